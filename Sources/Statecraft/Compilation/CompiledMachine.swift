@@ -1,0 +1,146 @@
+/// A checked machine in its runnable form: names interned to dense ids, transitions in a
+/// `state x input` dispatch table, expressions type-checked and resolved.
+///
+/// Every id is an index into the matching `...Names` array. Build one with ``MachineCompiler``.
+public struct CompiledMachine: Sendable {
+    public let name: String
+    public let description: String?
+    public let stateNames: [String]
+    public let inputNames: [String]
+    public let effectNames: [String]
+    public let variableNames: [String]
+    public let initialState: Int
+    public let initialContext: [Value]
+    public let onUnhandled: MachineDefinition.UnhandledPolicy
+    /// The argument type of each input; `nil` for an input that takes none.
+    public let argumentTypes: [ValueType?]
+    /// Whether any guard or effect may read each input's argument. When not, a caller may skip
+    /// building the argument's value (a string, say) after checking its type.
+    public let argumentIsRead: [Bool]
+    public let isFinal: [Bool]
+    public let entryEffects: [[Int]]
+    public let exitEffects: [[Int]]
+    public let transitions: [CompiledTransition]
+    public let effects: [CompiledEffect]
+    /// Candidate transitions of the cell `state * inputCount + input` are
+    /// `cellTransitions[cellStart[cell] ..< cellStart[cell + 1]]`, in file order.
+    let cellStart: [Int32]
+    let cellTransitions: [Int32]
+
+    init(
+        name: String, description: String?, stateNames: [String], inputNames: [String], effectNames: [String],
+        variableNames: [String], initialState: Int, initialContext: [Value],
+        onUnhandled: MachineDefinition.UnhandledPolicy, argumentTypes: [ValueType?], argumentIsRead: [Bool],
+        isFinal: [Bool], entryEffects: [[Int]], exitEffects: [[Int]], transitions: [CompiledTransition],
+        effects: [CompiledEffect]
+    ) {
+        self.name = name
+        self.description = description
+        self.stateNames = stateNames
+        self.inputNames = inputNames
+        self.effectNames = effectNames
+        self.variableNames = variableNames
+        self.initialState = initialState
+        self.initialContext = initialContext
+        self.onUnhandled = onUnhandled
+        self.argumentTypes = argumentTypes
+        self.argumentIsRead = argumentIsRead
+        self.isFinal = isFinal
+        self.entryEffects = entryEffects
+        self.exitEffects = exitEffects
+        self.transitions = transitions
+        self.effects = effects
+        let inputCount = inputNames.count
+        var cells = [[Int32]](repeating: [], count: stateNames.count * inputCount)
+        for (index, transition) in transitions.enumerated() {
+            for state in transition.sources {
+                cells[state * inputCount + transition.input].append(Int32(index))
+            }
+        }
+        var start: [Int32] = [0]
+        start.reserveCapacity(cells.count + 1)
+        for cell in cells { start.append(start.last! + Int32(cell.count)) }
+        cellStart = start
+        cellTransitions = cells.flatMap { $0 }
+    }
+
+    public var stateCount: Int { stateNames.count }
+    public var inputCount: Int { inputNames.count }
+
+    /// Whether the machine has extended state.
+    public var hasContext: Bool { !variableNames.isEmpty }
+
+    /// The candidate transitions for `input` in `state`, in file order.
+    @inline(__always)
+    public func candidates(state: Int, input: Int) -> ArraySlice<Int32> {
+        let cell = state &* inputNames.count &+ input
+        return cellTransitions[Int(cellStart[cell])..<Int(cellStart[cell &+ 1])]
+    }
+
+    /// The effects that taking `transition` from `source` runs, in order (DESIGN §3.2).
+    public func effectsRun(by transition: Int, from source: Int) -> EffectSequence {
+        let t = transitions[transition]
+        guard t.target >= 0 else { return EffectSequence(exit: [], transition: t.effects, entry: []) }
+        return EffectSequence(exit: exitEffects[source], transition: t.effects, entry: entryEffects[t.target])
+    }
+}
+
+/// A transition in compiled form.
+public struct CompiledTransition: Sendable {
+    public let input: Int
+    /// The states it leaves from (a `"*"` source expanded to every non-final state).
+    public let sources: [Int]
+    /// The target state, or -1 to stay without exit or entry effects.
+    public let target: Int
+    public let guardExpression: CompiledExpression?
+    /// The guard as written, for messages.
+    public let guardText: String?
+    public let effects: [Int]
+    public let location: SourceLocation
+}
+
+/// An effect's body in compiled form; a hook has neither assignments nor sends.
+public struct CompiledEffect: Sendable {
+    public struct Send: Sendable {
+        public let input: Int
+        public let argument: CompiledExpression?
+    }
+
+    public let assignments: [(slot: Int, value: CompiledExpression)]
+    public let sends: [Send]
+    /// The expressions as written, in assignment-then-send order, for messages.
+    public let expressionTexts: [String]
+
+    public var hasBody: Bool { !assignments.isEmpty || !sends.isEmpty }
+}
+
+/// The effects one transition runs: the source's exit effects, the transition's, the target's
+/// entry effects. Iterating allocates nothing.
+public struct EffectSequence: Sequence, Sendable {
+    let exit: [Int]
+    let transition: [Int]
+    let entry: [Int]
+
+    public var isEmpty: Bool { exit.isEmpty && transition.isEmpty && entry.isEmpty }
+
+    public struct Iterator: IteratorProtocol {
+        let parts: EffectSequence
+        var part = 0
+        var index = 0
+
+        public mutating func next() -> Int? {
+            while part < 3 {
+                let list = part == 0 ? parts.exit : part == 1 ? parts.transition : parts.entry
+                if index < list.count {
+                    index += 1
+                    return list[index - 1]
+                }
+                part += 1
+                index = 0
+            }
+            return nil
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(parts: self) }
+}

@@ -1,0 +1,383 @@
+/// Checks a ``MachineDefinition`` (names, references, types) and compiles it.
+///
+/// Every problem is reported, not just the first: the result carries all diagnostics, and a
+/// machine only when there is no error.
+public enum MachineCompiler {
+    public struct Output: Sendable {
+        public var machine: CompiledMachine?
+        public var diagnostics: [Diagnostic]
+    }
+
+    public static func compile(_ definition: MachineDefinition) -> Output {
+        var pass = CompilationPass(definition)
+        let machine = pass.run()
+        let diagnostics = pass.diagnostics.sorted { $0.location < $1.location }
+        return Output(machine: diagnostics.hasErrors ? nil : machine, diagnostics: diagnostics)
+    }
+}
+
+private struct CompilationPass {
+    let definition: MachineDefinition
+    var diagnostics: [Diagnostic] = []
+
+    var stateIDs: [String: Int] = [:]
+    var inputIDs: [String: Int] = [:]
+    var inputNames: [String] = []
+    var argumentTypes: [ValueType?] = []
+    var effectIDs: [String: Int] = [:]
+    var effectNames: [String] = []
+    var variables: [String: (slot: Int, type: ExpressionType)] = [:]
+
+    init(_ definition: MachineDefinition) {
+        self.definition = definition
+    }
+
+    mutating func error(_ code: DiagnosticCode, _ message: String, _ location: SourceLocation) {
+        diagnostics.append(.error(code, message, at: location))
+    }
+
+    mutating func run() -> CompiledMachine? {
+        declareStates()
+        declareInputs()
+        declareEffects()
+        let initial = resolveInitial()
+        let argumentScopes = effectArgumentTypes(initial: initial)
+        declareVariables(argumentScopes: argumentScopes)
+        let transitions = compileTransitions()
+        var argumentIsRead = [Bool](repeating: false, count: inputNames.count)
+        for t in transitions where t.guardText.map(Self.readsArgument) ?? false { argumentIsRead[t.input] = true }
+        let effects = compileEffects(argumentScopes: argumentScopes, transitions: transitions, argumentIsRead: &argumentIsRead)
+        let states = definition.states
+        return CompiledMachine(
+            name: definition.name, description: definition.description, stateNames: states.map(\.name.name),
+            inputNames: inputNames, effectNames: effectNames,
+            variableNames: definition.context.map(\.name.name), initialState: max(initial, 0),
+            initialContext: definition.context.map(\.initialValue), onUnhandled: definition.onUnhandled,
+            argumentTypes: argumentTypes, argumentIsRead: argumentIsRead, isFinal: states.map(\.isFinal),
+            entryEffects: states.map { $0.entry.compactMap { effectIDs[$0.name] } },
+            exitEffects: states.map { $0.exit.compactMap { effectIDs[$0.name] } },
+            transitions: transitions, effects: effects)
+    }
+
+    private static func readsArgument(_ text: String) -> Bool {
+        (try? ExpressionParser.parse(text))?.readsArgument ?? false
+    }
+
+    // MARK: Declarations
+
+    mutating func declareStates() {
+        if definition.states.isEmpty {
+            error(.missingKey, "a machine needs at least one state", definition.initial.location)
+        }
+        for (index, state) in definition.states.enumerated() {
+            if let problem = NameRules.problem(withName: state.name.name) {
+                error(.invalidName, problem, state.name.location)
+            }
+            if let first = stateIDs[state.name.name] {
+                error(
+                    .duplicateState, "state '\(state.name.name)' is declared twice (first at line \(definition.states[first].name.location.line))",
+                    state.name.location)
+            } else {
+                stateIDs[state.name.name] = index
+            }
+        }
+    }
+
+    mutating func declareInputs() {
+        if let declared = definition.inputs {
+            for input in declared {
+                if let problem = NameRules.problem(withName: input.name.name) {
+                    error(.invalidName, problem, input.name.location)
+                }
+                if let first = inputIDs[input.name.name] {
+                    error(
+                        .duplicateInput, "input '\(input.name.name)' is declared twice (first at line \(declared[first].name.location.line))",
+                        input.name.location)
+                    continue
+                }
+                if input.argumentType == .null {
+                    error(.argumentType, "an argument type is int, double, bool or string, not null", input.argumentTypeLocation)
+                }
+                inputIDs[input.name.name] = inputNames.count
+                inputNames.append(input.name.name)
+                argumentTypes.append(input.argumentType)
+            }
+        } else {
+            for transition in definition.transitions where inputIDs[transition.input.name] == nil {
+                if let problem = NameRules.problem(withName: transition.input.name) {
+                    error(.invalidName, problem, transition.input.location)
+                }
+                inputIDs[transition.input.name] = inputNames.count
+                inputNames.append(transition.input.name)
+                argumentTypes.append(nil)
+            }
+        }
+    }
+
+    /// Effects with a body first, in file order, then hooks in order of first mention.
+    mutating func declareEffects() {
+        for effect in definition.effects {
+            if let problem = NameRules.problem(withName: effect.name.name) {
+                error(.invalidName, problem, effect.name.location)
+            }
+            if effectIDs[effect.name.name] != nil {
+                error(.duplicateEffect, "effect '\(effect.name.name)' is defined twice", effect.name.location)
+                continue
+            }
+            effectIDs[effect.name.name] = effectNames.count
+            effectNames.append(effect.name.name)
+        }
+        let mentioned = definition.states.flatMap { $0.exit + $0.entry } + definition.transitions.flatMap(\.effects)
+        for name in mentioned.sorted(by: { $0.location < $1.location }) where effectIDs[name.name] == nil {
+            if let problem = NameRules.problem(withName: name.name) {
+                error(.invalidName, problem, name.location)
+            }
+            effectIDs[name.name] = effectNames.count
+            effectNames.append(name.name)
+        }
+    }
+
+    /// Variable types come from initial values; one that starts as `null` takes the one type
+    /// that assignments to it give it (DESIGN §2).
+    mutating func declareVariables(argumentScopes: [Set<ValueType?>]) {
+        var unresolved: Set<String> = []
+        for (slot, variable) in definition.context.enumerated() {
+            if let problem = NameRules.problem(withVariableName: variable.name.name) {
+                error(.invalidName, problem, variable.name.location)
+            }
+            if variables[variable.name.name] != nil {
+                error(.duplicateVariable, "context variable '\(variable.name.name)' is declared twice", variable.name.location)
+                continue
+            }
+            variables[variable.name.name] = (slot, ExpressionType(variable.initialValue.type))
+            if variable.initialValue == .null { unresolved.insert(variable.name.name) }
+        }
+        // Infer null-started variables from what is assigned to them, until nothing changes.
+        var changed = true
+        while changed && !unresolved.isEmpty {
+            changed = false
+            for effect in definition.effects {
+                let scope = ExpressionScope(
+                    variables: variables, argumentType: effectIDs[effect.name.name].flatMap { Self.singleType(argumentScopes[$0]) },
+                    argumentUnavailable: "")
+                for assignment in effect.assignments where unresolved.contains(assignment.variable.name) {
+                    guard let parsed = try? ExpressionParser.parse(assignment.expression.text),
+                        let type = try? ExpressionChecker.check(parsed, in: scope).1, type.base != .null,
+                        let variable = variables[assignment.variable.name]
+                    else { continue }
+                    variables[assignment.variable.name] = (variable.slot, ExpressionType(type.base, nullable: true))
+                    unresolved.remove(assignment.variable.name)
+                    changed = true
+                }
+            }
+        }
+    }
+
+    /// The one argument type in `runners`, when every runner has that type.
+    static func singleType(_ runners: Set<ValueType?>) -> ValueType? {
+        runners.count == 1 ? runners.first! : nil
+    }
+
+    mutating func resolveInitial() -> Int {
+        let initial = definition.initial
+        guard let id = stateIDs[initial.name] else {
+            if !definition.states.isEmpty {
+                error(
+                    .undefinedState,
+                    "initial state '\(initial.name)' is not a declared state" + Suggestion.didYouMean(initial.name, in: stateIDs.keys),
+                    initial.location)
+            }
+            return -1
+        }
+        if definition.states[id].isFinal {
+            error(.invalidInitial, "initial state '\(initial.name)' is final, so the machine could accept no input", initial.location)
+        }
+        return id
+    }
+
+    // MARK: Transitions
+
+    mutating func state(_ name: Named, role: String) -> Int? {
+        if let id = stateIDs[name.name] { return id }
+        error(
+            .undefinedState,
+            "\(role) refers to undefined state '\(name.name)'" + Suggestion.didYouMean(name.name, in: stateIDs.keys),
+            name.location)
+        return nil
+    }
+
+    mutating func input(_ name: Named, role: String) -> Int? {
+        if let id = inputIDs[name.name] { return id }
+        let hint = definition.inputs == nil ? "" : "; declare it under 'inputs'"
+        error(
+            .undefinedInput,
+            "\(role) refers to undefined input '\(name.name)'" + Suggestion.didYouMean(name.name, in: inputIDs.keys) + hint,
+            name.location)
+        return nil
+    }
+
+    mutating func compileTransitions() -> [CompiledTransition] {
+        var compiled: [CompiledTransition] = []
+        let nonFinal = definition.states.indices.filter { !definition.states[$0].isFinal }
+        for transition in definition.transitions {
+            let input = input(transition.input, role: "transition")
+            var sources: [Int] = []
+            switch transition.source {
+            case .states(let names):
+                for name in names {
+                    if let id = state(name, role: "transition"), !sources.contains(id) { sources.append(id) }
+                }
+            case .anyNonFinal:
+                sources = nonFinal
+            }
+            let target = transition.target.map { state($0, role: "transition") } ?? -1
+            var guardExpression: CompiledExpression?
+            if let source = transition.guardExpression, let input {
+                let argumentType = argumentTypes[input]
+                let scope = ExpressionScope(
+                    variables: variables, argumentType: argumentType,
+                    argumentUnavailable: "input '\(inputNames[input])' takes no argument")
+                guardExpression = compileExpression(source, in: scope, expected: .bool, role: "a guard")
+            }
+            guard let input, let target else { continue }
+            compiled.append(
+                CompiledTransition(
+                    input: input, sources: sources, target: target, guardExpression: guardExpression,
+                    guardText: transition.guardExpression?.text,
+                    effects: transition.effects.compactMap { effectIDs[$0.name] }, location: transition.location))
+        }
+        return compiled
+    }
+
+    /// Parses and checks one expression, reporting a problem at its exact column.
+    mutating func compileExpression(
+        _ source: ExpressionSource, in scope: ExpressionScope, expected: ExpressionType?, role: String
+    ) -> CompiledExpression? {
+        let parsed: Expression
+        do {
+            parsed = try ExpressionParser.parse(source.text)
+        } catch {
+            self.error(.expressionSyntax, "in \(role) '\(source.text)': \(error.message)", source.location(atOffset: error.offset))
+            return nil
+        }
+        do {
+            if let expected, expected != .bool {
+                return try ExpressionChecker.check(parsed, in: scope, storedAs: expected)
+            }
+            let (compiled, type) = try ExpressionChecker.check(parsed, in: scope)
+            if expected == .bool && type.base != .bool {
+                self.error(.expressionType, "\(role) must be a bool, but '\(source.text)' is \(type)", source.location(atOffset: 0))
+                return nil
+            }
+            return compiled
+        } catch {
+            let code: DiagnosticCode = error.message.hasPrefix("undefined context variable") ? .undefinedVariable : .expressionType
+            self.error(code, "in \(role) '\(source.text)': \(error.message)", source.location(atOffset: error.offset))
+            return nil
+        }
+    }
+
+    // MARK: Effects
+
+    /// For each effect, the argument types of the inputs that can run it (`nil` in the set: an
+    /// input without argument, or the machine's start). An effect that reads `arg` needs one type.
+    func effectArgumentTypes(initial: Int) -> [Set<ValueType?>] {
+        var runners = [Set<ValueType?>](repeating: [], count: effectNames.count)
+        func add(_ effects: [Named], _ argumentType: ValueType?) {
+            for effect in effects { if let id = effectIDs[effect.name] { runners[id].insert(argumentType) } }
+        }
+        for transition in definition.transitions {
+            guard let input = inputIDs[transition.input.name] else { continue }
+            let argumentType = argumentTypes[input]
+            add(transition.effects, argumentType)
+            guard let target = transition.target.flatMap({ stateIDs[$0.name] }) else { continue }
+            add(definition.states[target].entry, argumentType)
+            switch transition.source {
+            case .states(let names):
+                for source in names.compactMap({ stateIDs[$0.name] }) { add(definition.states[source].exit, argumentType) }
+            case .anyNonFinal:
+                for state in definition.states where !state.isFinal { add(state.exit, argumentType) }
+            }
+        }
+        if initial >= 0 { add(definition.states[initial].entry, nil) }
+        return runners
+    }
+
+    mutating func compileEffects(
+        argumentScopes: [Set<ValueType?>], transitions: [CompiledTransition], argumentIsRead: inout [Bool]
+    ) -> [CompiledEffect] {
+        var bodies = [CompiledEffect](
+            repeating: CompiledEffect(assignments: [], sends: [], expressionTexts: []), count: effectNames.count)
+        for effect in definition.effects {
+            guard let id = effectIDs[effect.name.name], bodies[id].expressionTexts.isEmpty else { continue }
+            let runners = argumentScopes[id]
+            let types = runners.compactMap { $0 }
+            let argumentType = Self.singleType(runners)
+            let unavailable: String
+            if runners.contains(nil) {
+                unavailable = "effect '\(effect.name.name)' also runs on an input without argument (or at start)"
+            } else if types.count > 1 {
+                unavailable = "effect '\(effect.name.name)' runs on inputs of different argument types (\(types.map(\.rawValue).sorted().joined(separator: ", ")))"
+            } else {
+                unavailable = "effect '\(effect.name.name)' is not run by any input"
+            }
+            let scope = ExpressionScope(variables: variables, argumentType: argumentType, argumentUnavailable: unavailable)
+            var assignments: [(slot: Int, value: CompiledExpression)] = []
+            var sends: [CompiledEffect.Send] = []
+            var texts: [String] = []
+            for assignment in effect.assignments {
+                guard let variable = variables[assignment.variable.name] else {
+                    error(
+                        .undefinedVariable,
+                        "effect '\(effect.name.name)' sets undefined context variable '\(assignment.variable.name)'"
+                            + Suggestion.didYouMean(assignment.variable.name, in: variables.keys),
+                        assignment.variable.location)
+                    continue
+                }
+                if let compiled = compileExpression(
+                    assignment.expression, in: scope, expected: variable.type,
+                    role: "the value of '\(assignment.variable.name)'")
+                {
+                    assignments.append((variable.slot, compiled))
+                    texts.append(assignment.expression.text)
+                }
+            }
+            for send in effect.sends {
+                guard let input = input(send.input, role: "effect '\(effect.name.name)' sends; it") else { continue }
+                switch (argumentTypes[input], send.argument) {
+                case (nil, nil):
+                    sends.append(.init(input: input, argument: nil))
+                    texts.append(inputNames[input])
+                case (let type?, let argument?):
+                    if let compiled = compileExpression(
+                        argument, in: scope, expected: ExpressionType(type), role: "the argument sent to '\(inputNames[input])'")
+                    {
+                        sends.append(.init(input: input, argument: compiled))
+                        texts.append(argument.text)
+                    }
+                case (let type?, nil):
+                    error(.argumentType, "input '\(inputNames[input])' takes a \(type) argument; send it with { input: \(inputNames[input]), arg: ... }", send.input.location)
+                case (nil, let argument?):
+                    error(.argumentType, "input '\(inputNames[input])' takes no argument, but one is sent", argument.location)
+                }
+            }
+            if effect.assignments.contains(where: { Self.readsArgument($0.expression.text) })
+                || effect.sends.contains(where: { $0.argument.map { Self.readsArgument($0.text) } ?? false })
+            {
+                for t in transitions where effectsRun(by: t).contains(id) { argumentIsRead[t.input] = true }
+            }
+            bodies[id] = CompiledEffect(assignments: assignments, sends: sends, expressionTexts: texts)
+        }
+        return bodies
+    }
+
+    /// Every effect a transition may run, from any of its sources.
+    private func effectsRun(by t: CompiledTransition) -> [Int] {
+        var ids = t.effects
+        if t.target >= 0 {
+            ids += definition.states[t.target].entry.compactMap { effectIDs[$0.name] }
+            for source in t.sources { ids += definition.states[source].exit.compactMap { effectIDs[$0.name] } }
+        }
+        return ids
+    }
+}

@@ -1,0 +1,38 @@
+/// What a name of a state, input, effect or variable may look like.
+///
+/// Names are written bare in transition rows (`input | a, b => c | e`) and input scripts
+/// (`input ARG`), so they cannot hold the characters those forms split on.
+public enum NameRules {
+    /// Characters a state, input or effect name cannot contain.
+    public static let reservedCharacters: Set<Unicode.Scalar> = ["|", ",", "=", "*", "#", "\"", "[", "]", "{", "}"]
+
+    /// Why `name` is not a valid state, input or effect name, or `nil` when it is.
+    public static func problem(withName name: String) -> String? {
+        if name.isEmpty { return "a name cannot be empty" }
+        for scalar in name.unicodeScalars {
+            if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
+                return "name '\(name.unicodeScalars.map { $0.escaped(asASCII: false) }.joined())' contains a space or control character"
+            }
+            if reservedCharacters.contains(scalar) {
+                return "name '\(name)' contains '\(scalar)', which separates names in rows and scripts"
+            }
+        }
+        return nil
+    }
+
+    /// Words of the expression language that cannot name a context variable.
+    public static let keywords: Set<String> = ["true", "false", "null", "arg"]
+
+    /// Why `name` is not a valid context variable name, or `nil` when it is.
+    public static func problem(withVariableName name: String) -> String? {
+        guard let first = name.unicodeScalars.first else { return "a variable name cannot be empty" }
+        let isIdentifier =
+            (first == "_" || first.properties.isAlphabetic)
+            && name.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        if !isIdentifier {
+            return "variable name '\(name)' must be letters, digits and '_', not starting with a digit"
+        }
+        if keywords.contains(name) { return "'\(name)' is a word of the expression language, not a variable name" }
+        return nil
+    }
+}

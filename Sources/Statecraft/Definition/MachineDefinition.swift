@@ -1,0 +1,54 @@
+/// A state machine as written: names, not yet checked or compiled.
+///
+/// Machine files decode to a definition (``StatecraftYAML``); Swift code may build one too.
+/// ``MachineCompiler`` checks it and turns it into a ``CompiledMachine``.
+public struct MachineDefinition: Sendable {
+    /// What to do with an input that has no transition from the current state.
+    public enum UnhandledPolicy: String, Sendable, CaseIterable {
+        /// Report `no-transition` as a failure (the default).
+        case reject
+        /// Report it as ignored: the input succeeds and nothing changes.
+        case ignore
+    }
+
+    public var name: String
+    public var description: String?
+    public var initial: Named
+    public var onUnhandled: UnhandledPolicy
+    public var context: [ContextVariable]
+    /// The declared inputs, or `nil` when the machine's inputs are the ones its transitions use.
+    public var inputs: [InputDeclaration]?
+    public var states: [StateDeclaration]
+    public var effects: [EffectDefinition]
+    public var transitions: [TransitionDefinition]
+
+    public init(
+        name: String, description: String? = nil, initial: Named,
+        onUnhandled: UnhandledPolicy = .reject, context: [ContextVariable] = [],
+        inputs: [InputDeclaration]? = nil, states: [StateDeclaration],
+        effects: [EffectDefinition] = [], transitions: [TransitionDefinition]
+    ) {
+        self.name = name
+        self.description = description
+        self.initial = initial
+        self.onUnhandled = onUnhandled
+        self.context = context
+        self.inputs = inputs
+        self.states = states
+        self.effects = effects
+        self.transitions = transitions
+    }
+}
+
+/// A name as written, with where it was written.
+public struct Named: Hashable, Sendable, ExpressibleByStringLiteral {
+    public var name: String
+    public var location: SourceLocation
+
+    public init(_ name: String, at location: SourceLocation = .unknown) {
+        self.name = name
+        self.location = location
+    }
+
+    public init(stringLiteral value: String) { self.init(value) }
+}

@@ -1,0 +1,44 @@
+/// A value of the machine's extended state (context), an input's argument, or an expression.
+public enum Value: Hashable, Sendable {
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+    case string(String)
+    case null
+
+    /// The value's type; `null` has the type ``ValueType/null``.
+    public var type: ValueType {
+        switch self {
+        case .int: .int
+        case .double: .double
+        case .bool: .bool
+        case .string: .string
+        case .null: .null
+        }
+    }
+}
+
+extension Value: CustomStringConvertible {
+    /// The value as it is written in an expression or an input script: strings in JSON quotes.
+    public var description: String {
+        switch self {
+        case .int(let i): String(i)
+        case .double(let d): String(d)
+        case .bool(let b): b ? "true" : "false"
+        case .string(let s): JSONText.quoted(s)
+        case .null: "null"
+        }
+    }
+}
+
+/// The type of a ``Value``.
+public enum ValueType: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    case int, double, bool, string, null
+
+    /// Types an input argument may have.
+    public static let argumentTypes: [ValueType] = [.int, .double, .bool, .string]
+
+    public var isNumber: Bool { self == .int || self == .double }
+
+    public var description: String { rawValue }
+}

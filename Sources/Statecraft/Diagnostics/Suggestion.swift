@@ -1,0 +1,38 @@
+/// "Did you mean ...?" for a misspelt name.
+public enum Suggestion {
+    /// The candidate closest to `name` by edit distance, if it is close enough to be a typo.
+    public static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
+        let target = Array(name.lowercased().unicodeScalars)
+        var best: (name: String, distance: Int)?
+        for candidate in candidates where candidate != name {
+            let distance = editDistance(target, Array(candidate.lowercased().unicodeScalars))
+            if distance <= max(1, min(target.count, candidate.unicodeScalars.count) / 3),
+                best.map({ distance < $0.distance }) ?? true
+            {
+                best = (candidate, distance)
+            }
+        }
+        return best?.name
+    }
+
+    /// ` (did you mean 'x'?)`, or nothing when no candidate is close.
+    public static func didYouMean(_ name: String, in candidates: some Sequence<String>) -> String {
+        closest(to: name, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+    }
+
+    private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,143 @@
+/// A type-checked expression with variables resolved to context slots, ready to evaluate.
+public indirect enum CompiledExpression: Sendable {
+    case constant(Value)
+    case variable(Int)
+    case argument
+    case not(CompiledExpression)
+    case negate(CompiledExpression)
+    case and(CompiledExpression, CompiledExpression)
+    case or(CompiledExpression, CompiledExpression)
+    case equal(CompiledExpression, CompiledExpression, negated: Bool)
+    case order(Expression.BinaryOperator, CompiledExpression, CompiledExpression)
+    case arithmetic(Expression.BinaryOperator, CompiledExpression, CompiledExpression)
+    case concatenate(CompiledExpression, CompiledExpression)
+    case toDouble(CompiledExpression)
+}
+
+/// Why an expression could not be evaluated (DESIGN §3.3: the result `expression-error`).
+public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible {
+    case divisionByZero
+    case overflow
+    case nullOperand
+
+    public var description: String {
+        switch self {
+        case .divisionByZero: "division by zero"
+        case .overflow: "arithmetic overflow"
+        case .nullOperand: "a null value used as a number, string or bool"
+        }
+    }
+}
+
+extension CompiledExpression {
+    /// Evaluates against the context slots and the input's argument. Allocates only to join strings.
+    public func evaluate(_ context: [Value], argument: Value) throws(EvaluationError) -> Value {
+        switch self {
+        case .constant(let value): return value
+        case .variable(let slot): return context[slot]
+        case .argument: return argument
+        case .not(let operand):
+            return .bool(!(try operand.evaluateBool(context, argument)))
+        case .negate(let operand):
+            switch try operand.evaluate(context, argument: argument) {
+            case .int(let i):
+                let (result, overflow) = Int(0).subtractingReportingOverflow(i)
+                if overflow { throw .overflow }
+                return .int(result)
+            case .double(let d): return .double(-d)
+            default: throw .nullOperand
+            }
+        case .and(let lhs, let rhs):
+            guard try lhs.evaluateBool(context, argument) else { return .bool(false) }
+            return .bool(try rhs.evaluateBool(context, argument))
+        case .or(let lhs, let rhs):
+            if try lhs.evaluateBool(context, argument) { return .bool(true) }
+            return .bool(try rhs.evaluateBool(context, argument))
+        case .equal(let lhs, let rhs, let negated):
+            let equal = Self.equal(try lhs.evaluate(context, argument: argument), try rhs.evaluate(context, argument: argument))
+            return .bool(equal != negated)
+        case .order(let op, let lhs, let rhs):
+            return .bool(try Self.order(op, try lhs.evaluate(context, argument: argument), try rhs.evaluate(context, argument: argument)))
+        case .arithmetic(let op, let lhs, let rhs):
+            return try Self.arithmetic(op, try lhs.evaluate(context, argument: argument), try rhs.evaluate(context, argument: argument))
+        case .concatenate(let lhs, let rhs):
+            guard case .string(let a) = try lhs.evaluate(context, argument: argument),
+                case .string(let b) = try rhs.evaluate(context, argument: argument)
+            else { throw .nullOperand }
+            return .string(a + b)
+        case .toDouble(let operand):
+            switch try operand.evaluate(context, argument: argument) {
+            case .int(let i): return .double(Double(i))
+            case let other: return other
+            }
+        }
+    }
+
+    private func evaluateBool(_ context: [Value], _ argument: Value) throws(EvaluationError) -> Bool {
+        guard case .bool(let b) = try evaluate(context, argument: argument) else { throw .nullOperand }
+        return b
+    }
+
+    private static func equal(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case (.int(let x), .double(let y)): Double(x) == y
+        case (.double(let x), .int(let y)): x == Double(y)
+        default: a == b
+        }
+    }
+
+    private static func order(_ op: Expression.BinaryOperator, _ a: Value, _ b: Value) throws(EvaluationError) -> Bool {
+        switch (a, b) {
+        case (.int(let x), .int(let y)): return compare(op, x, y)
+        case (.string(let x), .string(let y)): return compare(op, x, y)
+        case (.int(let x), .double(let y)): return compare(op, Double(x), y)
+        case (.double(let x), .int(let y)): return compare(op, x, Double(y))
+        case (.double(let x), .double(let y)): return compare(op, x, y)
+        default: throw .nullOperand
+        }
+    }
+
+    private static func compare<T: Comparable>(_ op: Expression.BinaryOperator, _ x: T, _ y: T) -> Bool {
+        switch op {
+        case .less: x < y
+        case .lessOrEqual: x <= y
+        case .greater: x > y
+        default: x >= y
+        }
+    }
+
+    private static func arithmetic(_ op: Expression.BinaryOperator, _ a: Value, _ b: Value) throws(EvaluationError) -> Value {
+        switch (a, b) {
+        case (.int(let x), .int(let y)):
+            let (result, overflow): (Int, Bool)
+            switch op {
+            case .add: (result, overflow) = x.addingReportingOverflow(y)
+            case .subtract: (result, overflow) = x.subtractingReportingOverflow(y)
+            case .multiply: (result, overflow) = x.multipliedReportingOverflow(by: y)
+            default:
+                if y == 0 { throw .divisionByZero }
+                (result, overflow) = x.dividedReportingOverflow(by: y)
+            }
+            if overflow { throw .overflow }
+            return .int(result)
+        case (.int(let x), .double(let y)): return try doubleArithmetic(op, Double(x), y)
+        case (.double(let x), .int(let y)): return try doubleArithmetic(op, x, Double(y))
+        case (.double(let x), .double(let y)): return try doubleArithmetic(op, x, y)
+        default: throw .nullOperand
+        }
+    }
+
+    private static func doubleArithmetic(_ op: Expression.BinaryOperator, _ x: Double, _ y: Double) throws(EvaluationError) -> Value {
+        let result: Double
+        switch op {
+        case .add: result = x + y
+        case .subtract: result = x - y
+        case .multiply: result = x * y
+        default:
+            if y == 0 { throw .divisionByZero }
+            result = x / y
+        }
+        if !result.isFinite { throw .overflow }
+        return .double(result)
+    }
+}

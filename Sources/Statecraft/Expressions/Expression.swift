@@ -1,0 +1,57 @@
+/// A parsed guard or assignment expression (DESIGN §3.3): a syntax tree over names, not yet
+/// type-checked. Offsets count Unicode scalars from the start of the expression text.
+public indirect enum Expression: Hashable, Sendable {
+    public enum UnaryOperator: String, Hashable, Sendable {
+        case not = "!", negate = "-"
+    }
+
+    public enum BinaryOperator: String, Hashable, Sendable {
+        case or = "||", and = "&&"
+        case equal = "==", notEqual = "!="
+        case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+        case add = "+", subtract = "-", multiply = "*", divide = "/"
+
+        var precedence: Int {
+            switch self {
+            case .or: 1
+            case .and: 2
+            case .equal, .notEqual: 3
+            case .less, .lessOrEqual, .greater, .greaterOrEqual: 4
+            case .add, .subtract: 5
+            case .multiply, .divide: 6
+            }
+        }
+    }
+
+    case literal(Value, offset: Int)
+    case variable(String, offset: Int)
+    /// `arg`, the input's argument.
+    case argument(offset: Int)
+    case unary(UnaryOperator, Expression, offset: Int)
+    case binary(BinaryOperator, Expression, Expression, offset: Int)
+
+    /// Where this expression starts in the text.
+    public var offset: Int {
+        switch self {
+        case .literal(_, let offset), .variable(_, let offset), .argument(let offset),
+            .unary(_, _, let offset), .binary(_, _, _, let offset):
+            offset
+        }
+    }
+
+    /// Whether the expression reads `arg` anywhere.
+    public var readsArgument: Bool {
+        switch self {
+        case .argument: true
+        case .literal, .variable: false
+        case .unary(_, let operand, _): operand.readsArgument
+        case .binary(_, let lhs, let rhs, _): lhs.readsArgument || rhs.readsArgument
+        }
+    }
+}
+
+/// A syntax error in an expression, at an offset into its text.
+public struct ExpressionSyntaxError: Error, Hashable, Sendable {
+    public var message: String
+    public var offset: Int
+}

@@ -1,0 +1,204 @@
+/// Parses the expression language of DESIGN §3.3 by precedence climbing. Never evaluates code.
+public struct ExpressionParser {
+    private enum Token: Hashable {
+        case int(Int), double(Double), string(String), identifier(String)
+        case symbol(String)
+        case end
+    }
+
+    private let scalars: [Unicode.Scalar]
+    private var position = 0
+    private var token: Token = .end
+    private var tokenOffset = 0
+    /// Parentheses and unary operators nest; past this depth an expression is refused.
+    private static let maximumDepth = 64
+    private var depth = 0
+
+    private init(_ text: String) {
+        scalars = Array(text.unicodeScalars)
+    }
+
+    /// Parses `text` as one complete expression.
+    public static func parse(_ text: String) throws(ExpressionSyntaxError) -> Expression {
+        var parser = ExpressionParser(text)
+        try parser.advance()
+        if parser.token == .end {
+            throw ExpressionSyntaxError(message: "expected an expression, found nothing", offset: 0)
+        }
+        let expression = try parser.parseBinary(minimumPrecedence: 1)
+        if parser.token != .end {
+            throw parser.unexpected("an operator or the end of the expression")
+        }
+        return expression
+    }
+
+    private mutating func parseBinary(minimumPrecedence: Int) throws(ExpressionSyntaxError) -> Expression {
+        var lhs = try parseUnary()
+        while case .symbol(let symbol) = token, let op = Expression.BinaryOperator(rawValue: symbol),
+            op.precedence >= minimumPrecedence
+        {
+            let offset = tokenOffset
+            try advance()
+            let rhs = try parseBinary(minimumPrecedence: op.precedence + 1)
+            lhs = .binary(op, lhs, rhs, offset: offset)
+        }
+        return lhs
+    }
+
+    private mutating func parseUnary() throws(ExpressionSyntaxError) -> Expression {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > Self.maximumDepth {
+            throw ExpressionSyntaxError(
+                message: "expression nests deeper than \(Self.maximumDepth) levels", offset: tokenOffset)
+        }
+        let offset = tokenOffset
+        switch token {
+        case .symbol("!"):
+            try advance()
+            return .unary(.not, try parseUnary(), offset: offset)
+        case .symbol("-"):
+            try advance()
+            return .unary(.negate, try parseUnary(), offset: offset)
+        case .symbol("("):
+            try advance()
+            let inner = try parseBinary(minimumPrecedence: 1)
+            guard token == .symbol(")") else { throw unexpected("')' to close the '(' at column \(offset + 1)") }
+            try advance()
+            return inner
+        case .int(let value):
+            try advance()
+            return .literal(.int(value), offset: offset)
+        case .double(let value):
+            try advance()
+            return .literal(.double(value), offset: offset)
+        case .string(let value):
+            try advance()
+            return .literal(.string(value), offset: offset)
+        case .identifier(let name):
+            try advance()
+            switch name {
+            case "true": return .literal(.bool(true), offset: offset)
+            case "false": return .literal(.bool(false), offset: offset)
+            case "null": return .literal(.null, offset: offset)
+            case "arg": return .argument(offset: offset)
+            default: return .variable(name, offset: offset)
+            }
+        default:
+            throw unexpected("a value, a name, '(' , '!' or '-'")
+        }
+    }
+
+    private func unexpected(_ expected: String) -> ExpressionSyntaxError {
+        let found: String
+        switch token {
+        case .end: found = "the end of the expression"
+        case .symbol(let s): found = "'\(s)'"
+        case .identifier(let s): found = "'\(s)'"
+        case .int(let i): found = "'\(i)'"
+        case .double(let d): found = "'\(d)'"
+        case .string(let s): found = JSONText.quoted(s)
+        }
+        return ExpressionSyntaxError(message: "expected \(expected), found \(found)", offset: tokenOffset)
+    }
+
+    // MARK: Lexer
+
+    private mutating func advance() throws(ExpressionSyntaxError) {
+        while position < scalars.count, scalars[position].properties.isWhitespace { position += 1 }
+        tokenOffset = position
+        guard position < scalars.count else {
+            token = .end
+            return
+        }
+        let c = scalars[position]
+        if c.isASCIIDigit {
+            token = try lexNumber()
+        } else if c == "\"" || c == "'" {
+            token = .string(try lexString(quote: c))
+        } else if c == "_" || c.properties.isAlphabetic {
+            let start = position
+            while position < scalars.count,
+                scalars[position] == "_" || scalars[position].properties.isAlphabetic || scalars[position].isASCIIDigit
+            {
+                position += 1
+            }
+            token = .identifier(String(String.UnicodeScalarView(scalars[start..<position])))
+        } else {
+            let two = position + 1 < scalars.count ? String(String.UnicodeScalarView([c, scalars[position + 1]])) : ""
+            if ["==", "!=", "<=", ">=", "&&", "||"].contains(two) {
+                position += 2
+                token = .symbol(two)
+            } else if "!<>+-*/()".unicodeScalars.contains(c) {
+                position += 1
+                token = .symbol(String(c))
+            } else if c == "=" {
+                throw ExpressionSyntaxError(message: "'=' is not an operator; compare with '=='", offset: position)
+            } else if c == "&" || c == "|" {
+                throw ExpressionSyntaxError(message: "'\(c)' is not an operator; use '\(c)\(c)'", offset: position)
+            } else {
+                throw ExpressionSyntaxError(
+                    message: "unexpected character '\(c.escaped(asASCII: true))'", offset: position)
+            }
+        }
+    }
+
+    private mutating func lexNumber() throws(ExpressionSyntaxError) -> Token {
+        let start = position
+        while position < scalars.count, scalars[position].isASCIIDigit { position += 1 }
+        var isDouble = false
+        if position + 1 < scalars.count, scalars[position] == ".", scalars[position + 1].isASCIIDigit {
+            isDouble = true
+            position += 1
+            while position < scalars.count, scalars[position].isASCIIDigit { position += 1 }
+        }
+        if position < scalars.count, scalars[position] == "e" || scalars[position] == "E" {
+            var next = position + 1
+            if next < scalars.count, scalars[next] == "+" || scalars[next] == "-" { next += 1 }
+            if next < scalars.count, scalars[next].isASCIIDigit {
+                isDouble = true
+                position = next
+                while position < scalars.count, scalars[position].isASCIIDigit { position += 1 }
+            }
+        }
+        if position < scalars.count, scalars[position] == "_" || scalars[position].properties.isAlphabetic {
+            throw ExpressionSyntaxError(message: "a name cannot start with a digit", offset: start)
+        }
+        let text = String(String.UnicodeScalarView(scalars[start..<position]))
+        if isDouble, let value = Double(text), value.isFinite { return .double(value) }
+        if !isDouble, let value = Int(text) { return .int(value) }
+        throw ExpressionSyntaxError(message: "number '\(text)' is out of range", offset: start)
+    }
+
+    private mutating func lexString(quote: Unicode.Scalar) throws(ExpressionSyntaxError) -> String {
+        let start = position
+        position += 1
+        var value = String.UnicodeScalarView()
+        while position < scalars.count {
+            let c = scalars[position]
+            position += 1
+            if c == quote { return String(value) }
+            if c == "\\" {
+                guard position < scalars.count else { break }
+                let escaped = scalars[position]
+                position += 1
+                switch escaped {
+                case "n": value.append("\n")
+                case "t": value.append("\t")
+                case "r": value.append("\r")
+                case "\\", "\"", "'", "/": value.append(escaped)
+                default:
+                    throw ExpressionSyntaxError(
+                        message: "unknown escape '\\\(escaped.escaped(asASCII: true))' in a string", offset: position - 2)
+                }
+            } else {
+                value.append(c)
+            }
+        }
+        throw ExpressionSyntaxError(message: "string is not closed by \(quote)", offset: start)
+    }
+}
+
+extension Unicode.Scalar {
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

@@ -1,0 +1,49 @@
+extension CompiledMachine {
+    /// A sentence saying why `result` was rejected or ignored, naming the input and state.
+    /// Built only when a result is reported, never on the hot path of accepted inputs.
+    ///
+    /// - Parameters:
+    ///   - inputName: the name as written, for an input unknown to the machine.
+    ///   - stepLimit: the runner's step limit, for `step-limit` results.
+    public func message(for result: TransitionResult, inputName: String? = nil, stepLimit: Int = Runner.defaultStepLimit) -> String {
+        let input = inputName ?? (result.input >= 0 ? inputNames[result.input] : "?")
+        let state = stateNames[result.from]
+        switch result.outcome {
+        case .accepted(let to): return "'\(input)' moved from '\(state)' to '\(stateNames[to])'"
+        case .ignored: return "no transition for '\(input)' from '\(state)'; ignored (on_unhandled: ignore)"
+        case .rejected(let kind):
+            switch kind {
+            case .unknownInput:
+                return "unknown input '\(input)'" + Suggestion.didYouMean(input, in: inputNames)
+            case .badArgument:
+                guard result.input >= 0 else { return "bad argument" }
+                if let type = argumentTypes[result.input] {
+                    return "'\(input)' takes one \(type) argument"
+                }
+                return "'\(input)' takes no argument"
+            case .noTransition: return "no transition for '\(input)' from '\(state)'"
+            case .guardRejected: return "every guard of '\(input)' from '\(state)' is false"
+            case .finished: return "'\(state)' is a final state"
+            case .stepLimit:
+                return "more than \(stepLimit) queued inputs for one external input (a livelock?); "
+                    + "'\(input)' and \(result.discarded) more queued inputs were discarded"
+            case .expressionError:
+                return expressionErrorMessage(result)
+            }
+        }
+    }
+
+    private func expressionErrorMessage(_ result: TransitionResult) -> String {
+        let what = result.evaluationError?.description ?? "evaluation failed"
+        switch result.failedExpression {
+        case .guardOf(let transition)?:
+            return "\(what) in the guard '\(transitions[transition].guardText ?? "")'; nothing changed"
+        case .effect(let effect, let expression)?:
+            let texts = effects[effect].expressionTexts
+            let text = expression < texts.count ? texts[expression] : "?"
+            return "\(what) in '\(text)' of effect '\(effectNames[effect])'; nothing changed"
+        case nil:
+            return what
+        }
+    }
+}

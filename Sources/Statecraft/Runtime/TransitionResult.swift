@@ -1,0 +1,86 @@
+/// Why an input was rejected (DESIGN §4: the JSON `error` field).
+public enum RejectionKind: String, Hashable, Sendable, CaseIterable {
+    case unknownInput = "unknown-input"
+    case badArgument = "bad-argument"
+    case noTransition = "no-transition"
+    case guardRejected = "guard-rejected"
+    case finished
+    case stepLimit = "step-limit"
+    case expressionError = "expression-error"
+}
+
+/// The result of one processed input, or of the machine's start (DESIGN §3.7).
+///
+/// Plain ids and no strings, so producing one allocates nothing; ``CompiledMachine`` turns the
+/// ids back into names, and ``ResultDescriber`` builds messages.
+public struct TransitionResult: Sendable {
+    public enum Outcome: Hashable, Sendable {
+        /// A transition was taken: `to` is the new state.
+        case accepted(to: Int)
+        /// No transition, ignored by `on_unhandled: ignore`.
+        case ignored
+        case rejected(RejectionKind)
+    }
+
+    /// Where an expression that failed to evaluate is written.
+    public enum ExpressionSite: Hashable, Sendable {
+        case guardOf(transition: Int)
+        /// The `index`th expression of an effect's body (assignments, then sends).
+        case effect(Int, expression: Int)
+    }
+
+    /// True for the start result, which has no input.
+    public var isStart: Bool
+    /// The input's id, or -1 (start, or an input whose name is unknown).
+    public var input: Int
+    public var from: Int
+    public var outcome: Outcome
+    /// The transition taken, or -1.
+    public var transition: Int
+    /// For a queued input, the effect that sent it; otherwise -1.
+    public var sentBy: Int
+    /// The argument of a queued input (an external input's argument is the caller's).
+    public var queuedArgument: Value?
+    /// For `step-limit`: how many queued inputs were discarded with this one.
+    public var discarded: Int
+    /// For `expression-error`: what failed, and where.
+    public var evaluationError: EvaluationError?
+    public var failedExpression: ExpressionSite?
+
+    init(isStart: Bool = false, input: Int, from: Int, outcome: Outcome, sentBy: Int) {
+        self.isStart = isStart
+        self.input = input
+        self.from = from
+        self.outcome = outcome
+        self.transition = -1
+        self.sentBy = sentBy
+        self.discarded = 0
+    }
+
+    public var isAccepted: Bool {
+        if case .accepted = outcome { return true }
+        return false
+    }
+
+    /// Whether the result counts as a failure for the exit status.
+    public var isRejected: Bool {
+        if case .rejected = outcome { return true }
+        return false
+    }
+
+    /// The state after the result: the target when accepted, else `from`.
+    public var to: Int {
+        if case .accepted(let to) = outcome { return to }
+        return from
+    }
+
+    public var rejection: RejectionKind? {
+        if case .rejected(let kind) = outcome { return kind }
+        return nil
+    }
+}
+
+/// Receives results as the machine produces them.
+public protocol ResultSink {
+    mutating func receive(_ result: TransitionResult, from machine: CompiledMachine)
+}
