@@ -77,6 +77,15 @@ public struct CompiledMachine: Sendable {
         return cellTransitions[Int(cellStart[cell])..<Int(cellStart[cell &+ 1])]
     }
 
+    /// The effects that ran for `result`: a start's entry effects, or its transition's; none when
+    /// it was rejected or ignored.
+    public func effectsRun(by result: TransitionResult) -> EffectSequence {
+        if result.isStart {
+            return result.isAccepted ? EffectSequence(exit: [], transition: [], entry: entryEffects[initialState]) : .none
+        }
+        return result.isAccepted && result.transition >= 0 ? effectsRun(by: result.transition, from: result.from) : .none
+    }
+
     /// The effects that taking `transition` from `source` runs, in order (DESIGN §3.2).
     public func effectsRun(by transition: Int, from source: Int) -> EffectSequence {
         let t = transitions[transition]
@@ -122,6 +131,8 @@ public struct EffectSequence: Sequence, Sendable {
     let entry: [Int]
 
     public var isEmpty: Bool { exit.isEmpty && transition.isEmpty && entry.isEmpty }
+
+    static let none = EffectSequence(exit: [], transition: [], entry: [])
 
     public struct Iterator: IteratorProtocol {
         let parts: EffectSequence

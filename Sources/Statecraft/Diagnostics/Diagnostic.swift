@@ -1,5 +1,5 @@
 /// A problem found in a machine definition: where, how bad, a stable code, and what was expected.
-public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
+public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Severity: String, Hashable, Sendable {
         case error, warning
     }

@@ -39,7 +39,7 @@ public struct Runner: Sendable {
 
     /// Runs the initial state's entry effects, reporting a start result when there are any,
     /// then the inputs they queued.
-    public mutating func start<Sink: ResultSink>(into sink: inout Sink) {
+    public mutating func start<Sink: ResultSink & ~Copyable>(into sink: inout Sink) {
         let entry = machine.entryEffects[state]
         guard !entry.isEmpty else { return }
         var result = TransitionResult(isStart: true, input: -1, from: state, outcome: .accepted(to: state), sentBy: -1)
@@ -48,7 +48,7 @@ public struct Runner: Sendable {
             result.evaluationError = failure.error
             result.failedExpression = failure.site
         }
-        sink.receive(result, from: machine)
+        sink.receive(result, from: self)
         drainQueue(into: &sink)
     }
 
@@ -59,18 +59,19 @@ public struct Runner: Sendable {
     ///   whose argument the machine never reads (``CompiledMachine/argumentIsRead``), any value
     ///   of the right type will do.
     @inline(__always)
-    public mutating func send<Sink: ResultSink>(_ input: Int, argument: Value = .null, into sink: inout Sink) {
+    public mutating func send<Sink: ResultSink & ~Copyable>(_ input: Int, argument: Value = .null, into sink: inout Sink) {
         let result = process(input, argument: argument, sentBy: -1)
-        sink.receive(result, from: machine)
+        sink.receive(result, from: self)
         if queueHead < queue.count { drainQueue(into: &sink) }
     }
 
-    /// Reports an input rejected before it reached the machine (unknown name, bad argument).
-    public func reject<Sink: ResultSink>(_ kind: RejectionKind, input: Int, into sink: inout Sink) {
-        sink.receive(TransitionResult(input: input, from: state, outcome: .rejected(kind), sentBy: -1), from: machine)
+    /// The result for an input rejected before it reached the machine (an unknown name, a bad
+    /// argument); `input` is -1 when the name is unknown.
+    public func rejection(_ kind: RejectionKind, input: Int) -> TransitionResult {
+        TransitionResult(input: input, from: state, outcome: .rejected(kind), sentBy: -1)
     }
 
-    private mutating func drainQueue<Sink: ResultSink>(into sink: inout Sink) {
+    private mutating func drainQueue<Sink: ResultSink & ~Copyable>(into sink: inout Sink) {
         var steps = 0
         while queueHead < queue.count {
             let next = queue[queueHead]
@@ -85,7 +86,7 @@ public struct Runner: Sendable {
                 result = process(next.input, argument: next.argument, sentBy: next.sentBy)
             }
             result.queuedArgument = next.argument
-            sink.receive(result, from: machine)
+            sink.receive(result, from: self)
         }
         queue.removeAll(keepingCapacity: true)
         queueHead = 0

@@ -81,6 +81,8 @@ public struct TransitionResult: Sendable {
 }
 
 /// Receives results as the machine produces them.
-public protocol ResultSink {
-    mutating func receive(_ result: TransitionResult, from machine: CompiledMachine)
+public protocol ResultSink: ~Copyable {
+    /// Called once per result, right after the runner produced it (`runner.state` and
+    /// `runner.context` are the state and context after it).
+    mutating func receive(_ result: TransitionResult, from runner: borrowing Runner)
 }

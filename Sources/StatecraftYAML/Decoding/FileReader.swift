@@ -1,0 +1,45 @@
+import Statecraft
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads a whole regular file, refusing what is not one (a directory, a FIFO that could block
+/// forever, a device) and what is over the size limit, without reading more than the limit.
+enum FileReader {
+    static func contents(of path: String, maximumBytes: Int) -> Result<[UInt8], Diagnostic> {
+        let start = SourceLocation(line: 1, column: 1)
+        func fail(_ message: String, _ code: DiagnosticCode = .unreadableFile) -> Result<[UInt8], Diagnostic> {
+            .failure(.error(code, message, at: start))
+        }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return fail("cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return fail("cannot read: \(String(cString: strerror(errno)))") }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: return fail("is a directory, not a machine file")
+        case S_IFIFO: return fail("is a FIFO (named pipe), not a regular file")
+        default: return fail("is not a regular file")
+        }
+        if Int(info.st_size) > maximumBytes {
+            return fail(
+                "file is \(info.st_size) bytes, over the limit of \(maximumBytes) (raise it with --max-file-size)",
+                .limitExceeded)
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return fail("cannot read: \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            filled += n
+        }
+        bytes.removeSubrange(filled...)
+        return .success(bytes)
+    }
+}

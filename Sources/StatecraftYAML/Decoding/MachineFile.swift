@@ -1,0 +1,53 @@
+import Statecraft
+
+
+/// Loads machine files: bytes -> YAML nodes -> definition -> compiled machine, collecting every
+/// diagnostic on the way.
+public enum MachineFile {
+    /// What loading a file produced.
+    public struct LoadResult: Sendable {
+        /// The definition, when the YAML and the schema could be read.
+        public var definition: MachineDefinition?
+        /// The runnable machine, when there were no errors.
+        public var machine: CompiledMachine?
+        /// Every problem found, in file order.
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// Loads machine-file text. `defaultName` names the machine when the file has no `machine` key.
+    public static func load(bytes: [UInt8], defaultName: String, limits: YAMLLimits = .default) -> LoadResult {
+        let root: YAMLNode?
+        do {
+            root = try YAMLParser.parse(bytes, limits: limits)
+        } catch {
+            return LoadResult(definition: nil, machine: nil, diagnostics: [error.diagnostic])
+        }
+        var decoder = MachineFileDecoder()
+        guard let definition = decoder.decode(root, defaultName: defaultName) else {
+            return LoadResult(definition: nil, machine: nil, diagnostics: decoder.diagnostics)
+        }
+        let compiled = MachineCompiler.compile(definition)
+        var diagnostics = decoder.diagnostics + compiled.diagnostics
+        diagnostics.sort { $0.location < $1.location }
+        return LoadResult(
+            definition: definition, machine: diagnostics.hasErrors ? nil : compiled.machine, diagnostics: diagnostics)
+    }
+
+    /// Loads the file at `path`. An unreadable path (missing, a directory, a FIFO, too large) is
+    /// one `unreadable-file` or `limit-exceeded` diagnostic at 1:1.
+    public static func load(path: String, limits: YAMLLimits = .default) -> LoadResult {
+        switch FileReader.contents(of: path, maximumBytes: limits.maximumBytes) {
+        case .success(let bytes):
+            return load(bytes: bytes, defaultName: baseName(of: path), limits: limits)
+        case .failure(let diagnostic):
+            return LoadResult(definition: nil, machine: nil, diagnostics: [diagnostic])
+        }
+    }
+
+    /// `machines/car.yaml` -> `car`.
+    static func baseName(of path: String) -> String {
+        var name = Substring(path.split(separator: "/").last ?? Substring(path))
+        for ext in [".yaml", ".yml"] where name.hasSuffix(ext) { name = name.dropLast(ext.count) }
+        return String(name)
+    }
+}

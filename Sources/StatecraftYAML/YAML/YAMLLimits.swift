@@ -1,0 +1,18 @@
+/// Bounds on a document, so that a hostile file is an error and never a hang or a crash
+/// (DESIGN §2). Each is raised by a flag of `smrun`.
+public struct YAMLLimits: Sendable, Hashable {
+    /// Largest file, in bytes (`--max-file-size`).
+    public var maximumBytes: Int
+    /// Deepest nesting of lists and mappings, aliases expanded (`--max-depth`).
+    public var maximumDepth: Int
+    /// Most nodes after alias expansion (`--max-nodes`).
+    public var maximumNodes: Int
+
+    public init(maximumBytes: Int = 16 << 20, maximumDepth: Int = 256, maximumNodes: Int = 10_000_000) {
+        self.maximumBytes = maximumBytes
+        self.maximumDepth = maximumDepth
+        self.maximumNodes = maximumNodes
+    }
+
+    public static let `default` = YAMLLimits()
+}

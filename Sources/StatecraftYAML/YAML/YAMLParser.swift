@@ -1,0 +1,241 @@
+import CLibYAML
+import Statecraft
+
+/// Reads one YAML document with libyaml's event parser into ``YAMLNode``s carrying line and
+/// column, within ``YAMLLimits``.
+///
+/// Beyond libyaml it refuses: files over the size limit, encodings other than UTF-8, NUL bytes,
+/// duplicate mapping keys (naming both lines), non-scalar keys, nesting past the depth limit
+/// (checked as events arrive, so 100,000 `[` stop at the limit instead of costing libyaml
+/// quadratic time), and alias expansion past the node limit (a "billion laughs").
+public enum YAMLParser {
+    /// Parses `bytes`; `nil` for a document with no content (an empty file, or only comments).
+    public static func parse(_ bytes: [UInt8], limits: YAMLLimits = .default) throws(YAMLError) -> YAMLNode? {
+        try checkEncoding(bytes, limits: limits)
+        var builder = DocumentBuilder(limits: limits, bytes: bytes)
+        let result: Result<YAMLNode?, YAMLError> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = yaml_parser_t()
+            guard yaml_parser_initialize(&parser) != 0 else {
+                return .failure(YAMLError(.yamlSyntax, "libyaml could not be initialised", at: .unknown))
+            }
+            defer { yaml_parser_delete(&parser) }
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+            while true {
+                var event = yaml_event_t()
+                guard yaml_parser_parse(&parser, &event) != 0 else {
+                    return .failure(builder.parserError(parser))
+                }
+                defer { yaml_event_delete(&event) }
+                do throws(YAMLError) {
+                    if try builder.handle(&event) { return .success(builder.root) }
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Refuses what libyaml would misread or report poorly: size, UTF-16/32, NUL bytes.
+    private static func checkEncoding(_ bytes: [UInt8], limits: YAMLLimits) throws(YAMLError) {
+        if bytes.count > limits.maximumBytes {
+            throw YAMLError(
+                .limitExceeded,
+                "file is \(bytes.count) bytes, over the limit of \(limits.maximumBytes) (raise it with --max-file-size)",
+                at: SourceLocation(line: 1, column: 1))
+        }
+        let start = SourceLocation(line: 1, column: 1)
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+            || (bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0))
+        {
+            throw YAMLError(.encoding, "file is UTF-16 or UTF-32; machine files must be UTF-8", at: start)
+        }
+        if let nul = bytes.firstIndex(of: 0) {
+            throw YAMLError(
+                .encoding, "file contains a NUL byte; machine files are UTF-8 text",
+                at: DocumentBuilder.location(ofOffset: nul, in: bytes))
+        }
+    }
+}
+
+/// Turns libyaml events into nodes, enforcing the limits as it goes.
+private struct DocumentBuilder {
+    private enum Frame {
+        case sequence(items: [YAMLNode], location: SourceLocation, anchor: String?, nodesBefore: Int)
+        case mapping(
+            entries: [YAMLMapping.Entry], pendingKey: YAMLScalar?, keyLines: [String: SourceLocation],
+            location: SourceLocation, anchor: String?, nodesBefore: Int)
+    }
+
+    let limits: YAMLLimits
+    let bytes: [UInt8]
+    private var stack: [Frame] = []
+    private var anchors: [String: (node: YAMLNode, nodes: Int, height: Int)] = [:]
+    private var nodeCount = 0
+    private var documents = 0
+    /// Height (nesting levels) of the subtree just finished, for anchors.
+    private var heights: [Int] = [0]
+    private(set) var root: YAMLNode?
+
+    init(limits: YAMLLimits, bytes: [UInt8]) {
+        self.limits = limits
+        self.bytes = bytes
+    }
+
+    static func location(_ mark: yaml_mark_t) -> SourceLocation {
+        SourceLocation(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+
+    static func location(ofOffset offset: Int, in bytes: [UInt8]) -> SourceLocation {
+        var line = 1
+        var lineStart = 0
+        for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = index + 1
+        }
+        let column = String(decoding: bytes[lineStart..<min(offset, bytes.count)], as: UTF8.self).unicodeScalars.count + 1
+        return SourceLocation(line: line, column: column)
+    }
+
+    /// A diagnostic for libyaml's own error, with the most useful position it offers.
+    func parserError(_ parser: yaml_parser_t) -> YAMLError {
+        let problem = parser.problem.map { String(cString: $0) } ?? "syntax error"
+        if parser.error == YAML_READER_ERROR {
+            let offset = Int(parser.problem_offset)
+            let what = problem == "invalid leading UTF-8 octet" || problem.contains("UTF-8") ? "invalid UTF-8" : problem
+            return YAMLError(.encoding, "\(what) (byte \(offset)); machine files must be UTF-8 text", at: Self.location(ofOffset: offset, in: bytes))
+        }
+        let mark = parser.problem_mark
+        let location = Self.location(mark)
+        let index = Int(mark.index)
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\t") {
+            return YAMLError(.yamlSyntax, "tab character where YAML expects indentation or a value; indent with spaces", at: location)
+        }
+        var message = problem
+        if let context = parser.context.map({ String(cString: $0) }) {
+            message = "\(problem) \(context) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1)"
+        }
+        return YAMLError(.yamlSyntax, message, at: location)
+    }
+
+    /// Handles one event; true at the end of the stream.
+    mutating func handle(_ event: inout yaml_event_t) throws(YAMLError) -> Bool {
+        let location = Self.location(event.start_mark)
+        switch event.type {
+        case YAML_STREAM_START_EVENT, YAML_DOCUMENT_END_EVENT:
+            return false
+        case YAML_DOCUMENT_START_EVENT:
+            documents += 1
+            if documents > 1 {
+                throw YAMLError(.yamlSyntax, "a machine file holds one YAML document; found a second ('---')", at: location)
+            }
+            return false
+        case YAML_STREAM_END_EVENT:
+            return true
+        case YAML_ALIAS_EVENT:
+            let name = String(cString: event.data.alias.anchor)
+            guard let anchored = anchors[name] else {
+                throw YAMLError(.yamlSyntax, "alias '*\(name)' refers to no anchor", at: location)
+            }
+            try count(anchored.nodes, at: location)
+            if stack.count + anchored.height > limits.maximumDepth {
+                throw depthError(at: location)
+            }
+            try add(anchored.node, height: anchored.height)
+        case YAML_SCALAR_EVENT:
+            let scalar = event.data.scalar
+            let value = String(decoding: UnsafeRawBufferPointer(start: scalar.value, count: Int(scalar.length)), as: UTF8.self)
+            let style: YAMLScalar.Style
+            switch scalar.style {
+            case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
+            case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = .doubleQuoted
+            case YAML_LITERAL_SCALAR_STYLE: style = .literal
+            case YAML_FOLDED_SCALAR_STYLE: style = .folded
+            default: style = .plain
+            }
+            let tag = scalar.tag.map { String(cString: $0) }
+            try count(1, at: location)
+            let node = YAMLNode.scalar(YAMLScalar(value, style: style, tag: tag, location: location))
+            try add(node, height: 0, anchor: scalar.anchor.map { String(cString: $0) }, nodes: 1)
+        case YAML_SEQUENCE_START_EVENT:
+            try open(at: location)
+            stack.append(
+                .sequence(
+                    items: [], location: location, anchor: event.data.sequence_start.anchor.map { String(cString: $0) },
+                    nodesBefore: nodeCount))
+        case YAML_MAPPING_START_EVENT:
+            try open(at: location)
+            stack.append(
+                .mapping(
+                    entries: [], pendingKey: nil, keyLines: [:], location: location,
+                    anchor: event.data.mapping_start.anchor.map { String(cString: $0) }, nodesBefore: nodeCount))
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            let height = heights.removeLast() + 1
+            switch stack.removeLast() {
+            case .sequence(let items, let start, let anchor, let before):
+                try add(.sequence(YAMLSequence(items, location: start)), height: height, anchor: anchor, nodes: nodeCount - before)
+            case .mapping(let entries, _, _, let start, let anchor, let before):
+                try add(.mapping(YAMLMapping(entries, location: start)), height: height, anchor: anchor, nodes: nodeCount - before)
+            }
+        default:
+            return false
+        }
+        return false
+    }
+
+    private func depthError(at location: SourceLocation) -> YAMLError {
+        YAMLError(
+            .limitExceeded, "nesting deeper than \(limits.maximumDepth) levels (raise it with --max-depth)", at: location)
+    }
+
+    private mutating func open(at location: SourceLocation) throws(YAMLError) {
+        if stack.count >= limits.maximumDepth { throw depthError(at: location) }
+        try count(1, at: location)
+        heights.append(0)
+    }
+
+    private mutating func count(_ nodes: Int, at location: SourceLocation) throws(YAMLError) {
+        nodeCount += nodes
+        if nodeCount > limits.maximumNodes {
+            throw YAMLError(
+                .limitExceeded,
+                "document expands to more than \(limits.maximumNodes) nodes (aliases counted each time they are used; raise it with --max-nodes)",
+                at: location)
+        }
+    }
+
+    /// Adds a finished node to the open collection, or makes it the root.
+    private mutating func add(_ node: YAMLNode, height: Int, anchor: String? = nil, nodes: Int = 0) throws(YAMLError) {
+        if let anchor { anchors[anchor] = (node, nodes, height) }
+        heights[heights.count - 1] = max(heights[heights.count - 1], height)
+        guard let top = stack.popLast() else {
+            root = node
+            return
+        }
+        switch top {
+        case .sequence(var items, let location, let anchor, let before):
+            items.append(node)
+            stack.append(.sequence(items: items, location: location, anchor: anchor, nodesBefore: before))
+        case .mapping(var entries, let pendingKey, var keyLines, let location, let anchor, let before):
+            if let key = pendingKey {
+                entries.append(YAMLMapping.Entry(key: key, value: node))
+                stack.append(
+                    .mapping(entries: entries, pendingKey: nil, keyLines: keyLines, location: location, anchor: anchor, nodesBefore: before))
+                return
+            }
+            guard case .scalar(let key) = node else {
+                throw YAMLError(.wrongKind, "a mapping key must be a scalar, not \(node.kindDescription)", at: node.location)
+            }
+            if let first = keyLines[key.value] {
+                throw YAMLError(
+                    .duplicateKey,
+                    "duplicate key '\(key.value)' (first at line \(first.line), again at line \(key.location.line))",
+                    at: key.location)
+            }
+            keyLines[key.value] = key.location
+            stack.append(
+                .mapping(entries: entries, pendingKey: key, keyLines: keyLines, location: location, anchor: anchor, nodesBefore: before))
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import StatecraftYAML
+
+/// The bounds on a machine file (DESIGN §2), each raised by a flag.
+struct LimitOptions: ParsableArguments {
+    @Option(name: .customLong("max-file-size"), help: "Largest machine file accepted, in bytes.")
+    var maximumBytes = YAMLLimits.default.maximumBytes
+
+    @Option(name: .customLong("max-depth"), help: "Deepest nesting of lists and mappings in a machine file.")
+    var maximumDepth = YAMLLimits.default.maximumDepth
+
+    @Option(name: .customLong("max-nodes"), help: "Most YAML nodes in a machine file, aliases expanded.")
+    var maximumNodes = YAMLLimits.default.maximumNodes
+
+    var limits: YAMLLimits {
+        YAMLLimits(maximumBytes: maximumBytes, maximumDepth: maximumDepth, maximumNodes: maximumNodes)
+    }
+
+    func validate() throws {
+        for (flag, value) in [("--max-file-size", maximumBytes), ("--max-depth", maximumDepth), ("--max-nodes", maximumNodes)]
+        where value < 1 {
+            throw ValidationError("\(flag) must be at least 1, not \(value)")
+        }
+    }
+}

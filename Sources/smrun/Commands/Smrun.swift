@@ -1,0 +1,55 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `smrun`: runs, validates and draws state machines written in YAML files.
+@main
+struct Smrun: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "smrun",
+        abstract: "Run, validate and draw state machines written in YAML files.",
+        subcommands: [RunCommand.self],
+        defaultSubcommand: RunCommand.self
+    )
+
+    /// Exit statuses of DESIGN §4.
+    enum Status {
+        static let rejected: Int32 = 1
+        static let invalid: Int32 = 2
+    }
+
+    /// Parses and runs like ArgumentParser's own `main()`, except that a usage error exits
+    /// with 2 (DESIGN §4) rather than 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandleOutput.standardError(fullMessage(for: error) + "\n")
+                Glibc.exit(Status.invalid)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+/// Writes text to standard error unbuffered (diagnostics are few and must not interleave).
+enum FileHandleOutput {
+    static func standardError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+}

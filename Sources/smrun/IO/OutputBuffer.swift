@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A byte buffer in front of a file descriptor: results are appended as bytes and written in
+/// large blocks, so printing a result costs no `String` and no system call.
+struct OutputBuffer: ~Copyable {
+    private let fd: Int32
+    private let capacity: Int
+    private let storage: UnsafeMutablePointer<UInt8>
+    private var count = 0
+
+    init(fd: Int32, capacity: Int = 1 << 20) {
+        self.fd = fd
+        self.capacity = capacity
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        if count > 0 { writeAll(UnsafeRawBufferPointer(start: storage, count: count)) }
+        storage.deallocate()
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        if count == capacity { flush() }
+        storage[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        if bytes.count > capacity - count {
+            flush()
+            if bytes.count > capacity {
+                writeAll(bytes)
+                return
+            }
+        }
+        if let base = bytes.baseAddress {
+            (storage + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        count &+= bytes.count
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    mutating func append(_ string: String) {
+        var string = string
+        string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends `value` in decimal without building a `String`.
+    @inline(__always)
+    mutating func append(decimal value: Int) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var magnitude = value.magnitude
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude != 0
+            if value < 0 {
+                index -= 1
+                buffer[index] = UInt8(ascii: "-")
+            }
+            append(UnsafeRawBufferPointer(rebasing: buffer[index...]))
+        }
+    }
+
+    /// Writes out everything buffered.
+    mutating func flush() {
+        guard count > 0 else { return }
+        writeAll(UnsafeRawBufferPointer(start: storage, count: count))
+        count = 0
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                // The reader went away (EPIPE with SIGPIPE ignored) or the disk is full: stop
+                // quietly, as a pipeline stage whose consumer stopped should.
+                exit(errno == EPIPE ? 0 : 2)
+            }
+            offset += written
+        }
+    }
+}

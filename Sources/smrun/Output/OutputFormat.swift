@@ -1,0 +1,9 @@
+import ArgumentParser
+
+/// How `smrun run` prints results.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    /// One short line per result, for people.
+    case text
+    /// JSON Lines, one object per result (DESIGN §4), for tools.
+    case json
+}

@@ -1,0 +1,121 @@
+import Statecraft
+
+/// Turns an input-script line (`INPUT` or `INPUT ARG`, DESIGN §4) into an input id and a typed
+/// argument, using the machine's precomputed name table. Allocates only to build a string
+/// argument that the machine reads.
+struct ScriptLineParser {
+    enum Parsed {
+        case skip
+        case input(Int, ScriptArgument)
+        case unknownInput(name: UnsafeRawBufferPointer)
+        /// The argument does not fit the input's declared type; `problem` says how.
+        case badArgument(input: Int, problem: String)
+    }
+
+    let machine: CompiledMachine
+    let names: NameTable
+    /// Where JSON-quoted strings are decoded, reused across lines.
+    private var scratch: [UInt8] = []
+
+    init(machine: CompiledMachine) {
+        self.machine = machine
+        self.names = NameTable(machine.inputNames)
+        scratch.reserveCapacity(256)
+    }
+
+    /// Parses one script line (without its `\n`): blank lines and `#` comments are skipped.
+    mutating func parse(line: UnsafeRawBufferPointer) -> Parsed {
+        var end = line.count
+        if end > 0 && line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        var start = 0
+        while start < end && isBlank(line[start]) { start += 1 }
+        if start == end || line[start] == UInt8(ascii: "#") { return .skip }
+        var nameEnd = start
+        while nameEnd < end && !isBlank(line[nameEnd]) { nameEnd += 1 }
+        let name = UnsafeRawBufferPointer(rebasing: line[start..<nameEnd])
+        var argStart = nameEnd
+        while argStart < end && isBlank(line[argStart]) { argStart += 1 }
+        while end > argStart && isBlank(line[end - 1]) { end -= 1 }
+        let argument = argStart < end ? UnsafeRawBufferPointer(rebasing: line[argStart..<end]) : nil
+        return parse(name: name, argument: argument)
+    }
+
+    /// Parses an input given as a name and an optional argument (`--send NAME=ARG`).
+    mutating func parse(name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) -> Parsed {
+        guard let input = names.id(of: name) else { return .unknownInput(name: name) }
+        guard let type = machine.argumentTypes[input] else {
+            if let argument { return .badArgument(input: input, problem: "got \(Self.show(argument))") }
+            return .input(input, .absent)
+        }
+        guard let argument else { return .badArgument(input: input, problem: "but none was given") }
+        switch typedValue(argument, as: type, isRead: machine.argumentIsRead[input]) {
+        case .some(let value): return .input(input, value)
+        case .none: return .badArgument(input: input, problem: "got \(Self.show(argument))")
+        }
+    }
+
+    @inline(__always)
+    private func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+
+    private mutating func typedValue(_ bytes: UnsafeRawBufferPointer, as type: ValueType, isRead: Bool) -> ScriptArgument? {
+        let quoted = bytes.first == UInt8(ascii: "\"")
+        switch type {
+        case .string:
+            if quoted {
+                guard JSONString.decode(bytes, into: &scratch) else { return nil }
+                if !isRead { return ScriptArgument(value: .string(""), raw: bytes, rawIsJSON: true) }
+                return ScriptArgument(value: .string(String(decoding: scratch, as: UTF8.self)), raw: nil, rawIsJSON: false)
+            }
+            guard JSONString.isValidUTF8(bytes) else { return nil }
+            if !isRead { return ScriptArgument(value: .string(""), raw: bytes, rawIsJSON: false) }
+            return ScriptArgument(value: .string(String(decoding: bytes, as: UTF8.self)), raw: nil, rawIsJSON: false)
+        case .int:
+            return Self.int(bytes).map { ScriptArgument(value: .int($0), raw: nil, rawIsJSON: false) }
+        case .double:
+            return Self.double(bytes).map { ScriptArgument(value: .double($0), raw: nil, rawIsJSON: false) }
+        case .bool:
+            if bytes.elementsEqual("true".utf8) { return ScriptArgument(value: .bool(true), raw: nil, rawIsJSON: false) }
+            if bytes.elementsEqual("false".utf8) { return ScriptArgument(value: .bool(false), raw: nil, rawIsJSON: false) }
+            return nil
+        case .null:
+            return nil
+        }
+    }
+
+    /// A decimal integer with an optional sign, in range.
+    static func int(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var index = 0
+        var negative = false
+        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            negative = first == UInt8(ascii: "-")
+            index = 1
+        }
+        guard index < bytes.count else { return nil }
+        var value = 0
+        while index < bytes.count {
+            let digit = Int(bytes[index]) &- Int(UInt8(ascii: "0"))
+            guard digit >= 0 && digit <= 9 else { return nil }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (next, o2) = negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
+            if o1 || o2 { return nil }
+            value = next
+            index += 1
+        }
+        return value
+    }
+
+    /// A finite decimal number: digits, an optional fraction and exponent (no `nan`, `inf`, hex).
+    static func double(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        guard !bytes.isEmpty, bytes.count < 400,
+            bytes.allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || "+-.eE".utf8.contains($0) }),
+            let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite
+        else { return nil }
+        return value
+    }
+
+    /// The argument as it was written, for a message.
+    static func show(_ bytes: UnsafeRawBufferPointer) -> String {
+        let shown = bytes.count > 60 ? UnsafeRawBufferPointer(rebasing: bytes[..<60]) : bytes
+        return JSONText.quoted(String(decoding: shown, as: UTF8.self)) + (bytes.count > 60 ? "..." : "")
+    }
+}
