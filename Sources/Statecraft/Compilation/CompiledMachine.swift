@@ -105,7 +105,7 @@ public struct CompiledTransition: Sendable {
     /// The guard as written, for messages.
     public let guardText: String?
     public let effects: [Int]
-    public let location: SourceLocation
+    public let position: SourcePosition
 }
 
 /// An effect's body in compiled form; a hook has neither assignments nor sends.

@@ -11,7 +11,7 @@ public enum MachineCompiler {
     public static func compile(_ definition: MachineDefinition) -> Output {
         var pass = CompilationPass(definition)
         let machine = pass.run()
-        let diagnostics = pass.diagnostics.sorted { $0.location < $1.location }
+        let diagnostics = pass.diagnostics.sorted { $0.position < $1.position }
         return Output(machine: diagnostics.hasErrors ? nil : machine, diagnostics: diagnostics)
     }
 }
@@ -32,8 +32,8 @@ private struct CompilationPass {
         self.definition = definition
     }
 
-    mutating func error(_ code: DiagnosticCode, _ message: String, _ location: SourceLocation) {
-        diagnostics.append(.error(code, message, at: location))
+    mutating func error(_ code: DiagnosticCode, _ message: String, _ position: SourcePosition) {
+        diagnostics.append(.error(code, message, at: position))
     }
 
     mutating func run() -> CompiledMachine? {
@@ -67,16 +67,16 @@ private struct CompilationPass {
 
     mutating func declareStates() {
         if definition.states.isEmpty {
-            error(.missingKey, "a machine needs at least one state", definition.initial.location)
+            error(.missingKey, "a machine needs at least one state", definition.initial.position)
         }
         for (index, state) in definition.states.enumerated() {
             if let problem = NameRules.problem(withName: state.name.name) {
-                error(.invalidName, problem, state.name.location)
+                error(.invalidName, problem, state.name.position)
             }
             if let first = stateIDs[state.name.name] {
                 error(
-                    .duplicateState, "state '\(state.name.name)' is declared twice (first at line \(definition.states[first].name.location.line))",
-                    state.name.location)
+                    .duplicateState, "state '\(state.name.name)' is declared twice (first at line \(definition.states[first].name.position.line))",
+                    state.name.position)
             } else {
                 stateIDs[state.name.name] = index
             }
@@ -87,16 +87,16 @@ private struct CompilationPass {
         if let declared = definition.inputs {
             for input in declared {
                 if let problem = NameRules.problem(withName: input.name.name) {
-                    error(.invalidName, problem, input.name.location)
+                    error(.invalidName, problem, input.name.position)
                 }
                 if let first = inputIDs[input.name.name] {
                     error(
-                        .duplicateInput, "input '\(input.name.name)' is declared twice (first at line \(declared[first].name.location.line))",
-                        input.name.location)
+                        .duplicateInput, "input '\(input.name.name)' is declared twice (first at line \(declared[first].name.position.line))",
+                        input.name.position)
                     continue
                 }
                 if input.argumentType == .null {
-                    error(.argumentType, "an argument type is int, double, bool or string, not null", input.argumentTypeLocation)
+                    error(.argumentType, "an argument type is int, double, bool or string, not null", input.argumentTypePosition)
                 }
                 inputIDs[input.name.name] = inputNames.count
                 inputNames.append(input.name.name)
@@ -105,7 +105,7 @@ private struct CompilationPass {
         } else {
             for transition in definition.transitions where inputIDs[transition.input.name] == nil {
                 if let problem = NameRules.problem(withName: transition.input.name) {
-                    error(.invalidName, problem, transition.input.location)
+                    error(.invalidName, problem, transition.input.position)
                 }
                 inputIDs[transition.input.name] = inputNames.count
                 inputNames.append(transition.input.name)
@@ -118,19 +118,19 @@ private struct CompilationPass {
     mutating func declareEffects() {
         for effect in definition.effects {
             if let problem = NameRules.problem(withName: effect.name.name) {
-                error(.invalidName, problem, effect.name.location)
+                error(.invalidName, problem, effect.name.position)
             }
             if effectIDs[effect.name.name] != nil {
-                error(.duplicateEffect, "effect '\(effect.name.name)' is defined twice", effect.name.location)
+                error(.duplicateEffect, "effect '\(effect.name.name)' is defined twice", effect.name.position)
                 continue
             }
             effectIDs[effect.name.name] = effectNames.count
             effectNames.append(effect.name.name)
         }
         let mentioned = definition.states.flatMap { $0.exit + $0.entry } + definition.transitions.flatMap(\.effects)
-        for name in mentioned.sorted(by: { $0.location < $1.location }) where effectIDs[name.name] == nil {
+        for name in mentioned.sorted(by: { $0.position < $1.position }) where effectIDs[name.name] == nil {
             if let problem = NameRules.problem(withName: name.name) {
-                error(.invalidName, problem, name.location)
+                error(.invalidName, problem, name.position)
             }
             effectIDs[name.name] = effectNames.count
             effectNames.append(name.name)
@@ -143,10 +143,10 @@ private struct CompilationPass {
         var unresolved: Set<String> = []
         for (slot, variable) in definition.context.enumerated() {
             if let problem = NameRules.problem(withVariableName: variable.name.name) {
-                error(.invalidName, problem, variable.name.location)
+                error(.invalidName, problem, variable.name.position)
             }
             if variables[variable.name.name] != nil {
-                error(.duplicateVariable, "context variable '\(variable.name.name)' is declared twice", variable.name.location)
+                error(.duplicateVariable, "context variable '\(variable.name.name)' is declared twice", variable.name.position)
                 continue
             }
             variables[variable.name.name] = (slot, ExpressionType(variable.initialValue.type))
@@ -185,12 +185,12 @@ private struct CompilationPass {
                 error(
                     .undefinedState,
                     "initial state '\(initial.name)' is not a declared state" + Suggestion.didYouMean(initial.name, in: stateIDs.keys),
-                    initial.location)
+                    initial.position)
             }
             return -1
         }
         if definition.states[id].isFinal {
-            error(.invalidInitial, "initial state '\(initial.name)' is final, so the machine could accept no input", initial.location)
+            error(.invalidInitial, "initial state '\(initial.name)' is final, so the machine could accept no input", initial.position)
         }
         return id
     }
@@ -202,7 +202,7 @@ private struct CompilationPass {
         error(
             .undefinedState,
             "\(role) refers to undefined state '\(name.name)'" + Suggestion.didYouMean(name.name, in: stateIDs.keys),
-            name.location)
+            name.position)
         return nil
     }
 
@@ -212,7 +212,7 @@ private struct CompilationPass {
         error(
             .undefinedInput,
             "\(role) refers to undefined input '\(name.name)'" + Suggestion.didYouMean(name.name, in: inputIDs.keys) + hint,
-            name.location)
+            name.position)
         return nil
     }
 
@@ -244,7 +244,7 @@ private struct CompilationPass {
                 CompiledTransition(
                     input: input, sources: sources, target: target, guardExpression: guardExpression,
                     guardText: transition.guardExpression?.text,
-                    effects: transition.effects.compactMap { effectIDs[$0.name] }, location: transition.location))
+                    effects: transition.effects.compactMap { effectIDs[$0.name] }, position: transition.position))
         }
         return compiled
     }
@@ -257,7 +257,7 @@ private struct CompilationPass {
         do {
             parsed = try ExpressionParser.parse(source.text)
         } catch {
-            self.error(.expressionSyntax, "in \(role) '\(source.text)': \(error.message)", source.location(atOffset: error.offset))
+            self.error(.expressionSyntax, "in \(role) '\(source.text)': \(error.message)", source.position(atOffset: error.offset))
             return nil
         }
         do {
@@ -266,13 +266,13 @@ private struct CompilationPass {
             }
             let (compiled, type) = try ExpressionChecker.check(parsed, in: scope)
             if expected == .bool && type.base != .bool {
-                self.error(.expressionType, "\(role) must be a bool, but '\(source.text)' is \(type)", source.location(atOffset: 0))
+                self.error(.expressionType, "\(role) must be a bool, but '\(source.text)' is \(type)", source.position(atOffset: 0))
                 return nil
             }
             return compiled
         } catch {
             let code: DiagnosticCode = error.message.hasPrefix("undefined context variable") ? .undefinedVariable : .expressionType
-            self.error(code, "in \(role) '\(source.text)': \(error.message)", source.location(atOffset: error.offset))
+            self.error(code, "in \(role) '\(source.text)': \(error.message)", source.position(atOffset: error.offset))
             return nil
         }
     }
@@ -331,7 +331,7 @@ private struct CompilationPass {
                         .undefinedVariable,
                         "effect '\(effect.name.name)' sets undefined context variable '\(assignment.variable.name)'"
                             + Suggestion.didYouMean(assignment.variable.name, in: variables.keys),
-                        assignment.variable.location)
+                        assignment.variable.position)
                     continue
                 }
                 if let compiled = compileExpression(
@@ -356,9 +356,9 @@ private struct CompilationPass {
                         texts.append(argument.text)
                     }
                 case (let type?, nil):
-                    error(.argumentType, "input '\(inputNames[input])' takes a \(type) argument; send it with { input: \(inputNames[input]), arg: ... }", send.input.location)
+                    error(.argumentType, "input '\(inputNames[input])' takes a \(type) argument; send it with { input: \(inputNames[input]), arg: ... }", send.input.position)
                 case (nil, let argument?):
-                    error(.argumentType, "input '\(inputNames[input])' takes no argument, but one is sent", argument.location)
+                    error(.argumentType, "input '\(inputNames[input])' takes no argument, but one is sent", argument.position)
                 }
             }
             if effect.assignments.contains(where: { Self.readsArgument($0.expression.text) })

@@ -39,20 +39,20 @@ public struct EffectDefinition: Sendable {
 /// The text of a guard or assignment expression and where it starts in the file.
 public struct ExpressionSource: Sendable, ExpressibleByStringLiteral {
     public var text: String
-    public var location: SourceLocation
-    /// Columns between `location` and the first character of `text` (1 for a quoted scalar).
+    public var position: SourcePosition
+    /// Columns between `position` and the first character of `text` (1 for a quoted scalar).
     public var columnOffset: Int
 
-    public init(_ text: String, at location: SourceLocation = .unknown, columnOffset: Int = 0) {
+    public init(_ text: String, at position: SourcePosition = .unknown, columnOffset: Int = 0) {
         self.text = text
-        self.location = location
+        self.position = position
         self.columnOffset = columnOffset
     }
 
     public init(stringLiteral value: String) { self.init(value) }
 
-    /// The file location of the character at `offset` (in Unicode scalars) inside the text.
-    public func location(atOffset offset: Int) -> SourceLocation {
-        location == .unknown ? .unknown : location.advanced(by: columnOffset + offset)
+    /// The file position of the character at `offset` (in Unicode scalars) inside the text.
+    public func position(atOffset offset: Int) -> SourcePosition {
+        position == .unknown ? .unknown : position.advanced(by: columnOffset + offset)
     }
 }

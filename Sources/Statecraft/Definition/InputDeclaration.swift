@@ -4,15 +4,15 @@ public struct InputDeclaration: Sendable {
     public var argumentType: ValueType?
     public var description: String?
     /// Where the argument type was written, for diagnostics.
-    public var argumentTypeLocation: SourceLocation
+    public var argumentTypePosition: SourcePosition
 
     public init(
         _ name: Named, argumentType: ValueType? = nil, description: String? = nil,
-        argumentTypeLocation: SourceLocation = .unknown
+        argumentTypePosition: SourcePosition = .unknown
     ) {
         self.name = name
         self.argumentType = argumentType
         self.description = description
-        self.argumentTypeLocation = argumentTypeLocation
+        self.argumentTypePosition = argumentTypePosition
     }
 }

@@ -43,11 +43,11 @@ public struct MachineDefinition: Sendable {
 /// A name as written, with where it was written.
 public struct Named: Hashable, Sendable, ExpressibleByStringLiteral {
     public var name: String
-    public var location: SourceLocation
+    public var position: SourcePosition
 
-    public init(_ name: String, at location: SourceLocation = .unknown) {
+    public init(_ name: String, at position: SourcePosition = .unknown) {
         self.name = name
-        self.location = location
+        self.position = position
     }
 
     public init(stringLiteral value: String) { self.init(value) }

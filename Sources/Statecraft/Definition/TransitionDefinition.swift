@@ -5,7 +5,7 @@ public struct TransitionDefinition: Sendable {
         /// The listed states.
         case states([Named])
         /// `"*"`: every state that is not final.
-        case anyNonFinal(SourceLocation)
+        case anyNonFinal(SourcePosition)
     }
 
     public var input: Named
@@ -15,17 +15,17 @@ public struct TransitionDefinition: Sendable {
     public var guardExpression: ExpressionSource?
     public var effects: [Named]
     /// Where the transition is written (the row, or the mapping's first key).
-    public var location: SourceLocation
+    public var position: SourcePosition
 
     public init(
         _ input: Named, from source: Source, to target: Named?, when guardExpression: ExpressionSource? = nil,
-        effects: [Named] = [], at location: SourceLocation = .unknown
+        effects: [Named] = [], at position: SourcePosition = .unknown
     ) {
         self.input = input
         self.source = source
         self.target = target
         self.guardExpression = guardExpression
         self.effects = effects
-        self.location = location
+        self.position = position
     }
 }

@@ -7,22 +7,22 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     public var severity: Severity
     public var code: DiagnosticCode
     public var message: String
-    public var location: SourceLocation
+    public var position: SourcePosition
 
-    public init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at location: SourceLocation) {
+    public init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at position: SourcePosition) {
         self.severity = severity
         self.code = code
         self.message = message
-        self.location = location
+        self.position = position
     }
 
-    public static func error(_ code: DiagnosticCode, _ message: String, at location: SourceLocation) -> Diagnostic {
-        Diagnostic(.error, code, message, at: location)
+    public static func error(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> Diagnostic {
+        Diagnostic(.error, code, message, at: position)
     }
 
     /// `LINE:COL: error: MESSAGE [code]`, the compiler style without the file name.
     public var description: String {
-        "\(location): \(severity.rawValue): \(message) [\(code.rawValue)]"
+        "\(position): \(severity.rawValue): \(message) [\(code.rawValue)]"
     }
 }
 

@@ -10,7 +10,7 @@ import Statecraft
 /// forever, a device) and what is over the size limit, without reading more than the limit.
 enum FileReader {
     static func contents(of path: String, maximumBytes: Int) -> Result<[UInt8], Diagnostic> {
-        let start = SourceLocation(line: 1, column: 1)
+        let start = SourcePosition(line: 1, column: 1)
         func fail(_ message: String, _ code: DiagnosticCode = .unreadableFile) -> Result<[UInt8], Diagnostic> {
             .failure(.error(code, message, at: start))
         }

@@ -28,7 +28,7 @@ public enum MachineFile {
         }
         let compiled = MachineCompiler.compile(definition)
         var diagnostics = decoder.diagnostics + compiled.diagnostics
-        diagnostics.sort { $0.location < $1.location }
+        diagnostics.sort { $0.position < $1.position }
         return LoadResult(
             definition: definition, machine: diagnostics.hasErrors ? nil : compiled.machine, diagnostics: diagnostics)
     }

@@ -26,16 +26,19 @@ struct MachineFileDecoder {
             if let policy = MachineDefinition.UnhandledPolicy(rawValue: text) {
                 onUnhandled = policy
             } else {
-                error(.invalidValue, "'on_unhandled' is 'reject' or 'ignore', not '\(text)'", entry.value.location)
+                error(.invalidValue, "'on_unhandled' is 'reject' or 'ignore', not '\(text)'", entry.value.position)
             }
         }
         let context = top["context"].map { decodeContext($0.value) } ?? []
         let inputs = top["inputs"].map { decodeInputs($0.value) }
-        let states = required(top, "states").map { decodeStates($0) } ?? []
+        let states = required(top, "states").flatMap { decodeStates($0) }
         let effects = top["effects"].map { decodeEffects($0.value) } ?? []
         let transitions = required(top, "transitions").map { decodeTransitions($0) } ?? []
+        // Without its initial state and states a machine's references cannot be checked: every
+        // one would be reported as undefined, burying the problem that matters.
+        guard let initial, let states else { return nil }
         return MachineDefinition(
-            name: name, description: description, initial: initial ?? Named("", at: top.location), onUnhandled: onUnhandled,
+            name: name, description: description, initial: initial, onUnhandled: onUnhandled,
             context: context, inputs: inputs, states: states, effects: effects, transitions: transitions)
     }
 
@@ -47,14 +50,14 @@ struct MachineFileDecoder {
             guard case .scalar(let scalar) = entry.value else {
                 error(
                     .wrongKind, "context variable '\(entry.key.value)' needs an int, double, bool, string or null initial value, not \(entry.value.kindDescription)",
-                    entry.value.location)
+                    entry.value.position)
                 return nil
             }
             let value = scalar.coreSchemaValue
             if case .double(let d) = value, !d.isFinite {
-                error(.invalidValue, "context variable '\(entry.key.value)' must start as a finite number", scalar.location)
+                error(.invalidValue, "context variable '\(entry.key.value)' must start as a finite number", scalar.position)
             }
-            return ContextVariable(Named(entry.key.value, at: entry.key.location), value)
+            return ContextVariable(Named(entry.key.value, at: entry.key.position), value)
         }
     }
 
@@ -64,23 +67,23 @@ struct MachineFileDecoder {
         }
         guard let map = optionalMapping(node, "'inputs' (a list of names or a mapping name -> argument type)") else { return [] }
         return map.entries.map { entry in
-            let name = Named(entry.key.value, at: entry.key.location)
+            let name = Named(entry.key.value, at: entry.key.position)
             switch entry.value {
             case .scalar(let scalar) where scalar.isNull:
                 return InputDeclaration(name)
             case .scalar(let scalar):
-                return InputDeclaration(name, argumentType: argumentType(scalar), argumentTypeLocation: scalar.location)
+                return InputDeclaration(name, argumentType: argumentType(scalar), argumentTypePosition: scalar.position)
             case .mapping(let options):
                 checkKeys(options, allowed: ["arg", "description"], in: "input '\(name.name)'")
                 let type = options["arg"].flatMap { entry in entry.value.scalar.flatMap { $0.isNull ? nil : argumentType($0) } }
                 if let arg = options["arg"], arg.value.scalar == nil {
-                    error(.wrongKind, "'arg' of input '\(name.name)' is a type name, not \(arg.value.kindDescription)", arg.value.location)
+                    error(.wrongKind, "'arg' of input '\(name.name)' is a type name, not \(arg.value.kindDescription)", arg.value.position)
                 }
                 return InputDeclaration(
                     name, argumentType: type, description: options["description"].flatMap { string($0.value, "'description'") },
-                    argumentTypeLocation: options["arg"]?.value.location ?? name.location)
+                    argumentTypePosition: options["arg"]?.value.position ?? name.position)
             case .sequence:
-                error(.wrongKind, "input '\(name.name)' takes an argument type or { arg: TYPE, description: TEXT }, not a list", entry.value.location)
+                error(.wrongKind, "input '\(name.name)' takes an argument type or { arg: TYPE, description: TEXT }, not a list", entry.value.position)
                 return InputDeclaration(name)
             }
         }
@@ -92,20 +95,20 @@ struct MachineFileDecoder {
             .argumentType,
             "argument type is int, double, bool or string, not '\(scalar.value)'"
                 + Suggestion.didYouMean(scalar.value, in: ValueType.argumentTypes.map(\.rawValue)),
-            scalar.location)
+            scalar.position)
         return nil
     }
 
-    private mutating func decodeStates(_ node: YAMLNode) -> [StateDeclaration] {
+    private mutating func decodeStates(_ node: YAMLNode) -> [StateDeclaration]? {
         if case .sequence(let list) = node {
             return list.items.compactMap { item in self.name(item, "a state").map { StateDeclaration($0) } }
         }
-        guard let map = mapping(node, "'states' (a list of names or a mapping name -> options)") else { return [] }
+        guard let map = mapping(node, "'states' (a list of names or a mapping name -> options)") else { return nil }
         return map.entries.map { entry in
-            let name = Named(entry.key.value, at: entry.key.location)
+            let name = Named(entry.key.value, at: entry.key.position)
             guard case .mapping(let options) = entry.value else {
                 if !(entry.value.scalar?.isNull ?? false) {
-                    error(.wrongKind, "state '\(name.name)' takes options { entry, exit, final }, not \(entry.value.kindDescription)", entry.value.location)
+                    error(.wrongKind, "state '\(name.name)' takes options { entry, exit, final }, not \(entry.value.kindDescription)", entry.value.position)
                 }
                 return StateDeclaration(name)
             }
@@ -115,7 +118,7 @@ struct MachineFileDecoder {
                 if let value = final.value.scalar?.coreSchemaValue, case .bool(let b) = value {
                     isFinal = b
                 } else {
-                    error(.wrongKind, "'final' is true or false", final.value.location)
+                    error(.wrongKind, "'final' is true or false", final.value.position)
                 }
             }
             return StateDeclaration(
@@ -127,10 +130,10 @@ struct MachineFileDecoder {
     private mutating func decodeEffects(_ node: YAMLNode) -> [EffectDefinition] {
         guard let map = optionalMapping(node, "'effects' (a mapping name -> { set, send })") else { return [] }
         return map.entries.map { entry in
-            let name = Named(entry.key.value, at: entry.key.location)
+            let name = Named(entry.key.value, at: entry.key.position)
             guard case .mapping(let body) = entry.value else {
                 if !(entry.value.scalar?.isNull ?? false) {
-                    error(.wrongKind, "effect '\(name.name)' takes { set: {...}, send: [...] }, not \(entry.value.kindDescription)", entry.value.location)
+                    error(.wrongKind, "effect '\(name.name)' takes { set: {...}, send: [...] }, not \(entry.value.kindDescription)", entry.value.position)
                 }
                 return EffectDefinition(name)
             }
@@ -139,7 +142,7 @@ struct MachineFileDecoder {
             if let set = body["set"], let variables = mapping(set.value, "'set' (a mapping variable -> expression)") {
                 for assignment in variables.entries {
                     if let expression = expression(assignment.value, "the value of '\(assignment.key.value)'") {
-                        assignments.append(.init(Named(assignment.key.value, at: assignment.key.location), expression))
+                        assignments.append(.init(Named(assignment.key.value, at: assignment.key.position), expression))
                     }
                 }
             }
@@ -164,7 +167,7 @@ struct MachineFileDecoder {
     private mutating func decodeTransitions(_ node: YAMLNode) -> [TransitionDefinition] {
         guard case .sequence(let list) = node else {
             if !(node.scalar?.isNull ?? false) {
-                error(.wrongKind, "'transitions' is a list of rows or mappings, not \(node.kindDescription)", node.location)
+                error(.wrongKind, "'transitions' is a list of rows or mappings, not \(node.kindDescription)", node.position)
             }
             return []
         }
@@ -180,7 +183,7 @@ struct MachineFileDecoder {
             case .mapping(let map):
                 return decodeTransition(map)
             case .sequence:
-                error(.wrongKind, "a transition is a row 'INPUT | FROM => TO | EFFECTS' or a mapping, not a list", item.location)
+                error(.wrongKind, "a transition is a row 'INPUT | FROM => TO | EFFECTS' or a mapping, not a list", item.position)
                 return nil
             }
         }
@@ -192,15 +195,15 @@ struct MachineFileDecoder {
         var source: TransitionDefinition.Source?
         if let from = required(map, "from") {
             if let scalar = from.scalar, scalar.value == "*" {
-                source = .anyNonFinal(scalar.location)
+                source = .anyNonFinal(scalar.position)
             } else {
                 let states = names(from, "'from'")
                 if states.contains(where: { $0.name == "*" }) {
-                    error(.invalidValue, "'*' stands for every non-final state and cannot be listed with others", from.location)
+                    error(.invalidValue, "'*' stands for every non-final state and cannot be listed with others", from.position)
                 } else if !states.isEmpty {
                     source = .states(states)
                 } else if case .sequence = from {
-                    error(.invalidValue, "'from' lists no state", from.location)
+                    error(.invalidValue, "'from' lists no state", from.position)
                 }
             }
         }
@@ -208,13 +211,13 @@ struct MachineFileDecoder {
         let guardExpression = map["when"].flatMap { expression($0.value, "'when'") }
         let effects = map["effects"].map { names($0.value, "'effects'") } ?? []
         guard let input, let source else { return nil }
-        return TransitionDefinition(input, from: source, to: target, when: guardExpression, effects: effects, at: map.location)
+        return TransitionDefinition(input, from: source, to: target, when: guardExpression, effects: effects, at: map.position)
     }
 
     // MARK: Values
 
-    private mutating func error(_ code: DiagnosticCode, _ message: String, _ location: SourceLocation) {
-        diagnostics.append(.error(code, message, at: location))
+    private mutating func error(_ code: DiagnosticCode, _ message: String, _ position: SourcePosition) {
+        diagnostics.append(.error(code, message, at: position))
     }
 
     private mutating func checkKeys(_ map: YAMLMapping, allowed: [String], in context: String) {
@@ -223,19 +226,19 @@ struct MachineFileDecoder {
                 .unknownKey,
                 "unknown key '\(entry.key.value)' in \(context)" + Suggestion.didYouMean(entry.key.value, in: allowed)
                     + "; expected one of: \(allowed.joined(separator: ", "))",
-                entry.key.location)
+                entry.key.position)
         }
     }
 
     private mutating func required(_ map: YAMLMapping, _ key: String) -> YAMLNode? {
         if let entry = map[key] { return entry.value }
-        error(.missingKey, "missing required key '\(key)'", map.location)
+        error(.missingKey, "missing required key '\(key)'", map.position)
         return nil
     }
 
     private mutating func mapping(_ node: YAMLNode, _ what: String) -> YAMLMapping? {
         if case .mapping(let map) = node { return map }
-        error(.wrongKind, "\(what) must be a mapping, not \(node.kindDescription)", node.location)
+        error(.wrongKind, "\(what) must be a mapping, not \(node.kindDescription)", node.position)
         return nil
     }
 
@@ -247,21 +250,21 @@ struct MachineFileDecoder {
 
     private mutating func string(_ node: YAMLNode, _ what: String) -> String? {
         if case .scalar(let scalar) = node { return scalar.value }
-        error(.wrongKind, "\(what) must be a scalar, not \(node.kindDescription)", node.location)
+        error(.wrongKind, "\(what) must be a scalar, not \(node.kindDescription)", node.position)
         return nil
     }
 
     /// A name: any non-empty scalar, read as a string whatever it looks like (`on`, `1`).
     private mutating func name(_ node: YAMLNode, _ what: String) -> Named? {
         guard case .scalar(let scalar) = node else {
-            error(.wrongKind, "\(what) must be a name, not \(node.kindDescription)", node.location)
+            error(.wrongKind, "\(what) must be a name, not \(node.kindDescription)", node.position)
             return nil
         }
         if scalar.value.isEmpty || (scalar.isNull && scalar.value != "null") {
-            error(.wrongKind, "\(what) must be a name, not empty", node.location)
+            error(.wrongKind, "\(what) must be a name, not empty", node.position)
             return nil
         }
-        return Named(scalar.value, at: scalar.location.advanced(by: scalar.contentOffset))
+        return Named(scalar.value, at: scalar.position.advanced(by: scalar.contentOffset))
     }
 
     /// One name or a list of names.
@@ -274,9 +277,9 @@ struct MachineFileDecoder {
     /// An expression: the scalar's text, whatever its YAML quoting (DESIGN §2).
     private mutating func expression(_ node: YAMLNode, _ what: String) -> ExpressionSource? {
         guard case .scalar(let scalar) = node, !(scalar.isNull && scalar.value.isEmpty) else {
-            error(.wrongKind, "\(what) must be an expression, not \(node.kindDescription)", node.location)
+            error(.wrongKind, "\(what) must be an expression, not \(node.kindDescription)", node.position)
             return nil
         }
-        return ExpressionSource(scalar.value, at: scalar.location, columnOffset: scalar.contentOffset)
+        return ExpressionSource(scalar.value, at: scalar.position, columnOffset: scalar.contentOffset)
     }
 }

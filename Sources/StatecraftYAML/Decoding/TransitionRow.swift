@@ -8,11 +8,11 @@ enum TransitionRow {
         let text = Array(scalar.value.unicodeScalars)
         // Columns map onto the file only for a single-line scalar.
         let singleLine = !text.contains("\n")
-        func location(_ offset: Int) -> SourceLocation {
-            singleLine ? scalar.location.advanced(by: scalar.contentOffset + offset) : scalar.location
+        func position(_ offset: Int) -> SourcePosition {
+            singleLine ? scalar.position.advanced(by: scalar.contentOffset + offset) : scalar.position
         }
         func fail(_ message: String, at offset: Int) -> Result<TransitionDefinition, Diagnostic> {
-            .failure(.error(.invalidRow, message, at: location(offset)))
+            .failure(.error(.invalidRow, message, at: position(offset)))
         }
         let form = "write a row as 'INPUT | FROM => TO | EFFECTS' (=> TO and EFFECTS are optional)"
 
@@ -31,7 +31,7 @@ enum TransitionRow {
         guard let inputs = names(fields[0].text), inputs.count == 1 else {
             return fail("a row starts with one input name; \(form)", at: fields[0].offset)
         }
-        let input = Named(inputs[0].name, at: location(inputs[0].offset))
+        let input = Named(inputs[0].name, at: position(inputs[0].offset))
 
         // FROM => TO
         var sourceField = fields[1].text
@@ -42,7 +42,7 @@ enum TransitionRow {
             guard let targets = names(targetField), targets.count == 1 else {
                 return fail("'=>' is followed by one target state; \(form)", at: arrow)
             }
-            target = Named(targets[0].name, at: location(targets[0].offset))
+            target = Named(targets[0].name, at: position(targets[0].offset))
         }
         guard let sources = names(sourceField), !sources.isEmpty else {
             return fail("a row needs its source states between the first '|' and '=>' (or '*'); \(form)", at: fields[1].offset)
@@ -52,9 +52,9 @@ enum TransitionRow {
             guard sources.count == 1 else {
                 return fail("'*' stands for every non-final state and cannot be listed with others", at: sources[0].offset)
             }
-            source = .anyNonFinal(location(sources[0].offset))
+            source = .anyNonFinal(position(sources[0].offset))
         } else {
-            source = .states(sources.map { Named($0.name, at: location($0.offset)) })
+            source = .states(sources.map { Named($0.name, at: position($0.offset)) })
         }
 
         var effects: [Named] = []
@@ -62,9 +62,9 @@ enum TransitionRow {
             guard let listed = names(fields[2].text), !listed.isEmpty else {
                 return fail("the third field lists effects separated by commas; \(form)", at: fields[2].offset)
             }
-            effects = listed.map { Named($0.name, at: location($0.offset)) }
+            effects = listed.map { Named($0.name, at: position($0.offset)) }
         }
-        return .success(TransitionDefinition(input, from: source, to: target, effects: effects, at: scalar.location))
+        return .success(TransitionDefinition(input, from: source, to: target, effects: effects, at: scalar.position))
     }
 
     private static func arrowIndex(in field: ArraySlice<Unicode.Scalar>) -> Int? {

@@ -4,13 +4,13 @@ import Statecraft
 public struct YAMLError: Error, Sendable, Hashable {
     public var code: DiagnosticCode
     public var message: String
-    public var location: SourceLocation
+    public var position: SourcePosition
 
-    public init(_ code: DiagnosticCode, _ message: String, at location: SourceLocation) {
+    public init(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) {
         self.code = code
         self.message = message
-        self.location = location
+        self.position = position
     }
 
-    public var diagnostic: Diagnostic { .error(code, message, at: location) }
+    public var diagnostic: Diagnostic { .error(code, message, at: position) }
 }

@@ -8,11 +8,11 @@ public struct YAMLMapping: Sendable {
     }
 
     public var entries: [Entry]
-    public var location: SourceLocation
+    public var position: SourcePosition
 
-    public init(_ entries: [Entry], location: SourceLocation) {
+    public init(_ entries: [Entry], position: SourcePosition) {
         self.entries = entries
-        self.location = location
+        self.position = position
     }
 
     /// The entry whose key is `key`, if any.

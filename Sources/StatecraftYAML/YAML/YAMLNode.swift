@@ -6,11 +6,11 @@ public enum YAMLNode: Sendable {
     case sequence(YAMLSequence)
     case mapping(YAMLMapping)
 
-    public var location: SourceLocation {
+    public var position: SourcePosition {
         switch self {
-        case .scalar(let scalar): scalar.location
-        case .sequence(let sequence): sequence.location
-        case .mapping(let mapping): mapping.location
+        case .scalar(let scalar): scalar.position
+        case .sequence(let sequence): sequence.position
+        case .mapping(let mapping): mapping.position
         }
     }
 

@@ -43,9 +43,9 @@ public enum YAMLParser {
             throw YAMLError(
                 .limitExceeded,
                 "file is \(bytes.count) bytes, over the limit of \(limits.maximumBytes) (raise it with --max-file-size)",
-                at: SourceLocation(line: 1, column: 1))
+                at: SourcePosition(line: 1, column: 1))
         }
-        let start = SourceLocation(line: 1, column: 1)
+        let start = SourcePosition(line: 1, column: 1)
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
             || (bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0))
         {
@@ -54,7 +54,7 @@ public enum YAMLParser {
         if let nul = bytes.firstIndex(of: 0) {
             throw YAMLError(
                 .encoding, "file contains a NUL byte; machine files are UTF-8 text",
-                at: DocumentBuilder.location(ofOffset: nul, in: bytes))
+                at: DocumentBuilder.position(ofOffset: nul, in: bytes))
         }
     }
 }
@@ -62,10 +62,10 @@ public enum YAMLParser {
 /// Turns libyaml events into nodes, enforcing the limits as it goes.
 private struct DocumentBuilder {
     private enum Frame {
-        case sequence(items: [YAMLNode], location: SourceLocation, anchor: String?, nodesBefore: Int)
+        case sequence(items: [YAMLNode], position: SourcePosition, anchor: String?, nodesBefore: Int)
         case mapping(
-            entries: [YAMLMapping.Entry], pendingKey: YAMLScalar?, keyLines: [String: SourceLocation],
-            location: SourceLocation, anchor: String?, nodesBefore: Int)
+            entries: [YAMLMapping.Entry], pendingKey: YAMLScalar?, keyLines: [String: SourcePosition],
+            position: SourcePosition, anchor: String?, nodesBefore: Int)
     }
 
     let limits: YAMLLimits
@@ -83,11 +83,11 @@ private struct DocumentBuilder {
         self.bytes = bytes
     }
 
-    static func location(_ mark: yaml_mark_t) -> SourceLocation {
-        SourceLocation(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    static func position(_ mark: yaml_mark_t) -> SourcePosition {
+        SourcePosition(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
     }
 
-    static func location(ofOffset offset: Int, in bytes: [UInt8]) -> SourceLocation {
+    static func position(ofOffset offset: Int, in bytes: [UInt8]) -> SourcePosition {
         var line = 1
         var lineStart = 0
         for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
@@ -95,7 +95,7 @@ private struct DocumentBuilder {
             lineStart = index + 1
         }
         let column = String(decoding: bytes[lineStart..<min(offset, bytes.count)], as: UTF8.self).unicodeScalars.count + 1
-        return SourceLocation(line: line, column: column)
+        return SourcePosition(line: line, column: column)
     }
 
     /// A diagnostic for libyaml's own error, with the most useful position it offers.
@@ -104,31 +104,31 @@ private struct DocumentBuilder {
         if parser.error == YAML_READER_ERROR {
             let offset = Int(parser.problem_offset)
             let what = problem == "invalid leading UTF-8 octet" || problem.contains("UTF-8") ? "invalid UTF-8" : problem
-            return YAMLError(.encoding, "\(what) (byte \(offset)); machine files must be UTF-8 text", at: Self.location(ofOffset: offset, in: bytes))
+            return YAMLError(.encoding, "\(what) (byte \(offset)); machine files must be UTF-8 text", at: Self.position(ofOffset: offset, in: bytes))
         }
         let mark = parser.problem_mark
-        let location = Self.location(mark)
+        let position = Self.position(mark)
         let index = Int(mark.index)
         if index < bytes.count, bytes[index] == UInt8(ascii: "\t") {
-            return YAMLError(.yamlSyntax, "tab character where YAML expects indentation or a value; indent with spaces", at: location)
+            return YAMLError(.yamlSyntax, "tab character where YAML expects indentation or a value; indent with spaces", at: position)
         }
         var message = problem
         if let context = parser.context.map({ String(cString: $0) }) {
             message = "\(problem) \(context) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1)"
         }
-        return YAMLError(.yamlSyntax, message, at: location)
+        return YAMLError(.yamlSyntax, message, at: position)
     }
 
     /// Handles one event; true at the end of the stream.
     mutating func handle(_ event: inout yaml_event_t) throws(YAMLError) -> Bool {
-        let location = Self.location(event.start_mark)
+        let position = Self.position(event.start_mark)
         switch event.type {
         case YAML_STREAM_START_EVENT, YAML_DOCUMENT_END_EVENT:
             return false
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
             if documents > 1 {
-                throw YAMLError(.yamlSyntax, "a machine file holds one YAML document; found a second ('---')", at: location)
+                throw YAMLError(.yamlSyntax, "a machine file holds one YAML document; found a second ('---')", at: position)
             }
             return false
         case YAML_STREAM_END_EVENT:
@@ -136,11 +136,11 @@ private struct DocumentBuilder {
         case YAML_ALIAS_EVENT:
             let name = String(cString: event.data.alias.anchor)
             guard let anchored = anchors[name] else {
-                throw YAMLError(.yamlSyntax, "alias '*\(name)' refers to no anchor", at: location)
+                throw YAMLError(.yamlSyntax, "alias '*\(name)' refers to no anchor", at: position)
             }
-            try count(anchored.nodes, at: location)
+            try count(anchored.nodes, at: position)
             if stack.count + anchored.height > limits.maximumDepth {
-                throw depthError(at: location)
+                throw depthError(at: position)
             }
             try add(anchored.node, height: anchored.height)
         case YAML_SCALAR_EVENT:
@@ -155,28 +155,28 @@ private struct DocumentBuilder {
             default: style = .plain
             }
             let tag = scalar.tag.map { String(cString: $0) }
-            try count(1, at: location)
-            let node = YAMLNode.scalar(YAMLScalar(value, style: style, tag: tag, location: location))
+            try count(1, at: position)
+            let node = YAMLNode.scalar(YAMLScalar(value, style: style, tag: tag, position: position))
             try add(node, height: 0, anchor: scalar.anchor.map { String(cString: $0) }, nodes: 1)
         case YAML_SEQUENCE_START_EVENT:
-            try open(at: location)
+            try open(at: position)
             stack.append(
                 .sequence(
-                    items: [], location: location, anchor: event.data.sequence_start.anchor.map { String(cString: $0) },
+                    items: [], position: position, anchor: event.data.sequence_start.anchor.map { String(cString: $0) },
                     nodesBefore: nodeCount))
         case YAML_MAPPING_START_EVENT:
-            try open(at: location)
+            try open(at: position)
             stack.append(
                 .mapping(
-                    entries: [], pendingKey: nil, keyLines: [:], location: location,
+                    entries: [], pendingKey: nil, keyLines: [:], position: position,
                     anchor: event.data.mapping_start.anchor.map { String(cString: $0) }, nodesBefore: nodeCount))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let height = heights.removeLast() + 1
             switch stack.removeLast() {
             case .sequence(let items, let start, let anchor, let before):
-                try add(.sequence(YAMLSequence(items, location: start)), height: height, anchor: anchor, nodes: nodeCount - before)
+                try add(.sequence(YAMLSequence(items, position: start)), height: height, anchor: anchor, nodes: nodeCount - before)
             case .mapping(let entries, _, _, let start, let anchor, let before):
-                try add(.mapping(YAMLMapping(entries, location: start)), height: height, anchor: anchor, nodes: nodeCount - before)
+                try add(.mapping(YAMLMapping(entries, position: start)), height: height, anchor: anchor, nodes: nodeCount - before)
             }
         default:
             return false
@@ -184,24 +184,24 @@ private struct DocumentBuilder {
         return false
     }
 
-    private func depthError(at location: SourceLocation) -> YAMLError {
+    private func depthError(at position: SourcePosition) -> YAMLError {
         YAMLError(
-            .limitExceeded, "nesting deeper than \(limits.maximumDepth) levels (raise it with --max-depth)", at: location)
+            .limitExceeded, "nesting deeper than \(limits.maximumDepth) levels (raise it with --max-depth)", at: position)
     }
 
-    private mutating func open(at location: SourceLocation) throws(YAMLError) {
-        if stack.count >= limits.maximumDepth { throw depthError(at: location) }
-        try count(1, at: location)
+    private mutating func open(at position: SourcePosition) throws(YAMLError) {
+        if stack.count >= limits.maximumDepth { throw depthError(at: position) }
+        try count(1, at: position)
         heights.append(0)
     }
 
-    private mutating func count(_ nodes: Int, at location: SourceLocation) throws(YAMLError) {
+    private mutating func count(_ nodes: Int, at position: SourcePosition) throws(YAMLError) {
         nodeCount += nodes
         if nodeCount > limits.maximumNodes {
             throw YAMLError(
                 .limitExceeded,
                 "document expands to more than \(limits.maximumNodes) nodes (aliases counted each time they are used; raise it with --max-nodes)",
-                at: location)
+                at: position)
         }
     }
 
@@ -214,28 +214,28 @@ private struct DocumentBuilder {
             return
         }
         switch top {
-        case .sequence(var items, let location, let anchor, let before):
+        case .sequence(var items, let position, let anchor, let before):
             items.append(node)
-            stack.append(.sequence(items: items, location: location, anchor: anchor, nodesBefore: before))
-        case .mapping(var entries, let pendingKey, var keyLines, let location, let anchor, let before):
+            stack.append(.sequence(items: items, position: position, anchor: anchor, nodesBefore: before))
+        case .mapping(var entries, let pendingKey, var keyLines, let position, let anchor, let before):
             if let key = pendingKey {
                 entries.append(YAMLMapping.Entry(key: key, value: node))
                 stack.append(
-                    .mapping(entries: entries, pendingKey: nil, keyLines: keyLines, location: location, anchor: anchor, nodesBefore: before))
+                    .mapping(entries: entries, pendingKey: nil, keyLines: keyLines, position: position, anchor: anchor, nodesBefore: before))
                 return
             }
             guard case .scalar(let key) = node else {
-                throw YAMLError(.wrongKind, "a mapping key must be a scalar, not \(node.kindDescription)", at: node.location)
+                throw YAMLError(.wrongKind, "a mapping key must be a scalar, not \(node.kindDescription)", at: node.position)
             }
             if let first = keyLines[key.value] {
                 throw YAMLError(
                     .duplicateKey,
-                    "duplicate key '\(key.value)' (first at line \(first.line), again at line \(key.location.line))",
-                    at: key.location)
+                    "duplicate key '\(key.value)' (first at line \(first.line), again at line \(key.position.line))",
+                    at: key.position)
             }
-            keyLines[key.value] = key.location
+            keyLines[key.value] = key.position
             stack.append(
-                .mapping(entries: entries, pendingKey: key, keyLines: keyLines, location: location, anchor: anchor, nodesBefore: before))
+                .mapping(entries: entries, pendingKey: key, keyLines: keyLines, position: position, anchor: anchor, nodesBefore: before))
         }
     }
 }

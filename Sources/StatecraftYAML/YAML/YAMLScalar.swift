@@ -11,13 +11,13 @@ public struct YAMLScalar: Sendable, Hashable {
     public var style: Style
     /// An explicit tag such as `!!str`, or `nil`.
     public var tag: String?
-    public var location: SourceLocation
+    public var position: SourcePosition
 
-    public init(_ value: String, style: Style = .plain, tag: String? = nil, location: SourceLocation) {
+    public init(_ value: String, style: Style = .plain, tag: String? = nil, position: SourcePosition) {
         self.value = value
         self.style = style
         self.tag = tag
-        self.location = location
+        self.position = position
     }
 
     /// A plain `null`, `~` or empty scalar, as YAML 1.2's core schema reads it.
@@ -25,7 +25,7 @@ public struct YAMLScalar: Sendable, Hashable {
         style == .plain && tag == nil && ["", "~", "null", "Null", "NULL"].contains(value)
     }
 
-    /// Columns between the scalar's location and its first character (the opening quote).
+    /// Columns between the scalar's position and its first character (the opening quote).
     public var contentOffset: Int {
         style == .singleQuoted || style == .doubleQuoted ? 1 : 0
     }

@@ -3,10 +3,10 @@ import Statecraft
 /// A sequence (list) of nodes.
 public struct YAMLSequence: Sendable {
     public var items: [YAMLNode]
-    public var location: SourceLocation
+    public var position: SourcePosition
 
-    public init(_ items: [YAMLNode], location: SourceLocation) {
+    public init(_ items: [YAMLNode], position: SourcePosition) {
         self.items = items
-        self.location = location
+        self.position = position
     }
 }

@@ -3,7 +3,7 @@ import Statecraft
 /// Prints diagnostics compiler style: `FILE:LINE:COL: error: MESSAGE [code]`.
 enum DiagnosticPrinter {
     static func text(_ diagnostic: Diagnostic, file: String) -> String {
-        "\(file):\(diagnostic.location.line):\(diagnostic.location.column): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code.rawValue)]"
+        "\(file):\(diagnostic.position.line):\(diagnostic.position.column): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code.rawValue)]"
     }
 
     static func printToStandardError(_ diagnostics: [Diagnostic], file: String) {

@@ -1,0 +1,35 @@
+# Statecraft: build, test, run, bench, fuzz. `make test` installs what it needs on a fresh machine.
+SWIFT ?= swift
+PREFIX ?= /usr/local
+SMRUN_DEBUG = .build/debug/smrun
+SMRUN = .build/release/smrun
+
+.PHONY: all build release deps run test install bench clean
+
+all: build
+
+# libyaml's headers (Debian: libyaml-dev) are needed to build; graphviz's dot checks diagrams in tests.
+deps:
+	@pkg-config --exists yaml-0.1 || { apt-get update -qq && apt-get install -y -qq libyaml-dev pkg-config; }
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product smrun
+
+# Runs the self-driving car of Jester's README through its journey.
+run: release
+	$(SMRUN) machines/self-driving-car.yaml < machines/self-driving-car.script; status=$$?; \
+	  echo "(exit status $$status: 1 means some input was rejected, as noMapInput is here)"
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+install: release
+	install -d $(PREFIX)/bin
+	install $(SMRUN) $(PREFIX)/bin/smrun
+
+clean:
+	rm -rf .build

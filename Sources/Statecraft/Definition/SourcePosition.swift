@@ -1,0 +1,26 @@
+/// A position in a machine file: 1-based line and column (columns count Unicode scalars).
+///
+/// Machines built in Swift have no file; their parts carry ``SourcePosition/unknown``.
+public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    /// The position of something that does not come from a file.
+    public static let unknown = SourcePosition(line: 0, column: 0)
+
+    /// This position moved right by `columns` (for a position inside a scalar).
+    public func advanced(by columns: Int) -> SourcePosition {
+        SourcePosition(line: line, column: column + columns)
+    }
+
+    public static func < (a: SourcePosition, b: SourcePosition) -> Bool {
+        (a.line, a.column) < (b.line, b.column)
+    }
+
+    public var description: String { "\(line):\(column)" }
+}

@@ -1,0 +1,154 @@
+import Statecraft
+import Testing
+
+@testable import StatecraftYAML
+
+/// Machine files (DESIGN §2) decoded into definitions, and the diagnostics of bad ones.
+struct MachineFileDecoderTests {
+    func load(_ text: String) -> MachineFile.LoadResult {
+        MachineFile.load(bytes: Array(text.utf8), defaultName: "test")
+    }
+
+    /// `code@line:column` for each diagnostic.
+    func problems(_ text: String) -> [String] {
+        load(text).diagnostics.map { "\($0.code.rawValue)@\($0.position)" }
+    }
+
+    @Test func theDesignExampleLoads() throws {
+        let result = load(
+            """
+            machine: self-driving-car
+            initial: unstarted
+            on_unhandled: reject
+            context:
+              passengers: 0
+              location: null
+            inputs:
+              startEngine:
+              passengersHaveEntered: int
+              driveToLocation: { arg: string, description: where to go }
+              noFailInput:
+            states:
+              unstarted:
+              parked: { entry: [announceParked], exit: [] }
+              pickingUpPassengers:
+              drivingToLocation:
+              scrapped: { final: true }
+            effects:
+              pickedUpPassengers: { set: { passengers: arg } }
+            transitions:
+              - startEngine | unstarted => parked
+              - passengersHaveEntered | pickingUpPassengers => pickingUpPassengers | pickedUpPassengers
+              - input: driveToLocation
+                from: pickingUpPassengers
+                to: drivingToLocation
+                when: passengers > 0
+                effects: [driveToLocation]
+              - input: noFailInput
+                from: "*"
+            """)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let machine = try #require(result.machine)
+        #expect(machine.name == "self-driving-car")
+        #expect(machine.stateNames == ["unstarted", "parked", "pickingUpPassengers", "drivingToLocation", "scrapped"])
+        #expect(machine.argumentTypes == [nil, .int, .string, nil])
+        #expect(machine.isFinal == [false, false, false, false, true])
+        #expect(machine.entryEffects[1].map { machine.effectNames[$0] } == ["announceParked"])
+        #expect(machine.transitions[3].sources == [0, 1, 2, 3], "'*' is every non-final state")
+        #expect(machine.transitions[3].target == -1)
+        #expect(machine.initialContext == [.int(0), .null])
+    }
+
+    @Test func namesAreStringsWhateverTheyLookLike() throws {
+        let machine = try #require(
+            load(
+                """
+                initial: "on"
+                states: [on, off, 1, null]
+                transitions:
+                  - toggle | on => off
+                  - toggle | off => 1
+                """
+            ).machine)
+        #expect(machine.stateNames == ["on", "off", "1", "null"])
+        #expect(machine.name == "test", "the name defaults to the file's base name")
+    }
+
+    @Test func rowFormsAndTheirPositions() throws {
+        let result = load(
+            """
+            initial: a
+            states: [a, b]
+            transitions:
+              - go | a, b => b | e1, e2
+              - stay | * | hook
+              - back | b
+              - input: m
+                from: [a]
+                to: null
+            """)
+        let machine = try #require(result.machine)
+        #expect(machine.transitions.map(\.sources) == [[0, 1], [0, 1], [1], [0]])
+        #expect(machine.transitions.map(\.target) == [1, -1, -1, -1])
+        #expect(machine.transitions[0].effects.map { machine.effectNames[$0] } == ["e1", "e2"])
+        #expect(
+            problems("initial: a\nstates: [a]\ntransitions:\n  - go | a => nowhere\n")
+                == ["undefined-state@4:15"])
+    }
+
+    @Test func badRowsSayWhatARowLooksLike() {
+        #expect(problems("initial: a\nstates: [a]\ntransitions:\n  - go a => a\n") == ["invalid-row@4:5"])
+        #expect(problems("initial: a\nstates: [a]\ntransitions:\n  - go | a | b | c\n") == ["invalid-row@4:5"])
+        #expect(problems("initial: a\nstates: [a]\ntransitions:\n  - go | a =>\n") == ["invalid-row@4:12"])
+        #expect(problems("initial: a\nstates: [a]\ntransitions:\n  - go | a, * => a\n") == ["invalid-row@4:10"])
+        #expect(problems("initial: a\nstates: [a]\ntransitions:\n  - go | a,, a => a\n") == ["invalid-row@4:9"])
+    }
+
+    @Test func unknownKeysSuggestTheRightOne() throws {
+        let result = load("initial: a\nstates: [a]\ntransitons: []\n")
+        #expect(result.diagnostics.map(\.code) == [.missingKey, .unknownKey])
+        let unknown = try #require(result.diagnostics.first { $0.code == .unknownKey })
+        #expect(unknown.position == SourcePosition(line: 3, column: 1))
+        #expect(unknown.message.hasPrefix("unknown key 'transitons' in a machine file (did you mean 'transitions'?)"))
+        #expect(problems("initial: a\nstates:\n  a: { finale: true }\ntransitions: []\n") == ["unknown-key@3:8"])
+    }
+
+    @Test func everyProblemInAFileIsReported() {
+        let found = problems(
+            """
+            initial: parkd
+            on_unhandled: maybe
+            context: { n: [1] }
+            inputs: { go: integer }
+            states: [parked]
+            effects: { e: { set: { m: 1 } } }
+            transitions:
+              - go | parked => parked | e
+              - input: go
+                from: parked
+                when: n >
+            """)
+        #expect(found == [
+            "undefined-state@1:10", "invalid-value@2:15", "wrong-kind@3:15", "argument-type@4:15",
+            "undefined-variable@6:24", "expression-syntax@11:14",
+        ])
+    }
+
+    @Test func expressionColumnsCountTheQuote() {
+        #expect(
+            problems("initial: a\ncontext: { n: 0 }\nstates: [a]\ntransitions:\n  - input: go\n    from: a\n    when: \"n >= nope\"\n")
+                == ["undefined-variable@7:17"])
+    }
+
+    @Test func wrongKindsAreNamed() throws {
+        let result = load("initial: [a]\nstates: a\ntransitions: {}\n")
+        #expect(result.diagnostics.map(\.code) == [.wrongKind, .wrongKind, .wrongKind])
+        #expect(result.diagnostics[0].message == "'initial' must be a name, not a list")
+    }
+
+    @Test func nonMappingTopLevelAndEmptyFile() {
+        #expect(problems("- a\n- b\n") == ["wrong-kind@1:1"])
+        #expect(problems("") == ["missing-key@1:1"])
+        #expect(problems("just text") == ["wrong-kind@1:1"])
+    }
+}
