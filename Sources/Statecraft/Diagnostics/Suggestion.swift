@@ -6,7 +6,7 @@ public enum Suggestion {
         var best: (name: String, distance: Int)?
         for candidate in candidates where candidate != name {
             let distance = editDistance(target, Array(candidate.lowercased().unicodeScalars))
-            if distance <= max(1, min(target.count, candidate.unicodeScalars.count) / 3),
+            if distance <= max(1, min(target.count, candidate.unicodeScalars.count) / 3), distance < target.count,
                 best.map({ distance < $0.distance }) ?? true
             {
                 best = (candidate, distance)
