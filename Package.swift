@@ -29,6 +29,6 @@ let package = Package(
         ),
         .testTarget(name: "StatecraftTests", dependencies: ["Statecraft"]),
         .testTarget(name: "StatecraftYAMLTests", dependencies: ["StatecraftYAML"]),
-        .testTarget(name: "SmrunTests", dependencies: ["smrun"]),
+        .testTarget(name: "SmrunTests", dependencies: ["smrun", "Statecraft"], exclude: ["Fixtures"]),
     ]
 )

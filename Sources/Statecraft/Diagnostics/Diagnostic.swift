@@ -20,6 +20,10 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
         Diagnostic(.error, code, message, at: position)
     }
 
+    public static func warning(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> Diagnostic {
+        Diagnostic(.warning, code, message, at: position)
+    }
+
     /// `LINE:COL: error: MESSAGE [code]`, the compiler style without the file name.
     public var description: String {
         "\(position): \(severity.rawValue): \(message) [\(code.rawValue)]"
@@ -54,6 +58,13 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case expressionSyntax = "expression-syntax"
     case expressionType = "expression-type"
     case argumentType = "argument-type"
+    // Warnings: the machine runs, but probably not as meant.
+    case unreachableState = "unreachable-state"
+    case unreachableFinal = "unreachable-final"
+    case trapState = "trap-state"
+    case shadowedTransition = "shadowed-transition"
+    case unusedInput = "unused-input"
+    case sendCycle = "send-cycle"
 }
 
 extension Array where Element == Diagnostic {

@@ -1,0 +1,148 @@
+/// Finds what makes a valid machine probably wrong (DESIGN §4, `validate` warnings):
+/// unreachable states, traps, shadowed transitions, unused inputs, and `send` chains that can
+/// loop without an external input.
+public enum MachineLinter {
+    /// Warnings for `machine`, compiled from `definition`, in file order.
+    public static func lint(_ machine: CompiledMachine, definition: MachineDefinition) -> [Diagnostic] {
+        var warnings: [Diagnostic] = []
+        warnings += reachability(machine, definition)
+        warnings += traps(machine, definition)
+        warnings += shadowedTransitions(machine, definition)
+        warnings += unusedInputs(machine, definition)
+        warnings += sendCycles(machine, definition)
+        return warnings.sorted { $0.position < $1.position }
+    }
+
+    /// Every state a transition (or a queued input) can lead to from the initial state.
+    private static func reachability(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
+        var reached = [Bool](repeating: false, count: machine.stateCount)
+        var frontier = [machine.initialState]
+        reached[machine.initialState] = true
+        var outgoing = [[Int]](repeating: [], count: machine.stateCount)
+        for transition in machine.transitions where transition.target >= 0 {
+            for source in transition.sources { outgoing[source].append(transition.target) }
+        }
+        while let state = frontier.popLast() {
+            for target in outgoing[state] where !reached[target] {
+                reached[target] = true
+                frontier.append(target)
+            }
+        }
+        return machine.stateNames.indices.filter { !reached[$0] }.map { state in
+            let name = machine.stateNames[state]
+            if machine.isFinal[state] {
+                return .warning(
+                    .unreachableFinal, "final state '\(name)' cannot be reached from '\(machine.stateNames[machine.initialState])'; no transition leads to it",
+                    at: definition.states[state].name.position)
+            }
+            return .warning(
+                .unreachableState, "state '\(name)' cannot be reached from initial state '\(machine.stateNames[machine.initialState])'",
+                at: definition.states[state].name.position)
+        }
+    }
+
+    /// Non-final states with no transition to another state: once there, the machine stays forever.
+    private static func traps(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
+        var leaves = [Bool](repeating: false, count: machine.stateCount)
+        for transition in machine.transitions where transition.target >= 0 {
+            for source in transition.sources where source != transition.target { leaves[source] = true }
+        }
+        return machine.stateNames.indices.filter { !leaves[$0] && !machine.isFinal[$0] }.map { state in
+            .warning(
+                .trapState,
+                "state '\(machine.stateNames[state])' is not final but has no transition to another state; mark it 'final: true' or add a way out",
+                at: definition.states[state].name.position)
+        }
+    }
+
+    /// A transition is shadowed when every source it names is covered by an earlier unguarded
+    /// transition of the same input: it can never be taken.
+    private static func shadowedTransitions(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
+        var covered: [Int: (sources: Set<Int>, firstLine: [Int: Int])] = [:]
+        var warnings: [Diagnostic] = []
+        for transition in machine.transitions {
+            var entry = covered[transition.input] ?? ([], [:])
+            if !transition.sources.isEmpty, transition.sources.allSatisfy(entry.sources.contains) {
+                let lines = Set(transition.sources.compactMap { entry.firstLine[$0] }).sorted().map(String.init)
+                warnings.append(
+                    .warning(
+                        .shadowedTransition,
+                        "this '\(machine.inputNames[transition.input])' transition can never be taken: an earlier unguarded one (line \(lines.joined(separator: ", "))) covers every state it leaves from",
+                        at: transition.position))
+            }
+            if transition.guardExpression == nil {
+                for source in transition.sources where !entry.sources.contains(source) {
+                    entry.sources.insert(source)
+                    entry.firstLine[source] = transition.position.line
+                }
+            }
+            covered[transition.input] = entry
+        }
+        return warnings
+    }
+
+    /// Declared inputs that no transition uses: sending them can never succeed.
+    private static func unusedInputs(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
+        guard let declared = definition.inputs else { return [] }
+        let used = Set(machine.transitions.map(\.input))
+        return declared.compactMap { input in
+            guard let id = machine.inputNames.firstIndex(of: input.name.name), !used.contains(id) else { return nil }
+            return .warning(
+                .unusedInput, "input '\(input.name.name)' is declared but no transition uses it; it is always rejected",
+                at: input.name.position)
+        }
+    }
+
+    /// Inputs whose transitions run effects that send inputs, around a cycle: once one is sent,
+    /// the machine may never get back to its external inputs (a livelock; guards are ignored).
+    private static func sendCycles(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
+        // Edges: input -> (input it may send, via effect).
+        var edges = [[(input: Int, effect: Int)]](repeating: [], count: machine.inputCount)
+        for (index, transition) in machine.transitions.enumerated() {
+            for source in transition.sources {
+                for effect in machine.effectsRun(by: index, from: source) {
+                    for send in machine.effects[effect].sends where !edges[transition.input].contains(where: { $0 == (send.input, effect) }) {
+                        edges[transition.input].append((send.input, effect))
+                    }
+                }
+            }
+        }
+        // Depth-first search for back edges; each cycle reported once, at its first effect.
+        enum Mark { case unvisited, onPath, done }
+        var marks = [Mark](repeating: .unvisited, count: machine.inputCount)
+        var path: [(input: Int, effect: Int)] = []
+        var warnings: [Diagnostic] = []
+        var reported: Set<[Int]> = []
+
+        func visit(_ input: Int) {
+            marks[input] = .onPath
+            for edge in edges[input] {
+                switch marks[edge.input] {
+                case .unvisited:
+                    path.append((input, edge.effect))
+                    visit(edge.input)
+                    path.removeLast()
+                case .onPath:
+                    let start = path.firstIndex { $0.input == edge.input } ?? path.count
+                    let cycle = Array(path[start...]) + [(input, edge.effect)]
+                    let key = cycle.map(\.input).sorted()
+                    guard reported.insert(key).inserted else { continue }
+                    let description = cycle.map { "'\(machine.inputNames[$0.input])' (\(machine.effectNames[$0.effect]) sends)" }
+                        .joined(separator: " -> ") + " -> '\(machine.inputNames[edge.input])'"
+                    let effectName = machine.effectNames[cycle[0].effect]
+                    let position = definition.effects.first { $0.name.name == effectName }?.name.position ?? .unknown
+                    warnings.append(
+                        .warning(
+                            .sendCycle,
+                            "effects can send inputs in a cycle without an external input: \(description); a possible livelock (stopped by the step limit)",
+                            at: position))
+                case .done:
+                    continue
+                }
+            }
+            marks[input] = .done
+        }
+        for input in 0..<machine.inputCount where marks[input] == .unvisited { visit(input) }
+        return warnings
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Statecraft
+import StatecraftYAML
+
+/// `smrun validate FILE...`: checks machine files for CI and reports every problem in every file.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check machine files and report every error and warning.",
+        discussion: """
+            A directory stands for every *.yaml and *.yml file under it. Exit status: 0 when no file \
+            has an error (nor, with --strict, a warning), 1 otherwise, 2 for a usage error or an \
+            unreadable file.
+            """
+    )
+
+    @Argument(help: "Machine files, or directories to search for *.yaml and *.yml files.")
+    var paths: [String]
+
+    @Option(help: "Output format: text (compiler style), json (one array), github (workflow annotations).")
+    var format: ValidationFormat = .text
+
+    @Flag(help: "Treat warnings as errors for the exit status.")
+    var strict = false
+
+    @OptionGroup var limits: LimitOptions
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("give at least one machine file or directory") }
+    }
+
+    func run() throws {
+        let files = try machineFiles()
+        var reports: [ValidationReport.FileReport] = []
+        for file in files {
+            let loaded = MachineFile.load(path: file, limits: limits.limits)
+            var diagnostics = loaded.diagnostics
+            if let machine = loaded.machine, let definition = loaded.definition {
+                diagnostics += MachineLinter.lint(machine, definition: definition)
+                diagnostics.sort { $0.position < $1.position }
+            }
+            reports.append(.init(file: file, diagnostics: diagnostics))
+        }
+        let report = ValidationReport(files: reports)
+        FileHandle.standardOutput.write(Data(report.rendered(as: format).utf8))
+        if format == .text { FileHandleOutput.standardError(report.summary + "\n") }
+        if report.hasUnreadableFile { throw ExitCode(Smrun.Status.invalid) }
+        if report.errorCount > 0 || (strict && report.warningCount > 0) { throw ExitCode(Smrun.Status.rejected) }
+    }
+
+    /// The files to check: each path as given, directories expanded (sorted), duplicates removed.
+    private func machineFiles() throws -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                    .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
+                    .sorted()
+                    .map { (path.hasSuffix("/") ? path : path + "/") + $0 }
+                if found.isEmpty { throw ValidationError("no *.yaml or *.yml files under directory '\(path)'") }
+                files += found
+            } else {
+                files.append(path)
+            }
+        }
+        var seen: Set<String> = []
+        return files.filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,60 @@
+import Statecraft
+
+/// The diagnostics of every validated file, rendered in a ``ValidationFormat``.
+struct ValidationReport {
+    struct FileReport {
+        var file: String
+        var diagnostics: [Diagnostic]
+    }
+
+    var files: [FileReport]
+
+    var errorCount: Int { files.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .error }.count } }
+    var warningCount: Int { files.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .warning }.count } }
+    var hasUnreadableFile: Bool { files.contains { $0.diagnostics.contains { $0.code == .unreadableFile } } }
+
+    /// `3 files, 2 errors, 1 warning`.
+    var summary: String {
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        return "\(count(files.count, "file")), \(count(errorCount, "error")), \(count(warningCount, "warning"))"
+    }
+
+    func rendered(as format: ValidationFormat) -> String {
+        let all = files.flatMap { file in file.diagnostics.map { (file.file, $0) } }
+        switch format {
+        case .text:
+            return all.map { DiagnosticPrinter.text($1, file: $0) + "\n" }.joined()
+        case .json:
+            let objects = all.map { file, d in
+                "  {\"file\":\(JSONText.quoted(file)),\"line\":\(d.position.line),\"column\":\(d.position.column),"
+                    + "\"severity\":\"\(d.severity.rawValue)\",\"code\":\"\(d.code.rawValue)\",\"message\":\(JSONText.quoted(d.message))}"
+            }
+            return objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+        case .github:
+            return all.map { file, d in
+                "::\(d.severity.rawValue) file=\(Self.property(file)),line=\(d.position.line),col=\(d.position.column),title=\(d.code.rawValue)::"
+                    + Self.data("\(d.message) [\(d.code.rawValue)]") + "\n"
+            }.joined()
+        }
+    }
+
+    /// Escapes a workflow command's message.
+    private static func data(_ text: String) -> String {
+        text.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A")
+    }
+
+    /// Escapes a workflow command's property value.
+    private static func property(_ text: String) -> String {
+        data(text).replacingAll(":", "%3A").replacingAll(",", "%2C")
+    }
+}
+
+extension String {
+    fileprivate func replacingAll(_ target: Character, _ replacement: String) -> String {
+        var result = ""
+        for character in self {
+            if character == target { result += replacement } else { result.append(character) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Statecraft
+import Testing
+
+/// `smrun validate`: every problem of every file, with stable codes and positions, in three formats.
+///
+/// Each fixture in `Fixtures/validate/` starts with `# expect: CODE LINE:COLUMN` lines: the
+/// diagnostics validate must report for it, all of them and nothing else.
+struct ValidateCommandTests {
+    static let fixtureDirectory = Paths.packageRoot.appendingPathComponent("Tests/SmrunTests/Fixtures/validate")
+
+    static var fixtures: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: fixtureDirectory.path)) ?? [])
+            .filter { $0.hasSuffix(".yaml") }.sorted()
+    }
+
+    /// `CODE LINE:COLUMN` for each `# expect:` line of a fixture.
+    static func expectations(_ fixture: String) throws -> [String] {
+        let text = String(decoding: try Data(contentsOf: fixtureDirectory.appendingPathComponent(fixture)), as: UTF8.self)
+        return text.split(separator: "\n").filter { $0.hasPrefix("# expect: ") }.map { String($0.dropFirst(10)) }
+    }
+
+    static func json(_ output: SmrunOutput) throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [[String: Any]])
+    }
+
+    @Test(arguments: fixtures)
+    func reportsExactlyTheExpectedDiagnostics(_ fixture: String) throws {
+        let path = "Tests/SmrunTests/Fixtures/validate/\(fixture)"
+        let output = try Smrun.run(["validate", "--format", "json", path])
+        let found = try Self.json(output)
+        #expect(found.map { "\($0["code"]!) \($0["line"]!):\($0["column"]!)" } == (try Self.expectations(fixture)))
+        for diagnostic in found {
+            #expect(diagnostic["file"] as? String == path)
+            #expect(["error", "warning"].contains(diagnostic["severity"] as? String))
+            #expect((diagnostic["message"] as? String)?.isEmpty == false)
+        }
+        let hasError = found.contains { $0["severity"] as? String == "error" }
+        #expect(output.exited(hasError ? 1 : 0), "\(output.errorText)")
+    }
+
+    @Test func everyFileDiagnosticCodeHasAFixture() throws {
+        let covered = Set(try Self.fixtures.flatMap { try Self.expectations($0) }.map { String($0.split(separator: " ")[0]) })
+        // Reachable only from Swift (a YAML mapping refuses the duplicate key first) or from a path.
+        let elsewhere: Set<DiagnosticCode> = [.duplicateEffect, .duplicateVariable, .unreadableFile]
+        let missing = DiagnosticCode.allCases.filter { !elsewhere.contains($0) && !covered.contains($0.rawValue) }
+        #expect(missing.isEmpty, "no validate fixture for \(missing.map(\.rawValue))")
+    }
+
+    @Test func theExampleMachinesHaveNoErrors() throws {
+        let output = try Smrun.run(["validate", "machines"])
+        #expect(output.exited(0), "\(output.text)")
+        // Jester's car declares noMapInput to show an unmapped input failing; that is its only warning.
+        #expect(output.lines == [
+            "machines/self-driving-car.yaml:16:3: warning: input 'noMapInput' is declared but no transition uses it; it is always rejected [unused-input]"
+        ])
+        #expect(output.errorLines.last?.hasSuffix("files, 0 errors, 1 warning") == true)
+        #expect(try Smrun.run(["validate", "--strict", "machines"]).exited(1), "--strict fails on warnings")
+    }
+
+    @Test func everyFileIsCheckedNotJustTheFirst() throws {
+        let files = ["machines/traffic-light.yaml", "Tests/SmrunTests/Fixtures/validate/undefined-state.yaml",
+                     "Tests/SmrunTests/Fixtures/validate/duplicate-key.yaml"]
+        let output = try Smrun.run(["validate"] + files)
+        #expect(output.exited(1))
+        #expect(output.lines.filter { $0.hasPrefix(files[1] + ":") }.count == 2)
+        #expect(output.lines.filter { $0.hasPrefix(files[2] + ":") }.count == 1)
+        #expect(output.errorLines == ["3 files, 3 errors, 0 warnings"])
+    }
+
+    @Test func textFormatIsCompilerStyle() throws {
+        let output = try Smrun.run(["validate", "Tests/SmrunTests/Fixtures/validate/undefined-state.yaml"])
+        #expect(output.lines == [
+            "Tests/SmrunTests/Fixtures/validate/undefined-state.yaml:3:10: error: initial state 'parkd' is not a declared state (did you mean 'parked'?) [undefined-state]",
+            "Tests/SmrunTests/Fixtures/validate/undefined-state.yaml:6:23: error: transition refers to undefined state 'drivin' (did you mean 'driving'?) [undefined-state]",
+        ])
+    }
+
+    @Test func githubFormatIsWorkflowAnnotations() throws {
+        let output = try Smrun.run([
+            "validate", "--format", "github", "Tests/SmrunTests/Fixtures/validate/undefined-state.yaml",
+            "Tests/SmrunTests/Fixtures/validate/trap-state.yaml",
+        ])
+        #expect(output.lines == [
+            "::error file=Tests/SmrunTests/Fixtures/validate/undefined-state.yaml,line=3,col=10,title=undefined-state::initial state 'parkd' is not a declared state (did you mean 'parked'?) [undefined-state]",
+            "::error file=Tests/SmrunTests/Fixtures/validate/undefined-state.yaml,line=6,col=23,title=undefined-state::transition refers to undefined state 'drivin' (did you mean 'driving'?) [undefined-state]",
+            "::warning file=Tests/SmrunTests/Fixtures/validate/trap-state.yaml,line=5,col=3,title=trap-state::state 'stuck' is not final but has no transition to another state; mark it 'final: true' or add a way out [trap-state]",
+        ])
+        #expect(output.stderr.isEmpty, "the summary is for the text format only")
+    }
+
+    @Test func theThreeFormatsAgree() throws {
+        for fixture in Self.fixtures {
+            let path = "Tests/SmrunTests/Fixtures/validate/\(fixture)"
+            let json = try Self.json(try Smrun.run(["validate", "--format", "json", path]))
+            let text = try Smrun.run(["validate", path]).lines
+            let github = try Smrun.run(["validate", "--format", "github", path]).lines
+            #expect(text.count == json.count && github.count == json.count, "\(fixture)")
+            for (index, object) in json.enumerated() where index < text.count && index < github.count {
+                let (line, column, code) = (object["line"]!, object["column"]!, object["code"]!)
+                #expect(text[index].hasPrefix("\(path):\(line):\(column): \(object["severity"]!): "), "\(fixture)")
+                #expect(text[index].hasSuffix("[\(code)]"))
+                #expect(github[index].hasPrefix("::\(object["severity"]!) file=\(path),line=\(line),col=\(column),title=\(code)::"))
+            }
+        }
+    }
+
+    @Test func directoriesExpandAndUnreadableFilesExitTwo() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("validate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("nested"), withIntermediateDirectories: true)
+        let machine = Data("initial: a\nstates: [a, b]\ntransitions:\n  - go | a => b\n  - back | b => a\n".utf8)
+        try machine.write(to: directory.appendingPathComponent("one.yaml"))
+        try machine.write(to: directory.appendingPathComponent("nested/two.yml"))
+        try Data("not a machine".utf8).write(to: directory.appendingPathComponent("notes.txt"))
+        let clean = try Smrun.run(["validate", directory.path])
+        #expect(clean.exited(0))
+        #expect(clean.errorLines == ["2 files, 0 errors, 0 warnings"])
+
+        let missing = try Smrun.run(["validate", directory.path, directory.appendingPathComponent("absent.yaml").path])
+        #expect(missing.exited(2))
+        #expect(missing.text.contains("absent.yaml:1:1: error: cannot open: No such file or directory [unreadable-file]"))
+
+        let empty = directory.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        #expect(try Smrun.run(["validate", empty.path]).exited(2))
+        #expect(try Smrun.run(["validate"]).exited(2))
+    }
+
+    @Test func runRefusesAMachineWithErrorsButNotWithWarnings() throws {
+        let broken = try Smrun.run(["Tests/SmrunTests/Fixtures/validate/undefined-state.yaml", "--send", "drive"])
+        #expect(broken.exited(2))
+        #expect(broken.stdout.isEmpty)
+        #expect(broken.errorLines.count == 2)
+        let warned = try Smrun.run(["Tests/SmrunTests/Fixtures/validate/trap-state.yaml", "--send", "go"])
+        #expect(warned.exited(0))
+        #expect(warned.lines == ["go: a -> stuck"])
+    }
+}
