@@ -27,6 +27,10 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# smrun against a C table, awk, Python and pytransitions on 1M inputs; see benchmarks/bench.sh.
+bench: deps
+	benchmarks/bench.sh
+
 install: release
 	install -d $(PREFIX)/bin
 	install $(SMRUN) $(PREFIX)/bin/smrun
