@@ -10,7 +10,10 @@ all: build
 
 # libyaml's headers (Debian: libyaml-dev) are needed to build; graphviz's dot checks diagrams in tests.
 deps:
-	@pkg-config --exists yaml-0.1 || { apt-get update -qq && apt-get install -y -qq libyaml-dev pkg-config; }
+	@missing=""; \
+	pkg-config --exists yaml-0.1 2>/dev/null || missing="libyaml-dev pkg-config"; \
+	command -v dot >/dev/null || missing="$$missing graphviz"; \
+	[ -z "$$missing" ] || { apt-get update -qq && apt-get install -y -qq $$missing; }
 
 build: deps
 	$(SWIFT) build

@@ -26,6 +26,12 @@ public struct CompiledMachine: Sendable {
     /// `cellTransitions[cellStart[cell] ..< cellStart[cell + 1]]`, in file order.
     let cellStart: [Int32]
     let cellTransitions: [Int32]
+    /// Per transition, what the hot path needs without touching ``transitions`` (whose
+    /// elements hold arrays, so reading one costs reference counting): the target (-1 stays),
+    /// whether it has a guard, and whether any effect it may run has a body.
+    let targets: [Int32]
+    let isGuarded: [Bool]
+    let runsBodies: [Bool]
 
     init(
         name: String, description: String?, stateNames: [String], inputNames: [String], effectNames: [String],
@@ -50,18 +56,34 @@ public struct CompiledMachine: Sendable {
         self.exitEffects = exitEffects
         self.transitions = transitions
         self.effects = effects
+        // The dispatch table, by counting sort: one pass to size each cell, one to fill it.
         let inputCount = inputNames.count
-        var cells = [[Int32]](repeating: [], count: stateNames.count * inputCount)
+        var start = [Int32](repeating: 0, count: stateNames.count * inputCount + 1)
+        for transition in transitions {
+            for state in transition.sources { start[state * inputCount + transition.input + 1] += 1 }
+        }
+        for cell in start.indices.dropFirst() { start[cell] += start[cell - 1] }
+        var next = start
+        var cellTransitions = [Int32](repeating: 0, count: Int(start.last ?? 0))
         for (index, transition) in transitions.enumerated() {
             for state in transition.sources {
-                cells[state * inputCount + transition.input].append(Int32(index))
+                let cell = state * inputCount + transition.input
+                cellTransitions[Int(next[cell])] = Int32(index)
+                next[cell] += 1
             }
         }
-        var start: [Int32] = [0]
-        start.reserveCapacity(cells.count + 1)
-        for cell in cells { start.append(start.last! + Int32(cell.count)) }
         cellStart = start
-        cellTransitions = cells.flatMap { $0 }
+        self.cellTransitions = cellTransitions
+        targets = transitions.map { Int32($0.target) }
+        isGuarded = transitions.map { $0.guardExpression != nil }
+        runsBodies = transitions.map { transition in
+            var ids = transition.effects
+            if transition.target >= 0 {
+                ids += entryEffects[transition.target]
+                for source in transition.sources { ids += exitEffects[source] }
+            }
+            return ids.contains { effects[$0].hasBody }
+        }
     }
 
     public var stateCount: Int { stateNames.count }
@@ -71,10 +93,9 @@ public struct CompiledMachine: Sendable {
     public var hasContext: Bool { !variableNames.isEmpty }
 
     /// The candidate transitions for `input` in `state`, in file order.
-    @inline(__always)
     public func candidates(state: Int, input: Int) -> ArraySlice<Int32> {
-        let cell = state &* inputNames.count &+ input
-        return cellTransitions[Int(cellStart[cell])..<Int(cellStart[cell &+ 1])]
+        let cell = state * inputCount + input
+        return cellTransitions[Int(cellStart[cell])..<Int(cellStart[cell + 1])]
     }
 
     /// The effects that ran for `result`: a start's entry effects, or its transition's; none when

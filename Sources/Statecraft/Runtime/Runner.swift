@@ -99,17 +99,20 @@ public struct Runner: Sendable {
             result.outcome = .rejected(.finished)
             return result
         }
-        let candidates = machine.candidates(state: state, input: input)
-        if candidates.isEmpty {
+        let cell = state &* machine.inputNames.count &+ input
+        var candidate = Int(machine.cellStart[cell])
+        let end = Int(machine.cellStart[cell &+ 1])
+        if candidate == end {
             if machine.onUnhandled == .ignore { result.outcome = .ignored }
             return result
         }
-        for candidate in candidates {
-            let index = Int(candidate)
-            let transition = machine.transitions[index]
-            if let guardExpression = transition.guardExpression {
+        while candidate < end {
+            let index = Int(machine.cellTransitions[candidate])
+            candidate &+= 1
+            if machine.isGuarded[index] {
                 do {
-                    guard case .bool(true) = try guardExpression.evaluate(context, argument: argument) else { continue }
+                    guard case .bool(true) = try machine.transitions[index].guardExpression!.evaluate(context, argument: argument)
+                    else { continue }
                 } catch {
                     result.outcome = .rejected(.expressionError)
                     result.evaluationError = error
@@ -118,15 +121,15 @@ public struct Runner: Sendable {
                 }
             }
             result.transition = index
-            if let failure = runEffects(machine.effectsRun(by: index, from: state), argument: argument) {
+            if machine.runsBodies[index], let failure = runEffects(machine.effectsRun(by: index, from: state), argument: argument) {
                 result.outcome = .rejected(.expressionError)
                 result.evaluationError = failure.error
                 result.failedExpression = failure.site
                 return result
             }
-            let target = transition.target >= 0 ? transition.target : state
-            state = target
-            result.outcome = .accepted(to: target)
+            let target = Int(machine.targets[index])
+            if target >= 0 { state = target }
+            result.outcome = .accepted(to: state)
             return result
         }
         result.outcome = .rejected(.guardRejected)

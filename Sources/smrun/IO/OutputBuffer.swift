@@ -50,6 +50,11 @@ struct OutputBuffer: ~Copyable {
         bytes.withUnsafeBytes { append($0) }
     }
 
+    @inline(__always)
+    mutating func append(_ literal: StaticString) {
+        append(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
     mutating func append(_ string: String) {
         var string = string
         string.withUTF8 { append(UnsafeRawBufferPointer($0)) }

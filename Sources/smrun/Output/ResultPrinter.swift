@@ -2,7 +2,8 @@ import Statecraft
 
 /// Prints results as they arrive, in text or JSON Lines, straight into an ``OutputBuffer``.
 ///
-/// Names are encoded once per machine; printing an accepted result only copies bytes.
+/// Every name, and every list of effect names a state or transition can contribute, is encoded
+/// once per machine into ``BytePool``s; printing an accepted result only copies bytes.
 struct ResultPrinter: ResultSink, ~Copyable {
     var output: OutputBuffer
     let format: OutputFormat
@@ -14,33 +15,59 @@ struct ResultPrinter: ResultSink, ~Copyable {
     /// How many results were rejections (exit status 1).
     private(set) var rejected = 0
 
-    private let stateText: [[UInt8]]
-    private let inputText: [[UInt8]]
-    private let effectText: [[UInt8]]
-    private let stateJSON: [[UInt8]]
-    private let inputJSON: [[UInt8]]
-    private let effectJSON: [[UInt8]]
+    /// Names as text and as JSON strings.
+    private let states: Names
+    private let inputs: Names
+    private let effects: Names
     /// `"name":` for each context variable.
-    private let variableKeys: [[UInt8]]
+    private let variableKeys: BytePool
+    /// Effect lists joined for output: text `a, b`, JSON `"a","b"`.
+    private let exitLists: Names
+    private let entryLists: Names
+    private let transitionLists: Names
+    /// Whether each transition has a target (and so runs exit and entry effects).
+    private let transitionMoves: [Bool]
+
+    /// One set of strings in both encodings.
+    private struct Names: ~Copyable {
+        let text: BytePool
+        let json: BytePool
+
+        init(_ lists: [[String]]) {
+            text = BytePool(lists.map { Array($0.joined(separator: ", ").utf8) })
+            json = BytePool(
+                lists.map { list in
+                    var bytes: [UInt8] = []
+                    for (index, name) in list.enumerated() {
+                        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                        JSONText.appendQuoted(name.utf8, to: &bytes)
+                    }
+                    return bytes
+                })
+        }
+    }
 
     init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, output: consuming OutputBuffer) {
         self.output = output
         self.format = format
         self.stepLimit = stepLimit
-        func json(_ name: String) -> [UInt8] {
-            var bytes: [UInt8] = []
-            JSONText.appendQuoted(name.utf8, to: &bytes)
-            return bytes
-        }
-        stateText = machine.stateNames.map { Array($0.utf8) }
-        inputText = machine.inputNames.map { Array($0.utf8) }
-        effectText = machine.effectNames.map { Array($0.utf8) }
-        stateJSON = machine.stateNames.map(json)
-        inputJSON = machine.inputNames.map(json)
-        effectJSON = machine.effectNames.map(json)
-        variableKeys = machine.variableNames.map { json($0) + [UInt8(ascii: ":")] }
+        func names(_ ids: [Int]) -> [String] { ids.map { machine.effectNames[$0] } }
+        states = Names(machine.stateNames.map { [$0] })
+        inputs = Names(machine.inputNames.map { [$0] })
+        effects = Names(machine.effectNames.map { [$0] })
+        variableKeys = BytePool(
+            machine.variableNames.map { name in
+                var bytes: [UInt8] = []
+                JSONText.appendQuoted(name.utf8, to: &bytes)
+                return bytes + [UInt8(ascii: ":")]
+            })
+        exitLists = Names(machine.exitEffects.map(names))
+        entryLists = Names(machine.entryEffects.map(names))
+        transitionLists = Names(machine.transitions.map { names($0.effects) })
+        transitionMoves = machine.transitions.map { $0.target >= 0 }
     }
 
+    @inline(__always)
     mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
         if result.isRejected { rejected += 1 }
         switch format {
@@ -60,69 +87,63 @@ struct ResultPrinter: ResultSink, ~Copyable {
         switch format {
         case .text:
             appendTextName(name)
-            output.append(UInt8(ascii: ":"))
-            output.append(UInt8(ascii: " "))
-            output.append(stateText[result.from])
-            output.append(": rejected: ")
+            output.append(": " as StaticString)
+            output.append(states.text[result.from])
+            output.append(": rejected: " as StaticString)
             output.append(kind.rawValue)
-            output.append(": ")
+            output.append(": " as StaticString)
             output.append(message)
             output.append(UInt8(ascii: "\n"))
         case .json:
             output.append(UInt8(ascii: "{"))
-            if let line {
-                output.append("\"line\":")
-                output.append(decimal: line)
-                output.append(UInt8(ascii: ","))
-            }
-            output.append("\"input\":")
+            appendJSONLine()
+            output.append("\"input\":" as StaticString)
             appendJSONString(name)
-            output.append(",\"ok\":false,\"from\":")
-            output.append(stateJSON[result.from])
-            output.append(",\"error\":\"")
+            output.append(",\"ok\":false,\"from\":" as StaticString)
+            output.append(states.json[result.from])
+            output.append(",\"error\":\"" as StaticString)
             output.append(kind.rawValue)
-            output.append("\",\"message\":")
+            output.append("\",\"message\":" as StaticString)
             output.append(JSONText.quoted(message))
-            output.append("}\n")
+            output.append("}\n" as StaticString)
         }
     }
 
     // MARK: Text
 
+    @inline(__always)
     private mutating func printText(_ result: TransitionResult, _ machine: CompiledMachine) {
         if result.isStart {
-            output.append("start: ")
+            output.append("start: " as StaticString)
         } else {
-            if result.sentBy >= 0 { output.append("  ") }
-            output.append(inputText[result.input])
+            if result.sentBy >= 0 { output.append("  " as StaticString) }
+            output.append(inputs.text[result.input])
             appendTextArgument(result)
             if result.sentBy >= 0 {
-                output.append(" (sent by ")
-                output.append(effectText[result.sentBy])
+                output.append(" (sent by " as StaticString)
+                output.append(effects.text[result.sentBy])
                 output.append(UInt8(ascii: ")"))
             }
-            output.append(": ")
+            output.append(": " as StaticString)
         }
         switch result.outcome {
         case .accepted(let to):
-            if !result.isStart { output.append(stateText[result.from]) }
-            output.append(result.isStart ? "-> " : " -> ")
-            output.append(stateText[to])
-            var separator: StaticString = " / "
-            for effect in effects(of: result, machine) {
-                output.append(UnsafeRawBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount))
-                output.append(effectText[effect])
-                separator = ", "
+            if !result.isStart {
+                output.append(states.text[result.from])
+                output.append(UInt8(ascii: " "))
             }
+            output.append("-> " as StaticString)
+            output.append(states.text[to])
+            appendEffects(result, to: to, json: false)
         case .ignored:
-            output.append(stateText[result.from])
-            output.append(": ignored (no transition)")
+            output.append(states.text[result.from])
+            output.append(": ignored (no transition)" as StaticString)
         case .rejected(let kind):
-            output.append(stateText[result.from])
-            output.append(": rejected: ")
+            output.append(states.text[result.from])
+            output.append(": rejected: " as StaticString)
             output.append(kind.rawValue)
-            output.append(": ")
-            output.append(machine.message(for: result, stepLimit: stepLimit))
+            output.append(": " as StaticString)
+            appendMessage(result, kind, machine)
         }
         output.append(UInt8(ascii: "\n"))
     }
@@ -131,7 +152,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
         if result.sentBy >= 0 {
             if let value = result.queuedArgument, value != .null {
                 output.append(UInt8(ascii: " "))
-                output.append(value.description)
+                appendJSONValue(value)
             }
             return
         }
@@ -162,81 +183,118 @@ struct ResultPrinter: ResultSink, ~Copyable {
         }
     }
 
+    /// Why a result was rejected. `no-transition`, the one met in bulk, is composed from the
+    /// name pools; the others are rare and built as strings.
+    private mutating func appendMessage(_ result: TransitionResult, _ kind: RejectionKind, _ machine: CompiledMachine) {
+        guard kind == .noTransition, format == .text else {
+            let message = machine.message(for: result, stepLimit: stepLimit)
+            if format == .text { output.append(message) } else { output.append(JSONText.quoted(message)) }
+            return
+        }
+        output.append("no transition for '" as StaticString)
+        output.append(inputs.text[result.input])
+        output.append("' from '" as StaticString)
+        output.append(states.text[result.from])
+        output.append(UInt8(ascii: "'"))
+    }
+
+    /// The effects that ran: ` / a, b` in text, `,"effects":["a","b"]` in JSON.
+    @inline(__always)
+    private mutating func appendEffects(_ result: TransitionResult, to: Int, json: Bool) {
+        if json { output.append(",\"effects\":[" as StaticString) }
+        var first = true
+        func part(_ bytes: UnsafeRawBufferPointer, _ output: inout OutputBuffer) {
+            guard !bytes.isEmpty else { return }
+            if first {
+                if !json { output.append(" / " as StaticString) }
+            } else {
+                output.append(json ? "," : ", " as StaticString)
+            }
+            output.append(bytes)
+            first = false
+        }
+        if result.isStart {
+            part(json ? entryLists.json[to] : entryLists.text[to], &output)
+        } else if result.transition >= 0 {
+            let moves = transitionMoves[result.transition]
+            if moves { part(json ? exitLists.json[result.from] : exitLists.text[result.from], &output) }
+            part(json ? transitionLists.json[result.transition] : transitionLists.text[result.transition], &output)
+            if moves { part(json ? entryLists.json[to] : entryLists.text[to], &output) }
+        }
+        if json { output.append(UInt8(ascii: "]")) }
+    }
+
     // MARK: JSON
+
+    private mutating func appendJSONLine() {
+        guard let line else { return }
+        output.append("\"line\":" as StaticString)
+        output.append(decimal: line)
+        output.append(UInt8(ascii: ","))
+    }
 
     private mutating func printJSON(_ result: TransitionResult, _ machine: CompiledMachine, context: [Value]) {
         output.append(UInt8(ascii: "{"))
         if result.isStart {
-            output.append("\"start\":true,")
+            output.append("\"start\":true," as StaticString)
         } else {
-            if let line {
-                output.append("\"line\":")
-                output.append(decimal: line)
-                output.append(UInt8(ascii: ","))
-            }
-            output.append("\"input\":")
-            output.append(inputJSON[result.input])
+            appendJSONLine()
+            output.append("\"input\":" as StaticString)
+            output.append(inputs.json[result.input])
             if result.sentBy >= 0 {
                 if let value = result.queuedArgument, value != .null {
-                    output.append(",\"arg\":")
+                    output.append(",\"arg\":" as StaticString)
                     appendJSONValue(value)
                 }
             } else if !argument.isNone {
-                output.append(",\"arg\":")
+                output.append(",\"arg\":" as StaticString)
                 appendArgumentValue()
             }
             output.append(UInt8(ascii: ","))
         }
         switch result.outcome {
         case .accepted(let to):
-            output.append("\"ok\":true,")
+            output.append("\"ok\":true," as StaticString)
             appendFromTo(result, to: to)
-            output.append(",\"effects\":[")
-            var first = true
-            for effect in effects(of: result, machine) {
-                if !first { output.append(UInt8(ascii: ",")) }
-                output.append(effectJSON[effect])
-                first = false
-            }
-            output.append(UInt8(ascii: "]"))
+            appendEffects(result, to: to, json: true)
         case .ignored:
-            output.append("\"ok\":true,\"ignored\":true,")
+            output.append("\"ok\":true,\"ignored\":true," as StaticString)
             appendFromTo(result, to: result.from)
-            output.append(",\"effects\":[]")
+            output.append(",\"effects\":[]" as StaticString)
         case .rejected(let kind):
-            output.append("\"ok\":false,\"from\":")
-            output.append(stateJSON[result.from])
-            output.append(",\"error\":\"")
+            output.append("\"ok\":false,\"from\":" as StaticString)
+            output.append(states.json[result.from])
+            output.append(",\"error\":\"" as StaticString)
             output.append(kind.rawValue)
-            output.append("\",\"message\":")
-            output.append(JSONText.quoted(machine.message(for: result, stepLimit: stepLimit)))
+            output.append("\",\"message\":" as StaticString)
+            appendMessage(result, kind, machine)
         }
         if result.sentBy >= 0 {
-            output.append(",\"sent_by\":")
-            output.append(effectJSON[result.sentBy])
+            output.append(",\"sent_by\":" as StaticString)
+            output.append(effects.json[result.sentBy])
         }
-        if !result.isRejected && !variableKeys.isEmpty {
+        if !result.isRejected && variableKeys.count > 0 {
             appendContext(context)
         }
-        output.append("}\n")
+        output.append("}\n" as StaticString)
     }
 
     private mutating func appendFromTo(_ result: TransitionResult, to: Int) {
         if !result.isStart {
-            output.append("\"from\":")
-            output.append(stateJSON[result.from])
+            output.append("\"from\":" as StaticString)
+            output.append(states.json[result.from])
             output.append(UInt8(ascii: ","))
         }
-        output.append("\"to\":")
-        output.append(stateJSON[to])
+        output.append("\"to\":" as StaticString)
+        output.append(states.json[to])
     }
 
     private mutating func appendContext(_ context: [Value]) {
-        output.append(",\"context\":{")
-        for (slot, value) in context.enumerated() {
+        output.append(",\"context\":{" as StaticString)
+        for slot in 0..<variableKeys.count {
             if slot > 0 { output.append(UInt8(ascii: ",")) }
             output.append(variableKeys[slot])
-            appendJSONValue(value)
+            appendJSONValue(context[slot])
         }
         output.append(UInt8(ascii: "}"))
     }
@@ -245,8 +303,8 @@ struct ResultPrinter: ResultSink, ~Copyable {
         switch value {
         case .int(let i): output.append(decimal: i)
         case .double(let d): output.append(d.description)
-        case .bool(let b): output.append(b ? "true" : "false")
-        case .null: output.append("null")
+        case .bool(let b): output.append(b ? "true" : "false" as StaticString)
+        case .null: output.append("null" as StaticString)
         case .string(var s): s.withUTF8 { appendJSONString(UnsafeRawBufferPointer($0)) }
         }
     }
@@ -261,9 +319,5 @@ struct ResultPrinter: ResultSink, ~Copyable {
             JSONText.appendQuoted(bytes, to: &quoted)
             output.append(quoted)
         }
-    }
-
-    private func effects(of result: TransitionResult, _ machine: CompiledMachine) -> EffectSequence {
-        machine.effectsRun(by: result)
     }
 }

@@ -14,9 +14,9 @@ enum Smrun {
         throws -> SmrunOutput
     {
         let process = try SmrunProcess(arguments, input: input)
-        let stdout = process.collect(process.stdout)
+        let stdout = process.collectOutput()
         if case .bytes(let data) = input { process.feed(data) }
-        return try process.finish(stdout: stdout, timeout: timeout)
+        return try process.finish(output: stdout, timeout: timeout)
     }
 
     /// Runs smrun on a fixture machine with the given script on standard input.
@@ -46,14 +46,17 @@ struct SmrunOutput: Sendable {
     var errorText: String { String(decoding: stderr, as: UTF8.self) }
 
     /// Standard output's lines, without their `\n`.
-    var lines: [String] {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var lines: [String] { Self.lines(stdout) }
+
+    /// Standard error's lines, without their `\n`.
+    var errorLines: [String] { Self.lines(stderr) }
+
+    /// Split on `\n` bytes: a `String` would keep `\r\n` together as one character.
+    private static func lines(_ data: Data) -> [String] {
+        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         if lines.last == "" { lines.removeLast() }
         return lines
     }
-
-    /// Standard error's lines, without their `\n`.
-    var errorLines: [String] { errorText.split(separator: "\n").map(String.init) }
 
     /// Standard output parsed as JSON Lines, one object per line.
     func jsonLines() throws -> [[String: Any]] {
@@ -92,55 +95,31 @@ struct SmrunTimedOut: Error, CustomStringConvertible {
 /// background so that smrun never blocks on it.
 final class SmrunProcess: @unchecked Sendable {
     let arguments: [String]
-    private let process = Process()
-    private let exited = DispatchSemaphore(value: 0)
+    private let child: Subprocess
     private let started = ContinuousClock.now
-    private let stdin = Pipe()
-    let stdout = Pipe()
-    private let stderr = Pipe()
-    private var stderrData: Collected!
+    private let errorOutput: Drained
 
+    /// Launches smrun; with no `input`, standard input is a pipe for ``write(_:)`` and ``closeInput()``.
     init(_ arguments: [String], input: StandardInput?) throws {
-        Self.ignoreBrokenPipes
         self.arguments = arguments
-        process.executableURL = try Paths.smrun()
-        process.arguments = arguments
-        process.currentDirectoryURL = Paths.packageRoot
-        if case .file(let url) = input {
-            process.standardInput = try FileHandle(forReadingFrom: url)
-        } else {
-            process.standardInput = stdin
-        }
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let exited = self.exited
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        stderrData = collect(stderr)
+        var inputFile: String?
+        if case .file(let url) = input { inputFile = url.path }
+        child = try Subprocess(try Paths.smrun().path, arguments, directory: Paths.packageRoot.path, inputFile: inputFile)
+        errorOutput = Subprocess.drain(child.errorOutput)
     }
-
-    /// Writing to a pipe whose reader has exited must be an error, not a signal that kills the tests.
-    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// Writes `data` to standard input on a thread of its own, then closes it.
-    func feed(_ data: Data) {
-        let writer = stdin.fileHandleForWriting
-        Thread {
-            // smrun may exit before reading everything (an invalid machine): EPIPE is expected.
-            try? writer.write(contentsOf: data)
-            try? writer.close()
-        }.start()
-    }
+    func feed(_ data: Data) { child.feed(data) }
 
     /// Writes `text` to standard input now, without closing it.
     func write(_ text: String) throws {
-        try stdin.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+        if !child.write(Data(text.utf8)) { throw SpawnFailed(executable: "smrun's standard input", errno: EPIPE) }
     }
 
-    func closeInput() throws { try stdin.fileHandleForWriting.close() }
+    func closeInput() throws { child.closeInput() }
 
     /// Closes the reading end of standard output, as `smrun | head -1` does after one line.
-    func closeOutput() throws { try stdout.fileHandleForReading.close() }
+    func closeOutput() throws { child.closeOutput() }
 
     /// Standard output read by ``readLine(timeout:)`` but not yet returned.
     private var pending: [UInt8] = []
@@ -149,7 +128,6 @@ final class SmrunProcess: @unchecked Sendable {
     /// `nil` at the end of output.
     func readLine(timeout: Duration) throws -> String? {
         let deadline = ContinuousClock.now + timeout
-        let fd = stdout.fileHandleForReading.fileDescriptor
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -159,54 +137,27 @@ final class SmrunProcess: @unchecked Sendable {
             }
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { throw NoOutputLine(timeout: timeout) }
-            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var ready = pollfd(fd: child.output, events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
             guard poll(&ready, 1, milliseconds) > 0 else { continue }
-            let count = read(fd, &chunk, chunk.count)
+            let count = read(child.output, &chunk, chunk.count)
             if count <= 0 { return nil }
             pending += chunk[..<count]
         }
     }
 
-    /// Reads `pipe` to its end on a thread of its own.
-    func collect(_ pipe: Pipe) -> Collected {
-        let collected = Collected()
-        let reader = pipe.fileHandleForReading
-        Thread {
-            collected.finish(reader.readDataToEndOfFile())
-        }.start()
-        return collected
-    }
+    /// Reads all of standard output on a thread of its own (so smrun never blocks writing it).
+    func collectOutput() -> Drained { Subprocess.drain(child.output) }
 
     /// Waits for smrun to exit (killing it after `timeout`) and for its output to be read.
-    func finish(stdout: Collected?, timeout: Duration) throws -> SmrunOutput {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        if exited.wait(timeout: .now() + seconds) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
+    /// `output` is standard output from ``collectOutput()``, or `nil` when it was read line by line.
+    func finish(output: Drained?, timeout: Duration) throws -> SmrunOutput {
+        guard let termination = child.wait(timeout: timeout) else {
             throw SmrunTimedOut(arguments: arguments, timeout: timeout)
         }
         let elapsed = ContinuousClock.now - started
         return SmrunOutput(
-            stdout: stdout?.wait() ?? Data(), stderr: stderrData.wait(),
-            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-            elapsed: elapsed)
-    }
-}
-
-/// Bytes read by a background thread, available once it reached the end of its pipe.
-final class Collected: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
-
-    fileprivate func finish(_ data: Data) {
-        self.data = data
-        done.signal()
-    }
-
-    func wait() -> Data {
-        done.wait()
-        done.signal()
-        return data
+            stdout: output?.wait() ?? Data(), stderr: errorOutput.wait(), status: termination.status,
+            signalled: termination.signalled, elapsed: elapsed)
     }
 }

@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+
+/// `smrun graph MACHINE --format dot|mermaid` (DESIGN 4): every example machine drawn by
+/// Graphviz, and Mermaid text that keeps to the grammar of `stateDiagram-v2`.
+@Suite struct GraphCommandTests {
+    /// Every machine in `machines/`, as smrun is given it (it runs in the package root).
+    static let machineFiles: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: Paths.machines.path)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") }.sorted().map { "machines/\($0)" }
+    }()
+
+    @Test func theExampleMachinesAreFound() {
+        #expect(Self.machineFiles.count >= 6, "\(Self.machineFiles)")
+        #expect(Self.machineFiles.contains("machines/traffic-light.yaml"))
+    }
+
+    @Test(arguments: machineFiles)
+    func dotOutputIsDrawnByGraphviz(_ file: String) throws {
+        try expectDrawnByGraphviz(file)
+    }
+
+    @Test(arguments: machineFiles)
+    func mermaidOutputKeepsToTheGrammar(_ file: String) throws {
+        try expectValidMermaid(file)
+    }
+
+    /// A machine with a final state, wildcards, merged edges, and names and guards full of
+    /// characters that DOT and Mermaid read as syntax.
+    @Test func hostileNamesAndGuardsStayValid() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("hostile.yaml")
+        try Data(Self.hostileMachine.utf8).write(to: file)
+        try expectDrawnByGraphviz(file.path)
+        let lines = try expectValidMermaid(file.path)
+        #expect(lines.contains("    s4 --> [*]"), "\(lines)")
+        #expect(lines.contains("    anyState --> anyState : wait"), "\(lines)")
+    }
+
+    static let hostileMachine = #"""
+        machine: 'evil"name\'
+        initial: 'x:y'
+        context: { mode: '""' }
+        states:
+          'x:y':
+          'c;d':
+          'a<b>&amp;':
+          'back\slash':
+          '%%x': { final: true }
+        transitions:
+          - input: 'go:1'
+            from: 'x:y'
+            to: 'c;d'
+            when: 'mode == "a\"b #1; %% <i>&amp; \\N"'
+            effects: ['e:1', 'e;2']
+          - input: 'go:1'
+            from: 'x:y'
+            to: 'c;d'
+            when: 'mode == "direction LR"'
+          - 'end | c;d, a<b>&amp; => %%x'
+          - 'jump | * => back\slash'
+          - 'wait | *'
+        """#
+
+    @Test func trafficLightInMermaid() throws {
+        let run = try Smrun.run(["graph", "machines/traffic-light.yaml", "--format", "mermaid"])
+        #expect(run.exited(0), "\(run.status): \(run.errorText)")
+        #expect(run.errorText.isEmpty, "\(run.errorText)")
+        #expect(
+            run.text == """
+                stateDiagram-v2
+                    state "red" as s0
+                    state "yellow" as s1
+                    state "green" as s2
+                    [*] --> s0
+                    s0 --> s2 : green
+                    s2 --> s1 : yellow
+                    s1 --> s0 : red
+
+                """)
+    }
+
+    @Test func dotIsTheDefaultFormat() throws {
+        let byDefault = try Smrun.run(["graph", "machines/connection.yaml"])
+        let dot = try Smrun.run(["graph", "machines/connection.yaml", "--format", "dot"])
+        #expect(byDefault.exited(0) && dot.exited(0), "\(byDefault.errorText)\(dot.errorText)")
+        #expect(byDefault.text.hasPrefix("digraph \"connection\" {\n"), "\(byDefault.text)")
+        #expect(byDefault.text == dot.text)
+        // The cancel from "*" is one edge from the "any state" node, not one per state.
+        #expect(byDefault.lines.filter { $0.hasPrefix("    any -> ") } == [#"    any -> s4 [label="cancel"];"#])
+    }
+
+    @Test(arguments: ["dot", "mermaid"])
+    func anInvalidMachineIsRefused(_ format: String) throws {
+        let file = Paths.fixture("invalid-undefined-state.yaml")
+        let run = try Smrun.run(["graph", file, "--format", format])
+        run.expectRefusedMachine(file)
+        #expect(run.diagnostic(file, 4, 18, "undefined-state") != nil, "\(run.errorText)")
+    }
+
+    @Test func aMissingFileIsRefused() throws {
+        let run = try Smrun.run(["graph", "machines/no-such-machine.yaml"])
+        run.expectRefusedMachine("machines/no-such-machine.yaml")
+    }
+
+    @Test func anUnknownFormatIsAUsageError() throws {
+        let run = try Smrun.run(["graph", "machines/traffic-light.yaml", "--format", "svg"])
+        #expect(run.exited(2), "\(run.status)")
+        #expect(run.stdout.isEmpty)
+        #expect(run.errorText.contains("svg"), "\(run.errorText)")
+    }
+
+    // MARK: Checks
+
+    /// Runs `smrun graph FILE --format dot | dot -Tsvg` and checks that Graphviz drew every
+    /// node and edge of the DOT text.
+    private func expectDrawnByGraphviz(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let run = try Smrun.run(["graph", file, "--format", "dot"])
+        #expect(run.exited(0), "smrun exit \(run.status): \(run.errorText)", sourceLocation: sourceLocation)
+        #expect(run.text.hasPrefix("digraph "), "\(run.text.prefix(500))", sourceLocation: sourceLocation)
+        let dot = try Graphviz.run(["-Tsvg"], input: run.stdout)
+        #expect(dot.status == 0, "dot -Tsvg exit \(dot.status): \(dot.errorText)\n\(run.text)", sourceLocation: sourceLocation)
+        #expect(dot.text.contains("<svg") && dot.text.contains("</svg>"), "\(dot.text.prefix(500))", sourceLocation: sourceLocation)
+        // Every `ID [...]` statement is a node and every `A -> B` an edge (the `node [` and `edge [` defaults aside).
+        let statements = run.lines.map { $0.trimmingCharacters(in: .whitespaces) }
+        let nodes = statements.filter { $0.wholeMatch(of: #/[a-z][a-z0-9]* \[.*\];/#) != nil && !$0.hasPrefix("node [") && !$0.hasPrefix("edge [") }
+        let edges = statements.filter { $0.contains(" -> ") }
+        #expect(dot.text.components(separatedBy: "class=\"node\"").count - 1 == nodes.count, sourceLocation: sourceLocation)
+        #expect(dot.text.components(separatedBy: "class=\"edge\"").count - 1 == edges.count, sourceLocation: sourceLocation)
+    }
+
+    /// Runs `smrun graph FILE --format mermaid` and checks each line against the part of
+    /// Mermaid's `stateDiagram-v2` grammar that smrun writes; returns the lines.
+    @discardableResult
+    private func expectValidMermaid(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let run = try Smrun.run(["graph", file, "--format", "mermaid"])
+        #expect(run.exited(0), "smrun exit \(run.status): \(run.errorText)", sourceLocation: sourceLocation)
+        let lines = run.lines
+        #expect(lines.first == "stateDiagram-v2", "\(run.text.prefix(500))", sourceLocation: sourceLocation)
+        var declared: Set<Substring> = []
+        var used: Set<Substring> = []
+        var initialMarkers = 0
+        for line in lines.dropFirst() {
+            let statement = line.trimmingCharacters(in: .whitespaces)
+            #expect(
+                line.firstMatch(of: #/(?i)direction\s+(tb|bt|rl|lr)/#) == nil, "reads as a direction statement: \(line)",
+                sourceLocation: sourceLocation)
+            if let match = statement.wholeMatch(of: #/state "([^"]*)" as ([A-Za-z_][A-Za-z0-9_]*)/#) {
+                #expect(Self.isPlainText(match.1), "state name with syntax in it: \(line)", sourceLocation: sourceLocation)
+                #expect(!declared.contains(match.2), "state id declared twice: \(line)", sourceLocation: sourceLocation)
+                declared.insert(match.2)
+            } else if let match = statement.wholeMatch(of: #/\[\*\] --> ([A-Za-z_][A-Za-z0-9_]*)/#) {
+                used.insert(match.1)
+                initialMarkers += 1
+            } else if let match = statement.wholeMatch(of: #/([A-Za-z_][A-Za-z0-9_]*) --> \[\*\]/#) {
+                used.insert(match.1)
+            } else if let match = statement.wholeMatch(
+                of: #/([A-Za-z_][A-Za-z0-9_]*) --> ([A-Za-z_][A-Za-z0-9_]*)(?: : (.+))?/#)
+            {
+                used.formUnion([match.1, match.2])
+                if let label = match.3 {
+                    #expect(Self.isPlainText(label), "label with syntax in it: \(line)", sourceLocation: sourceLocation)
+                }
+            } else {
+                #expect(
+                    statement.hasPrefix("note ") || statement.hasPrefix("%%"), "not a stateDiagram-v2 line: \(line)",
+                    sourceLocation: sourceLocation)
+            }
+        }
+        #expect(initialMarkers == 1, "\(run.text)", sourceLocation: sourceLocation)
+        #expect(used.isSubset(of: declared), "ids used but not declared: \(used.subtracting(declared))", sourceLocation: sourceLocation)
+        return lines
+    }
+
+    /// Whether `text` holds nothing Mermaid reads as syntax once its entity codes (`#58;`,
+    /// `#quot;`) and line breaks (`<br/>`) are set aside.
+    private static func isPlainText(_ text: Substring) -> Bool {
+        let rest = text.replacing(#/#[A-Za-z0-9]+;/#, with: "").replacing("<br/>", with: "")
+        return !rest.contains { ":;#\"<>%&".contains($0) }
+    }
+}
+
+/// Runs Graphviz's `dot`, which `make test` installs.
+private enum Graphviz {
+    struct Output {
+        var status: Int32
+        var stdout: Data
+        var stderr: Data
+        var text: String { String(decoding: stdout, as: UTF8.self) }
+        var errorText: String { String(decoding: stderr, as: UTF8.self) }
+    }
+
+    /// `dot` on the `PATH`, or a failure that says how to get it: a missing Graphviz must not
+    /// pass silently.
+    static func executable() throws -> URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("dot")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw GraphvizNotFound()
+    }
+
+    static func run(_ arguments: [String], input: Data) throws -> Output {
+        let child = try Subprocess(try executable().path, arguments, directory: Paths.packageRoot.path)
+        let output = Subprocess.drain(child.output)
+        let errors = Subprocess.drain(child.errorOutput)
+        child.feed(input)
+        let termination = child.wait(timeout: .seconds(60))
+        return Output(status: termination?.status ?? -1, stdout: output.wait(), stderr: errors.wait())
+    }
+}
+
+/// Graphviz is not installed.
+private struct GraphvizNotFound: Error, CustomStringConvertible {
+    var description: String {
+        "Graphviz's `dot` is not on the PATH: run `make test`, which installs graphviz (or `apt-get install graphviz`)"
+    }
+}
