@@ -127,11 +127,9 @@ import Testing
     @Test func tenMegabyteUnknownNameGivesOneResultQuickly() throws {
         let long = String(repeating: "x", count: 10 << 20)
         // A 10 MB argument takes about a second in a debug build; an unknown name should not take longer.
-        withKnownIssue("the did-you-mean suggestion compares all 10 MB of the name with every input name") {
-            let run = try Smrun.run([car, "--format", "json"], input: .bytes(Data("\(long)\nstartEngine\n".utf8)), timeout: .seconds(5))
-            let results = try run.jsonLines()
-            #expect(results.map { $0["error"] as? String } == ["unknown-input", nil])
-        }
+        let run = try Smrun.run([car, "--format", "json"], input: .bytes(Data("\(long)\nstartEngine\n".utf8)), timeout: .seconds(5))
+        let results = try run.jsonLines()
+        #expect(results.map { $0["error"] as? String } == ["unknown-input", nil])
     }
 
     @Test func lineOverMaxLineBytesIsReportedNotDropped() throws {
@@ -154,9 +152,7 @@ import Testing
         let run = try Smrun.run(
             [car, "--max-line-bytes", "100"],
             input: .bytes(Data("startEngine\n\(String(repeating: "y", count: 500))\ndriveAround\n".utf8)))
-        withKnownIssue("the limit is only checked when a line does not fit in the 1 MiB read buffer") {
-            #expect(run.lines.count == 2, "\(run.lines.map { $0.prefix(80) })")
-            #expect(run.errorText.contains("--max-line-bytes"), "stderr: \(run.errorText)")
-        }
+        #expect(run.lines.count == 2, "\(run.lines.map { $0.prefix(80) })")
+        #expect(run.errorText.contains("--max-line-bytes"), "stderr: \(run.errorText)")
     }
 }

@@ -2,9 +2,13 @@
 public enum Suggestion {
     /// The candidate closest to `name` by edit distance, if it is close enough to be a typo.
     public static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
+        // Names are short; a long one (a stray line of a script) is no typo of any of them.
+        guard name.utf8.count <= 256 else { return nil }
         let target = Array(name.lowercased().unicodeScalars)
         var best: (name: String, distance: Int)?
         for candidate in candidates where candidate != name {
+            // The distance is at least the difference in length: skip what cannot be close.
+            if abs(candidate.unicodeScalars.count - target.count) > max(1, target.count / 3) { continue }
             let distance = editDistance(target, Array(candidate.lowercased().unicodeScalars))
             if distance <= max(1, min(target.count, candidate.unicodeScalars.count) / 3), distance < target.count,
                 best.map({ distance < $0.distance }) ?? true

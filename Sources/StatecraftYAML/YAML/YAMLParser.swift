@@ -12,6 +12,8 @@ public enum YAMLParser {
     /// Parses `bytes`; `nil` for a document with no content (an empty file, or only comments).
     public static func parse(_ bytes: [UInt8], limits: YAMLLimits = .default) throws(YAMLError) -> YAMLNode? {
         try checkEncoding(bytes, limits: limits)
+        // A UTF-8 byte order mark is allowed; libyaml, told the encoding, would read it as text.
+        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         var builder = DocumentBuilder(limits: limits, bytes: bytes)
         let result: Result<YAMLNode?, YAMLError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = yaml_parser_t()
@@ -102,7 +104,13 @@ private struct DocumentBuilder {
     func parserError(_ parser: yaml_parser_t) -> YAMLError {
         let problem = parser.problem.map { String(cString: $0) } ?? "syntax error"
         if parser.error == YAML_READER_ERROR {
-            let offset = Int(parser.problem_offset)
+            var offset = Int(parser.problem_offset)
+            // libyaml points at the byte that broke a multi-byte sequence; report its first byte.
+            if offset <= bytes.count {
+                var start = offset
+                while start > 0, offset - start < 3, bytes[start - 1] & 0xC0 == 0x80 { start -= 1 }
+                if start > 0, bytes[start - 1] >= 0xC0 { offset = start - 1 }
+            }
             let what = problem == "invalid leading UTF-8 octet" || problem.contains("UTF-8") ? "invalid UTF-8" : problem
             return YAMLError(.encoding, "\(what) (byte \(offset)); machine files must be UTF-8 text", at: Self.position(ofOffset: offset, in: bytes))
         }

@@ -41,7 +41,7 @@ struct LineReader: ~Copyable {
             if let newline = memchrIndex(from: scanned) {
                 let line = UnsafeRawBufferPointer(rebasing: buffer[start..<newline])
                 start = newline + 1
-                return .text(line)
+                return line.count > maximumLineBytes ? .tooLong(bytes: line.count) : .text(line)
             }
             scanned = end
             if end - start > maximumLineBytes { return skipLongLine(willBlock: willBlock) }
@@ -49,7 +49,7 @@ struct LineReader: ~Copyable {
                 guard start < end else { return nil }
                 let line = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
                 start = end
-                return .text(line)
+                return line.count > maximumLineBytes ? .tooLong(bytes: line.count) : .text(line)
             }
             let scannedOffset = scanned - start
             fill(willBlock: willBlock)

@@ -82,7 +82,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
     ) {
         rejected += 1
         let result = runner.rejection(kind, input: input)
-        let base = runner.machine.message(for: result, inputName: String(decoding: name, as: UTF8.self), stepLimit: stepLimit)
+        let base = runner.machine.message(for: result, inputName: Self.printable(name), stepLimit: stepLimit)
         let message = problem.isEmpty ? base : "\(base), \(problem)"
         switch format {
         case .text:
@@ -107,6 +107,16 @@ struct ResultPrinter: ResultSink, ~Copyable {
             output.append(JSONText.quoted(message))
             output.append("}\n" as StaticString)
         }
+    }
+
+    /// A name from the script as text safe to print: control characters escaped.
+    private static func printable(_ name: UnsafeRawBufferPointer) -> String {
+        let shown = name.count > 200 ? UnsafeRawBufferPointer(rebasing: name[..<200]) : name
+        var text = ""
+        for scalar in String(decoding: shown, as: UTF8.self).unicodeScalars {
+            if scalar.properties.generalCategory == .control { text += scalar.escaped(asASCII: true) } else { text.unicodeScalars.append(scalar) }
+        }
+        return name.count > 200 ? text + "..." : text
     }
 
     // MARK: Text

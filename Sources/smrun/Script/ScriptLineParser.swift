@@ -28,14 +28,14 @@ struct ScriptLineParser {
         var end = line.count
         if end > 0 && line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         var start = 0
-        while start < end && isBlank(line[start]) { start += 1 }
+        while start < end && Self.isBlank(line[start]) { start += 1 }
         if start == end || line[start] == UInt8(ascii: "#") { return .skip }
         var nameEnd = start
-        while nameEnd < end && !isBlank(line[nameEnd]) { nameEnd += 1 }
+        while nameEnd < end && !Self.isBlank(line[nameEnd]) { nameEnd += 1 }
         let name = UnsafeRawBufferPointer(rebasing: line[start..<nameEnd])
         var argStart = nameEnd
-        while argStart < end && isBlank(line[argStart]) { argStart += 1 }
-        while end > argStart && isBlank(line[end - 1]) { end -= 1 }
+        while argStart < end && Self.isBlank(line[argStart]) { argStart += 1 }
+        while end > argStart && Self.isBlank(line[end - 1]) { end -= 1 }
         let argument = argStart < end ? UnsafeRawBufferPointer(rebasing: line[argStart..<end]) : nil
         return parse(name: name, argument: argument)
     }
@@ -55,7 +55,7 @@ struct ScriptLineParser {
     }
 
     @inline(__always)
-    private func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
 
     private mutating func typedValue(_ bytes: UnsafeRawBufferPointer, as type: ValueType, isRead: Bool) -> ScriptArgument? {
         let quoted = bytes.first == UInt8(ascii: "\"")
