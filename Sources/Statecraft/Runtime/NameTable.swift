@@ -1,51 +1,56 @@
 /// Maps names given as UTF-8 bytes to dense ids without building a `String`: an open-addressing
 /// hash table over the bytes, built once per machine.
 public struct NameTable: Sendable {
-    private let bytes: [UInt8]
-    /// Per name: start offset and length in `bytes`.
-    private let spans: [(start: Int, count: Int)]
-    /// Slots hold id + 1; 0 is empty. The size is a power of two, at least twice the name count.
-    private let slots: [Int32]
-    private let mask: Int
+    /// Names laid end to end, and per slot of the table the name's id + 1 (0: empty), offset
+    /// and length. Raw memory, immutable after init, so a lookup costs no reference counting.
+    private final class Storage: @unchecked Sendable {
+        let bytes: UnsafeMutablePointer<UInt8>
+        let slots: UnsafeMutablePointer<(id: Int32, length: Int32, start: Int)>
+        let mask: Int
+
+        init(_ names: [String]) {
+            let total = names.reduce(0) { $0 + $1.utf8.count }
+            bytes = .allocate(capacity: max(total, 1))
+            var size = 8
+            while size < names.count * 2 { size *= 2 }
+            slots = .allocate(capacity: size)
+            slots.initialize(repeating: (0, 0, 0), count: size)
+            mask = size - 1
+            var offset = 0
+            for (id, name) in names.enumerated() {
+                let utf8 = Array(name.utf8)
+                for (index, byte) in utf8.enumerated() { bytes[offset + index] = byte }
+                var slot = utf8.withUnsafeBytes { NameTable.hash($0) } & mask
+                while slots[slot].id != 0 { slot = (slot + 1) & mask }
+                slots[slot] = (Int32(id + 1), Int32(utf8.count), offset)
+                offset += utf8.count
+            }
+        }
+
+        deinit {
+            bytes.deallocate()
+            slots.deallocate()
+        }
+    }
+
+    private let storage: Storage
 
     public init(_ names: [String]) {
-        var bytes: [UInt8] = []
-        var spans: [(start: Int, count: Int)] = []
-        for name in names {
-            spans.append((bytes.count, name.utf8.count))
-            bytes.append(contentsOf: name.utf8)
-        }
-        var size = 8
-        while size < names.count * 2 { size *= 2 }
-        var slots = [Int32](repeating: 0, count: size)
-        for (id, name) in names.enumerated() {
-            var slot = name.utf8.withContiguousStorageIfAvailable { Self.hash(UnsafeRawBufferPointer($0)) } ?? Self.hash(Array(name.utf8))
-            slot &= size - 1
-            while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
-            slots[slot] = Int32(id + 1)
-        }
-        self.bytes = bytes
-        self.spans = spans
-        self.slots = slots
-        self.mask = size - 1
+        storage = Storage(names)
     }
 
     /// The id of the name spelt by `name`, or `nil`.
     @inline(__always)
     public func id(of name: UnsafeRawBufferPointer) -> Int? {
-        var slot = Self.hash(name) & mask
+        let storage = self.storage
+        var slot = Self.hash(name) & storage.mask
         while true {
-            let entry = Int(slots[slot])
-            if entry == 0 { return nil }
-            let span = spans[entry - 1]
-            if span.count == name.count
-                && bytes.withUnsafeBufferPointer({ stored in
-                    name.count == 0 || memcmpEqual(stored.baseAddress! + span.start, name.baseAddress!, name.count)
-                })
-            {
-                return entry - 1
+            let entry = storage.slots[slot]
+            if entry.id == 0 { return nil }
+            if Int(entry.length) == name.count, Self.equal(storage.bytes + entry.start, name) {
+                return Int(entry.id) - 1
             }
-            slot = (slot + 1) & mask
+            slot = (slot + 1) & storage.mask
         }
     }
 
@@ -55,22 +60,41 @@ public struct NameTable: Sendable {
         return name.withUTF8 { id(of: UnsafeRawBufferPointer($0)) }
     }
 
-    /// FNV-1a over the bytes.
+    /// A hash of the length and of the first and last eight bytes: a few instructions for any
+    /// name, and names that share both ends still end up apart after the full comparison.
     @inline(__always)
-    private static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return Int(truncatingIfNeeded: h ^ (h >> 29))
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let count = bytes.count
+        var h = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+        if count >= 8 {
+            let base = bytes.baseAddress!
+            h ^= base.loadUnaligned(as: UInt64.self)
+            h = (h ^ (h >> 31)) &* 0xBF58_476D_1CE4_E5B9
+            h ^= base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        } else {
+            for index in 0..<count { h = (h ^ UInt64(bytes[index])) &* 0x100_0000_01b3 }
+        }
+        h = (h ^ (h >> 29)) &* 0x94D0_49BB_1331_11EB
+        return Int(truncatingIfNeeded: h ^ (h >> 32))
     }
 
-    private static func hash(_ bytes: [UInt8]) -> Int {
-        bytes.withUnsafeBytes { hash($0) }
+    @inline(__always)
+    private static func equal(_ stored: UnsafePointer<UInt8>, _ name: UnsafeRawBufferPointer) -> Bool {
+        let count = name.count
+        guard let base = name.baseAddress else { return true }
+        var index = 0
+        while index &+ 8 <= count {
+            if UnsafeRawPointer(stored).loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                != base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            {
+                return false
+            }
+            index &+= 8
+        }
+        while index < count {
+            if stored[index] != base.load(fromByteOffset: index, as: UInt8.self) { return false }
+            index &+= 1
+        }
+        return true
     }
-}
-
-@inline(__always)
-private func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-    let b = b.assumingMemoryBound(to: UInt8.self)
-    for i in 0..<count where a[i] != b[i] { return false }
-    return true
 }

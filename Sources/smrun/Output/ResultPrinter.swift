@@ -27,6 +27,14 @@ struct ResultPrinter: ResultSink, ~Copyable {
     private let transitionLists: Names
     /// Whether each transition has a target (and so runs exit and entry effects).
     private let transitionMoves: [Bool]
+    /// Per cell `state * inputCount + input`, the text after `INPUT[ ARG]` of an external
+    /// input's result, when it depends on the cell alone: for a cell with one candidate, its
+    /// acceptance (`: FROM -> TO / EFFECTS`); for a cell with none, its `no-transition`
+    /// rejection. Empty when not precomputed, or for machines too large to precompute.
+    private let cellText: BytePool
+    private let inputCount: Int
+    /// Machines with more cells than this print every result field by field.
+    private static let maximumPrecomputedCells = 1 << 16
 
     /// One set of strings in both encodings.
     private struct Names: ~Copyable {
@@ -65,6 +73,35 @@ struct ResultPrinter: ResultSink, ~Copyable {
         entryLists = Names(machine.entryEffects.map(names))
         transitionLists = Names(machine.transitions.map { names($0.effects) })
         transitionMoves = machine.transitions.map { $0.target >= 0 }
+        inputCount = machine.inputCount
+        cellText = BytePool(format == .text ? Self.cellTexts(machine) : [])
+    }
+
+    /// The text of ``cellText`` for every cell, or nothing for a large machine.
+    private static func cellTexts(_ machine: CompiledMachine) -> [[UInt8]] {
+        guard machine.stateCount * machine.inputCount <= maximumPrecomputedCells else { return [] }
+        var texts: [[UInt8]] = []
+        for state in 0..<machine.stateCount {
+            for input in 0..<machine.inputCount {
+                let candidates = machine.candidates(state: state, input: input)
+                let from = machine.stateNames[state]
+                if machine.isFinal[state] {
+                    texts.append([])
+                } else if candidates.count == 1 {
+                    let transition = Int(candidates.first!)
+                    let target = machine.transitions[transition].target
+                    let effects = machine.effectsRun(by: transition, from: state).map { machine.effectNames[$0] }
+                    let to = machine.stateNames[target >= 0 ? target : state]
+                    texts.append(Array(": \(from) -> \(to)\(effects.isEmpty ? "" : " / " + effects.joined(separator: ", "))\n".utf8))
+                } else if candidates.isEmpty && machine.onUnhandled == .reject {
+                    let input = machine.inputNames[input]
+                    texts.append(Array(": \(from): rejected: no-transition: no transition for '\(input)' from '\(from)'\n".utf8))
+                } else {
+                    texts.append([])
+                }
+            }
+        }
+        return texts
     }
 
     @inline(__always)
@@ -123,6 +160,15 @@ struct ResultPrinter: ResultSink, ~Copyable {
 
     @inline(__always)
     private mutating func printText(_ result: TransitionResult, _ machine: CompiledMachine) {
+        if cellText.count > 0, !result.isStart, result.sentBy < 0, result.isAccepted || result.rejection == .noTransition {
+            let text = cellText[result.from &* inputCount &+ result.input]
+            if !text.isEmpty {
+                output.append(inputs.text[result.input])
+                appendTextArgument(result)
+                output.append(text)
+                return
+            }
+        }
         if result.isStart {
             output.append("start: " as StaticString)
         } else {
