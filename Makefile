@@ -1,19 +1,24 @@
 # Statecraft: build, test, run, bench, fuzz. `make test` installs what it needs on a fresh machine.
 SWIFT ?= swift
 PREFIX ?= /usr/local
-SMRUN_DEBUG = .build/debug/smrun
 SMRUN = .build/release/smrun
 
-.PHONY: all build release deps run test install bench clean
+.PHONY: all build release deps test-deps run test install bench clean
 
 all: build
 
-# libyaml's headers (Debian: libyaml-dev) are needed to build; graphviz's dot checks diagrams in tests.
+APT_INSTALL = apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
+
+# libyaml's headers (Debian: libyaml-dev) are needed to build.
 deps:
+	@pkg-config --exists yaml-0.1 2>/dev/null || { $(APT_INSTALL) libyaml-dev pkg-config; }
+
+# The tests also need Graphviz's dot, to check that every diagram renders.
+test-deps:
 	@missing=""; \
 	pkg-config --exists yaml-0.1 2>/dev/null || missing="libyaml-dev pkg-config"; \
 	command -v dot >/dev/null || missing="$$missing graphviz"; \
-	[ -z "$$missing" ] || { apt-get update -qq && apt-get install -y -qq $$missing; }
+	[ -z "$$missing" ] || { $(APT_INSTALL) $$missing; }
 
 build: deps
 	$(SWIFT) build
@@ -26,7 +31,7 @@ run: release
 	$(SMRUN) machines/self-driving-car.yaml < machines/self-driving-car.script; status=$$?; \
 	  echo "(exit status $$status: 1 means some input was rejected, as noMapInput is here)"
 
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
