@@ -58,12 +58,16 @@ public enum MachineLinter {
     /// A transition is shadowed when every source it names is covered by an earlier unguarded
     /// transition of the same input: it can never be taken.
     private static func shadowedTransitions(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
-        var covered: [Int: (sources: Set<Int>, firstLine: [Int: Int])] = [:]
+        // Per input, the line of the earliest unguarded transition leaving each state (0: none).
+        var coveredAt = [[Int]](repeating: [], count: machine.inputCount)
         var warnings: [Diagnostic] = []
         for transition in machine.transitions {
-            var entry = covered[transition.input] ?? ([], [:])
-            if !transition.sources.isEmpty, transition.sources.allSatisfy(entry.sources.contains) {
-                let lines = Set(transition.sources.compactMap { entry.firstLine[$0] }).sorted().map(String.init)
+            if coveredAt[transition.input].isEmpty {
+                coveredAt[transition.input] = [Int](repeating: 0, count: machine.stateCount)
+            }
+            let covering = transition.sources.map { coveredAt[transition.input][$0] }
+            if !covering.isEmpty, !covering.contains(0) {
+                let lines = Set(covering).sorted().map(String.init)
                 warnings.append(
                     .warning(
                         .shadowedTransition,
@@ -71,12 +75,10 @@ public enum MachineLinter {
                         at: transition.position))
             }
             if transition.guardExpression == nil {
-                for source in transition.sources where !entry.sources.contains(source) {
-                    entry.sources.insert(source)
-                    entry.firstLine[source] = transition.position.line
+                for source in transition.sources where coveredAt[transition.input][source] == 0 {
+                    coveredAt[transition.input][source] = transition.position.line
                 }
             }
-            covered[transition.input] = entry
         }
         return warnings
     }

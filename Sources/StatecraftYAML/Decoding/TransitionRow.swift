@@ -5,11 +5,15 @@ import Statecraft
 enum TransitionRow {
     /// Parses `scalar` as a row; problems are returned as diagnostics with the column of the part.
     static func parse(_ scalar: YAMLScalar) -> Result<TransitionDefinition, Diagnostic> {
-        let text = Array(scalar.value.unicodeScalars)
+        // Separators are ASCII, so the row is split as UTF-8 bytes; offsets are byte offsets,
+        // turned into columns (Unicode scalars) only for a diagnostic's position.
+        let text = Array(scalar.value.utf8)
         // Columns map onto the file only for a single-line scalar.
-        let singleLine = !text.contains("\n")
+        let singleLine = !text.contains(UInt8(ascii: "\n"))
         func position(_ offset: Int) -> SourcePosition {
-            singleLine ? scalar.position.advanced(by: scalar.contentOffset + offset) : scalar.position
+            guard singleLine else { return scalar.position }
+            let column = text[..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+            return scalar.position.advanced(by: scalar.contentOffset + column)
         }
         func fail(_ message: String, at offset: Int) -> Result<TransitionDefinition, Diagnostic> {
             .failure(.error(.invalidRow, message, at: position(offset)))
@@ -17,9 +21,9 @@ enum TransitionRow {
         let form = "write a row as 'INPUT | FROM => TO | EFFECTS' (=> TO and EFFECTS are optional)"
 
         // Split into fields on '|', keeping each field's offset.
-        var fields: [(text: ArraySlice<Unicode.Scalar>, offset: Int)] = []
+        var fields: [(text: ArraySlice<UInt8>, offset: Int)] = []
         var start = 0
-        for (index, c) in text.enumerated() where c == "|" {
+        for (index, c) in text.enumerated() where c == UInt8(ascii: "|") {
             fields.append((text[start..<index], start))
             start = index + 1
         }
@@ -67,20 +71,25 @@ enum TransitionRow {
         return .success(TransitionDefinition(input, from: source, to: target, effects: effects, at: scalar.position))
     }
 
-    private static func arrowIndex(in field: ArraySlice<Unicode.Scalar>) -> Int? {
+    /// YAML folds a plain scalar's line breaks; what is left between names is spaces and tabs.
+    private static func isBlank(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r")
+    }
+
+    private static func arrowIndex(in field: ArraySlice<UInt8>) -> Int? {
         var index = field.startIndex
         while index + 1 < field.endIndex {
-            if field[index] == "=" && field[index + 1] == ">" { return index }
+            if field[index] == UInt8(ascii: "=") && field[index + 1] == UInt8(ascii: ">") { return index }
             index += 1
         }
         return nil
     }
 
     /// Comma-separated names with their offsets into the row; `nil` when one is empty (`a,,b`, or a blank field).
-    private static func names(_ field: ArraySlice<Unicode.Scalar>) -> [(name: String, offset: Int)]? {
+    private static func names(_ field: ArraySlice<UInt8>) -> [(name: String, offset: Int)]? {
         var result: [(name: String, offset: Int)] = []
         var start = field.startIndex
-        for index in field.indices where field[index] == "," {
+        for index in field.indices where field[index] == UInt8(ascii: ",") {
             guard let name = trimmed(field[start..<index]) else { return nil }
             result.append(name)
             start = index + 1
@@ -90,10 +99,9 @@ enum TransitionRow {
         return result
     }
 
-    private static func trimmed(_ part: ArraySlice<Unicode.Scalar>) -> (name: String, offset: Int)? {
-        guard let first = part.firstIndex(where: { !$0.properties.isWhitespace }),
-            let last = part.lastIndex(where: { !$0.properties.isWhitespace })
+    private static func trimmed(_ part: ArraySlice<UInt8>) -> (name: String, offset: Int)? {
+        guard let first = part.firstIndex(where: { !isBlank($0) }), let last = part.lastIndex(where: { !isBlank($0) })
         else { return nil }
-        return (String(String.UnicodeScalarView(part[first...last])), first)
+        return (String(decoding: part[first...last], as: UTF8.self), first)
     }
 }

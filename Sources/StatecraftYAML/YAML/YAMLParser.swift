@@ -63,11 +63,17 @@ public enum YAMLParser {
 
 /// Turns libyaml events into nodes, enforcing the limits as it goes.
 private struct DocumentBuilder {
-    private enum Frame {
-        case sequence(items: [YAMLNode], position: SourcePosition, anchor: String?, nodesBefore: Int)
-        case mapping(
-            entries: [YAMLMapping.Entry], pendingKey: YAMLScalar?, keyLines: [String: SourcePosition],
-            position: SourcePosition, anchor: String?, nodesBefore: Int)
+    /// An open sequence or mapping. A struct mutated in place through `stack[last]`, so adding
+    /// a node never copies the collection built so far.
+    private struct Frame {
+        var isMapping: Bool
+        var items: [YAMLNode] = []
+        var entries: [YAMLMapping.Entry] = []
+        var pendingKey: YAMLScalar?
+        var keyLines: [String: SourcePosition] = [:]
+        var position: SourcePosition
+        var anchor: String?
+        var nodesBefore: Int
     }
 
     let limits: YAMLLimits
@@ -169,23 +175,23 @@ private struct DocumentBuilder {
         case YAML_SEQUENCE_START_EVENT:
             try open(at: position)
             stack.append(
-                .sequence(
-                    items: [], position: position, anchor: event.data.sequence_start.anchor.map { String(cString: $0) },
+                Frame(
+                    isMapping: false, position: position, anchor: event.data.sequence_start.anchor.map { String(cString: $0) },
                     nodesBefore: nodeCount))
         case YAML_MAPPING_START_EVENT:
             try open(at: position)
             stack.append(
-                .mapping(
-                    entries: [], pendingKey: nil, keyLines: [:], position: position,
-                    anchor: event.data.mapping_start.anchor.map { String(cString: $0) }, nodesBefore: nodeCount))
+                Frame(
+                    isMapping: true, position: position, anchor: event.data.mapping_start.anchor.map { String(cString: $0) },
+                    nodesBefore: nodeCount))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let height = heights.removeLast() + 1
-            switch stack.removeLast() {
-            case .sequence(let items, let start, let anchor, let before):
-                try add(.sequence(YAMLSequence(items, position: start)), height: height, anchor: anchor, nodes: nodeCount - before)
-            case .mapping(let entries, _, _, let start, let anchor, let before):
-                try add(.mapping(YAMLMapping(entries, position: start)), height: height, anchor: anchor, nodes: nodeCount - before)
-            }
+            let frame = stack.removeLast()
+            let node: YAMLNode =
+                frame.isMapping
+                ? .mapping(YAMLMapping(frame.entries, position: frame.position))
+                : .sequence(YAMLSequence(frame.items, position: frame.position))
+            try add(node, height: height, anchor: frame.anchor, nodes: nodeCount - frame.nodesBefore)
         default:
             return false
         }
@@ -217,33 +223,29 @@ private struct DocumentBuilder {
     private mutating func add(_ node: YAMLNode, height: Int, anchor: String? = nil, nodes: Int = 0) throws(YAMLError) {
         if let anchor { anchors[anchor] = (node, nodes, height) }
         heights[heights.count - 1] = max(heights[heights.count - 1], height)
-        guard let top = stack.popLast() else {
+        guard !stack.isEmpty else {
             root = node
             return
         }
-        switch top {
-        case .sequence(var items, let position, let anchor, let before):
-            items.append(node)
-            stack.append(.sequence(items: items, position: position, anchor: anchor, nodesBefore: before))
-        case .mapping(var entries, let pendingKey, var keyLines, let position, let anchor, let before):
-            if let key = pendingKey {
-                entries.append(YAMLMapping.Entry(key: key, value: node))
-                stack.append(
-                    .mapping(entries: entries, pendingKey: nil, keyLines: keyLines, position: position, anchor: anchor, nodesBefore: before))
-                return
-            }
-            guard case .scalar(let key) = node else {
-                throw YAMLError(.wrongKind, "a mapping key must be a scalar, not \(node.kindDescription)", at: node.position)
-            }
-            if let first = keyLines[key.value] {
-                throw YAMLError(
-                    .duplicateKey,
-                    "duplicate key '\(key.value)' (first at line \(first.line), again at line \(key.position.line))",
-                    at: key.position)
-            }
-            keyLines[key.value] = key.position
-            stack.append(
-                .mapping(entries: entries, pendingKey: key, keyLines: keyLines, position: position, anchor: anchor, nodesBefore: before))
+        let top = stack.count - 1
+        guard stack[top].isMapping else {
+            stack[top].items.append(node)
+            return
         }
+        if let key = stack[top].pendingKey {
+            stack[top].entries.append(YAMLMapping.Entry(key: key, value: node))
+            stack[top].pendingKey = nil
+            return
+        }
+        guard case .scalar(let key) = node else {
+            throw YAMLError(.wrongKind, "a mapping key must be a scalar, not \(node.kindDescription)", at: node.position)
+        }
+        if let first = stack[top].keyLines.updateValue(key.position, forKey: key.value) {
+            throw YAMLError(
+                .duplicateKey,
+                "duplicate key '\(key.value)' (first at line \(first.line), again at line \(key.position.line))",
+                at: key.position)
+        }
+        stack[top].pendingKey = key
     }
 }
