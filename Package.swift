@@ -19,14 +19,31 @@ let package = Package(
         ),
         .target(name: "Statecraft"),
         .target(name: "StatecraftYAML", dependencies: ["Statecraft", "CLibYAML"]),
+        // smrun's input-script parsing, a library so that the fuzz targets can reach it.
+        .target(name: "SmrunCore", dependencies: ["Statecraft"]),
         .executableTarget(
             name: "smrun",
             dependencies: [
                 "Statecraft",
                 "StatecraftYAML",
+                "SmrunCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // libFuzzer targets (`make fuzz`); a plain build makes them crash reproducers: `FuzzX FILE...`.
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
+        .executableTarget(
+            name: "FuzzMachineFile", dependencies: ["FuzzSupport", "Statecraft", "StatecraftYAML"],
+            path: "Fuzz/FuzzMachineFile"),
+        .executableTarget(
+            name: "FuzzScriptLine", dependencies: ["FuzzSupport", "Statecraft", "StatecraftYAML", "SmrunCore"],
+            path: "Fuzz/FuzzScriptLine"),
+        .executableTarget(
+            name: "FuzzExpression", dependencies: ["FuzzSupport", "Statecraft"], path: "Fuzz/FuzzExpression"),
+        // In-process benchmarks that `make bench` runs (benchmarks/bench.sh); build with -c release.
+        .executableTarget(
+            name: "StatecraftBenchmarks", dependencies: ["Statecraft", "StatecraftYAML"],
+            path: "Benchmarks/StatecraftBenchmarks"),
         .testTarget(name: "StatecraftTests", dependencies: ["Statecraft"]),
         .testTarget(name: "StatecraftYAMLTests", dependencies: ["StatecraftYAML"]),
         .testTarget(name: "SmrunTests", dependencies: ["smrun", "Statecraft"], exclude: ["Fixtures"]),

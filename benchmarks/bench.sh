@@ -7,6 +7,14 @@
 # the median wall and CPU time, the peak RSS, and the ratios to the C baseline. Last, it
 # compares smrun's peak RSS over a script ten times as long.
 #
+# Then, with StatecraftBenchmarks (Benchmarks/, release): the engine in-process, in ns per
+# transition (a file-loaded machine with and without its context effects, and with one
+# observer) and heap allocations per transition, counted by preloading malloc_count.so;
+# loading a generated machine of 10,000 states and 100,000 transitions (gen_big_machine.py,
+# some 10 MB), by `smrun validate` and by MachineFile.load in-process, each against
+# libyaml's bare event parse of the same file (baselines/yaml_events.c), interleaved; and
+# `smrun validate` of a small machine against smrun's start-up (`smrun --help`).
+#
 # smrun runs as `smrun MACHINE` (text) and `smrun --format json MACHINE` (JSON Lines,
 # only counted, not compared), and exits 1 as some inputs are rejected. If smrun does
 # not build, the rest still runs.
@@ -15,6 +23,11 @@
 #   BENCH_LINES  lines in the script (1000000)      BENCH_SEED       its seed (1)
 #   BENCH_RUNS   timed runs of each program (5)     BENCH_SLOW_RUNS  of pytransitions (3)
 #   SMRUN        an smrun binary to use instead of building one
+#   BENCH_ENGINE_TRANSITIONS  a run of the engine (10000000)   BENCH_ENGINE_RUNS  its runs (5)
+#   BENCH_BIG_STATES, BENCH_BIG_TRANSITIONS, BENCH_BIG_INPUTS  the generated machine
+#                (10000, 100000, 200)                      BENCH_LOAD_RUNS  timed loads (5)
+#   BENCH_LOAD_TIMEOUT  seconds a load may take, and all of one program's loads (45)
+#   BENCH_SMALL_RUNS  runs of `smrun validate` on the small machine (20)
 # Scratch files go to benchmarks/.work/, pytransitions into the venv benchmarks/.venv/.
 set -euo pipefail
 
@@ -29,6 +42,15 @@ seed=${BENCH_SEED:-1}
 runs=${BENCH_RUNS:-5}
 slow_runs=${BENCH_SLOW_RUNS:-3}  # pytransitions takes some 12 s a run over 1M lines
 transitions_version=0.9.3
+engine_transitions=${BENCH_ENGINE_TRANSITIONS:-10000000}
+engine_runs=${BENCH_ENGINE_RUNS:-5}
+big_states=${BENCH_BIG_STATES:-10000}
+big_transitions=${BENCH_BIG_TRANSITIONS:-100000}
+big_inputs=${BENCH_BIG_INPUTS:-200}
+load_runs=${BENCH_LOAD_RUNS:-5}
+load_timeout=${BENCH_LOAD_TIMEOUT:-45}
+small_runs=${BENCH_SMALL_RUNS:-20}
+small_machine=machines/traffic-light.yaml
 mkdir -p "$work"
 
 say() { printf '%s\n' "$*"; }
@@ -56,8 +78,30 @@ script_for() {
     printf '%s\n' "$script"
 }
 
+# Prints the path of the generated big machine, generating it unless it is up to date.
+big_machine_file() {
+    local file=$work/machine-${big_states}x${big_transitions}x${big_inputs}-seed$seed.yaml
+    if [ ! -s "$file" ] || [ "$bench/gen_big_machine.py" -nt "$file" ]; then
+        python3 "$bench/gen_big_machine.py" "$big_states" "$big_transitions" "$big_inputs" "$seed" >"$file.tmp" ||
+            die "gen_big_machine.py failed"
+        mv "$file.tmp" "$file"
+    fi
+    printf '%s\n' "$file"
+}
+
+# Succeeds if label $1's runs in results file $2 add up to less than the load timeout.
+within_load_budget() {
+    awk -F '\t' -v label="$1" -v budget="$load_timeout" '$1 == label { spent += $2 } END { exit !(spent < budget) }' "$2"
+}
+
+# Succeeds if wall time $1 (seconds) reached the load timeout.
+timed_out() {
+    awk -v wall="$1" -v limit="$load_timeout" 'BEGIN { exit !(wall >= limit - 0.05) }'
+}
+
 # Sets cmd to the command line of program $1, and ok_status to the exit status, besides
-# 0, that it ends with when some input was rejected (as some are in every script).
+# 0, that it ends with when some input was rejected (as some are in every script), or
+# when `timeout` stopped it (124).
 command_of() {
     ok_status=0
     case $1 in
@@ -67,6 +111,10 @@ command_of() {
     pytransitions) cmd=("$venv/bin/python" "$bench/baselines/car_transitions.py") ;;
     smrun) cmd=("$smrun" "$machine") ok_status=1 ;;
     smrun-json) cmd=("$smrun" --format json "$machine") ok_status=1 ;;
+    yaml-events) cmd=("$work/yaml_events" "$big") ;;
+    smrun-validate) cmd=(timeout "$load_timeout" "$smrun" validate "$big") ok_status=124 ;;
+    smrun-validate-small) cmd=("$smrun" validate "$small_machine") ;;
+    smrun-help) cmd=("$smrun" --help) ;;
     *) die "no program $1" ;;
     esac
 }
@@ -75,7 +123,8 @@ command_of() {
 time_run() {
     local timing
     command_of "$1"
-    timing=$("$work/measure" -s "$ok_status" "$2" "${cmd[@]}") || die "$1 failed on $2"
+    timing=$("$work/measure" -s "$ok_status" "$2" "${cmd[@]}" 2>"$work/stderr.txt") ||
+        { cat "$work/stderr.txt" >&2; die "$1 failed on $2"; }
     printf '%s\t%s\n' "$3" "$timing" >>"$4"
 }
 
@@ -84,6 +133,8 @@ time_run() {
 programs=(c-table)  # the C baseline comes first: the others are checked against it
 cc -O2 -o "$work/car_table" "$bench/baselines/car_table.c"
 cc -O2 -o "$work/measure" "$bench/measure.c"
+cc -O2 -o "$work/yaml_events" "$bench/baselines/yaml_events.c" -lyaml
+cc -O2 -shared -fPIC -o "$work/malloc_count.so" "$bench/malloc_count.c"
 
 ensure_command mawk mawk && programs+=(mawk)
 ensure_command gawk gawk && programs+=(gawk)
@@ -117,6 +168,14 @@ if [ -n "$smrun" ] && [ -x "$smrun" ]; then
 else
     note "no smrun binary: smrun skipped"
     smrun=
+fi
+
+benchmarks_binary=.build/release/StatecraftBenchmarks
+say "building StatecraftBenchmarks (log: $work/swift-build-benchmarks.log)"
+if ! swift build -c release --product StatecraftBenchmarks >"$work/swift-build-benchmarks.log" 2>&1; then
+    note "StatecraftBenchmarks did not build; its last lines of output:"
+    tail -n 5 "$work/swift-build-benchmarks.log" | sed 's/^/    /'
+    benchmarks_binary=
 fi
 
 # --- Check -------------------------------------------------------------------------
@@ -161,6 +220,7 @@ done
 say ""
 say "$lines-line script (seed $seed), runs interleaved; $(nproc) cores, $(uname -m)"
 python3 "$bench/report.py" table "$results" c-table
+python3 "$bench/report.py" per-line "$results" "$lines" c-table smrun smrun-json
 if [[ " ${programs[*]} " == *" pytransitions "* ]] && [ "$slow_runs" -lt "$runs" ]; then
     note "pytransitions is slow: it had $slow_runs of the $runs runs"
 fi
@@ -176,4 +236,76 @@ if [ -n "$smrun" ]; then
     awk -F '\t' '$1 == "smrun"' "$results" >"$memory"
     time_run smrun "$long_script" smrun-x10 "$memory"
     python3 "$bench/report.py" growth "$memory" smrun smrun-x10
+fi
+
+# --- Engine, in-process ------------------------------------------------------------
+
+if [ -n "$benchmarks_binary" ]; then
+    say ""
+    LD_PRELOAD=$PWD/$work/malloc_count.so "$benchmarks_binary" engine "$machine" \
+        --transitions "$engine_transitions" --runs "$engine_runs" || die "StatecraftBenchmarks engine failed"
+fi
+
+# --- Load --------------------------------------------------------------------------
+
+say ""
+say "generating a machine of $big_states states, $big_transitions transitions and $big_inputs inputs"
+big=$(big_machine_file)
+load_results=$work/load.tsv
+inprocess_results=$work/load-inprocess.tsv
+: >"$load_results"
+: >"$inprocess_results"
+validate_timed_out=
+load_timed_out=
+for run in $(seq "$load_runs"); do
+    say "timing the load: run $run of $load_runs"
+    time_run yaml-events /dev/null yaml-events "$load_results"
+    if [ -n "$smrun" ] && [ -z "$validate_timed_out" ] && within_load_budget smrun-validate "$load_results"; then
+        time_run smrun-validate /dev/null smrun-validate "$load_results"
+        timed_out "$(tail -n 1 "$load_results" | cut -f 2)" && validate_timed_out=yes
+    fi
+    timing=$("$work/yaml_events" -t "$big") || die "yaml_events failed on $big"
+    printf '%s\t%s\n' yaml-events "$timing" >>"$inprocess_results"
+    if [ -n "$benchmarks_binary" ] && [ -z "$load_timed_out" ] &&
+        within_load_budget MachineFile.load "$inprocess_results"; then
+        status=0
+        timing=$("$benchmarks_binary" load "$big" --timeout "$load_timeout") || status=$?
+        [ "$status" -eq 0 ] || [ "$status" -eq 124 ] || die "StatecraftBenchmarks load failed on $big"
+        [ "$status" -eq 124 ] && load_timed_out=yes
+        printf '%s\t%s\n' MachineFile.load "$timing" >>"$inprocess_results"
+    fi
+done
+
+say ""
+say "load of $big ($(wc -c <"$big") bytes), runs interleaved; each program stops after ${load_timeout} s in all"
+say "as processes, from exec to exit (smrun validate also lints):"
+python3 "$bench/report.py" table "$load_results" yaml-events
+say "in-process, start-up excluded (reading the file and loading it):"
+python3 "$bench/report.py" table "$inprocess_results" yaml-events
+for stopped in ${validate_timed_out:+smrun-validate} ${load_timed_out:+MachineFile.load}; do
+    note "$stopped did not finish in $load_timeout s (BENCH_LOAD_TIMEOUT) and was stopped: its times and ratios are lower bounds"
+done
+say "(target: loading takes at most 2x the bare parse)"
+if [ -n "$benchmarks_binary" ]; then
+    if [ -z "$load_timed_out" ]; then
+        say "where MachineFile.load's time goes:"
+        timeout "$load_timeout" "$benchmarks_binary" phases "$big" || note "the breakdown did not finish in $load_timeout s"
+    else
+        note "no breakdown of the load: it would not finish either"
+    fi
+fi
+
+# --- Small machine -----------------------------------------------------------------
+
+if [ -n "$smrun" ]; then
+    say ""
+    small_results=$work/small.tsv
+    : >"$small_results"
+    for run in $(seq "$small_runs"); do
+        time_run smrun-help /dev/null smrun-help "$small_results"
+        time_run smrun-validate-small /dev/null smrun-validate "$small_results"
+    done
+    say "smrun validate $small_machine against smrun's start-up (smrun --help), $small_runs runs interleaved"
+    python3 "$bench/report.py" table --ms --vs help "$small_results" smrun-help
+    say "(target: smrun validate of a small machine takes at most 10 ms)"
 fi

@@ -11,6 +11,9 @@ public struct CompiledMachine: Sendable {
     public let variableNames: [String]
     public let initialState: Int
     public let initialContext: [Value]
+    /// The type of each context variable: its initial value's, or, for one that starts as
+    /// `null`, the nullable type assigned to it (DESIGN §2).
+    public let variableTypes: [ExpressionType]
     public let onUnhandled: MachineDefinition.UnhandledPolicy
     /// The argument type of each input; `nil` for an input that takes none.
     public let argumentTypes: [ValueType?]
@@ -38,7 +41,7 @@ public struct CompiledMachine: Sendable {
         variableNames: [String], initialState: Int, initialContext: [Value],
         onUnhandled: MachineDefinition.UnhandledPolicy, argumentTypes: [ValueType?], argumentIsRead: [Bool],
         isFinal: [Bool], entryEffects: [[Int]], exitEffects: [[Int]], transitions: [CompiledTransition],
-        effects: [CompiledEffect]
+        effects: [CompiledEffect], variableTypes: [ExpressionType]? = nil
     ) {
         self.name = name
         self.description = description
@@ -48,6 +51,7 @@ public struct CompiledMachine: Sendable {
         self.variableNames = variableNames
         self.initialState = initialState
         self.initialContext = initialContext
+        self.variableTypes = variableTypes ?? initialContext.map { ExpressionType($0.type) }
         self.onUnhandled = onUnhandled
         self.argumentTypes = argumentTypes
         self.argumentIsRead = argumentIsRead

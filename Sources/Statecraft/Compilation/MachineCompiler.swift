@@ -56,7 +56,8 @@ private struct CompilationPass {
             argumentTypes: argumentTypes, argumentIsRead: argumentIsRead, isFinal: states.map(\.isFinal),
             entryEffects: states.map { $0.entry.compactMap { effectIDs[$0.name] } },
             exitEffects: states.map { $0.exit.compactMap { effectIDs[$0.name] } },
-            transitions: transitions, effects: effects)
+            transitions: transitions, effects: effects,
+            variableTypes: definition.context.map { variables[$0.name.name]?.type ?? ExpressionType($0.initialValue.type) })
     }
 
     private static func readsArgument(_ text: String) -> Bool {

@@ -12,6 +12,9 @@ public indirect enum CompiledExpression: Sendable {
     case arithmetic(Expression.BinaryOperator, CompiledExpression, CompiledExpression)
     case concatenate(CompiledExpression, CompiledExpression)
     case toDouble(CompiledExpression)
+    /// A condition written in Swift (a guard of a machine built with the typed API), which
+    /// the host evaluates; never produced from a machine file.
+    case host(HostCondition)
 }
 
 /// Why an expression could not be evaluated (DESIGN §3.3: the result `expression-error`).
@@ -36,6 +39,7 @@ extension CompiledExpression {
         case .constant(let value): return value
         case .variable(let slot): return context[slot]
         case .argument: return argument
+        case .host(let condition): return .bool(condition.holds(context, argument))
         case .not(let operand):
             return .bool(!(try operand.evaluateBool(context, argument)))
         case .negate(let operand):

@@ -9,14 +9,16 @@ public struct Runner: Sendable {
     /// Queued inputs processed per external input before `step-limit` (DESIGN §3.5).
     public var stepLimit: Int
 
-    private struct Queued: Sendable {
+    // Queued, queue, queueHead, process and runEffects are internal, not private: the hosted
+    // send and start of RunnerHost.swift share them.
+    struct Queued: Sendable {
         var input: Int
         var argument: Value
         var sentBy: Int
     }
 
-    private var queue: [Queued] = []
-    private var queueHead = 0
+    var queue: [Queued] = []
+    var queueHead = 0
     /// Where effect bodies write until a transition commits (`expression-error` assigns nothing).
     private var scratch: [Value]
 
@@ -93,7 +95,7 @@ public struct Runner: Sendable {
     }
 
     @inline(__always)
-    private mutating func process(_ input: Int, argument: Value, sentBy: Int) -> TransitionResult {
+    mutating func process(_ input: Int, argument: Value, sentBy: Int) -> TransitionResult {
         var result = TransitionResult(input: input, from: state, outcome: .rejected(.noTransition), sentBy: sentBy)
         if machine.isFinal[state] {
             result.outcome = .rejected(.finished)
@@ -138,7 +140,7 @@ public struct Runner: Sendable {
 
     /// Runs effect bodies against a scratch copy of the context and commits it only when every
     /// expression evaluated; inputs they send are queued only then too.
-    private mutating func runEffects(_ effects: EffectSequence, argument: Value) -> (error: EvaluationError, site: TransitionResult.ExpressionSite)? {
+    mutating func runEffects(_ effects: EffectSequence, argument: Value) -> (error: EvaluationError, site: TransitionResult.ExpressionSite)? {
         var copied = false
         let queuedBefore = queue.count
         for id in effects {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SmrunCore
 import Statecraft
 import StatecraftYAML
 
@@ -36,6 +37,13 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("max-line-bytes"), help: "Longest input-script line accepted, in bytes.")
     var maximumLineBytes = 64 << 20
 
+    @Option(
+        name: .customLong("state"),
+        help: ArgumentHelp(
+            "Resume from this snapshot file (state and context) and save to it, atomically, whenever smrun waits for input and at exit. Concurrent runs on one file take turns (a lock on FILE.lock). SIGINT or SIGTERM stops after the current input, with the file saved, exit status 130 or 143.",
+            valueName: "file"))
+    var stateFile: String?
+
     @OptionGroup var limits: LimitOptions
 
     func validate() throws {
@@ -51,24 +59,31 @@ struct RunCommand: ParsableCommand {
         var runner = Runner(compiled, stepLimit: stepLimit)
         var parser = ScriptLineParser(machine: compiled)
         var printer = ResultPrinter(machine: compiled, format: format, stepLimit: stepLimit, output: OutputBuffer(fd: 1))
-        runner.start(into: &printer)
+        let state = try StateFile.open(stateFile, machine: compiled)
+        if let snapshot = state?.snapshot { runner.restore(snapshot) } else { runner.start(into: &printer) }
 
         var scriptErrors = 0
         if inputs.isEmpty {
-            scriptErrors = try runScript(&runner, &parser, &printer)
+            scriptErrors = try runScript(&runner, &parser, &printer, state)
         } else {
-            for input in inputs { send(input, &runner, &parser, &printer) }
+            for input in inputs where !StopSignals.shouldStop() { send(input, &runner, &parser, &printer) }
         }
+        state?.save(runner)
         printer.output.flush()
+        if let status = StopSignals.exitStatus { throw ExitCode(status) }
         if scriptErrors > 0 || printer.rejected > 0 { throw ExitCode(Smrun.Status.rejected) }
     }
 
     /// Streams standard input line by line: the hot path.
-    private func runScript(_ runner: inout Runner, _ parser: inout ScriptLineParser, _ printer: inout ResultPrinter) throws -> Int {
+    private func runScript(
+        _ runner: inout Runner, _ parser: inout ScriptLineParser, _ printer: inout ResultPrinter, _ state: StateFile?
+    ) throws -> Int {
         var reader = LineReader(fd: 0, maximumLineBytes: maximumLineBytes)
         var lineNumber = 0
         var errors = 0
-        while let line = reader.next(willBlock: { printer.output.flush() }) {
+        // Before a read that may wait: save (under --state), then show the results.
+        while let line = reader.next(willBlock: { state?.save(runner); printer.output.flush(); state?.waitingForInput() }) {
+            if StopSignals.shouldStop() { break }
             lineNumber += 1
             printer.line = lineNumber
             switch line {
@@ -82,6 +97,7 @@ struct RunCommand: ParsableCommand {
             }
         }
         if reader.readError != 0 {
+            state?.save(runner)
             printer.output.flush()
             FileHandleOutput.standardError("smrun: reading standard input: \(String(cString: strerror(reader.readError)))\n")
             throw ExitCode(Smrun.Status.invalid)

@@ -1,3 +1,4 @@
+import SmrunCore
 import Statecraft
 
 /// Prints results as they arrive, in text or JSON Lines, straight into an ``OutputBuffer``.

@@ -118,6 +118,9 @@ final class SmrunProcess: @unchecked Sendable {
 
     func closeInput() throws { child.closeInput() }
 
+    /// The process id, to send it a signal.
+    var pid: pid_t { child.pid }
+
     /// Closes the reading end of standard output, as `smrun | head -1` does after one line.
     func closeOutput() throws { child.closeOutput() }
 

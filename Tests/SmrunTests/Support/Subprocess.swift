@@ -41,8 +41,22 @@ final class Subprocess: @unchecked Sendable {
         Self.addChangeDirectory(&actions, directory)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // The child starts as from a shell, so that the tests can signal it: no signal blocked
+        // (the test runner's threads block most), and SIGINT and SIGTERM at their default
+        // action even when the test runner was started with them ignored (a background job).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         for fd in [stdin.read, stdout.write, stderr.write] where fd >= 0 { close(fd) }
         guard status == 0 else {
             for fd in [stdin.write, stdout.read, stderr.read] where fd >= 0 { close(fd) }

@@ -2,15 +2,15 @@ import Statecraft
 
 /// An external input's argument as the script gave it: the typed value and, for a string the
 /// machine never reads, only the raw bytes (so no `String` is built on the hot path).
-struct ScriptArgument {
-    var value: Value
+public struct ScriptArgument {
+    public var value: Value
     /// The argument's bytes, when `value` is a placeholder for a string that is not read.
-    var raw: UnsafeRawBufferPointer?
+    public var raw: UnsafeRawBufferPointer?
     /// Whether `raw` is already a JSON string literal (it was written JSON-quoted).
-    var rawIsJSON: Bool
+    public var rawIsJSON: Bool
 
     /// No argument.
-    static var absent: ScriptArgument { ScriptArgument(value: .null, raw: nil, rawIsJSON: false) }
+    public static var absent: ScriptArgument { ScriptArgument(value: .null, raw: nil, rawIsJSON: false) }
 
-    var isNone: Bool { raw == nil && value == .null }
+    public var isNone: Bool { raw == nil && value == .null }
 }

@@ -3,8 +3,8 @@ import Statecraft
 /// Turns an input-script line (`INPUT` or `INPUT ARG`, DESIGN §4) into an input id and a typed
 /// argument, using the machine's precomputed name table. Allocates only to build a string
 /// argument that the machine reads.
-struct ScriptLineParser {
-    enum Parsed {
+public struct ScriptLineParser {
+    public enum Parsed {
         case skip
         case input(Int, ScriptArgument)
         case unknownInput(name: UnsafeRawBufferPointer)
@@ -17,14 +17,14 @@ struct ScriptLineParser {
     /// Where JSON-quoted strings are decoded, reused across lines.
     private var scratch: [UInt8] = []
 
-    init(machine: CompiledMachine) {
+    public init(machine: CompiledMachine) {
         self.machine = machine
         self.names = NameTable(machine.inputNames)
         scratch.reserveCapacity(256)
     }
 
     /// Parses one script line (without its `\n`): blank lines and `#` comments are skipped.
-    mutating func parse(line: UnsafeRawBufferPointer) -> Parsed {
+    public mutating func parse(line: UnsafeRawBufferPointer) -> Parsed {
         var end = line.count
         if end > 0 && line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         var start = 0
@@ -41,7 +41,7 @@ struct ScriptLineParser {
     }
 
     /// Parses an input given as a name and an optional argument (`--send NAME=ARG`).
-    mutating func parse(name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) -> Parsed {
+    public mutating func parse(name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) -> Parsed {
         guard let input = names.id(of: name) else { return .unknownInput(name: name) }
         guard let type = machine.argumentTypes[input] else {
             if let argument { return .badArgument(input: input, problem: "got \(Self.show(argument))") }

@@ -1,0 +1,46 @@
+// StatecraftBenchmarks: the in-process benchmarks that `make bench` runs (benchmarks/bench.sh).
+//
+//   StatecraftBenchmarks engine [MACHINE] [--transitions N] [--runs N]
+//       Nanoseconds per transition of a file-loaded machine (default
+//       machines/self-driving-car.yaml), with and without its context effects and with one
+//       observer; allocations per transition when benchmarks/.work/malloc_count.so is preloaded.
+//   StatecraftBenchmarks load FILE [--timeout SECONDS]
+//       One in-process MachineFile.load of FILE: `wall user sys peak-RSS-KiB`, as measure.c prints;
+//       past the timeout, the same so far, and exit status 124.
+//   StatecraftBenchmarks phases FILE
+//       Where loading FILE's time goes: read, YAML parse, load, lint.
+//
+// Build it in release mode: swift build -c release --product StatecraftBenchmarks
+
+let usage =
+    "usage: StatecraftBenchmarks engine [MACHINE] [--transitions N] [--runs N] | load FILE [--timeout SECONDS] | phases FILE"
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else { fail(usage) }
+arguments.removeFirst()
+
+switch command {
+case "engine":
+    var options = EngineBenchmark.Options()
+    while let argument = arguments.first {
+        arguments.removeFirst()
+        switch argument {
+        case "--transitions", "--runs":
+            guard let text = arguments.first, let value = Int(text), value > 0 else { fail("\(argument) needs a positive number") }
+            arguments.removeFirst()
+            if argument == "--runs" { options.runs = value } else { options.transitions = value }
+        default:
+            if argument.hasPrefix("-") { fail(usage) }
+            options.machinePath = argument
+        }
+    }
+    EngineBenchmark.run(options)
+case "load" where arguments.count == 1:
+    LoadBenchmark.load(arguments[0], timeout: nil)
+case "load" where arguments.count == 3 && arguments[1] == "--timeout":
+    guard let timeout = Double(arguments[2]), timeout > 0 else { fail("--timeout needs a positive number of seconds") }
+    LoadBenchmark.load(arguments[0], timeout: timeout)
+case "phases" where arguments.count == 1:
+    LoadBenchmark.phases(arguments[0])
+default:
+    fail(usage)
+}

@@ -1,0 +1,89 @@
+// Fuzzes the machine-file loader (libyaml events -> YAML nodes -> definition -> compiled machine)
+// and, when the input is a valid machine, everything smrun does with one: runs it (start, then
+// every input with arguments of its type), draws it (DOT and Mermaid) and lints it.
+import FuzzSupport
+import Statecraft
+import StatecraftYAML
+
+/// The default limits except the node budget: 10,000,000 nodes after alias expansion is a
+/// legitimate multi-second load, which would read as a timeout; the limit's code is the same.
+private let limits = YAMLLimits(maximumBytes: 1 << 20, maximumDepth: 256, maximumNodes: 200_000)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzMachineFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let loaded = MachineFile.load(bytes: bytes, defaultName: "fuzz", limits: limits)
+    // An upper bound on the lines: YAML also breaks lines at a lone CR, NEL (C2 85), LS and PS (E2 80 A8/A9).
+    let lines = bytes.reduce(1) { $0 + ([0x0A, 0x0D, 0x85, 0xA8, 0xA9].contains($1) ? 1 : 0) }
+    for diagnostic in loaded.diagnostics {
+        let position = diagnostic.position
+        precondition(
+            position == .unknown || (1...lines + 1).contains(position.line) && position.column >= 1,
+            "diagnostic outside the file: \(diagnostic)")
+        _ = diagnostic.description
+    }
+    precondition(loaded.diagnostics.hasErrors == (loaded.machine == nil), "a machine must load exactly when there are no errors")
+    guard let machine = loaded.machine, let definition = loaded.definition else { return 0 }
+
+    for format in Diagram.Format.allCases {
+        _ = Diagram.render(machine, definition: definition, format: format)
+        _ = Diagram.render(machine, format: format)
+    }
+    for warning in MachineLinter.lint(machine, definition: definition) {
+        precondition(warning.severity == .warning, "the linter reports warnings only")
+    }
+
+    var runner = Runner(machine, stepLimit: 50)
+    var sink = DiscardingSink(machine)
+    runner.start(into: &sink)
+    for round in 0..<3 {
+        for input in 0..<machine.inputCount {
+            let argument = machine.argumentTypes[input].map { Arguments.value(of: $0, round: round) } ?? .null
+            runner.send(input, argument: argument, into: &sink)
+        }
+    }
+    return 0
+}
+
+/// Builds the text smrun would print for each result, then drops it.
+/// Checks on the way that every context variable keeps one type (its initial value's, or for
+/// one that starts as `null`, the first type assigned to it).
+private struct DiscardingSink: ResultSink {
+    var types: [ValueType]
+
+    init(_ machine: CompiledMachine) {
+        types = machine.initialContext.map(\.type)
+    }
+
+    mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
+        precondition(runner.machine.stateNames.indices.contains(result.to), "result in a state that does not exist")
+        precondition(runner.context.count == types.count, "context lost a variable")
+        for (slot, value) in runner.context.enumerated() where value != .null {
+            if types[slot] == .null { types[slot] = value.type }
+            precondition(
+                value.type == types[slot],
+                "'\(runner.machine.variableNames[slot])' holds \(value), of type \(value.type), after holding a \(types[slot])")
+        }
+        if !result.isAccepted {
+            _ = runner.machine.message(for: result, stepLimit: runner.stepLimit)
+        }
+    }
+}
+
+private enum Arguments {
+    static func value(of type: ValueType, round: Int) -> Value {
+        switch type {
+        case .int: [.int(1), .int(0), .int(.min)][round % 3]
+        case .double: [.double(1.5), .double(0), .double(-1e308)][round % 3]
+        case .bool: .bool(round % 2 == 0)
+        case .string: [.string("x"), .string(""), .string("The Witches Brew")][round % 3]
+        case .null: .null
+        }
+    }
+}
+
+#if !FUZZING
+    @main enum Main {
+        static func main() { Reproducer.main("FuzzMachineFile", fuzzMachineFile) }
+    }
+#endif

@@ -1,0 +1,69 @@
+/// A ``ResultSink`` with a say in the run: Swift code bound to the machine's transitions (the
+/// typed Swift API, or closures bound to a machine file's effect names) runs in ``receive(_:from:)``,
+/// where it may queue inputs with ``Runner/enqueue(_:argument:sentBy:)``.
+///
+/// A host runs through ``Runner/send(_:argument:host:)`` and ``Runner/start(host:)``, which share
+/// ``Runner``'s selection, effect bodies, queue and step limit; ``Runner/send(_:argument:into:)``,
+/// the machine-file path, is untouched by hosts.
+public protocol RunnerHost: ~Copyable {
+    /// Called once per result, right after the runner produced it: `runner.state` and
+    /// `runner.context` are the state and context after it. Inputs queued here run after every
+    /// input queued before them, and before the next external input (DESIGN §3.5).
+    mutating func receive(_ result: TransitionResult, from runner: inout Runner)
+}
+
+extension Runner {
+    /// ``start(into:)`` for a host: runs the initial state's entry effects, reporting a start
+    /// result when there are any, then the inputs they and the host queued.
+    public mutating func start<Host: RunnerHost & ~Copyable>(host: inout Host) {
+        let entry = machine.entryEffects[state]
+        guard !entry.isEmpty else { return }
+        var result = TransitionResult(isStart: true, input: -1, from: state, outcome: .accepted(to: state), sentBy: -1)
+        if let failure = runEffects(EffectSequence(exit: [], transition: [], entry: entry), argument: .null) {
+            result.outcome = .rejected(.expressionError)
+            result.evaluationError = failure.error
+            result.failedExpression = failure.site
+        }
+        host.receive(result, from: &self)
+        drainQueue(host: &host)
+    }
+
+    /// ``send(_:argument:into:)`` for a host: processes one external input, then every input
+    /// that effect bodies and the host queued (run to completion).
+    public mutating func send<Host: RunnerHost & ~Copyable>(_ input: Int, argument: Value = .null, host: inout Host) {
+        let result = process(input, argument: argument, sentBy: -1)
+        host.receive(result, from: &self)
+        drainQueue(host: &host)
+    }
+
+    /// Queues `input` behind the inputs already queued, reported as sent by `sentBy` (an effect
+    /// id for a machine file's effects). For a host's ``RunnerHost/receive(_:from:)``: the input
+    /// runs before ``send(_:argument:host:)`` returns. Its argument is not checked: it must be
+    /// one the input accepts.
+    public mutating func enqueue(_ input: Int, argument: Value = .null, sentBy: Int) {
+        queue.append(Queued(input: input, argument: argument, sentBy: sentBy))
+    }
+
+    /// The queue drained as ``drainQueue(into:)`` does, with the same step limit, each result
+    /// handed to the host, which may queue more.
+    private mutating func drainQueue<Host: RunnerHost & ~Copyable>(host: inout Host) {
+        var steps = 0
+        while queueHead < queue.count {
+            let next = queue[queueHead]
+            queueHead += 1
+            steps += 1
+            var result: TransitionResult
+            if steps > stepLimit {
+                result = TransitionResult(input: next.input, from: state, outcome: .rejected(.stepLimit), sentBy: next.sentBy)
+                result.discarded = queue.count - queueHead
+                queueHead = queue.count
+            } else {
+                result = process(next.input, argument: next.argument, sentBy: next.sentBy)
+            }
+            result.queuedArgument = next.argument
+            host.receive(result, from: &self)
+        }
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+    }
+}

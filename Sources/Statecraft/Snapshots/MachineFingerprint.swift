@@ -1,0 +1,111 @@
+/// A stable hash of what a compiled machine does, so that a snapshot saved by one definition is
+/// never resumed by another.
+///
+/// It covers everything that gives a state or a context value its meaning: the states (final or
+/// not, entry and exit effects), the inputs and their argument types, the context variables
+/// (types and initial values), the initial state, the unhandled-input policy, every transition
+/// in order (input, sources, target, guard text, effects) and every effect body (the variables
+/// it sets and the inputs it sends, with their expressions as written).
+///
+/// It leaves out what does not change behaviour: the machine's name and description, source
+/// positions, and the order in which states, inputs, variables and effects are declared (they
+/// are written sorted by name; only transition order, which decides selection, is kept).
+/// Expressions count as written, so reformatting a guard changes the fingerprint.
+public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
+    /// `sha256:` and 64 hexadecimal digits.
+    public let text: String
+
+    /// The version of the canonical form; part of what is hashed.
+    static let scheme = "statecraft-machine-fingerprint-1"
+
+    public init(_ machine: CompiledMachine) {
+        let digest = SHA256.hash(Self.canonicalForm(of: machine))
+        let hex = Array("0123456789abcdef".utf8)
+        var text = Array("sha256:".utf8)
+        for byte in digest {
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0xF)])
+        }
+        self.text = String(decoding: text, as: UTF8.self)
+    }
+
+    public var description: String { text }
+
+    /// The bytes hashed: one record per line, every string length-prefixed (`5:hello`) so that
+    /// no name or expression text can be mistaken for a separator.
+    static func canonicalForm(of machine: CompiledMachine) -> [UInt8] {
+        var out = CanonicalWriter()
+        out.record(Self.scheme)
+        out.record("policy", machine.onUnhandled.rawValue)
+        out.record("initial", machine.stateNames[machine.initialState])
+        let effectNames = { (ids: [Int]) in ids.map { machine.effectNames[$0] } }
+        // Sorted by UTF-8 bytes, which no Unicode or library version can reorder.
+        let utf8Order = { (a: String, b: String) in a.utf8.lexicographicallyPrecedes(b.utf8) }
+        let byName = { (names: [String]) in names.indices.sorted { utf8Order(names[$0], names[$1]) } }
+        for state in byName(machine.stateNames) {
+            out.record("state", machine.stateNames[state], machine.isFinal[state] ? "final" : "nonfinal")
+            out.list("entry", effectNames(machine.entryEffects[state]))
+            out.list("exit", effectNames(machine.exitEffects[state]))
+        }
+        for input in byName(machine.inputNames) {
+            out.record("input", machine.inputNames[input], machine.argumentTypes[input]?.rawValue ?? "-")
+        }
+        for slot in byName(machine.variableNames) {
+            out.record(
+                "variable", machine.variableNames[slot], machine.variableTypes[slot].description,
+                machine.initialContext[slot].description)
+        }
+        for id in byName(machine.effectNames) {
+            let effect = machine.effects[id]
+            out.record("effect", machine.effectNames[id])
+            for (index, assignment) in effect.assignments.enumerated() {
+                out.record("set", machine.variableNames[assignment.slot], effect.expressionTexts[index])
+            }
+            for (index, send) in effect.sends.enumerated() {
+                let text = send.argument == nil ? "-" : effect.expressionTexts[effect.assignments.count + index]
+                out.record("send", machine.inputNames[send.input], text)
+            }
+        }
+        for transition in machine.transitions {
+            out.record(
+                "transition", machine.inputNames[transition.input],
+                transition.target >= 0 ? machine.stateNames[transition.target] : "-", transition.guardText ?? "-")
+            out.list("from", transition.sources.map { machine.stateNames[$0] }.sorted(by: utf8Order))
+            out.list("effects", effectNames(transition.effects))
+        }
+        return out.bytes
+    }
+}
+
+extension CompiledMachine {
+    /// The machine's ``MachineFingerprint``; computing it walks the whole definition, so keep it.
+    public var fingerprint: MachineFingerprint { MachineFingerprint(self) }
+}
+
+private struct CanonicalWriter {
+    var bytes: [UInt8] = []
+
+    mutating func string(_ s: String) {
+        bytes.append(contentsOf: String(s.utf8.count).utf8)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(contentsOf: s.utf8)
+    }
+
+    mutating func record(_ fields: String...) {
+        for (index, field) in fields.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: " ")) }
+            string(field)
+        }
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    mutating func list(_ tag: String, _ items: [String]) {
+        string(tag)
+        bytes.append(contentsOf: " \(items.count)".utf8)
+        for item in items {
+            bytes.append(UInt8(ascii: " "))
+            string(item)
+        }
+        bytes.append(UInt8(ascii: "\n"))
+    }
+}

@@ -1,0 +1,242 @@
+/// A strict JSON reader (RFC 8259) for snapshots: the engine has no Foundation, and a snapshot
+/// needs little. Numbers keep their text, so that `3` and `3.0` stay different; nesting is
+/// bounded, so a hostile file is an error, not a stack overflow.
+enum SnapshotJSON {
+    case null
+    case bool(Bool)
+    case number(String)
+    case string(String)
+    case array([SnapshotJSON])
+    case object([(key: String, value: SnapshotJSON)])
+
+    /// What kind of JSON value this is, for messages.
+    var kind: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a bool"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    struct SyntaxError: Error {
+        var offset: Int
+        var message: String
+    }
+
+    static let maximumDepth = 64
+
+    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> SnapshotJSON {
+        var reader = Reader(bytes: bytes)
+        try reader.checkUTF8()
+        reader.skipSpace()
+        let value = try reader.value(depth: 0)
+        reader.skipSpace()
+        if reader.index < bytes.count { throw reader.error("unexpected \(reader.describeNext()) after the JSON value") }
+        return value
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+
+        func error(_ message: String, at offset: Int? = nil) -> SyntaxError {
+            SyntaxError(offset: offset ?? index, message: message)
+        }
+
+        func describeNext() -> String {
+            guard index < bytes.count else { return "end of file" }
+            let byte = bytes[index]
+            return byte >= 0x21 && byte < 0x7F ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+        }
+
+        func checkUTF8() throws(SyntaxError) {
+            if bytes.allSatisfy({ $0 < 0x80 }) { return }
+            var decoder = UTF8()
+            var iterator = bytes.makeIterator()
+            var offset = 0
+            while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar): offset += UTF8.width(scalar)
+                case .emptyInput: return
+                case .error: throw error("not valid UTF-8", at: offset)
+                }
+            }
+        }
+
+        mutating func skipSpace() {
+            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        }
+
+        mutating func value(depth: Int) throws(SyntaxError) -> SnapshotJSON {
+            guard index < bytes.count else { throw error("unexpected end of file, expected a value") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"): return try object(depth: depth + 1)
+            case UInt8(ascii: "["): return try array(depth: depth + 1)
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+            default: throw error("unexpected \(describeNext()), expected a value")
+            }
+        }
+
+        mutating func literal(_ word: StaticString) throws(SyntaxError) {
+            let text = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            guard bytes.count - index >= text.count, bytes[index..<index + text.count].elementsEqual(text) else {
+                throw error("unexpected \(describeNext()), expected a value")
+            }
+            index += text.count
+        }
+
+        mutating func expect(_ byte: UInt8, _ what: String) throws(SyntaxError) {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == byte else { throw error("unexpected \(describeNext()), expected \(what)") }
+            index += 1
+        }
+
+        mutating func object(depth: Int) throws(SyntaxError) -> SnapshotJSON {
+            if depth > SnapshotJSON.maximumDepth { throw error("nested deeper than \(SnapshotJSON.maximumDepth)") }
+            index += 1
+            var members: [(key: String, value: SnapshotJSON)] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
+            while true {
+                skipSpace()
+                let keyOffset = index
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                    throw error("unexpected \(describeNext()), expected a member name in quotes")
+                }
+                let key = try string()
+                if members.contains(where: { $0.key == key }) { throw error("duplicate member \(JSONText.quoted(key))", at: keyOffset) }
+                try expect(UInt8(ascii: ":"), "':'")
+                skipSpace()
+                members.append((key, try value(depth: depth)))
+                skipSpace()
+                guard index < bytes.count else { throw error("unexpected end of file, expected ',' or '}'") }
+                if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(members)
+                }
+                try expect(UInt8(ascii: ","), "',' or '}'")
+            }
+        }
+
+        mutating func array(depth: Int) throws(SyntaxError) -> SnapshotJSON {
+            if depth > SnapshotJSON.maximumDepth { throw error("nested deeper than \(SnapshotJSON.maximumDepth)") }
+            index += 1
+            var elements: [SnapshotJSON] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(elements)
+            }
+            while true {
+                skipSpace()
+                elements.append(try value(depth: depth))
+                skipSpace()
+                guard index < bytes.count else { throw error("unexpected end of file, expected ',' or ']'") }
+                if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(elements)
+                }
+                try expect(UInt8(ascii: ","), "',' or ']'")
+            }
+        }
+
+        mutating func number() throws(SyntaxError) -> String {
+            let start = index
+            func digits(_ reader: inout Reader) -> Int {
+                let first = reader.index
+                while reader.index < reader.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(reader.bytes[reader.index]) {
+                    reader.index += 1
+                }
+                return reader.index - first
+            }
+            if bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let integerStart = index
+            let integerDigits = digits(&self)
+            if integerDigits == 0 { throw error("a number needs digits", at: start) }
+            if integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0") { throw error("a number may not start with 0", at: start) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                if digits(&self) == 0 { throw error("a number needs digits after '.'", at: start) }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                if digits(&self) == 0 { throw error("a number needs digits in its exponent", at: start) }
+            }
+            return String(decoding: bytes[start..<index], as: UTF8.self)
+        }
+
+        mutating func string() throws(SyntaxError) -> String {
+            let start = index
+            index += 1
+            var out: [UInt8] = []
+            while true {
+                guard index < bytes.count else { throw error("unterminated string", at: start) }
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    return String(decoding: out, as: UTF8.self)
+                case 0..<0x20:
+                    throw error("a control character in a string must be escaped", at: index - 1)
+                case UInt8(ascii: "\\"):
+                    guard index < bytes.count else { throw error("unterminated string", at: start) }
+                    let escape = bytes[index]
+                    index += 1
+                    switch escape {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+                    case UInt8(ascii: "b"): out.append(0x08)
+                    case UInt8(ascii: "f"): out.append(0x0C)
+                    case UInt8(ascii: "n"): out.append(0x0A)
+                    case UInt8(ascii: "r"): out.append(0x0D)
+                    case UInt8(ascii: "t"): out.append(0x09)
+                    case UInt8(ascii: "u"):
+                        var scalar = try hex4()
+                        if (0xD800..<0xDC00).contains(scalar) {
+                            guard bytes.count - index >= 2, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                            else { throw error("a lone surrogate \\u escape", at: index - 6) }
+                            index += 2
+                            let low = try hex4()
+                            guard (0xDC00..<0xE000).contains(low) else { throw error("a lone surrogate \\u escape", at: index - 12) }
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        guard let unicode = Unicode.Scalar(scalar) else { throw error("a lone surrogate \\u escape", at: index - 6) }
+                        out.append(contentsOf: UTF8.encode(unicode)!)
+                    default:
+                        throw error("unknown escape '\\\(Character(Unicode.Scalar(escape)))'", at: index - 2)
+                    }
+                default:
+                    out.append(byte)
+                }
+            }
+        }
+
+        mutating func hex4() throws(SyntaxError) -> UInt32 {
+            guard bytes.count - index >= 4 else { throw error("a \\u escape needs 4 hexadecimal digits") }
+            var value: UInt32 = 0
+            for _ in 0..<4 {
+                let byte = bytes[index]
+                let digit: UInt32
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+                default: throw error("a \\u escape needs 4 hexadecimal digits")
+                }
+                value = value << 4 | digit
+                index += 1
+            }
+            return value
+        }
+    }
+}

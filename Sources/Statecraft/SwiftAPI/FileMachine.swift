@@ -1,0 +1,252 @@
+/// A machine loaded from a machine file (or any ``CompiledMachine``), running on the same
+/// engine as `smrun`, with the observation API of ``TypedStateMachine``: states are the file's
+/// state names, inputs its input names with ``Value`` arguments. Results report an argument as
+/// its Swift value, so `result.input.is(Input("count", taking: Int.self))` holds for an input
+/// `count: int`.
+///
+/// Swift code binds the file's effect names to closures: a bound closure runs each time its
+/// effect runs, after the transition is taken (and the effect's `set`/`send` body, if any, has
+/// run), in the order the transition runs its effects. Inputs it sends to the machine are queued
+/// like those of `send:` bodies (run to completion).
+///
+/// ```swift
+/// let launcher = try FileMachine(compiled, effects: [
+///     "logIn": { call in showLoggedInExperience() },
+/// ])
+/// launcher.send("initialize")
+/// ```
+///
+/// `StatecraftYAML` loads files: `FileMachine(contentsOf: "machines/app-launcher.yaml", effects: ...)`.
+public final class FileMachine: @unchecked Sendable {
+    /// A binding to an effect name that the machine does not have.
+    public struct BindingError: Error, Sendable, CustomStringConvertible {
+        /// The name bound.
+        public let effect: String
+        /// What is wrong, with a did-you-mean suggestion.
+        public let description: String
+    }
+
+    /// The compiled machine.
+    public let machine: CompiledMachine
+    // Every `var` is guarded by `observers.lock`.
+    let observers = Observers<StateTransitionResult<String>, String>()
+    private var runner: Runner
+    private let inputIDs: [String: Int]
+    /// Per effect id, the closure bound to it.
+    private let bindings: [(@Sendable (EffectCall) -> Void)?]
+    /// The state and context after the last result, readable while the runner runs.
+    private var currentState: Int
+    private var currentContext: [Value]
+    /// Inputs bound closures sent during the current result, not yet queued in the runner.
+    private var sentFromRun: [(input: Int, argument: Value, sentBy: Int)] = []
+    /// The effect whose closure is running.
+    private var runningEffect = -1
+
+    /// Runs `machine`, with `effects` bound to its effect names, and starts it: the initial
+    /// state's entry effects (and their bound closures) run now.
+    ///
+    /// - Throws: ``BindingError`` when a bound name is not one of the machine's effects.
+    public init(
+        _ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit,
+        effects: [String: @Sendable (EffectCall) -> Void] = [:]
+    ) throws(BindingError) {
+        var bindings = [(@Sendable (EffectCall) -> Void)?](repeating: nil, count: machine.effectNames.count)
+        for (name, closure) in effects {
+            guard let id = machine.effectNames.firstIndex(of: name) else {
+                throw BindingError(
+                    effect: name,
+                    description: "machine '\(machine.name)' has no effect '\(name)'"
+                        + Suggestion.didYouMean(name, in: machine.effectNames))
+            }
+            bindings[id] = closure
+        }
+        self.machine = machine
+        self.bindings = bindings
+        runner = Runner(machine, stepLimit: stepLimit)
+        inputIDs = Dictionary(machine.inputNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        currentState = machine.initialState
+        currentContext = machine.initialContext
+        observers.lock.withLock {
+            var host = Host(machine: self, external: nil)
+            runner.start(host: &host)
+        }
+    }
+
+    deinit {
+        observers.finish()
+    }
+
+    /// The current state's name.
+    public var state: String {
+        observers.lock.withLock { machine.stateNames[currentState] }
+    }
+
+    /// The context: each variable's current value.
+    public var context: [String: Value] {
+        observers.lock.withLock { contextDictionary(currentContext) }
+    }
+
+    /// Sends the input named `input`, with `argument` if it takes one; returns its result, also
+    /// published to observers. An unknown name is an `unknownInput` failure, and a missing,
+    /// extra or mistyped argument a `badArgument` one (an int is accepted for a double).
+    ///
+    /// Called from inside one of this machine's bound closures, a valid input is queued instead
+    /// (run to completion), and the result is a `queued` failure.
+    @discardableResult
+    public func send(_ input: String, _ argument: Value? = nil) -> StateTransitionResult<String> {
+        let result = observers.lock.withLock { () -> StateTransitionResult<String> in
+            let nested = observers.lock.depth > 1
+            guard let id = inputIDs[input] else {
+                return reject(
+                    Self.sent(input, argument, queued: nested),
+                    TransitionResult(input: -1, from: currentState, outcome: .rejected(.unknownInput), sentBy: -1))
+            }
+            guard let value = Self.checked(argument, for: machine.argumentTypes[id]) else {
+                return reject(
+                    Self.sent(input, argument, queued: nested),
+                    TransitionResult(input: id, from: currentState, outcome: .rejected(.badArgument), sentBy: -1))
+            }
+            let sent = Self.sent(input, value, queued: nested)
+            if nested {
+                sentFromRun.append((id, value, runningEffect))
+                return .failure(
+                    StateTransitionError(
+                        state: machine.stateNames[currentState], input: sent, kind: .queued,
+                        message: "'\(input)' was sent while the machine runs a transition; it runs after it"))
+            }
+            var host = Host(machine: self, external: sent)
+            runner.send(id, argument: value, host: &host)
+            return host.first!
+        }
+        observers.deliver()
+        return result
+    }
+
+    /// A stream of every result from now on, in the order transitions happened. Each access
+    /// is a new subscription; it ends when the machine is released.
+    public var results: AsyncStream<StateTransitionResult<String>> {
+        observers.results { $0 }
+    }
+
+    /// A stream of the current state's name, then of every state entered.
+    public var states: AsyncStream<String> {
+        observers.states { machine.stateNames[currentState] }
+    }
+
+    /// Calls `handler` with every result from now on, in order.
+    public func observeResults(_ handler: @escaping @Sendable (StateTransitionResult<String>) -> Void) -> Observation {
+        observers.observeResults(handler)
+    }
+
+    /// Calls `handler` with the current state's name, then with every state entered, in order.
+    public func observeStates(_ handler: @escaping @Sendable (String) -> Void) -> Observation {
+        observers.observeStates(current: { machine.stateNames[currentState] }, handler)
+    }
+
+    /// An input as results report it: its argument as a Swift value (`Int`, `Double`, `Bool`,
+    /// `String`, or `()` for none), so that it matches the ``Input`` of that name and type.
+    private static func sent(_ name: String, _ argument: Value?, queued: Bool) -> SentInput {
+        let (value, type): (any Sendable, Any.Type) =
+            switch argument {
+            case .int(let number)?: (number, Int.self)
+            case .double(let number)?: (number, Double.self)
+            case .bool(let flag)?: (flag, Bool.self)
+            case .string(let text)?: (text, String.self)
+            case .null?, nil: ((), Void.self)
+            }
+        return SentInput(name: name, argument: value, key: InputKey(name: name, argumentType: ObjectIdentifier(type)), isQueued: queued)
+    }
+
+    /// The argument to send for an input taking `type`, or nil when `argument` does not fit.
+    private static func checked(_ argument: Value?, for type: ValueType?) -> Value? {
+        switch (argument, type) {
+        case (nil, nil): .null
+        case (.int(let number)?, .double?): .double(Double(number))
+        case (let value?, let type?) where value.type == type: value
+        default: nil
+        }
+    }
+
+    /// Publishes the rejection of an input refused before it reached the runner (which may be
+    /// running: this reads only the mirrored state).
+    private func reject(_ input: SentInput, _ result: TransitionResult) -> StateTransitionResult<String> {
+        let failure = StateTransitionResult<String>.failure(
+            StateTransitionError(
+                state: machine.stateNames[currentState], input: input, kind: StateTransitionError.Kind(result.rejection!),
+                message: machine.message(for: result, inputName: input.name)))
+        observers.publish(failure, newState: nil)
+        return failure
+    }
+
+    private func contextDictionary(_ values: [Value]) -> [String: Value] {
+        Dictionary(uniqueKeysWithValues: zip(machine.variableNames, values))
+    }
+
+    /// Publishes the runner's results and runs the bound closures.
+    private struct Host: RunnerHost {
+        unowned let machine: FileMachine
+        /// The external input, or nil at start.
+        let external: SentInput?
+        var first: StateTransitionResult<String>?
+
+        mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
+            let machine = machine
+            let compiled = machine.machine
+            let input: SentInput
+            if result.sentBy < 0, !result.isStart, let external {
+                input = external
+            } else {
+                input = FileMachine.sent(
+                    result.input >= 0 ? compiled.inputNames[result.input] : "start", result.queuedArgument,
+                    queued: result.sentBy >= 0)
+            }
+            let from = compiled.stateNames[result.from]
+            let typed: StateTransitionResult<String>
+            switch result.outcome {
+            case .accepted(let to):
+                machine.currentState = runner.state
+                machine.currentContext = runner.context
+                typed = .success(StateTransition(from: from, to: compiled.stateNames[to], input: input, isIgnored: false))
+                machine.observers.publish(typed, newState: compiled.stateNames[to])
+                for effect in compiled.effectsRun(by: result) {
+                    guard let closure = machine.bindings[effect] else { continue }
+                    machine.runningEffect = effect
+                    closure(
+                        EffectCall(
+                            effect: compiled.effectNames[effect], input: result.isStart ? nil : input, from: from,
+                            to: compiled.stateNames[to], context: machine.contextDictionary(runner.context), machine: machine))
+                }
+                machine.runningEffect = -1
+            case .ignored:
+                typed = .success(StateTransition(from: from, to: from, input: input, isIgnored: true))
+                machine.observers.publish(typed, newState: nil)
+            case .rejected(let kind):
+                typed = .failure(
+                    StateTransitionError(
+                        state: from, input: input, kind: StateTransitionError.Kind(kind),
+                        message: compiled.message(for: result, inputName: input.name, stepLimit: runner.stepLimit)))
+                machine.observers.publish(typed, newState: nil)
+            }
+            if first == nil { first = typed }
+            for sent in machine.sentFromRun { runner.enqueue(sent.input, argument: sent.argument, sentBy: sent.sentBy) }
+            machine.sentFromRun.removeAll(keepingCapacity: true)
+        }
+    }
+}
+
+/// A bound closure's view of its effect running.
+public struct EffectCall: Sendable {
+    /// The effect's name.
+    public let effect: String
+    /// The input whose transition runs the effect, with its argument; nil for the initial
+    /// state's entry effects, run when the machine starts.
+    public let input: SentInput?
+    /// The state left (the initial state, at start).
+    public let from: String
+    /// The state entered (or stayed in).
+    public let to: String
+    /// The context after the transition's effect bodies.
+    public let context: [String: Value]
+    /// The machine, to read or send to (sends are queued).
+    public let machine: FileMachine
+}

@@ -1,0 +1,99 @@
+/// What one input did (DESIGN §3.7): `send` returns it, and observers receive it.
+public enum StateTransitionResult<State: Sendable>: Sendable {
+    /// A transition was taken, or the input was ignored by the machine's policy.
+    case success(StateTransition<State>)
+    /// The input was rejected; the state is unchanged.
+    case failure(StateTransitionError<State>)
+
+    /// Whether the input was accepted (or ignored by policy).
+    public var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+
+    /// The transition, on success.
+    public var transition: StateTransition<State>? {
+        if case .success(let transition) = self { return transition }
+        return nil
+    }
+
+    /// The error, on failure.
+    public var error: StateTransitionError<State>? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+
+    /// The input the result is about.
+    public var input: SentInput {
+        switch self {
+        case .success(let transition): transition.input
+        case .failure(let error): error.input
+        }
+    }
+}
+
+/// A transition taken: from a state to a state (maybe the same) on an input.
+public struct StateTransition<State: Sendable>: Sendable {
+    /// The state before.
+    public let from: State
+    /// The state after.
+    public let to: State
+    /// The input taken, with its argument.
+    public let input: SentInput
+    /// True when no transition matched and the machine's policy is to ignore such inputs:
+    /// nothing changed and no effect ran (`from` and `to` are the current state).
+    public let isIgnored: Bool
+
+    /// The input's argument.
+    public var argument: any Sendable { input.argument }
+}
+
+/// Why an input was rejected, and where the machine was.
+public struct StateTransitionError<State: Sendable>: Error, Sendable, CustomStringConvertible {
+    /// The kinds of rejection.
+    public enum Kind: String, Hashable, Sendable {
+        /// A machine file has no input of that name.
+        case unknownInput = "unknown-input"
+        /// A machine file's input needs another argument.
+        case badArgument = "bad-argument"
+        /// No transition leaves the current state on the input.
+        case noTransition = "no-transition"
+        /// Transitions leave the current state on the input, but every guard is false.
+        case guardRejected = "guard-rejected"
+        /// The current state is final: the machine takes no more inputs.
+        case finished
+        /// Effects queued more inputs than the step limit for one external input (a livelock);
+        /// this input and the rest of the queue were discarded.
+        case stepLimit = "step-limit"
+        /// A machine file's guard or effect body failed to evaluate (division by zero, overflow).
+        case expressionError = "expression-error"
+        /// Sent from inside one of the machine's own effects, guards or works' transitions, on the
+        /// thread running it: the input was queued and runs after the current transition; its
+        /// own result is published to observers then.
+        case queued
+
+        init(_ kind: RejectionKind) {
+            switch kind {
+            case .unknownInput: self = .unknownInput
+            case .badArgument: self = .badArgument
+            case .noTransition: self = .noTransition
+            case .guardRejected: self = .guardRejected
+            case .finished: self = .finished
+            case .stepLimit: self = .stepLimit
+            case .expressionError: self = .expressionError
+            }
+        }
+    }
+
+    /// The current state, unchanged.
+    public let state: State
+    /// The input rejected, with its argument.
+    public let input: SentInput
+    /// Why.
+    public let kind: Kind
+    /// A sentence naming the input and the state, as `smrun` prints it.
+    public let message: String
+
+    /// The kind, as `smrun` names it, and the message.
+    public var description: String { "\(kind.rawValue): \(message)" }
+}

@@ -1,0 +1,42 @@
+/// What a guard, or a row that builds its target state, sees: the state being left, the input
+/// with its typed argument, and the machine's context.
+public struct TransitionRequest<State: MachineState, Context: Sendable, Argument: Sendable> {
+    /// The current state, which the transition would leave.
+    public let from: State
+    /// The input.
+    public let input: Input<Argument>
+    /// The input's argument.
+    public let argument: Argument
+    /// The machine's extended state.
+    public let context: Context
+}
+
+/// What an effect sees when its transition has been taken: the states before and after, the
+/// input with its typed argument, the context (which it may change), and the machine (whose
+/// `state` is already `to`).
+public struct TransitionStep<State: MachineState, Context: Sendable, Argument: Sendable> {
+    /// The state left.
+    public let from: State
+    /// The state entered, which is the machine's state while effects run.
+    public let to: State
+    /// The input taken.
+    public let input: Input<Argument>
+    /// The input's argument.
+    public let argument: Argument
+    /// The machine's extended state: changes are kept when the effect returns, and the next
+    /// effect, guard and work see them (DDStateMachine's actions).
+    public var context: Context
+    /// The machine running the effect.
+    public let machine: TypedStateMachine<State, Context>
+
+    /// Queues `input` to run after this transition and those already queued (run to completion,
+    /// DESIGN §3.5); its result is published to observers when it runs.
+    public func send(_ input: Input<Void>) {
+        machine.send(input)
+    }
+
+    /// Queues `input` with `argument` to run after this transition and those already queued.
+    public func send<A>(_ input: Input<A>, _ argument: A) {
+        machine.send(input, argument)
+    }
+}

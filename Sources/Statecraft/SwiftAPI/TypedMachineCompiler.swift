@@ -1,0 +1,110 @@
+/// Compiles a typed machine's rules to the engine's representation: slots and inputs interned to
+/// dense ids, rows to a ``CompiledMachine`` with its `state x input` dispatch table, and guards to
+/// ``HostCondition``s that read the typed request from the machine's ``TypedFrame``.
+enum TypedMachineCompiler {
+    struct Output<State: MachineState, Context: Sendable> {
+        let machine: CompiledMachine
+        let inputIDs: [InputKey: Int]
+        /// The engine input for typed inputs that no row names: it has no transitions, so the
+        /// runner gives them `no-transition`, `ignored` or `finished` like any other.
+        let unmappedInput: Int
+        /// Per engine transition, its row.
+        let rows: [ErasedRow<State, Context>]
+        /// Per engine state, its work.
+        let works: [WorkState<State, Context>?]
+        let slotIDs: [State.Slot: Int]
+    }
+
+    static func compile<State, Context>(
+        initial: State, rules: MachineRules<State, Context>, onUnhandled: MachineDefinition.UnhandledPolicy,
+        frame: TypedFrame<State, Context>
+    ) -> Output<State, Context> {
+        var slots: [State.Slot] = []
+        var slotIDs: [State.Slot: Int] = [:]
+        func intern(_ slot: State.Slot) {
+            guard slotIDs[slot] == nil else { return }
+            slotIDs[slot] = slots.count
+            slots.append(slot)
+        }
+        intern(initial.slot)
+        var rows: [ErasedRow<State, Context>] = []
+        var inputIDs: [InputKey: Int] = [:]
+        var inputNames: [String] = []
+        func internInput(_ key: InputKey) {
+            guard inputIDs[key] == nil else { return }
+            inputIDs[key] = inputNames.count
+            inputNames.append(key.name)
+        }
+        var finals: [State.Slot] = []
+        var works: [WorkState<State, Context>] = []
+        for rule in rules.rules {
+            switch rule {
+            case .row(let row):
+                if case .slots(let sources) = row.sources.kind { sources.forEach(intern) }
+                intern(row.targetSlot)
+                internInput(row.input)
+                rows.append(row)
+            case .work(let work):
+                intern(work.slot)
+                internInput(work.input)
+                works.append(work)
+            case .final(let slot):
+                intern(slot)
+                finals.append(slot)
+            }
+        }
+        let unmappedInput = inputNames.count
+        inputNames.append("(unmapped)")
+
+        var workBySlot = [WorkState<State, Context>?](repeating: nil, count: slots.count)
+        for work in works {
+            let id = slotIDs[work.slot]!
+            precondition(workBySlot[id] == nil, "two work states for '\(work.slot)'")
+            workBySlot[id] = work
+        }
+        var isFinal = [Bool](repeating: false, count: slots.count)
+        for slot in finals { isFinal[slotIDs[slot]!] = true }
+
+        let transitions = rows.map { row -> CompiledTransition in
+            var sources: [Int]
+            switch row.sources.kind {
+            case .slots(let listed):
+                sources = []
+                for id in listed.map({ slotIDs[$0]! }) where !sources.contains(id) { sources.append(id) }
+            case .predicate(let matches):
+                sources = slots.indices.filter { matches(slots[$0]) }
+            }
+            let condition = row.condition.map { condition in
+                CompiledExpression.host(HostCondition { _, _ in condition(frame.state, frame.argument, frame.context) })
+            }
+            return CompiledTransition(
+                input: inputIDs[row.input]!, sources: sources, target: slotIDs[row.targetSlot]!,
+                guardExpression: condition, guardText: condition == nil ? nil : "when", effects: [], position: .unknown)
+        }
+        let machine = CompiledMachine(
+            name: String(describing: State.self), description: nil, stateNames: slots.map { String(describing: $0) },
+            inputNames: inputNames, effectNames: [], variableNames: [], initialState: 0, initialContext: [],
+            onUnhandled: onUnhandled, argumentTypes: inputNames.map { _ in nil }, argumentIsRead: inputNames.map { _ in false },
+            isFinal: isFinal, entryEffects: slots.map { _ in [] }, exitEffects: slots.map { _ in [] },
+            transitions: transitions, effects: [])
+        return Output(
+            machine: machine, inputIDs: inputIDs, unmappedInput: unmappedInput, rows: rows, works: workBySlot,
+            slotIDs: slotIDs)
+    }
+}
+
+/// The typed state of a running machine, where the guards compiled into its engine table read
+/// it. Guarded by the machine's lock: only the thread running the machine touches it.
+final class TypedFrame<State: Sendable, Context: Sendable>: @unchecked Sendable {
+    /// The current state.
+    var state: State
+    /// The extended state.
+    var context: Context
+    /// The argument of the input being processed.
+    var argument: any Sendable = ()
+
+    init(state: State, context: Context) {
+        self.state = state
+        self.context = context
+    }
+}
