@@ -27,14 +27,14 @@ public struct CompiledMachine: Sendable {
     public let effects: [CompiledEffect]
     /// Candidate transitions of the cell `state * inputCount + input` are
     /// `cellTransitions[cellStart[cell] ..< cellStart[cell + 1]]`, in file order.
-    let cellStart: [Int32]
-    let cellTransitions: [Int32]
+    @usableFromInline let cellStart: [Int32]
+    @usableFromInline let cellTransitions: [Int32]
     /// Per transition, what the hot path needs without touching ``transitions`` (whose
     /// elements hold arrays, so reading one costs reference counting): the target (-1 stays),
     /// whether it has a guard, and whether any effect it may run has a body.
-    let targets: [Int32]
-    let isGuarded: [Bool]
-    let runsBodies: [Bool]
+    @usableFromInline let targets: [Int32]
+    @usableFromInline let isGuarded: [Bool]
+    @usableFromInline let runsBodies: [Bool]
 
     init(
         name: String, description: String?, stateNames: [String], inputNames: [String], effectNames: [String],

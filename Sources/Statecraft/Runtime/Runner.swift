@@ -4,21 +4,29 @@
 /// The hot path, an input without effect bodies, is a table lookup and allocates nothing.
 public struct Runner: Sendable {
     public let machine: CompiledMachine
-    public private(set) var state: Int
-    public private(set) var context: [Value]
+    /// The current state's id.
+    public var state: Int { current }
+    /// The context's values, by variable id.
+    public var context: [Value] { values }
+    // Stored under other names so that the inlinable hot path may write them; `state` and
+    // `context` stay read-only for callers.
+    @usableFromInline var current: Int
+    @usableFromInline var values: [Value]
     /// Queued inputs processed per external input before `step-limit` (DESIGN §3.5).
     public var stepLimit: Int
 
-    // Queued, queue, queueHead, process and runEffects are internal, not private: the hosted
-    // send and start of RunnerHost.swift share them.
+    // The queue and the steps of a transition are internal, not private: the hosted send and
+    // start of RunnerHost.swift share them, and `send` is inlinable so that it is specialised
+    // for the caller's sink.
+    @usableFromInline
     struct Queued: Sendable {
         var input: Int
         var argument: Value
         var sentBy: Int
     }
 
-    var queue: [Queued] = []
-    var queueHead = 0
+    @usableFromInline var queue: [Queued] = []
+    @usableFromInline var queueHead = 0
     /// Where effect bodies write until a transition commits (`expression-error` assigns nothing).
     private var scratch: [Value]
 
@@ -26,8 +34,8 @@ public struct Runner: Sendable {
 
     public init(_ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit) {
         self.machine = machine
-        self.state = machine.initialState
-        self.context = machine.initialContext
+        self.current = machine.initialState
+        self.values = machine.initialContext
         self.scratch = machine.initialContext
         self.stepLimit = stepLimit
     }
@@ -35,8 +43,8 @@ public struct Runner: Sendable {
     /// Resumes at `state` with `context` (a snapshot), without running entry effects.
     public mutating func restore(state: Int, context: [Value]) {
         precondition(machine.stateNames.indices.contains(state) && context.count == machine.variableNames.count)
-        self.state = state
-        self.context = context
+        self.current = state
+        self.values = context
     }
 
     /// Runs the initial state's entry effects, reporting a start result when there are any,
@@ -60,11 +68,17 @@ public struct Runner: Sendable {
     /// - Parameter argument: the argument, or `.null` for an input without one. For an input
     ///   whose argument the machine never reads (``CompiledMachine/argumentIsRead``), any value
     ///   of the right type will do.
-    @inline(__always)
+    @inlinable
     public mutating func send<Sink: ResultSink & ~Copyable>(_ input: Int, argument: Value = .null, into sink: inout Sink) {
         let result = process(input, argument: argument, sentBy: -1)
         sink.receive(result, from: self)
         if queueHead < queue.count { drainQueue(into: &sink) }
+    }
+
+    /// The argument of a queued input's result, while a sink or host receives it (`nil` for an
+    /// external input, whose argument is the caller's, and for the start).
+    public func queuedArgument(of result: TransitionResult) -> Value? {
+        result.queueSlot >= 0 && result.queueSlot < queue.count ? queue[result.queueSlot].argument : nil
     }
 
     /// The result for an input rejected before it reached the machine (an unknown name, a bad
@@ -73,35 +87,41 @@ public struct Runner: Sendable {
         TransitionResult(input: input, from: state, outcome: .rejected(kind), sentBy: -1)
     }
 
-    private mutating func drainQueue<Sink: ResultSink & ~Copyable>(into sink: inout Sink) {
+    @usableFromInline
+    mutating func drainQueue<Sink: ResultSink & ~Copyable>(into sink: inout Sink) {
         var steps = 0
-        while queueHead < queue.count {
-            let next = queue[queueHead]
-            queueHead += 1
-            steps += 1
-            var result: TransitionResult
-            if steps > stepLimit {
-                result = TransitionResult(input: next.input, from: state, outcome: .rejected(.stepLimit), sentBy: next.sentBy)
-                result.discarded = queue.count - queueHead
-                queueHead = queue.count
-            } else {
-                result = process(next.input, argument: next.argument, sentBy: next.sentBy)
-            }
-            result.queuedArgument = next.argument
-            sink.receive(result, from: self)
-        }
+        while let result = nextQueuedResult(steps: &steps) { sink.receive(result, from: self) }
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
     }
 
-    @inline(__always)
+    /// Processes the next queued input, or reports `step-limit` for it and discards the rest
+    /// of the queue; `nil` when the queue is drained (DESIGN §3.5).
+    mutating func nextQueuedResult(steps: inout Int) -> TransitionResult? {
+        guard queueHead < queue.count else { return nil }
+        let next = queue[queueHead]
+        queueHead += 1
+        steps += 1
+        var result: TransitionResult
+        if steps > stepLimit {
+            result = TransitionResult(input: next.input, from: current, outcome: .rejected(.stepLimit), sentBy: next.sentBy)
+            result.discarded = queue.count - queueHead
+            queueHead = queue.count
+        } else {
+            result = process(next.input, argument: next.argument, sentBy: next.sentBy)
+        }
+        result.queueSlot = queueHead - 1
+        return result
+    }
+
+    @inlinable
     mutating func process(_ input: Int, argument: Value, sentBy: Int) -> TransitionResult {
-        var result = TransitionResult(input: input, from: state, outcome: .rejected(.noTransition), sentBy: sentBy)
-        if machine.isFinal[state] {
+        var result = TransitionResult(input: input, from: current, outcome: .rejected(.noTransition), sentBy: sentBy)
+        if machine.isFinal[current] {
             result.outcome = .rejected(.finished)
             return result
         }
-        let cell = state &* machine.inputNames.count &+ input
+        let cell = current &* machine.inputNames.count &+ input
         var candidate = Int(machine.cellStart[cell])
         let end = Int(machine.cellStart[cell &+ 1])
         if candidate == end {
@@ -113,7 +133,7 @@ public struct Runner: Sendable {
             candidate &+= 1
             if machine.isGuarded[index] {
                 do {
-                    guard case .bool(true) = try machine.transitions[index].guardExpression!.evaluate(context, argument: argument)
+                    guard case .bool(true) = try machine.transitions[index].guardExpression!.evaluate(values, argument: argument)
                     else { continue }
                 } catch {
                     result.outcome = .rejected(.expressionError)
@@ -123,15 +143,15 @@ public struct Runner: Sendable {
                 }
             }
             result.transition = index
-            if machine.runsBodies[index], let failure = runEffects(machine.effectsRun(by: index, from: state), argument: argument) {
+            if machine.runsBodies[index], let failure = runEffects(machine.effectsRun(by: index, from: current), argument: argument) {
                 result.outcome = .rejected(.expressionError)
                 result.evaluationError = failure.error
                 result.failedExpression = failure.site
                 return result
             }
             let target = Int(machine.targets[index])
-            if target >= 0 { state = target }
-            result.outcome = .accepted(to: state)
+            if target >= 0 { current = target }
+            result.outcome = .accepted(to: current)
             return result
         }
         result.outcome = .rejected(.guardRejected)
@@ -140,6 +160,7 @@ public struct Runner: Sendable {
 
     /// Runs effect bodies against a scratch copy of the context and commits it only when every
     /// expression evaluated; inputs they send are queued only then too.
+    @usableFromInline
     mutating func runEffects(_ effects: EffectSequence, argument: Value) -> (error: EvaluationError, site: TransitionResult.ExpressionSite)? {
         var copied = false
         let queuedBefore = queue.count
@@ -147,7 +168,7 @@ public struct Runner: Sendable {
             let effect = machine.effects[id]
             guard effect.hasBody else { continue }
             if !copied {
-                for slot in context.indices { scratch[slot] = context[slot] }
+                for slot in values.indices { scratch[slot] = values[slot] }
                 copied = true
             }
             var expression = 0
@@ -166,7 +187,7 @@ public struct Runner: Sendable {
                 return (error, .effect(id, expression: expression))
             }
         }
-        if copied { swap(&context, &scratch) }
+        if copied { swap(&values, &scratch) }
         return nil
     }
 }

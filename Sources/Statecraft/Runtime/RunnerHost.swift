@@ -48,21 +48,7 @@ extension Runner {
     /// handed to the host, which may queue more.
     private mutating func drainQueue<Host: RunnerHost & ~Copyable>(host: inout Host) {
         var steps = 0
-        while queueHead < queue.count {
-            let next = queue[queueHead]
-            queueHead += 1
-            steps += 1
-            var result: TransitionResult
-            if steps > stepLimit {
-                result = TransitionResult(input: next.input, from: state, outcome: .rejected(.stepLimit), sentBy: next.sentBy)
-                result.discarded = queue.count - queueHead
-                queueHead = queue.count
-            } else {
-                result = process(next.input, argument: next.argument, sentBy: next.sentBy)
-            }
-            result.queuedArgument = next.argument
-            host.receive(result, from: &self)
-        }
+        while let result = nextQueuedResult(steps: &steps) { host.receive(result, from: &self) }
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
     }

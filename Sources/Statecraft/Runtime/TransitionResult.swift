@@ -39,14 +39,17 @@ public struct TransitionResult: Sendable {
     public var transition: Int
     /// For a queued input, the effect that sent it; otherwise -1.
     public var sentBy: Int
-    /// The argument of a queued input (an external input's argument is the caller's).
-    public var queuedArgument: Value?
+    /// For a queued input, its place in the runner's queue: ``Runner/queuedArgument(of:)``
+    /// reads its argument there while the result is being received. Keeping the value out
+    /// keeps a result plain data, copied without reference counting.
+    public var queueSlot: Int
     /// For `step-limit`: how many queued inputs were discarded with this one.
     public var discarded: Int
     /// For `expression-error`: what failed, and where.
     public var evaluationError: EvaluationError?
     public var failedExpression: ExpressionSite?
 
+    @usableFromInline
     init(isStart: Bool = false, input: Int, from: Int, outcome: Outcome, sentBy: Int) {
         self.isStart = isStart
         self.input = input
@@ -54,6 +57,7 @@ public struct TransitionResult: Sendable {
         self.outcome = outcome
         self.transition = -1
         self.sentBy = sentBy
+        self.queueSlot = -1
         self.discarded = 0
     }
 

@@ -197,7 +197,7 @@ public final class FileMachine: @unchecked Sendable {
                 input = external
             } else {
                 input = FileMachine.sent(
-                    result.input >= 0 ? compiled.inputNames[result.input] : "start", result.queuedArgument,
+                    result.input >= 0 ? compiled.inputNames[result.input] : "start", runner.queuedArgument(of: result),
                     queued: result.sentBy >= 0)
             }
             let from = compiled.stateNames[result.from]

@@ -109,8 +109,11 @@ struct ResultPrinter: ResultSink, ~Copyable {
     mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
         if result.isRejected { rejected += 1 }
         switch format {
-        case .text: printText(result, runner.machine)
-        case .json: printJSON(result, runner.machine, context: runner.context)
+        case .text: printText(result, runner.machine, queued: result.sentBy >= 0 ? runner.queuedArgument(of: result) : nil)
+        case .json:
+            printJSON(
+                result, runner.machine, context: runner.context,
+                queued: result.sentBy >= 0 ? runner.queuedArgument(of: result) : nil)
         }
     }
 
@@ -160,12 +163,13 @@ struct ResultPrinter: ResultSink, ~Copyable {
     // MARK: Text
 
     @inline(__always)
-    private mutating func printText(_ result: TransitionResult, _ machine: CompiledMachine) {
+    /// - Parameter queued: a queued input's argument.
+    private mutating func printText(_ result: TransitionResult, _ machine: CompiledMachine, queued: Value?) {
         if cellText.count > 0, !result.isStart, result.sentBy < 0, result.isAccepted || result.rejection == .noTransition {
             let text = cellText[result.from &* inputCount &+ result.input]
             if !text.isEmpty {
                 output.append(inputs.text[result.input])
-                appendTextArgument(result)
+                appendTextArgument(result, queued: queued)
                 output.append(text)
                 return
             }
@@ -175,7 +179,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
         } else {
             if result.sentBy >= 0 { output.append("  " as StaticString) }
             output.append(inputs.text[result.input])
-            appendTextArgument(result)
+            appendTextArgument(result, queued: queued)
             if result.sentBy >= 0 {
                 output.append(" (sent by " as StaticString)
                 output.append(effects.text[result.sentBy])
@@ -205,9 +209,9 @@ struct ResultPrinter: ResultSink, ~Copyable {
         output.append(UInt8(ascii: "\n"))
     }
 
-    private mutating func appendTextArgument(_ result: TransitionResult) {
+    private mutating func appendTextArgument(_ result: TransitionResult, queued: Value?) {
         if result.sentBy >= 0 {
-            if let value = result.queuedArgument, value != .null {
+            if let value = queued, value != .null {
                 output.append(UInt8(ascii: " "))
                 appendJSONValue(value)
             }
@@ -290,7 +294,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
         output.append(UInt8(ascii: ","))
     }
 
-    private mutating func printJSON(_ result: TransitionResult, _ machine: CompiledMachine, context: [Value]) {
+    private mutating func printJSON(_ result: TransitionResult, _ machine: CompiledMachine, context: [Value], queued: Value?) {
         output.append(UInt8(ascii: "{"))
         if result.isStart {
             output.append("\"start\":true," as StaticString)
@@ -299,7 +303,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
             output.append("\"input\":" as StaticString)
             output.append(inputs.json[result.input])
             if result.sentBy >= 0 {
-                if let value = result.queuedArgument, value != .null {
+                if let value = queued, value != .null {
                     output.append(",\"arg\":" as StaticString)
                     appendJSONValue(value)
                 }
