@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Statecraft
 import StatecraftYAML
 
@@ -43,7 +42,9 @@ struct ValidateCommand: ParsableCommand {
             reports.append(.init(file: file, diagnostics: diagnostics))
         }
         let report = ValidationReport(files: reports)
-        FileHandle.standardOutput.write(Data(report.rendered(as: format).utf8))
+        var output = OutputBuffer(fd: 1)
+        output.append(report.rendered(as: format))
+        output.flush()
         if format == .text { FileHandleOutput.standardError(report.summary + "\n") }
         if report.hasUnreadableFile { throw ExitCode(Smrun.Status.invalid) }
         if report.errorCount > 0 || (strict && report.warningCount > 0) { throw ExitCode(Smrun.Status.rejected) }
@@ -53,12 +54,8 @@ struct ValidateCommand: ParsableCommand {
     private func machineFiles() throws -> [String] {
         var files: [String] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-                    .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
-                    .sorted()
-                    .map { (path.hasSuffix("/") ? path : path + "/") + $0 }
+            if MachineFileFinder.isDirectory(path) {
+                let found = MachineFileFinder.machineFiles(under: path)
                 if found.isEmpty { throw ValidationError("no *.yaml or *.yml files under directory '\(path)'") }
                 files += found
             } else {
