@@ -66,10 +66,8 @@ enum EngineBenchmark {
             Case(name: "file-loaded machine, counting sink", machine: withEffects, run: countingRun),
             Case(name: "file-loaded, no context effects, counting sink", machine: withoutEffects, run: countingRun),
             Case(name: "file-loaded, one observer (closure sink)", machine: withEffects, run: observerRun),
+            Case(name: "typed API, enum states (Jester's car)", machine: withEffects, run: TypedBenchmark.run),
         ]
-        // The typed API with enum states (DESIGN §5) is not in Statecraft yet: when it is, its
-        // case goes here, driving the same walk through enum states and inputs.
-        let typedAPIStatus = "typed API with enum states: not built yet (Statecraft has no typed API); not measured"
 
         let counter = AllocationCounter()
         say(
@@ -108,7 +106,6 @@ enum EngineBenchmark {
                     + padded(format(median(times) / first, decimals: 2) + "x", 10, right: true)
                     + padded(perTransition, 19, right: true) + "  " + checksums[index]!.text)
         }
-        say(typedAPIStatus)
         if counter.isAvailable {
             say("(allocations: the most over one run's timed loop, divided by its transitions; the target is 0)")
         } else {

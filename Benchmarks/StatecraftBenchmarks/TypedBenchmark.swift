@@ -1,0 +1,98 @@
+import Statecraft
+
+/// The typed Swift API's case of the engine benchmark: Jester's car with enum states and typed
+/// inputs (as in its README), driven by the same walk as the file-loaded machine.
+enum TypedBenchmark {
+    /// Declared in the file's order, so that raw values are the file machine's state ids and
+    /// the checksum matches the file-loaded cases.
+    enum State: Int, MachineState {
+        case unstarted, drivingAround, drivingToLocation, parked, pickingUpPassengers, droppingOffPassengers
+    }
+
+    struct Trip: Sendable {
+        var passengers = 0
+        var location: String?
+    }
+
+    enum Inputs {
+        static let startEngine = Input("startEngine")
+        static let driveAround = Input("driveAround")
+        static let park = Input("park")
+        static let pickUpPassengers = Input("pickUpPassengers")
+        static let passengersHaveEntered = Input("passengersHaveEntered", taking: Int.self)
+        static let driveToLocation = Input("driveToLocation", taking: String.self)
+        static let dropOffPassengers = Input("dropOffPassengers")
+        static let noMapInput = Input("noMapInput")
+        static let noFailInput = Input("noFailInput")
+    }
+
+    static func makeCar() -> TypedStateMachine<State, Trip> {
+        TypedStateMachine(initial: .unstarted, context: Trip()) {
+            Inputs.startEngine | .unstarted => .parked
+            Inputs.driveAround | [.parked, .droppingOffPassengers] => .drivingAround
+            Inputs.park | [.drivingAround, .drivingToLocation] => .parked
+            Inputs.pickUpPassengers | .parked => .pickingUpPassengers
+            Inputs.passengersHaveEntered | .pickingUpPassengers => .pickingUpPassengers | { $0.context.passengers = $0.argument }
+            Inputs.driveToLocation | .pickingUpPassengers => .drivingToLocation | { $0.context.location = $0.argument }
+            Inputs.dropOffPassengers | .parked => .droppingOffPassengers | { $0.context.passengers = 0 }
+            for state in [State.unstarted, .drivingAround, .drivingToLocation, .parked, .pickingUpPassengers, .droppingOffPassengers] {
+                Inputs.noFailInput | state => state
+            }
+        }
+    }
+
+    /// A walk step as a caller of the typed API holds it: the typed input and its argument.
+    enum Step {
+        case startEngine, driveAround, park, pickUpPassengers, dropOffPassengers, noMapInput, noFailInput
+        case passengersHaveEntered(Int)
+        case driveToLocation(String)
+
+        init(_ step: EngineBenchmark.Step, named name: String) {
+            switch (name, step.argument) {
+            case ("passengersHaveEntered", .int(let count)): self = .passengersHaveEntered(count)
+            case ("driveToLocation", .string(let place)): self = .driveToLocation(place)
+            case ("startEngine", _): self = .startEngine
+            case ("driveAround", _): self = .driveAround
+            case ("park", _): self = .park
+            case ("pickUpPassengers", _): self = .pickUpPassengers
+            case ("dropOffPassengers", _): self = .dropOffPassengers
+            case ("noFailInput", _): self = .noFailInput
+            default: self = .noMapInput
+            }
+        }
+
+        func send(to car: TypedStateMachine<State, Trip>) -> StateTransitionResult<State> {
+            switch self {
+            case .startEngine: car.send(Inputs.startEngine)
+            case .driveAround: car.send(Inputs.driveAround)
+            case .park: car.send(Inputs.park)
+            case .pickUpPassengers: car.send(Inputs.pickUpPassengers)
+            case .dropOffPassengers: car.send(Inputs.dropOffPassengers)
+            case .noMapInput: car.send(Inputs.noMapInput)
+            case .noFailInput: car.send(Inputs.noFailInput)
+            case .passengersHaveEntered(let count): car.send(Inputs.passengersHaveEntered, count)
+            case .driveToLocation(let place): car.send(Inputs.driveToLocation, place)
+            }
+        }
+    }
+
+    @inline(never)
+    static func run(_ machine: CompiledMachine, _ walk: EngineBenchmark.Walk, _ cycles: Int) -> EngineBenchmark.Checksum {
+        let car = makeCar()
+        let prefix = walk.prefix.map { Step($0, named: machine.inputNames[$0.input]) }
+        let cycle = walk.cycle.map { Step($0, named: machine.inputNames[$0.input]) }
+        for step in prefix { _ = step.send(to: car) }
+        var checksum = EngineBenchmark.Checksum()
+        for _ in 0..<cycles {
+            for step in cycle {
+                checksum.results &+= 1
+                if case .success(let transition) = step.send(to: car) {
+                    checksum.accepted &+= 1
+                    checksum.targets &+= transition.to.rawValue
+                }
+            }
+        }
+        checksum.finalState = car.state.rawValue
+        return checksum
+    }
+}
