@@ -146,19 +146,25 @@ struct MachineFileDecoderTests {
         #expect(result.diagnostics[0].message == "'initial' must be a name, not a list")
     }
 
-    /// The dispatch table has a cell per state and input, so memory and time grow with their
-    /// product, which a small file makes huge: 30,000 states and 30,000 inputs (a 458 KB file)
-    /// take `smrun validate` 77 s and 7 GB; this file (1 MB, 60,000 of each) would ask for some
-    /// 30 GB and be killed. Found while fuzzing (libFuzzer's 4 KB inputs are too short to reach
-    /// it). Expected: a `limit-exceeded` error, or a table that does not grow with the product.
-    @Test(.disabled("allocates some 30 GB until the states x inputs table is bounded"))
-    func manyStatesAndInputsAreBounded() {
+    /// The dispatch table has a cell per state and input: 60,000 of each in a 1 MB file would
+    /// ask for some 30 GB. Found while writing the fuzz targets.
+    @Test func aTableTooLargeToBuildIsALimitError() throws {
         let names = 0..<60_000
         let text =
             "initial: s0\nstates: [" + names.map { "s\($0)" }.joined(separator: ", ") + "]\ninputs: ["
             + names.map { "i\($0)" }.joined(separator: ", ") + "]\ntransitions:\n  - i0 | * => s1\n"
         let result = load(text)
-        #expect(result.machine == nil || result.machine?.stateCount == 60_000)
+        #expect(result.machine == nil)
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(diagnostic.code == .limitExceeded)
+        #expect(diagnostic.message.contains("--max-table-cells"))
+        // Wildcards expand to every non-final state: many of them count too.
+        let wildcards =
+            "initial: s0\nstates: [" + (0..<5_000).map { "s\($0)" }.joined(separator: ", ") + "]\ntransitions:\n"
+            + (0..<5_000).map { "  - i\($0 % 10) | *\n" }.joined()
+        let expanded = load(wildcards)
+        #expect(expanded.diagnostics.map(\.code) == [.limitExceeded])
+        #expect(expanded.diagnostics.first?.message.contains("25000000 (transition, state) pairs") == true)
     }
 
     @Test func nonMappingTopLevelAndEmptyFile() {

@@ -8,8 +8,13 @@ public enum MachineCompiler {
         public var diagnostics: [Diagnostic]
     }
 
-    public static func compile(_ definition: MachineDefinition) -> Output {
-        var pass = CompilationPass(definition)
+    /// The most cells the dispatch table may have (states x inputs), and the most (transition,
+    /// source state) pairs: the compiled machine's memory grows with them, and a small file
+    /// can declare 60,000 states and 60,000 inputs.
+    public static let defaultMaximumTableCells = 1 << 24
+
+    public static func compile(_ definition: MachineDefinition, maximumTableCells: Int = defaultMaximumTableCells) -> Output {
+        var pass = CompilationPass(definition, maximumTableCells: maximumTableCells)
         let machine = pass.run()
         let diagnostics = pass.diagnostics.sorted { $0.position < $1.position }
         return Output(machine: diagnostics.hasErrors ? nil : machine, diagnostics: diagnostics)
@@ -28,8 +33,11 @@ private struct CompilationPass {
     var effectNames: [String] = []
     var variables: [String: (slot: Int, type: ExpressionType)] = [:]
 
-    init(_ definition: MachineDefinition) {
+    let maximumTableCells: Int
+
+    init(_ definition: MachineDefinition, maximumTableCells: Int) {
         self.definition = definition
+        self.maximumTableCells = maximumTableCells
     }
 
     mutating func error(_ code: DiagnosticCode, _ message: String, _ position: SourcePosition) {
@@ -44,6 +52,7 @@ private struct CompilationPass {
         let argumentScopes = effectArgumentTypes(initial: initial)
         declareVariables(argumentScopes: argumentScopes)
         let transitions = compileTransitions()
+        guard tableFits(transitions) else { return nil }
         var argumentIsRead = [Bool](repeating: false, count: inputNames.count)
         for t in transitions where t.guardText.map(Self.readsArgument) ?? false { argumentIsRead[t.input] = true }
         let effects = compileEffects(argumentScopes: argumentScopes, transitions: transitions, argumentIsRead: &argumentIsRead)
@@ -194,6 +203,30 @@ private struct CompilationPass {
             error(.invalidInitial, "initial state '\(initial.name)' is final, so the machine could accept no input", initial.position)
         }
         return id
+    }
+
+    /// Refuses a machine whose dispatch table would be too large to build.
+    mutating func tableFits(_ transitions: [CompiledTransition]) -> Bool {
+        let (cells, overflow) = definition.states.count.multipliedReportingOverflow(by: inputNames.count)
+        let pairs = transitions.reduce(0) { $0 + $1.sources.count }
+        let position = definition.states.first?.name.position ?? definition.initial.position
+        if overflow || cells > maximumTableCells {
+            error(
+                .limitExceeded,
+                "\(definition.states.count) states and \(inputNames.count) inputs make a dispatch table of "
+                    + "\(overflow ? "too many" : String(cells)) cells, over the limit of \(maximumTableCells) (raise it with --max-table-cells)",
+                position)
+            return false
+        }
+        if pairs > maximumTableCells {
+            error(
+                .limitExceeded,
+                "the transitions leave from \(pairs) (transition, state) pairs in all ('*' counts every non-final state), "
+                    + "over the limit of \(maximumTableCells) (raise it with --max-table-cells)",
+                position)
+            return false
+        }
+        return true
     }
 
     // MARK: Transitions

@@ -26,7 +26,7 @@ public enum MachineFile {
         guard let definition = decoder.decode(root, defaultName: defaultName) else {
             return LoadResult(definition: nil, machine: nil, diagnostics: decoder.diagnostics)
         }
-        let compiled = MachineCompiler.compile(definition)
+        let compiled = MachineCompiler.compile(definition, maximumTableCells: limits.maximumTableCells)
         var diagnostics = decoder.diagnostics + compiled.diagnostics
         diagnostics.sort { $0.position < $1.position }
         return LoadResult(

@@ -1,3 +1,5 @@
+import Statecraft
+
 /// Bounds on a document, so that a hostile file is an error and never a hang or a crash
 /// (DESIGN §2). Each is raised by a flag of `smrun`.
 public struct YAMLLimits: Sendable, Hashable {
@@ -7,11 +9,18 @@ public struct YAMLLimits: Sendable, Hashable {
     public var maximumDepth: Int
     /// Most nodes after alias expansion (`--max-nodes`).
     public var maximumNodes: Int
+    /// Largest dispatch table of the machine the document describes, in cells (states x inputs,
+    /// and (transition, source state) pairs) (`--max-table-cells`).
+    public var maximumTableCells: Int
 
-    public init(maximumBytes: Int = 16 << 20, maximumDepth: Int = 256, maximumNodes: Int = 10_000_000) {
+    public init(
+        maximumBytes: Int = 16 << 20, maximumDepth: Int = 256, maximumNodes: Int = 10_000_000,
+        maximumTableCells: Int = MachineCompiler.defaultMaximumTableCells
+    ) {
         self.maximumBytes = maximumBytes
         self.maximumDepth = maximumDepth
         self.maximumNodes = maximumNodes
+        self.maximumTableCells = maximumTableCells
     }
 
     public static let `default` = YAMLLimits()

@@ -12,12 +12,19 @@ struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("max-nodes"), help: "Most YAML nodes in a machine file, aliases expanded.")
     var maximumNodes = YAMLLimits.default.maximumNodes
 
+    @Option(name: .customLong("max-table-cells"), help: "Largest dispatch table of a machine: states x inputs.")
+    var maximumTableCells = YAMLLimits.default.maximumTableCells
+
     var limits: YAMLLimits {
-        YAMLLimits(maximumBytes: maximumBytes, maximumDepth: maximumDepth, maximumNodes: maximumNodes)
+        YAMLLimits(
+            maximumBytes: maximumBytes, maximumDepth: maximumDepth, maximumNodes: maximumNodes,
+            maximumTableCells: maximumTableCells)
     }
 
     func validate() throws {
-        for (flag, value) in [("--max-file-size", maximumBytes), ("--max-depth", maximumDepth), ("--max-nodes", maximumNodes)]
+        for (flag, value) in [("--max-file-size", maximumBytes), ("--max-depth", maximumDepth), ("--max-nodes", maximumNodes),
+            ("--max-table-cells", maximumTableCells),
+        ]
         where value < 1 {
             throw ValidationError("\(flag) must be at least 1, not \(value)")
         }
