@@ -93,7 +93,7 @@ enum EngineBenchmark {
 
         let width = cases.map(\.name.count).max()! + 2
         say(
-            padded("case", width) + "ns/transition    min    max  vs first  allocs/transition  checksum (results/accepted/targets/state)")
+            padded("case", width) + "ns/transition      min      max  vs first  allocs/transition  checksum (results/accepted/targets/state)")
         let first = median(nanosecondsPerTransition[0])
         for (index, benchmark) in cases.enumerated() {
             let times = nanosecondsPerTransition[index]
@@ -101,8 +101,8 @@ enum EngineBenchmark {
                 counter.isAvailable ? format(Double(allocations[index]) / Double(transitions), decimals: 4) : "n/a"
             say(
                 padded(benchmark.name, width) + padded(format(median(times), decimals: 2), 13, right: true)
-                    + padded(format(times.min()!, decimals: 2), 7, right: true)
-                    + padded(format(times.max()!, decimals: 2), 7, right: true)
+                    + padded(format(times.min()!, decimals: 2), 9, right: true)
+                    + padded(format(times.max()!, decimals: 2), 9, right: true)
                     + padded(format(median(times) / first, decimals: 2) + "x", 10, right: true)
                     + padded(perTransition, 19, right: true) + "  " + checksums[index]!.text)
         }
