@@ -291,7 +291,7 @@ private struct CompilationPass {
         do {
             parsed = try ExpressionParser.parse(source.text)
         } catch {
-            self.error(.expressionSyntax, "in \(role) '\(source.text)': \(error.message)", source.position(atOffset: error.offset))
+            self.error(.expressionSyntax, "in \(role) '\(Self.excerpt(source.text))': \(error.message)", source.position(atOffset: error.offset))
             return nil
         }
         do {
@@ -300,15 +300,20 @@ private struct CompilationPass {
             }
             let (compiled, type) = try ExpressionChecker.check(parsed, in: scope)
             if expected == .bool && type.base != .bool {
-                self.error(.expressionType, "\(role) must be a bool, but '\(source.text)' is \(type)", source.position(atOffset: 0))
+                self.error(.expressionType, "\(role) must be a bool, but '\(Self.excerpt(source.text))' is \(type)", source.position(atOffset: 0))
                 return nil
             }
             return compiled
         } catch {
             let code: DiagnosticCode = error.message.hasPrefix("undefined context variable") ? .undefinedVariable : .expressionType
-            self.error(code, "in \(role) '\(source.text)': \(error.message)", source.position(atOffset: error.offset))
+            self.error(code, "in \(role) '\(Self.excerpt(source.text))': \(error.message)", source.position(atOffset: error.offset))
             return nil
         }
+    }
+
+    /// An expression as quoted in a message: a long one is cut, the position says where.
+    static func excerpt(_ text: String) -> String {
+        text.count > 80 ? text.prefix(77) + "..." : text
     }
 
     // MARK: Effects

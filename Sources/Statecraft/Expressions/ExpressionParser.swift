@@ -13,6 +13,10 @@ public struct ExpressionParser {
     /// Parentheses and unary operators nest; past this depth an expression is refused.
     private static let maximumDepth = 64
     private var depth = 0
+    /// Operators make the tree as deep as a chain of them (`n + 1 + 1 + ...`), and checking,
+    /// evaluating and freeing it recurse; past this many an expression is refused.
+    private static let maximumOperators = 256
+    private var operators = 0
 
     private init(_ text: String) {
         scalars = Array(text.unicodeScalars)
@@ -38,6 +42,7 @@ public struct ExpressionParser {
             op.precedence >= minimumPrecedence
         {
             let offset = tokenOffset
+            try countOperator()
             try advance()
             let rhs = try parseBinary(minimumPrecedence: op.precedence + 1)
             lhs = .binary(op, lhs, rhs, offset: offset)
@@ -55,9 +60,11 @@ public struct ExpressionParser {
         let offset = tokenOffset
         switch token {
         case .symbol("!"):
+            try countOperator()
             try advance()
             return .unary(.not, try parseUnary(), offset: offset)
         case .symbol("-"):
+            try countOperator()
             try advance()
             return .unary(.negate, try parseUnary(), offset: offset)
         case .symbol("("):
@@ -86,6 +93,15 @@ public struct ExpressionParser {
             }
         default:
             throw unexpected("a value, a name, '(' , '!' or '-'")
+        }
+    }
+
+    private mutating func countOperator() throws(ExpressionSyntaxError) {
+        operators += 1
+        if operators > Self.maximumOperators {
+            throw ExpressionSyntaxError(
+                message: "expression has more than \(Self.maximumOperators) operators; split it over several effects or variables",
+                offset: tokenOffset)
         }
     }
 
