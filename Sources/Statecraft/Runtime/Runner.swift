@@ -50,16 +50,22 @@ public struct Runner: Sendable {
     /// Runs the initial state's entry effects, reporting a start result when there are any,
     /// then the inputs they queued.
     public mutating func start<Sink: ResultSink & ~Copyable>(into sink: inout Sink) {
+        guard let result = runStartEffects() else { return }
+        sink.receive(result, from: self)
+        drainQueue(into: &sink)
+    }
+
+    /// Runs the initial state's entry effects; the start result, or `nil` when there are none.
+    mutating func runStartEffects() -> TransitionResult? {
         let entry = machine.entryEffects[state]
-        guard !entry.isEmpty else { return }
+        guard !entry.isEmpty else { return nil }
         var result = TransitionResult(isStart: true, input: -1, from: state, outcome: .accepted(to: state), sentBy: -1)
         if let failure = runEffects(EffectSequence(exit: [], transition: [], entry: entry), argument: .null) {
             result.outcome = .rejected(.expressionError)
             result.evaluationError = failure.error
             result.failedExpression = failure.site
         }
-        sink.receive(result, from: self)
-        drainQueue(into: &sink)
+        return result
     }
 
     /// Processes one external input whose argument has been checked against its declared type,

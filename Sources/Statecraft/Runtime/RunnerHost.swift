@@ -16,14 +16,7 @@ extension Runner {
     /// ``start(into:)`` for a host: runs the initial state's entry effects, reporting a start
     /// result when there are any, then the inputs they and the host queued.
     public mutating func start<Host: RunnerHost & ~Copyable>(host: inout Host) {
-        let entry = machine.entryEffects[state]
-        guard !entry.isEmpty else { return }
-        var result = TransitionResult(isStart: true, input: -1, from: state, outcome: .accepted(to: state), sentBy: -1)
-        if let failure = runEffects(EffectSequence(exit: [], transition: [], entry: entry), argument: .null) {
-            result.outcome = .rejected(.expressionError)
-            result.evaluationError = failure.error
-            result.failedExpression = failure.site
-        }
+        guard let result = runStartEffects() else { return }
         host.receive(result, from: &self)
         drainQueue(host: &host)
     }
