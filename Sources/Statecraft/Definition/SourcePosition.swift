@@ -13,6 +13,18 @@ public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConver
     /// The position of something that does not come from a file.
     public static let unknown = SourcePosition(line: 0, column: 0)
 
+    /// The position of the byte at `offset` in UTF-8 text.
+    public init(offset: Int, in bytes: [UInt8]) {
+        var line = 1
+        var lineStart = 0
+        for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = index + 1
+        }
+        let column = String(decoding: bytes[lineStart..<min(offset, bytes.count)], as: UTF8.self).unicodeScalars.count + 1
+        self.init(line: line, column: column)
+    }
+
     /// This position moved right by `columns` (for a position inside a scalar).
     public func advanced(by columns: Int) -> SourcePosition {
         SourcePosition(line: line, column: column + columns)

@@ -142,8 +142,8 @@ public struct SnapshotCodec: Sendable {
         do {
             document = try SnapshotJSON.parse(bytes)
         } catch {
-            let (line, column) = Self.lineAndColumn(of: error.offset, in: bytes)
-            throw SnapshotError(.syntax, "not valid JSON: \(error.message) at line \(line), column \(column)")
+            let position = SourcePosition(offset: error.offset, in: bytes)
+            throw SnapshotError(.syntax, "not valid JSON: \(error.message) at line \(position.line), column \(position.column)")
         }
         guard case .object(let members) = document else {
             throw SnapshotError(.notASnapshot, "not a Statecraft snapshot: the document is \(document.kind), not an object")
@@ -255,17 +255,6 @@ public struct SnapshotCodec: Sendable {
 
     private static func short(_ fingerprint: String) -> String {
         fingerprint.count > 23 ? String(fingerprint.prefix(23)) + "..." : fingerprint
-    }
-
-    private static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
-        var line = 1
-        var lineStart = 0
-        for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
-            line += 1
-            lineStart = index + 1
-        }
-        let column = String(decoding: bytes[lineStart..<min(offset, bytes.count)], as: UTF8.self).unicodeScalars.count + 1
-        return (line, column)
     }
 }
 

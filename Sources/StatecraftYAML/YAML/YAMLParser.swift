@@ -56,7 +56,7 @@ public enum YAMLParser {
         if let nul = bytes.firstIndex(of: 0) {
             throw YAMLError(
                 .encoding, "file contains a NUL byte; machine files are UTF-8 text",
-                at: DocumentBuilder.position(ofOffset: nul, in: bytes))
+                at: SourcePosition(offset: nul, in: bytes))
         }
     }
 }
@@ -95,17 +95,6 @@ private struct DocumentBuilder {
         SourcePosition(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
     }
 
-    static func position(ofOffset offset: Int, in bytes: [UInt8]) -> SourcePosition {
-        var line = 1
-        var lineStart = 0
-        for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
-            line += 1
-            lineStart = index + 1
-        }
-        let column = String(decoding: bytes[lineStart..<min(offset, bytes.count)], as: UTF8.self).unicodeScalars.count + 1
-        return SourcePosition(line: line, column: column)
-    }
-
     /// A diagnostic for libyaml's own error, with the most useful position it offers.
     func parserError(_ parser: yaml_parser_t) -> YAMLError {
         let problem = parser.problem.map { String(cString: $0) } ?? "syntax error"
@@ -118,7 +107,7 @@ private struct DocumentBuilder {
                 if start > 0, bytes[start - 1] >= 0xC0 { offset = start - 1 }
             }
             let what = problem == "invalid leading UTF-8 octet" || problem.contains("UTF-8") ? "invalid UTF-8" : problem
-            return YAMLError(.encoding, "\(what) (byte \(offset)); machine files must be UTF-8 text", at: Self.position(ofOffset: offset, in: bytes))
+            return YAMLError(.encoding, "\(what) (byte \(offset)); machine files must be UTF-8 text", at: SourcePosition(offset: offset, in: bytes))
         }
         let mark = parser.problem_mark
         let position = Self.position(mark)
