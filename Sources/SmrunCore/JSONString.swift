@@ -1,4 +1,4 @@
-/// Decoding of JSON string literals given in input scripts (`driveToPosition "The Witches Brew"`).
+/// Decoding of JSON string literals given in input scripts (`driveToLocation "The Witches Brew"`).
 enum JSONString {
     /// Decodes a complete JSON string literal (quotes included) into UTF-8 `out`; false when
     /// `bytes` is not exactly one valid literal.

@@ -72,16 +72,9 @@ public struct StateTransitionError<State: Sendable>: Error, Sendable, CustomStri
         /// own result is published to observers then.
         case queued
 
+        /// The same kind as the engine names it: every engine kind is one of these.
         init(_ kind: RejectionKind) {
-            switch kind {
-            case .unknownInput: self = .unknownInput
-            case .badArgument: self = .badArgument
-            case .noTransition: self = .noTransition
-            case .guardRejected: self = .guardRejected
-            case .finished: self = .finished
-            case .stepLimit: self = .stepLimit
-            case .expressionError: self = .expressionError
-            }
+            self.init(rawValue: kind.rawValue)!
         }
     }
 

@@ -87,8 +87,6 @@ struct OutputBuffer: ~Copyable {
         count = 0
     }
 
-    var isEmpty: Bool { count == 0 }
-
     private func writeAll(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count {
