@@ -2,7 +2,8 @@
 // `ScriptLineParser` as a script line (`INPUT ARG`) and as a `--send INPUT=ARG` value, against a
 // fixed machine with inputs of every argument type, and what parses is sent to a `Runner`.
 // Besides crashes, it checks the parsed arguments against Swift's own number parsing and that a
-// JSON-quoted string survives a round trip through `JSONText.quoted`.
+// JSON-quoted string survives a round trip through `JSONText.quoted`, and that a line the fast
+// path takes (`parsePlain`) parses and runs as the parser and `send` would have it.
 import FuzzSupport
 import SmrunCore
 import Statecraft
@@ -101,15 +102,17 @@ public func fuzzScriptLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         lineStart = lineEnd + 1
 
         // As a script line.
-        process(parser.parse(line: line), &runner, &sink, describe: true)
+        let parsed = parser.parse(line: line)
+        if let plain = parser.parsePlain(line: line) { checkPlain(plain, line: line, parsed: parsed, runner: runner) }
+        process(parsed, &runner, &sink, describe: true)
 
         // As `--send NAME=ARG`: the name before the first `=`, the argument after it.
         let separator = line.firstIndex(of: UInt8(ascii: "="))
         let name = UnsafeRawBufferPointer(rebasing: line[..<(separator ?? line.count)])
         let argument = separator.map { UnsafeRawBufferPointer(rebasing: line[($0 + 1)...]) }
-        let parsed = parser.parse(name: name, argument: argument)
-        checkSend(parsed, name: name, argument: argument, &parser)
-        process(parsed, &runner, &sink, describe: false)
+        let sent = parser.parse(name: name, argument: argument)
+        checkSend(sent, name: name, argument: argument, &parser)
+        process(sent, &runner, &sink, describe: false)
     }
     return 0
 }
@@ -135,6 +138,28 @@ private func process(_ parsed: ScriptLineParser.Parsed, _ runner: inout Runner, 
         guard describe else { return }
         _ = machine.message(for: runner.rejection(.badArgument, input: input)) + problem
     }
+}
+
+/// A plain line (smrun's fast path) must parse as the parser parses it, be printed as written,
+/// and, when its cell is settled without a search, go where `send` goes.
+private func checkPlain(_ plain: ScriptLineParser.Plain, line: UnsafeRawBufferPointer, parsed: ScriptLineParser.Parsed, runner: Runner) {
+    guard case .input(let input, let argument) = parsed else { preconditionFailure("a plain line the parser refuses") }
+    precondition(plain.input == input && plain.value == argument.value, "a plain line parsed otherwise")
+    precondition(plain.argument.raw.map { Array($0) } == argument.raw.map { Array($0) }, "a plain line's raw argument differs")
+    var shown = Array(machine.inputNames[input].utf8)
+    switch plain.value {
+    case .null: break
+    case .string where plain.kind == .unreadString: shown += [UInt8(ascii: " ")] + Array(plain.quoted)
+    case let value: shown += Array(" \(value.description)".utf8)
+    }
+    precondition(line.elementsEqual(shown), "a plain line is not printed as written")
+    var direct = runner
+    var sent = runner
+    var sink = RecordingSink()
+    guard let outcome = direct.sendDirect(input, argument: plain.value) else { return }
+    sent.send(input, argument: plain.value, into: &sink)
+    precondition(sink.outcomes == [outcome], "sendDirect and send disagree")
+    precondition(direct.state == sent.state && direct.context == sent.context, "sendDirect and send end apart")
 }
 
 /// Compares what the parser made of `--send NAME=ARG` with what Swift makes of ARG.
@@ -185,6 +210,12 @@ private func checkSend(
     case .null:
         preconditionFailure("no input takes a null")
     }
+}
+
+private struct RecordingSink: ResultSink {
+    var outcomes: [TransitionResult.Outcome] = []
+
+    mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) { outcomes.append(result.outcome) }
 }
 
 private struct DiscardingSink: ResultSink {

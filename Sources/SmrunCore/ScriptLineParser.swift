@@ -1,5 +1,11 @@
 import Statecraft
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Turns an input-script line (`INPUT` or `INPUT ARG`, DESIGN §4) into an input id and a typed
 /// argument, using the machine's precomputed name table. Allocates only to build a string
 /// argument that the machine reads.
@@ -10,6 +16,44 @@ public struct ScriptLineParser {
         case unknownInput(name: UnsafeRawBufferPointer)
         /// The argument does not fit the input's declared type; `problem` says how.
         case badArgument(input: Int, problem: String)
+    }
+
+    /// A plain line, parsed (``parsePlain(line:)``): plain data, so that passing one around
+    /// costs no reference counting; a string argument is built only when asked for.
+    public struct Plain {
+        public enum Kind {
+            case none, int, bool, string
+            /// A string the machine never reads.
+            case unreadString
+        }
+
+        public var input: Int
+        public var kind: Kind
+        /// An int argument, or a bool's 0 or 1.
+        public var number: Int
+        /// A string argument as written, quotes included.
+        public var quoted: UnsafeRawBufferPointer
+
+        /// The argument's value (a placeholder for a string that is never read).
+        @inline(__always)
+        public var value: Value {
+            switch kind {
+            case .none: .null
+            case .int: .int(number)
+            case .bool: .bool(number != 0)
+            case .string: .string(String(decoding: UnsafeRawBufferPointer(rebasing: quoted.dropFirst().dropLast()), as: UTF8.self))
+            case .unreadString: .string("")
+            }
+        }
+
+        /// The argument as the printer takes it.
+        public var argument: ScriptArgument {
+            switch kind {
+            case .none: .absent
+            case .unreadString: ScriptArgument(value: .string(""), raw: quoted, rawIsJSON: true)
+            default: ScriptArgument(value: value, raw: nil, rawIsJSON: false)
+            }
+        }
     }
 
     let machine: CompiledMachine
@@ -38,6 +82,71 @@ public struct ScriptLineParser {
         while end > argStart && Self.isBlank(line[end - 1]) { end -= 1 }
         let argument = argStart < end ? UnsafeRawBufferPointer(rebasing: line[argStart..<end]) : nil
         return parse(name: name, argument: argument)
+    }
+
+    /// Parses a line in the plain form that scripts are written in: `INPUT`, or `INPUT ARG` with
+    /// one space and the argument spelt as smrun prints it (an int in decimal, without `+` or
+    /// leading zeros; `true` or `false`; a JSON-quoted string of printable ASCII without
+    /// escapes). So the line is also its result's text up to the `:`. `nil` for any other line,
+    /// which ``parse(line:)`` takes.
+    @inline(__always)
+    public func parsePlain(line: UnsafeRawBufferPointer) -> Plain? {
+        // Most lines are a bare name: look the line up whole before looking for a space.
+        if let input = names.id(of: line) {
+            return machine.argumentTypes[input] == nil ? Plain(input: input, kind: .none, number: 0, quoted: line) : nil
+        }
+        guard let base = line.baseAddress, let space = memchr(base, Int32(UInt8(ascii: " ")), line.count) else { return nil }
+        let nameCount = base.distance(to: UnsafeRawPointer(space))
+        guard let input = names.id(of: UnsafeRawBufferPointer(start: base, count: nameCount)) else { return nil }
+        let type = machine.argumentTypes[input]
+        let argument = UnsafeRawBufferPointer(start: base + (nameCount &+ 1), count: line.count &- nameCount &- 1)
+        switch type {
+        case .int?:
+            guard let number = Self.plainInt(argument) else { return nil }
+            return Plain(input: input, kind: .int, number: number, quoted: argument)
+        case .string?:
+            guard Self.isPlainQuoted(argument) else { return nil }
+            return Plain(input: input, kind: machine.argumentIsRead[input] ? .string : .unreadString, number: 0, quoted: argument)
+        case .bool?:
+            if argument.elementsEqual("true".utf8) { return Plain(input: input, kind: .bool, number: 1, quoted: argument) }
+            if argument.elementsEqual("false".utf8) { return Plain(input: input, kind: .bool, number: 0, quoted: argument) }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// An int as smrun prints it: `-`?, then `0` or up to 18 digits not starting with `0`.
+    @inline(__always)
+    static func plainInt(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        let negative = bytes.first == UInt8(ascii: "-")
+        let digits = negative ? 1 : 0
+        let count = bytes.count &- digits
+        guard count >= 1 && count <= 18 else { return nil }
+        var value = 0
+        var index = digits
+        while index < bytes.count {
+            let digit = Int(bytes[index]) &- Int(UInt8(ascii: "0"))
+            guard digit >= 0 && digit <= 9 else { return nil }
+            value = value &* 10 &+ digit
+            index &+= 1
+        }
+        if count > 1 && bytes[digits] == UInt8(ascii: "0") { return nil }
+        if negative && value == 0 { return nil }
+        return negative ? -value : value
+    }
+
+    /// A JSON string of printable ASCII without escapes: what smrun prints for it is its bytes.
+    @inline(__always)
+    static func isPlainQuoted(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\""), bytes[bytes.count &- 1] == UInt8(ascii: "\"") else { return false }
+        var index = 1
+        while index < bytes.count &- 1 {
+            let byte = bytes[index]
+            if byte < 0x20 || byte > 0x7E || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            index &+= 1
+        }
+        return true
     }
 
     /// Parses an input given as a name and an optional argument (`--send NAME=ARG`).

@@ -32,6 +32,30 @@ import Testing
         #expect(run.exited(0))
     }
 
+    /// Lines written as smrun prints them take a precomputed path; the same inputs written any
+    /// other way take the parser's. Both must give the same results.
+    @Test func plainAndOtherwiseWrittenLinesGiveTheSameResults() throws {
+        let plain = [
+            "startEngine", "pickUpPassengers", "passengersHaveEntered 7", "passengersHaveEntered -3",
+            "passengersHaveEntered 0", "driveToLocation \"The Witches Brew\"", "noFailInput", "park", "noMapInput",
+            "dropOffPassengers", "driveAround", "park", "pickUpPassengers", "driveToLocation \"Pier 39\"",
+        ]
+        let other = [
+            "  startEngine", "pickUpPassengers\t", "passengersHaveEntered +7", "passengersHaveEntered\t-3",
+            "passengersHaveEntered   00", "driveToLocation The Witches Brew", "noFailInput\r", "park ", "\tnoMapInput",
+            "dropOffPassengers  ", "driveAround\r", " park", "pickUpPassengers\r", "driveToLocation \"Pier \\u0033\\u0039\"",
+        ]
+        for format in ["text", "json"] {
+            let fast = try runCar(plain.joined(separator: "\n") + "\n", format: format)
+            let slow = try runCar(other.joined(separator: "\n") + "\n", format: format)
+            #expect(fast.lines.count == plain.count)
+            #expect(fast.lines == slow.lines, "\(format)")
+            #expect(fast.status == slow.status)
+        }
+        let text = try runCar(plain.joined(separator: "\n") + "\n", format: "text")
+        #expect(text.lines.last == #"driveToLocation "Pier 39": pickingUpPassengers -> drivingToLocation / driveToLocation"#)
+    }
+
     @Test func lastLineWithoutNewlineIsProcessed() throws {
         let run = try runCar("startEngine\ndriveAround", format: "text")
         #expect(run.lines == ["startEngine: unstarted -> parked", "driveAround: parked -> drivingAround"])

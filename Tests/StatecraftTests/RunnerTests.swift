@@ -237,6 +237,48 @@ struct RunnerTests {
         #expect(machine.argumentIsRead == [true])
     }
 
+    /// Bodies that only copy constants, variables and the argument are taken straight from the
+    /// dispatch table; they must behave as the bodies of a guarded row, which are evaluated.
+    @Test func copyOnlyBodiesRunInOrderAndSeeEachOtherLikeEvaluatedOnes() throws {
+        func run(guarded: Bool) throws -> [[Value]] {
+            let machine = try compile(
+                MachineDefinition(
+                    name: "m", initial: "a",
+                    context: [ContextVariable("x", .int(1)), ContextVariable("y", .int(0)), ContextVariable("s", .string(""))],
+                    inputs: [InputDeclaration("go", argumentType: .int), InputDeclaration("name", argumentType: .string)],
+                    states: [
+                        StateDeclaration("a", exit: ["leaveA"]),
+                        StateDeclaration("b", entry: ["enterB"]),
+                    ],
+                    effects: [
+                        EffectDefinition("leaveA", assignments: [.init("y", "x"), .init("x", "arg")]),
+                        EffectDefinition("own", assignments: [.init("y", "x"), .init("x", "7")]),
+                        EffectDefinition("enterB", assignments: [.init("s", "\"entered\"")]),
+                        EffectDefinition("rename", assignments: [.init("s", "arg")]),
+                    ],
+                    transitions: [
+                        row("go", ["a"], "b", when: guarded ? "true" : nil, ["own"]),
+                        row("go", ["b"], nil, when: guarded ? "true" : nil, ["own"]),
+                        row("name", ["b"], nil, when: guarded ? "true" : nil, ["rename"]),
+                    ]))
+            #expect(machine.table.codes.contains { $0 >= 0 } == !guarded)
+            var runner = Runner(machine)
+            var recorder = Recorder()
+            runner.send("go", .int(5), into: &recorder)
+            runner.send("go", .int(9), into: &recorder)
+            runner.send("name", .string("z"), into: &recorder)
+            #expect(recorder.outcomes == ["0:accepted", "0:accepted", "1:accepted"])
+            return recorder.entries.map(\.context)
+        }
+        let direct = try run(guarded: false)
+        #expect(direct == [
+            [.int(7), .int(5), .string("entered")],  // leaveA: y = 1, x = 5; own: y = 5, x = 7; enterB
+            [.int(7), .int(7), .string("entered")],  // a stay: no exit or entry
+            [.int(7), .int(7), .string("z")],
+        ])
+        #expect(try run(guarded: true) == direct)
+    }
+
     @Test func startEffectsCanSendBeforeTheFirstInput() throws {
         let machine = try compile(
             MachineDefinition(

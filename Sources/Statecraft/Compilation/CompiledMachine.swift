@@ -25,16 +25,8 @@ public struct CompiledMachine: Sendable {
     public let exitEffects: [[Int]]
     public let transitions: [CompiledTransition]
     public let effects: [CompiledEffect]
-    /// Candidate transitions of the cell `state * inputCount + input` are
-    /// `cellTransitions[cellStart[cell] ..< cellStart[cell + 1]]`, in file order.
-    @usableFromInline let cellStart: [Int32]
-    @usableFromInline let cellTransitions: [Int32]
-    /// Per transition, what the hot path needs without touching ``transitions`` (whose
-    /// elements hold arrays, so reading one costs reference counting): the target (-1 stays),
-    /// whether it has a guard, and whether any effect it may run has a body.
-    @usableFromInline let targets: [Int32]
-    @usableFromInline let isGuarded: [Bool]
-    @usableFromInline let runsBodies: [Bool]
+    /// The dispatch table that ``Runner`` reads.
+    @usableFromInline let table: DispatchTable
 
     init(
         name: String, description: String?, stateNames: [String], inputNames: [String], effectNames: [String],
@@ -60,34 +52,9 @@ public struct CompiledMachine: Sendable {
         self.exitEffects = exitEffects
         self.transitions = transitions
         self.effects = effects
-        // The dispatch table, by counting sort: one pass to size each cell, one to fill it.
-        let inputCount = inputNames.count
-        var start = [Int32](repeating: 0, count: stateNames.count * inputCount + 1)
-        for transition in transitions {
-            for state in transition.sources { start[state * inputCount + transition.input + 1] += 1 }
-        }
-        for cell in start.indices.dropFirst() { start[cell] += start[cell - 1] }
-        var next = start
-        var cellTransitions = [Int32](repeating: 0, count: Int(start.last ?? 0))
-        for (index, transition) in transitions.enumerated() {
-            for state in transition.sources {
-                let cell = state * inputCount + transition.input
-                cellTransitions[Int(next[cell])] = Int32(index)
-                next[cell] += 1
-            }
-        }
-        cellStart = start
-        self.cellTransitions = cellTransitions
-        targets = transitions.map { Int32($0.target) }
-        isGuarded = transitions.map { $0.guardExpression != nil }
-        runsBodies = transitions.map { transition in
-            var ids = transition.effects
-            if transition.target >= 0 {
-                ids += entryEffects[transition.target]
-                for source in transition.sources { ids += exitEffects[source] }
-            }
-            return ids.contains { effects[$0].hasBody }
-        }
+        table = DispatchTable(
+            stateCount: stateNames.count, inputCount: inputNames.count, isFinal: isFinal, transitions: transitions,
+            effects: effects, entryEffects: entryEffects, exitEffects: exitEffects)
     }
 
     public var stateCount: Int { stateNames.count }
@@ -99,7 +66,7 @@ public struct CompiledMachine: Sendable {
     /// The candidate transitions for `input` in `state`, in file order.
     public func candidates(state: Int, input: Int) -> ArraySlice<Int32> {
         let cell = state * inputCount + input
-        return cellTransitions[Int(cellStart[cell])..<Int(cellStart[cell + 1])]
+        return table.cellTransitions[Int(table.cellStart[cell])..<Int(table.cellStart[cell + 1])]
     }
 
     /// The effects that ran for `result`: a start's entry effects, or its transition's; none when

@@ -1,28 +1,51 @@
 /// Maps names given as UTF-8 bytes to dense ids without building a `String`: an open-addressing
-/// hash table over the bytes, built once per machine.
+/// hash table, built once per machine.
+///
+/// A name is keyed by its length and two words loaded from its ends (its first and last eight
+/// bytes, or four, or three single bytes for a name shorter than four). For a name of at most
+/// sixteen bytes the key is the name, so a lookup is two loads, a multiply and one compare;
+/// a longer name also compares its middle bytes.
 public struct NameTable: Sendable {
-    /// Names laid end to end, and per slot of the table the name's id + 1 (0: empty), offset
-    /// and length. Raw memory, immutable after init, so a lookup costs no reference counting.
-    private final class Storage: @unchecked Sendable {
-        let bytes: UnsafeMutablePointer<UInt8>
-        let slots: UnsafeMutablePointer<(id: Int32, length: Int32, start: Int)>
-        let mask: Int
+    @usableFromInline
+    struct Slot {
+        @usableFromInline var head: UInt64
+        @usableFromInline var tail: UInt64
+        /// The name's id + 1; 0 marks an empty slot.
+        @usableFromInline var idPlusOne: Int32
+        @usableFromInline var length: Int32
+        /// Where the name's bytes start in ``Storage/bytes``.
+        @usableFromInline var start: Int
+    }
+
+    /// Raw memory, immutable after init, so a lookup costs no reference counting.
+    @usableFromInline
+    final class Storage: @unchecked Sendable {
+        @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
+        @usableFromInline let slots: UnsafeMutablePointer<Slot>
+        /// 64 minus the table's size in bits: a hash's top bits pick the first slot.
+        @usableFromInline let shift: UInt64
+        @usableFromInline let mask: Int
 
         init(_ names: [String]) {
             let total = names.reduce(0) { $0 + $1.utf8.count }
             bytes = .allocate(capacity: max(total, 1))
-            var size = 8
-            while size < names.count * 2 { size *= 2 }
-            slots = .allocate(capacity: size)
-            slots.initialize(repeating: (0, 0, 0), count: size)
-            mask = size - 1
+            var bits: UInt64 = 3
+            while 1 << bits < names.count * 2 { bits += 1 }
+            shift = 64 - bits
+            mask = 1 << bits - 1
+            slots = .allocate(capacity: mask + 1)
+            slots.initialize(repeating: Slot(head: 0, tail: 0, idPlusOne: 0, length: 0, start: 0), count: mask + 1)
             var offset = 0
             for (id, name) in names.enumerated() {
                 let utf8 = Array(name.utf8)
                 for (index, byte) in utf8.enumerated() { bytes[offset + index] = byte }
-                var slot = utf8.withUnsafeBytes { NameTable.hash($0) } & mask
-                while slots[slot].id != 0 { slot = (slot + 1) & mask }
-                slots[slot] = (Int32(id + 1), Int32(utf8.count), offset)
+                let (key, hash) = utf8.withUnsafeBytes { name in
+                    let key = NameTable.key(name)
+                    return (key, NameTable.hash(key, of: name))
+                }
+                var slot = Int(hash >> shift)
+                while slots[slot].idPlusOne != 0 { slot = (slot + 1) & mask }
+                slots[slot] = Slot(head: key.head, tail: key.tail, idPlusOne: Int32(id + 1), length: Int32(utf8.count), start: offset)
                 offset += utf8.count
             }
         }
@@ -33,22 +56,26 @@ public struct NameTable: Sendable {
         }
     }
 
-    private let storage: Storage
+    @usableFromInline let storage: Storage
 
     public init(_ names: [String]) {
         storage = Storage(names)
     }
 
     /// The id of the name spelt by `name`, or `nil`.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func id(of name: UnsafeRawBufferPointer) -> Int? {
         let storage = self.storage
-        var slot = Self.hash(name) & storage.mask
+        let key = Self.key(name)
+        let count = name.count
+        var slot = Int(Self.hash(key, of: name) >> storage.shift)
         while true {
             let entry = storage.slots[slot]
-            if entry.id == 0 { return nil }
-            if Int(entry.length) == name.count, Self.equal(storage.bytes + entry.start, name) {
-                return Int(entry.id) - 1
+            if entry.idPlusOne == 0 { return nil }
+            if entry.head == key.head && entry.tail == key.tail && Int(entry.length) == count
+                && (count <= 16 || Self.middleEqual(storage.bytes + entry.start, name))
+            {
+                return Int(entry.idPlusOne) - 1
             }
             slot = (slot + 1) & storage.mask
         }
@@ -60,30 +87,70 @@ public struct NameTable: Sendable {
         return name.withUTF8 { id(of: UnsafeRawBufferPointer($0)) }
     }
 
-    /// A hash of the length and of the first and last eight bytes: a few instructions for any
-    /// name, and names that share both ends still end up apart after the full comparison.
-    @inline(__always)
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
-        let count = bytes.count
-        var h = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
-        if count >= 8 {
-            let base = bytes.baseAddress!
-            h ^= base.loadUnaligned(as: UInt64.self)
-            h = (h ^ (h >> 31)) &* 0xBF58_476D_1CE4_E5B9
-            h ^= base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-        } else {
-            for index in 0..<count { h = (h ^ UInt64(bytes[index])) &* 0x100_0000_01b3 }
+    /// The longest run of occupied slots, which bounds the probes of a lookup.
+    var longestRun: Int {
+        var longest = 0
+        var run = 0
+        for slot in 0..<(2 * (storage.mask + 1)) {
+            run = storage.slots[slot & storage.mask].idPlusOne == 0 ? 0 : run + 1
+            longest = max(longest, run)
         }
-        h = (h ^ (h >> 29)) &* 0x94D0_49BB_1331_11EB
-        return Int(truncatingIfNeeded: h ^ (h >> 32))
+        return min(longest, storage.mask + 1)
     }
 
-    @inline(__always)
-    private static func equal(_ stored: UnsafePointer<UInt8>, _ name: UnsafeRawBufferPointer) -> Bool {
-        let count = name.count
-        guard let base = name.baseAddress else { return true }
-        var index = 0
-        while index &+ 8 <= count {
+    /// Two words that, with the length, spell a name of up to sixteen bytes: overlapping loads
+    /// from both ends.
+    @inlinable @inline(__always)
+    static func key(_ bytes: UnsafeRawBufferPointer) -> (head: UInt64, tail: UInt64) {
+        let count = bytes.count
+        guard let base = bytes.baseAddress, count > 0 else { return (0, 0) }
+        if count >= 8 {
+            return (base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+        }
+        if count >= 4 {
+            return (
+                UInt64(base.loadUnaligned(as: UInt32.self)),
+                UInt64(base.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+            )
+        }
+        let first = UInt64(base.load(as: UInt8.self))
+        let middle = UInt64(base.load(fromByteOffset: count >> 1, as: UInt8.self))
+        let last = UInt64(base.load(fromByteOffset: count &- 1, as: UInt8.self))
+        return (first | middle << 8 | last << 16, 0)
+    }
+
+    /// Mixes a key, and for a name longer than sixteen bytes its middle bytes too (so names that
+    /// differ only there still spread); the top bits are well spread (multiplicative hashing).
+    @inlinable @inline(__always)
+    static func hash(_ key: (head: UInt64, tail: UInt64), of name: UnsafeRawBufferPointer) -> UInt64 {
+        let tail = key.tail << 29 | key.tail >> 35
+        var h = ((key.head ^ tail) &+ UInt64(truncatingIfNeeded: name.count)) &* 0x9E37_79B9_7F4A_7C15
+        if name.count > 16 { h = mixMiddle(h, name) }
+        return h
+    }
+
+    /// Folds the bytes between the first and the last eight into `h`, eight at a time (the last
+    /// word overlapping the tail).
+    @usableFromInline
+    static func mixMiddle(_ h: UInt64, _ name: UnsafeRawBufferPointer) -> UInt64 {
+        var h = h
+        var index = 8
+        while index < name.count &- 8 {
+            let word = name.baseAddress!.loadUnaligned(fromByteOffset: min(index, name.count &- 16), as: UInt64.self)
+            h = (h ^ word ^ (h >> 32)) &* 0x9E37_79B9_7F4A_7C15
+            index &+= 8
+        }
+        return h
+    }
+
+    /// Whether the bytes between the first and the last eight are equal (for names longer than
+    /// sixteen bytes, of equal length).
+    @usableFromInline
+    static func middleEqual(_ stored: UnsafePointer<UInt8>, _ name: UnsafeRawBufferPointer) -> Bool {
+        let base = name.baseAddress!
+        var index = 8
+        let end = name.count &- 8
+        while index &+ 8 <= end {
             if UnsafeRawPointer(stored).loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 != base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             {
@@ -91,7 +158,7 @@ public struct NameTable: Sendable {
             }
             index &+= 8
         }
-        while index < count {
+        while index < end {
             if stored[index] != base.load(fromByteOffset: index, as: UInt8.self) { return false }
             index &+= 1
         }

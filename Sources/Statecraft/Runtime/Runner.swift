@@ -81,6 +81,23 @@ public struct Runner: Sendable {
         if queueHead < queue.count { drainQueue(into: &sink) }
     }
 
+    /// Processes an external input whose cell in the current state is settled without a search
+    /// (its only candidate has no guard and its effect bodies only copy values, or it has no
+    /// candidate), and returns the outcome; no sink is told, the caller reports the result.
+    /// `nil`, with nothing changed, for any other input: send it with ``send(_:argument:into:)``.
+    ///
+    /// The fastest path, for a caller that precomputes what it prints per cell.
+    @inlinable
+    public mutating func sendDirect(_ input: Int, argument: Value) -> TransitionResult.Outcome? {
+        let code = machine.table.codes[current &* machine.table.inputCount &+ input]
+        if code >= 0 {
+            take(Int(code), argument: argument)
+            return .accepted(to: current)
+        }
+        if code == DispatchTable.unhandled { return machine.onUnhandled == .ignore ? .ignored : .rejected(.noTransition) }
+        return nil
+    }
+
     /// The argument of a queued input's result, while a sink or host receives it (`nil` for an
     /// external input, whose argument is the caller's, and for the start).
     public func queuedArgument(of result: TransitionResult) -> Value? {
@@ -123,21 +140,62 @@ public struct Runner: Sendable {
     @inlinable
     mutating func process(_ input: Int, argument: Value, sentBy: Int) -> TransitionResult {
         var result = TransitionResult(input: input, from: current, outcome: .rejected(.noTransition), sentBy: sentBy)
-        if machine.isFinal[current] {
+        let cell = current &* machine.table.inputCount &+ input
+        let code = machine.table.codes[cell]
+        if code >= 0 {
+            take(Int(code), argument: argument)
+            result.transition = Int(code)
+            result.outcome = .accepted(to: current)
+            return result
+        }
+        if code == DispatchTable.finished {
             result.outcome = .rejected(.finished)
-            return result
-        }
-        let cell = current &* machine.inputNames.count &+ input
-        var candidate = Int(machine.cellStart[cell])
-        let end = Int(machine.cellStart[cell &+ 1])
-        if candidate == end {
+        } else if code == DispatchTable.unhandled {
             if machine.onUnhandled == .ignore { result.outcome = .ignored }
-            return result
+        } else {
+            search(cell, argument: argument, &result)
         }
+        return result
+    }
+
+    /// Takes a transition whose effect bodies only copy values: runs the copies of its source's
+    /// exit effects, its own and its target's entry effects, then moves.
+    @inlinable
+    mutating func take(_ index: Int, argument: Value) {
+        let target = Int(machine.table.targets[index])
+        if machine.table.runsBodies[index] {
+            if target >= 0 { copy(machine.table.exitCopies[current], machine.table.exitCopies[current &+ 1], argument) }
+            copy(machine.table.transitionCopies[index], machine.table.transitionCopies[index &+ 1], argument)
+            if target >= 0 { copy(machine.table.entryCopies[target], machine.table.entryCopies[target &+ 1], argument) }
+        }
+        if target >= 0 { current = target }
+    }
+
+    /// Runs `copies[start ..< end]` of the dispatch table.
+    @inlinable
+    mutating func copy(_ start: Int32, _ end: Int32, _ argument: Value) {
+        var index = Int(start)
+        let end = Int(end)
+        while index < end {
+            let copy = machine.table.copies[index]
+            switch copy.source {
+            case .constant(let value): values[copy.slot] = value
+            case .variable(let slot): values[copy.slot] = values[slot]
+            case .argument: values[copy.slot] = argument
+            }
+            index &+= 1
+        }
+    }
+
+    /// Evaluates the guards of a cell's candidates, in file order, and takes the first that holds.
+    @usableFromInline
+    mutating func search(_ cell: Int, argument: Value, _ result: inout TransitionResult) {
+        var candidate = Int(machine.table.cellStart[cell])
+        let end = Int(machine.table.cellStart[cell &+ 1])
         while candidate < end {
-            let index = Int(machine.cellTransitions[candidate])
+            let index = Int(machine.table.cellTransitions[candidate])
             candidate &+= 1
-            if machine.isGuarded[index] {
+            if machine.table.isGuarded[index] {
                 do {
                     guard case .bool(true) = try machine.transitions[index].guardExpression!.evaluate(values, argument: argument)
                     else { continue }
@@ -145,23 +203,22 @@ public struct Runner: Sendable {
                     result.outcome = .rejected(.expressionError)
                     result.evaluationError = error
                     result.failedExpression = .guardOf(transition: index)
-                    return result
+                    return
                 }
             }
             result.transition = index
-            if machine.runsBodies[index], let failure = runEffects(machine.effectsRun(by: index, from: current), argument: argument) {
+            if machine.table.runsBodies[index], let failure = runEffects(machine.effectsRun(by: index, from: current), argument: argument) {
                 result.outcome = .rejected(.expressionError)
                 result.evaluationError = failure.error
                 result.failedExpression = failure.site
-                return result
+                return
             }
-            let target = Int(machine.targets[index])
+            let target = Int(machine.table.targets[index])
             if target >= 0 { current = target }
             result.outcome = .accepted(to: current)
-            return result
+            return
         }
         result.outcome = .rejected(.guardRejected)
-        return result
     }
 
     /// Runs effect bodies against a scratch copy of the context and commits it only when every

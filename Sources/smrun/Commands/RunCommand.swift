@@ -1,5 +1,4 @@
 import ArgumentParser
-import SmrunCore
 import Statecraft
 import StatecraftYAML
 
@@ -56,83 +55,16 @@ struct RunCommand: ParsableCommand {
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
 
-        var runner = Runner(compiled, stepLimit: stepLimit)
-        var parser = ScriptLineParser(machine: compiled)
-        var printer = ResultPrinter(machine: compiled, format: format, stepLimit: stepLimit, output: OutputBuffer(fd: 1))
         let state = try StateFile.open(stateFile, machine: compiled)
-        if let snapshot = state?.snapshot { runner.restore(snapshot) } else { runner.start(into: &printer) }
-
-        var scriptErrors = 0
+        var session = RunSession(machine: compiled, format: format, stepLimit: stepLimit, state: state)
+        var skippedLines = 0
         if inputs.isEmpty {
-            scriptErrors = try runScript(&runner, &parser, &printer, state)
+            skippedLines = try session.runScript(maximumLineBytes: maximumLineBytes)
         } else {
-            for input in inputs where !StopSignals.shouldStop() { send(input, &runner, &parser, &printer) }
+            for input in inputs where !StopSignals.shouldStop() { session.send(input) }
         }
-        state?.save(runner)
-        printer.output.flush()
+        session.finish()
         if let status = StopSignals.exitStatus { throw ExitCode(status) }
-        if scriptErrors > 0 || printer.rejected > 0 { throw ExitCode(Smrun.Status.rejected) }
-    }
-
-    /// Streams standard input line by line: the hot path.
-    private func runScript(
-        _ runner: inout Runner, _ parser: inout ScriptLineParser, _ printer: inout ResultPrinter, _ state: StateFile?
-    ) throws -> Int {
-        var reader = LineReader(fd: 0, maximumLineBytes: maximumLineBytes)
-        var lineNumber = 0
-        var errors = 0
-        // Before a read that may wait: save (under --state), then show the results.
-        while let line = reader.next(willBlock: { state?.save(runner); printer.output.flush(); state?.waitingForInput() }) {
-            if StopSignals.shouldStop() { break }
-            lineNumber += 1
-            printer.line = lineNumber
-            switch line {
-            case .text(let bytes):
-                process(parser.parse(line: bytes), &runner, &printer)
-            case .tooLong(let count):
-                printer.output.flush()
-                FileHandleOutput.standardError(
-                    "smrun: standard input line \(lineNumber): \(count) bytes, longer than --max-line-bytes \(maximumLineBytes); line skipped\n")
-                errors += 1
-            }
-        }
-        if reader.readError != 0 {
-            state?.save(runner)
-            printer.output.flush()
-            FileHandleOutput.standardError("smrun: reading standard input: \(String(cString: strerror(reader.readError)))\n")
-            throw ExitCode(Smrun.Status.invalid)
-        }
-        return errors
-    }
-
-    private func send(_ input: String, _ runner: inout Runner, _ parser: inout ScriptLineParser, _ printer: inout ResultPrinter) {
-        var bytes = Array(input.utf8)
-        let separator = bytes.firstIndex(of: UInt8(ascii: "="))
-        bytes.withUnsafeMutableBytes { all in
-            let buffer = UnsafeRawBufferPointer(all)
-            let name = UnsafeRawBufferPointer(rebasing: buffer[..<(separator ?? buffer.count)])
-            let argument = separator.map { UnsafeRawBufferPointer(rebasing: buffer[($0 + 1)...]) }
-            process(parser.parse(name: name, argument: argument), &runner, &printer)
-        }
-    }
-
-    @inline(__always)
-    private func process(_ parsed: ScriptLineParser.Parsed, _ runner: inout Runner, _ printer: inout ResultPrinter) {
-        switch parsed {
-        case .skip:
-            return
-        case .input(let input, let argument):
-            printer.argument = argument
-            runner.send(input, argument: argument.value, into: &printer)
-            printer.argument = .absent
-        case .unknownInput(let name):
-            printer.receiveScriptRejection(.unknownInput, name: name, input: -1, problem: "", runner: runner)
-        case .badArgument(let input, let problem):
-            let name = runner.machine.inputNames[input]
-            var nameBytes = Array(name.utf8)
-            nameBytes.withUnsafeMutableBytes {
-                printer.receiveScriptRejection(.badArgument, name: UnsafeRawBufferPointer($0), input: input, problem: problem, runner: runner)
-            }
-        }
+        if skippedLines > 0 || session.hadRejections { throw ExitCode(Smrun.Status.rejected) }
     }
 }

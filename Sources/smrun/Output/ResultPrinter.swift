@@ -31,7 +31,8 @@ struct ResultPrinter: ResultSink, ~Copyable {
     /// Per cell `state * inputCount + input`, the text after `INPUT[ ARG]` of an external
     /// input's result, when it depends on the cell alone: for a cell with one candidate, its
     /// acceptance (`: FROM -> TO / EFFECTS`); for a cell with none, its `no-transition`
-    /// rejection. Empty when not precomputed, or for machines too large to precompute.
+    /// rejection or that it was ignored. Empty when not precomputed, or for machines too large
+    /// to precompute.
     private let cellText: BytePool
     private let inputCount: Int
     /// Machines with more cells than this print every result field by field.
@@ -97,12 +98,29 @@ struct ResultPrinter: ResultSink, ~Copyable {
                 } else if candidates.isEmpty && machine.onUnhandled == .reject {
                     let input = machine.inputNames[input]
                     texts.append(Array(": \(from): rejected: no-transition: no transition for '\(input)' from '\(from)'\n".utf8))
+                } else if candidates.isEmpty {
+                    texts.append(Array(": \(from): ignored (no transition)\n".utf8))
                 } else {
                     texts.append([])
                 }
             }
         }
         return texts
+    }
+
+    /// The text of ``cellText`` for `cell`, empty when there is none.
+    @inline(__always)
+    func precomputedText(cell: Int) -> UnsafeRawBufferPointer {
+        cellText.count > 0 ? cellText[cell] : UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+
+    /// Prints the result of a plain script line (``ScriptLineParser/parsePlain(line:)``) from
+    /// its cell's text: the line is the result's text up to the `:`.
+    @inline(__always)
+    mutating func printPlain(line: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer, outcome: TransitionResult.Outcome) {
+        if case .rejected = outcome { rejected += 1 }
+        output.append(line)
+        output.append(text)
     }
 
     @inline(__always)
@@ -165,7 +183,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
     @inline(__always)
     /// - Parameter queued: a queued input's argument.
     private mutating func printText(_ result: TransitionResult, _ machine: CompiledMachine, queued: Value?) {
-        if cellText.count > 0, !result.isStart, result.sentBy < 0, result.isAccepted || result.rejection == .noTransition {
+        if cellText.count > 0, !result.isStart, result.sentBy < 0, result.isAccepted || result.outcome == .ignored || result.rejection == .noTransition {
             let text = cellText[result.from &* inputCount &+ result.input]
             if !text.isEmpty {
                 output.append(inputs.text[result.input])

@@ -1,0 +1,119 @@
+import ArgumentParser
+import SmrunCore
+import Statecraft
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One run of a machine over inputs (`smrun run`): the runner, the script parser, the printer
+/// and the state file, with the loop that feeds them.
+struct RunSession: ~Copyable {
+    private var runner: Runner
+    private var parser: ScriptLineParser
+    private var printer: ResultPrinter
+    private let state: StateFile?
+    private let inputCount: Int
+
+    /// Resumes from the state file's snapshot, or starts the machine (printing a start result
+    /// when its initial state has entry effects).
+    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, state: StateFile?) {
+        runner = Runner(machine, stepLimit: stepLimit)
+        parser = ScriptLineParser(machine: machine)
+        printer = ResultPrinter(machine: machine, format: format, stepLimit: stepLimit, output: OutputBuffer(fd: 1))
+        self.state = state
+        inputCount = machine.inputCount
+        if let snapshot = state?.snapshot { runner.restore(snapshot) } else { runner.start(into: &printer) }
+    }
+
+    /// Whether any result was a rejection (exit status 1).
+    var hadRejections: Bool { printer.rejected > 0 }
+
+    /// Saves (under `--state`), then writes out the results printed so far.
+    mutating func finish() {
+        state?.save(runner)
+        printer.output.flush()
+    }
+
+    /// Streams standard input line by line: the hot path. Returns how many lines were skipped
+    /// as too long; a read error throws exit status 2, after what came before was saved.
+    mutating func runScript(maximumLineBytes: Int) throws -> Int {
+        var reader = LineReader(fd: 0, maximumLineBytes: maximumLineBytes)
+        var lineNumber = 0
+        var skipped = 0
+        // Before a read that may wait: save (under --state), then show the results.
+        while let line = reader.next(willBlock: { waitForInput() }) {
+            if StopSignals.shouldStop() { break }
+            lineNumber += 1
+            printer.line = lineNumber
+            switch line {
+            case .text(let bytes):
+                runLine(bytes)
+            case .tooLong(let count):
+                printer.output.flush()
+                FileHandleOutput.standardError(
+                    "smrun: standard input line \(lineNumber): \(count) bytes, longer than --max-line-bytes \(maximumLineBytes); line skipped\n")
+                skipped += 1
+            }
+        }
+        if reader.readError != 0 {
+            finish()
+            FileHandleOutput.standardError("smrun: reading standard input: \(String(cString: strerror(reader.readError)))\n")
+            throw ExitCode(Smrun.Status.invalid)
+        }
+        return skipped
+    }
+
+    private mutating func waitForInput() {
+        finish()
+        state?.waitingForInput()
+    }
+
+    /// One script line. A plain line whose cell's result is precomputed is a table lookup and a
+    /// copy of bytes; any other goes through the parser, the runner and the printer.
+    @inline(__always)
+    private mutating func runLine(_ bytes: UnsafeRawBufferPointer) {
+        guard let plain = parser.parsePlain(line: bytes) else {
+            process(parser.parse(line: bytes))
+            return
+        }
+        let text = printer.precomputedText(cell: runner.state &* inputCount &+ plain.input)
+        if text.count > 0, let outcome = runner.sendDirect(plain.input, argument: plain.value) {
+            printer.printPlain(line: bytes, text: text, outcome: outcome)
+        } else {
+            process(.input(plain.input, plain.argument))
+        }
+    }
+
+    /// `--send INPUT` or `--send INPUT=ARG`.
+    mutating func send(_ input: String) {
+        var bytes = Array(input.utf8)
+        let separator = bytes.firstIndex(of: UInt8(ascii: "="))
+        bytes.withUnsafeMutableBytes { all in
+            let buffer = UnsafeRawBufferPointer(all)
+            let name = UnsafeRawBufferPointer(rebasing: buffer[..<(separator ?? buffer.count)])
+            let argument = separator.map { UnsafeRawBufferPointer(rebasing: buffer[($0 + 1)...]) }
+            process(parser.parse(name: name, argument: argument))
+        }
+    }
+
+    private mutating func process(_ parsed: ScriptLineParser.Parsed) {
+        switch parsed {
+        case .skip:
+            return
+        case .input(let input, let argument):
+            printer.argument = argument
+            runner.send(input, argument: argument.value, into: &printer)
+            printer.argument = .absent
+        case .unknownInput(let name):
+            printer.receiveScriptRejection(.unknownInput, name: name, input: -1, problem: "", runner: runner)
+        case .badArgument(let input, let problem):
+            var name = Array(runner.machine.inputNames[input].utf8)
+            name.withUnsafeMutableBytes {
+                printer.receiveScriptRejection(.badArgument, name: UnsafeRawBufferPointer($0), input: input, problem: problem, runner: runner)
+            }
+        }
+    }
+}
