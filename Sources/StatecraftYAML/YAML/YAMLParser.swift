@@ -81,10 +81,25 @@ private struct DocumentBuilder {
         var items: [YAMLNode] = []
         var entries: [YAMLMapping.Entry] = []
         var pendingKey: YAMLScalar?
-        var keyLines: [String: SourcePosition] = [:]
+        /// Where each key is, for a duplicate's message; kept only for a mapping of many keys:
+        /// for the rest a scan of the entries costs less than a dictionary.
+        var keyPositions: [String: SourcePosition] = [:]
         var position: SourcePosition
         var anchor: String?
         var nodesBefore: Int
+
+        static let keysScanned = 8
+
+        /// The position of an earlier key equal to `key` (which is about to be added), if any.
+        mutating func earlierPosition(of key: YAMLScalar) -> SourcePosition? {
+            if entries.count < Self.keysScanned {
+                return entries.first { $0.key.value == key.value }?.key.position
+            }
+            if keyPositions.isEmpty {
+                for entry in entries { keyPositions[entry.key.value] = entry.key.position }
+            }
+            return keyPositions.updateValue(key.position, forKey: key.value)
+        }
     }
 
     let limits: YAMLLimits
@@ -240,7 +255,7 @@ private struct DocumentBuilder {
         guard case .scalar(let key) = node else {
             throw YAMLError(.wrongKind, "a mapping key must be a scalar, not \(node.kindDescription)", at: node.position)
         }
-        if let first = stack[top].keyLines.updateValue(key.position, forKey: key.value) {
+        if let first = stack[top].earlierPosition(of: key) {
             throw YAMLError(
                 .duplicateKey,
                 "duplicate key '\(key.value)' (first at line \(first.line), again at line \(key.position.line))",
