@@ -32,8 +32,36 @@ private struct CompilationPass {
     var effectIDs: [String: Int] = [:]
     var effectNames: [String] = []
     var variables: [String: (slot: Int, type: ExpressionType)] = [:]
+    /// Per state, the ids of its entry and of its exit effects.
+    var entryEffects: [[Int]] = []
+    var exitEffects: [[Int]] = []
+    /// Per transition, its names as ids.
+    var references: [TransitionReferences] = []
+    /// Guards compiled without error, by text and argument type: a guard written on many
+    /// transitions is parsed and checked once.
+    var compiledGuards: [GuardKey: CompiledExpression] = [:]
+    /// Whether each expression text reads `arg`, as found so far.
+    var readsArgumentByText: [String: Bool] = [:]
 
     let maximumTableCells: Int
+
+    /// A transition's names resolved to ids.
+    struct TransitionReferences {
+        /// The input, or `nil` when it is undefined.
+        var input: Int?
+        /// The source states, each once, in order (every non-final state for `*`); undefined ones left out.
+        var sources: [Int]
+        /// Whether a listed source state is undefined.
+        var hasUndefinedSource: Bool
+        /// The target state, -1 when there is none, `nil` when it is undefined.
+        var target: Int?
+        var effects: [Int]
+    }
+
+    struct GuardKey: Hashable {
+        var text: String
+        var argumentType: ValueType?
+    }
 
     init(_ definition: MachineDefinition, maximumTableCells: Int) {
         self.definition = definition
@@ -48,13 +76,14 @@ private struct CompilationPass {
         declareStates()
         declareInputs()
         declareEffects()
+        resolveReferences()
         let initial = resolveInitial()
         let argumentScopes = effectArgumentTypes(initial: initial)
         declareVariables(argumentScopes: argumentScopes)
         let transitions = compileTransitions()
         guard tableFits(transitions) else { return nil }
         var argumentIsRead = [Bool](repeating: false, count: inputNames.count)
-        for t in transitions where t.guardText.map(Self.readsArgument) ?? false { argumentIsRead[t.input] = true }
+        for t in transitions where t.guardText.map({ readsArgument($0) }) ?? false { argumentIsRead[t.input] = true }
         let effects = compileEffects(argumentScopes: argumentScopes, transitions: transitions, argumentIsRead: &argumentIsRead)
         let states = definition.states
         return CompiledMachine(
@@ -63,14 +92,16 @@ private struct CompilationPass {
             variableNames: definition.context.map(\.name.name), initialState: max(initial, 0),
             initialContext: definition.context.map(\.initialValue), onUnhandled: definition.onUnhandled,
             argumentTypes: argumentTypes, argumentIsRead: argumentIsRead, isFinal: states.map(\.isFinal),
-            entryEffects: states.map { $0.entry.compactMap { effectIDs[$0.name] } },
-            exitEffects: states.map { $0.exit.compactMap { effectIDs[$0.name] } },
+            entryEffects: entryEffects, exitEffects: exitEffects,
             transitions: transitions, effects: effects,
             variableTypes: definition.context.map { variables[$0.name.name]?.type ?? ExpressionType($0.initialValue.type) })
     }
 
-    private static func readsArgument(_ text: String) -> Bool {
-        (try? ExpressionParser.parse(text))?.readsArgument ?? false
+    private mutating func readsArgument(_ text: String) -> Bool {
+        if let known = readsArgumentByText[text] { return known }
+        let reads = (try? ExpressionParser.parse(text))?.readsArgument ?? false
+        readsArgumentByText[text] = reads
+        return reads
     }
 
     // MARK: Declarations
@@ -144,6 +175,40 @@ private struct CompilationPass {
             }
             effectIDs[name.name] = effectNames.count
             effectNames.append(name.name)
+        }
+    }
+
+    /// Resolves each state's effects and each transition's names to ids, reporting nothing:
+    /// ``compileTransitions()`` reports what is undefined, in the order the transitions name it.
+    mutating func resolveReferences() {
+        entryEffects = definition.states.map { $0.entry.compactMap { effectIDs[$0.name] } }
+        exitEffects = definition.states.map { $0.exit.compactMap { effectIDs[$0.name] } }
+        let nonFinal = definition.states.indices.filter { !definition.states[$0].isFinal }
+        let stateIndex = NameIndex(stateIDs)
+        let inputIndex = NameIndex(inputIDs)
+        let effectIndex = NameIndex(effectIDs)
+        references.reserveCapacity(definition.transitions.count)
+        for transition in definition.transitions {
+            var sources: [Int] = []
+            var hasUndefinedSource = false
+            switch transition.source {
+            case .states(let names):
+                sources.reserveCapacity(names.count)
+                for name in names {
+                    if let id = stateIndex[name.name] {
+                        if !sources.contains(id) { sources.append(id) }
+                    } else {
+                        hasUndefinedSource = true
+                    }
+                }
+            case .anyNonFinal:
+                sources = nonFinal
+            }
+            let target: Int? = if let name = transition.target { stateIndex[name.name] } else { -1 }
+            references.append(
+                TransitionReferences(
+                    input: inputIndex[transition.input.name], sources: sources, hasUndefinedSource: hasUndefinedSource,
+                    target: target, effects: transition.effects.compactMap { effectIndex[$0.name] }))
         }
     }
 
@@ -252,34 +317,36 @@ private struct CompilationPass {
 
     mutating func compileTransitions() -> [CompiledTransition] {
         var compiled: [CompiledTransition] = []
-        let nonFinal = definition.states.indices.filter { !definition.states[$0].isFinal }
-        for transition in definition.transitions {
-            let input = input(transition.input, role: "transition")
-            var sources: [Int] = []
-            switch transition.source {
-            case .states(let names):
-                for name in names {
-                    if let id = state(name, role: "transition"), !sources.contains(id) { sources.append(id) }
-                }
-            case .anyNonFinal:
-                sources = nonFinal
+        compiled.reserveCapacity(definition.transitions.count)
+        for (transition, references) in zip(definition.transitions, references) {
+            // What is undefined is reported in the order the transition names it.
+            let input = references.input ?? input(transition.input, role: "transition")
+            if references.hasUndefinedSource, case .states(let names) = transition.source {
+                for name in names where stateIDs[name.name] == nil { _ = state(name, role: "transition") }
             }
-            let target = transition.target.map { state($0, role: "transition") } ?? -1
+            let target = references.target ?? transition.target.flatMap { state($0, role: "transition") }
             var guardExpression: CompiledExpression?
             if let source = transition.guardExpression, let input {
-                let argumentType = argumentTypes[input]
-                let scope = ExpressionScope(
-                    variables: variables, argumentType: argumentType,
-                    argumentUnavailable: "input '\(inputNames[input])' takes no argument")
-                guardExpression = compileExpression(source, in: scope, expected: .bool, role: "a guard")
+                guardExpression = compileGuard(source, input: input)
             }
             guard let input, let target else { continue }
             compiled.append(
                 CompiledTransition(
-                    input: input, sources: sources, target: target, guardExpression: guardExpression,
-                    guardText: transition.guardExpression?.text,
-                    effects: transition.effects.compactMap { effectIDs[$0.name] }, position: transition.position))
+                    input: input, sources: references.sources, target: target, guardExpression: guardExpression,
+                    guardText: transition.guardExpression?.text, effects: references.effects, position: transition.position))
         }
+        return compiled
+    }
+
+    /// Compiles the guard of a transition on `input`, once per text and argument type.
+    mutating func compileGuard(_ source: ExpressionSource, input: Int) -> CompiledExpression? {
+        let key = GuardKey(text: source.text, argumentType: argumentTypes[input])
+        if let known = compiledGuards[key] { return known }
+        let scope = ExpressionScope(
+            variables: variables, argumentType: key.argumentType,
+            argumentUnavailable: "input '\(inputNames[input])' takes no argument")
+        let compiled = compileExpression(source, in: scope, expected: .bool, role: "a guard")
+        if let compiled { compiledGuards[key] = compiled }
         return compiled
     }
 
@@ -322,23 +389,18 @@ private struct CompilationPass {
     /// input without argument, or the machine's start). An effect that reads `arg` needs one type.
     func effectArgumentTypes(initial: Int) -> [Set<ValueType?>] {
         var runners = [Set<ValueType?>](repeating: [], count: effectNames.count)
-        func add(_ effects: [Named], _ argumentType: ValueType?) {
-            for effect in effects { if let id = effectIDs[effect.name] { runners[id].insert(argumentType) } }
+        func add(_ effects: [Int], _ argumentType: ValueType?) {
+            for id in effects { runners[id].insert(argumentType) }
         }
-        for transition in definition.transitions {
-            guard let input = inputIDs[transition.input.name] else { continue }
+        for references in references {
+            guard let input = references.input else { continue }
             let argumentType = argumentTypes[input]
-            add(transition.effects, argumentType)
-            guard let target = transition.target.flatMap({ stateIDs[$0.name] }) else { continue }
-            add(definition.states[target].entry, argumentType)
-            switch transition.source {
-            case .states(let names):
-                for source in names.compactMap({ stateIDs[$0.name] }) { add(definition.states[source].exit, argumentType) }
-            case .anyNonFinal:
-                for state in definition.states where !state.isFinal { add(state.exit, argumentType) }
-            }
+            add(references.effects, argumentType)
+            guard let target = references.target, target >= 0 else { continue }
+            add(entryEffects[target], argumentType)
+            for source in references.sources { add(exitEffects[source], argumentType) }
         }
-        if initial >= 0 { add(definition.states[initial].entry, nil) }
+        if initial >= 0 { add(entryEffects[initial], nil) }
         return runners
     }
 
@@ -400,8 +462,8 @@ private struct CompilationPass {
                     error(.argumentType, "input '\(inputNames[input])' takes no argument, but one is sent", argument.position)
                 }
             }
-            if effect.assignments.contains(where: { Self.readsArgument($0.expression.text) })
-                || effect.sends.contains(where: { $0.argument.map { Self.readsArgument($0.text) } ?? false })
+            if effect.assignments.contains(where: { readsArgument($0.expression.text) })
+                || effect.sends.contains(where: { $0.argument.map { readsArgument($0.text) } ?? false })
             {
                 for t in transitions where effectsRun(by: t).contains(id) { argumentIsRead[t.input] = true }
             }
@@ -414,8 +476,8 @@ private struct CompilationPass {
     private func effectsRun(by t: CompiledTransition) -> [Int] {
         var ids = t.effects
         if t.target >= 0 {
-            ids += definition.states[t.target].entry.compactMap { effectIDs[$0.name] }
-            for source in t.sources { ids += definition.states[source].exit.compactMap { effectIDs[$0.name] } }
+            ids += entryEffects[t.target]
+            for source in t.sources { ids += exitEffects[source] }
         }
         return ids
     }

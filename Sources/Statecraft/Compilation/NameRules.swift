@@ -8,6 +8,7 @@ public enum NameRules {
 
     /// Why `name` is not a valid state, input or effect name, or `nil` when it is.
     public static func problem(withName name: String) -> String? {
+        if isPlainASCII(name) { return nil }
         if name.isEmpty { return "a name cannot be empty" }
         for scalar in name.unicodeScalars {
             if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
@@ -18,6 +19,20 @@ public enum NameRules {
             }
         }
         return nil
+    }
+
+    /// Whether `name` is non-empty printable ASCII without a space or a reserved character: a
+    /// valid name, known without looking up Unicode properties (most names are such).
+    private static func isPlainASCII(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            !bytes.isEmpty && bytes.allSatisfy { $0 < 0x80 && plainASCII[Int($0)] }
+        }
+    }
+
+    /// Per ASCII byte, whether it is printable and not reserved.
+    private static let plainASCII: [Bool] = (0..<0x80).map { byte in
+        byte > 0x20 && byte < 0x7F && !reservedCharacters.contains(Unicode.Scalar(UInt8(byte)))
     }
 
     /// Words of the expression language that cannot name a context variable.

@@ -6,102 +6,142 @@ enum TransitionRow {
     /// Parses `scalar` as a row; problems are returned as diagnostics with the column of the part.
     static func parse(_ scalar: YAMLScalar) -> Result<TransitionDefinition, Diagnostic> {
         // Separators are ASCII, so the row is split as UTF-8 bytes; offsets are byte offsets,
-        // turned into columns (Unicode scalars) only for a diagnostic's position.
-        let text = Array(scalar.value.utf8)
-        // Columns map onto the file only for a single-line scalar.
-        let singleLine = !text.contains(UInt8(ascii: "\n"))
-        func position(_ offset: Int) -> SourcePosition {
-            guard singleLine else { return scalar.position }
-            let column = text[..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-            return scalar.position.advanced(by: scalar.contentOffset + column)
-        }
+        // turned into columns (Unicode scalars) only for positions.
+        var value = scalar.value
+        return value.withUTF8 { parse(Text($0, scalar)) }
+    }
+
+    private static let form = "write a row as 'INPUT | FROM => TO | EFFECTS' (=> TO and EFFECTS are optional)"
+
+    private static func parse(_ text: Text) -> Result<TransitionDefinition, Diagnostic> {
         func fail(_ message: String, at offset: Int) -> Result<TransitionDefinition, Diagnostic> {
-            .failure(.error(.invalidRow, message, at: position(offset)))
-        }
-        let form = "write a row as 'INPUT | FROM => TO | EFFECTS' (=> TO and EFFECTS are optional)"
-
-        // Split into fields on '|', keeping each field's offset.
-        var fields: [(text: ArraySlice<UInt8>, offset: Int)] = []
-        var start = 0
-        for (index, c) in text.enumerated() where c == UInt8(ascii: "|") {
-            fields.append((text[start..<index], start))
-            start = index + 1
-        }
-        fields.append((text[start...], start))
-        guard fields.count == 2 || fields.count == 3 else {
-            return fail("a row has two or three fields separated by '|', found \(fields.count); \(form)", at: 0)
+            .failure(.error(.invalidRow, message, at: text.position(offset)))
         }
 
-        guard let inputs = names(fields[0].text), inputs.count == 1 else {
-            return fail("a row starts with one input name; \(form)", at: fields[0].offset)
+        // Fields are separated by '|': the input, FROM => TO, and the effects if any.
+        let count = text.bytes.count
+        var bars = 0
+        var firstBar = 0
+        var secondBar = 0
+        for index in 0..<count where text.bytes[index] == UInt8(ascii: "|") {
+            if bars == 0 { firstBar = index } else if bars == 1 { secondBar = index }
+            bars += 1
         }
-        let input = Named(inputs[0].name, at: position(inputs[0].offset))
+        guard bars == 1 || bars == 2 else {
+            return fail("a row has two or three fields separated by '|', found \(bars + 1); \(form)", at: 0)
+        }
+        let inputField = 0..<firstBar
+        let middleField = (firstBar + 1)..<(bars == 2 ? secondBar : count)
+        let effectsField = bars == 2 ? (secondBar + 1)..<count : nil
+
+        guard let input = text.singleName(in: inputField) else {
+            return fail("a row starts with one input name; \(form)", at: inputField.lowerBound)
+        }
 
         // FROM => TO
-        var sourceField = fields[1].text
+        var sourceField = middleField
         var target: Named?
-        if let arrow = arrowIndex(in: fields[1].text) {
-            sourceField = fields[1].text[fields[1].text.startIndex..<arrow]
-            let targetField = fields[1].text[(arrow + 2)...]
-            guard let targets = names(targetField), targets.count == 1 else {
+        if let arrow = text.arrowIndex(in: middleField) {
+            sourceField = middleField.lowerBound..<arrow
+            guard let name = text.singleName(in: (arrow + 2)..<middleField.upperBound) else {
                 return fail("'=>' is followed by one target state; \(form)", at: arrow)
             }
-            target = Named(targets[0].name, at: position(targets[0].offset))
+            target = name
         }
-        guard let sources = names(sourceField), !sources.isEmpty else {
-            return fail("a row needs its source states between the first '|' and '=>' (or '*'); \(form)", at: fields[1].offset)
+        guard let sources = text.names(in: sourceField), !sources.isEmpty else {
+            return fail("a row needs its source states between the first '|' and '=>' (or '*'); \(form)", at: middleField.lowerBound)
         }
         let source: TransitionDefinition.Source
         if sources.contains(where: { $0.name == "*" }) {
             guard sources.count == 1 else {
-                return fail("'*' stands for every non-final state and cannot be listed with others", at: sources[0].offset)
+                return .failure(
+                    .error(.invalidRow, "'*' stands for every non-final state and cannot be listed with others", at: sources[0].position))
             }
-            source = .anyNonFinal(position(sources[0].offset))
+            source = .anyNonFinal(sources[0].position)
         } else {
-            source = .states(sources.map { Named($0.name, at: position($0.offset)) })
+            source = .states(sources)
         }
 
         var effects: [Named] = []
-        if fields.count == 3 {
-            guard let listed = names(fields[2].text), !listed.isEmpty else {
-                return fail("the third field lists effects separated by commas; \(form)", at: fields[2].offset)
+        if let effectsField {
+            guard let listed = text.names(in: effectsField), !listed.isEmpty else {
+                return fail("the third field lists effects separated by commas; \(form)", at: effectsField.lowerBound)
             }
-            effects = listed.map { Named($0.name, at: position($0.offset)) }
+            effects = listed
         }
-        return .success(TransitionDefinition(input, from: source, to: target, effects: effects, at: scalar.position))
+        return .success(TransitionDefinition(input, from: source, to: target, effects: effects, at: text.scalar.position))
     }
 
-    /// YAML folds a plain scalar's line breaks; what is left between names is spaces and tabs.
-    private static func isBlank(_ c: UInt8) -> Bool {
-        c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r")
-    }
+    /// A row's UTF-8 bytes, and how an offset into them maps onto the file.
+    private struct Text {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let scalar: YAMLScalar
+        /// Columns map onto the file only for a single-line scalar.
+        let isSingleLine: Bool
+        /// In ASCII text a byte offset is a column offset.
+        let isASCII: Bool
 
-    private static func arrowIndex(in field: ArraySlice<UInt8>) -> Int? {
-        var index = field.startIndex
-        while index + 1 < field.endIndex {
-            if field[index] == UInt8(ascii: "=") && field[index + 1] == UInt8(ascii: ">") { return index }
-            index += 1
+        init(_ bytes: UnsafeBufferPointer<UInt8>, _ scalar: YAMLScalar) {
+            self.bytes = bytes
+            self.scalar = scalar
+            var hasNewline = false
+            var allBits: UInt8 = 0
+            for byte in bytes {
+                hasNewline = hasNewline || byte == UInt8(ascii: "\n")
+                allBits |= byte
+            }
+            isSingleLine = !hasNewline
+            isASCII = allBits < 0x80
         }
-        return nil
-    }
 
-    /// Comma-separated names with their offsets into the row; `nil` when one is empty (`a,,b`, or a blank field).
-    private static func names(_ field: ArraySlice<UInt8>) -> [(name: String, offset: Int)]? {
-        var result: [(name: String, offset: Int)] = []
-        var start = field.startIndex
-        for index in field.indices where field[index] == UInt8(ascii: ",") {
-            guard let name = trimmed(field[start..<index]) else { return nil }
-            result.append(name)
-            start = index + 1
+        func position(_ offset: Int) -> SourcePosition {
+            guard isSingleLine else { return scalar.position }
+            let column = isASCII ? offset : bytes[..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+            return scalar.position.advanced(by: scalar.contentOffset + column)
         }
-        guard let last = trimmed(field[start...]) else { return result.isEmpty ? [] : nil }
-        result.append(last)
-        return result
-    }
 
-    private static func trimmed(_ part: ArraySlice<UInt8>) -> (name: String, offset: Int)? {
-        guard let first = part.firstIndex(where: { !isBlank($0) }), let last = part.lastIndex(where: { !isBlank($0) })
-        else { return nil }
-        return (String(decoding: part[first...last], as: UTF8.self), first)
+        func arrowIndex(in field: Range<Int>) -> Int? {
+            var index = field.lowerBound
+            while index + 1 < field.upperBound {
+                if bytes[index] == UInt8(ascii: "=") && bytes[index + 1] == UInt8(ascii: ">") { return index }
+                index += 1
+            }
+            return nil
+        }
+
+        /// The one name of `field`; `nil` when it has none or several.
+        func singleName(in field: Range<Int>) -> Named? {
+            guard !bytes[field].contains(UInt8(ascii: ",")) else { return nil }
+            return name(in: field)
+        }
+
+        /// Comma-separated names; `nil` when one is empty (`a,,b`, or a blank field).
+        func names(in field: Range<Int>) -> [Named]? {
+            var result: [Named] = []
+            var start = field.lowerBound
+            for index in field where bytes[index] == UInt8(ascii: ",") {
+                guard let name = name(in: start..<index) else { return nil }
+                result.append(name)
+                start = index + 1
+            }
+            guard let last = name(in: start..<field.upperBound) else { return result.isEmpty ? [] : nil }
+            result.append(last)
+            return result
+        }
+
+        /// The name in `part`, blanks around it trimmed; `nil` when it is blank.
+        private func name(in part: Range<Int>) -> Named? {
+            var first = part.lowerBound
+            var end = part.upperBound
+            while first < end, Self.isBlank(bytes[first]) { first += 1 }
+            while end > first, Self.isBlank(bytes[end - 1]) { end -= 1 }
+            guard first < end else { return nil }
+            return Named(String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self), at: position(first))
+        }
+
+        /// YAML folds a plain scalar's line breaks; what is left between names is spaces and tabs.
+        private static func isBlank(_ c: UInt8) -> Bool {
+            c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r")
+        }
     }
 }

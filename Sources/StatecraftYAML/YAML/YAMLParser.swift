@@ -1,6 +1,12 @@
 import CLibYAML
 import Statecraft
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Reads one YAML document with libyaml's event parser into ``YAMLNode``s carrying line and
 /// column, within ``YAMLLimits``.
 ///
@@ -53,7 +59,12 @@ public enum YAMLParser {
         {
             throw YAMLError(.encoding, "file is UTF-16 or UTF-32; machine files must be UTF-8", at: start)
         }
-        if let nul = bytes.firstIndex(of: 0) {
+        // memchr: the byte-by-byte search was a sizeable part of a large file's load.
+        let nul: Int? = bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base, 0, buffer.count) else { return nil }
+            return UnsafeRawPointer(found) - base
+        }
+        if let nul {
             throw YAMLError(
                 .encoding, "file contains a NUL byte; machine files are UTF-8 text",
                 at: SourcePosition(offset: nul, in: bytes))
@@ -70,10 +81,25 @@ private struct DocumentBuilder {
         var items: [YAMLNode] = []
         var entries: [YAMLMapping.Entry] = []
         var pendingKey: YAMLScalar?
-        var keyLines: [String: SourcePosition] = [:]
+        /// Where each key is, for a duplicate's message; kept only for a mapping of many keys:
+        /// for the rest a scan of the entries costs less than a dictionary.
+        var keyPositions: [String: SourcePosition] = [:]
         var position: SourcePosition
         var anchor: String?
         var nodesBefore: Int
+
+        static let keysScanned = 8
+
+        /// The position of an earlier key equal to `key` (which is about to be added), if any.
+        mutating func earlierPosition(of key: YAMLScalar) -> SourcePosition? {
+            if entries.count < Self.keysScanned {
+                return entries.first { $0.key.value == key.value }?.key.position
+            }
+            if keyPositions.isEmpty {
+                for entry in entries { keyPositions[entry.key.value] = entry.key.position }
+            }
+            return keyPositions.updateValue(key.position, forKey: key.value)
+        }
     }
 
     let limits: YAMLLimits
@@ -229,7 +255,7 @@ private struct DocumentBuilder {
         guard case .scalar(let key) = node else {
             throw YAMLError(.wrongKind, "a mapping key must be a scalar, not \(node.kindDescription)", at: node.position)
         }
-        if let first = stack[top].keyLines.updateValue(key.position, forKey: key.value) {
+        if let first = stack[top].earlierPosition(of: key) {
             throw YAMLError(
                 .duplicateKey,
                 "duplicate key '\(key.value)' (first at line \(first.line), again at line \(key.position.line))",
