@@ -184,9 +184,9 @@ private struct CompilationPass {
         entryEffects = definition.states.map { $0.entry.compactMap { effectIDs[$0.name] } }
         exitEffects = definition.states.map { $0.exit.compactMap { effectIDs[$0.name] } }
         let nonFinal = definition.states.indices.filter { !definition.states[$0].isFinal }
-        let stateIndex = NameIndex(stateIDs)
-        let inputIndex = NameIndex(inputIDs)
-        let effectIndex = NameIndex(effectIDs)
+        let stateTable = NameTable(definition.states.map(\.name.name))
+        let inputTable = NameTable(inputNames)
+        let effectTable = NameTable(effectNames)
         references.reserveCapacity(definition.transitions.count)
         for transition in definition.transitions {
             var sources: [Int] = []
@@ -195,7 +195,7 @@ private struct CompilationPass {
             case .states(let names):
                 sources.reserveCapacity(names.count)
                 for name in names {
-                    if let id = stateIndex[name.name] {
+                    if let id = stateTable.id(of: name.name) {
                         if !sources.contains(id) { sources.append(id) }
                     } else {
                         hasUndefinedSource = true
@@ -204,11 +204,11 @@ private struct CompilationPass {
             case .anyNonFinal:
                 sources = nonFinal
             }
-            let target: Int? = if let name = transition.target { stateIndex[name.name] } else { -1 }
+            let target: Int? = if let name = transition.target { stateTable.id(of: name.name) } else { -1 }
             references.append(
                 TransitionReferences(
-                    input: inputIndex[transition.input.name], sources: sources, hasUndefinedSource: hasUndefinedSource,
-                    target: target, effects: transition.effects.compactMap { effectIndex[$0.name] }))
+                    input: inputTable.id(of: transition.input.name), sources: sources, hasUndefinedSource: hasUndefinedSource,
+                    target: target, effects: transition.effects.compactMap { effectTable.id(of: $0.name) }))
         }
     }
 

@@ -1,5 +1,5 @@
 /// Maps names given as UTF-8 bytes to dense ids without building a `String`: an open-addressing
-/// hash table, built once per machine.
+/// hash table, built once per machine (for the compiler's look-ups and for input scripts).
 ///
 /// A name is keyed by its length and two words loaded from its ends (its first and last eight
 /// bytes, or four, or three single bytes for a name shorter than four). For a name of at most
@@ -25,6 +25,7 @@ public struct NameTable: Sendable {
         /// 64 minus the table's size in bits: a hash's top bits pick the first slot.
         @usableFromInline let shift: UInt64
         @usableFromInline let mask: Int
+        @usableFromInline let seed = UInt64.random(in: .min ... .max)
 
         init(_ names: [String]) {
             let total = names.reduce(0) { $0 + $1.utf8.count }
@@ -41,7 +42,7 @@ public struct NameTable: Sendable {
                 for (index, byte) in utf8.enumerated() { bytes[offset + index] = byte }
                 let (key, hash) = utf8.withUnsafeBytes { name in
                     let key = NameTable.key(name)
-                    return (key, NameTable.hash(key, of: name))
+                    return (key, NameTable.hash(key, of: name, seed: seed))
                 }
                 var slot = Int(hash >> shift)
                 while slots[slot].idPlusOne != 0 { slot = (slot + 1) & mask }
@@ -68,7 +69,7 @@ public struct NameTable: Sendable {
         let storage = self.storage
         let key = Self.key(name)
         let count = name.count
-        var slot = Int(Self.hash(key, of: name) >> storage.shift)
+        var slot = Int(Self.hash(key, of: name, seed: storage.seed) >> storage.shift)
         while true {
             let entry = storage.slots[slot]
             if entry.idPlusOne == 0 { return nil }
@@ -119,14 +120,16 @@ public struct NameTable: Sendable {
         return (first | middle << 8 | last << 16, 0)
     }
 
-    /// Mixes a key, and for a name longer than sixteen bytes its middle bytes too (so names that
-    /// differ only there still spread); the top bits are well spread (multiplicative hashing).
+    /// Mixes a key, the length and, for a name longer than sixteen bytes, its middle bytes,
+    /// with the table's random seed: without the seed, names cannot be chosen to collide. The
+    /// top bits are well spread (multiply and xor-shift).
     @inlinable @inline(__always)
-    static func hash(_ key: (head: UInt64, tail: UInt64), of name: UnsafeRawBufferPointer) -> UInt64 {
-        let tail = key.tail << 29 | key.tail >> 35
-        var h = ((key.head ^ tail) &+ UInt64(truncatingIfNeeded: name.count)) &* 0x9E37_79B9_7F4A_7C15
+    static func hash(_ key: (head: UInt64, tail: UInt64), of name: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+        var h = (key.head ^ seed) &* 0x9E37_79B9_7F4A_7C15
+        h = (h ^ (h >> 32) ^ key.tail) &* 0xBF58_476D_1CE4_E5B9
+        h ^= UInt64(truncatingIfNeeded: name.count)
         if name.count > 16 { h = mixMiddle(h, name) }
-        return h
+        return (h ^ (h >> 29)) &* 0x94D0_49BB_1331_11EB
     }
 
     /// Folds the bytes between the first and the last eight into `h`, eight at a time (the last
@@ -137,7 +140,7 @@ public struct NameTable: Sendable {
         var index = 8
         while index < name.count &- 8 {
             let word = name.baseAddress!.loadUnaligned(fromByteOffset: min(index, name.count &- 16), as: UInt64.self)
-            h = (h ^ word ^ (h >> 32)) &* 0x9E37_79B9_7F4A_7C15
+            h = (h ^ (h >> 32) ^ word) &* 0xBF58_476D_1CE4_E5B9
             index &+= 8
         }
         return h
