@@ -56,13 +56,17 @@ public struct ScriptLineParser {
         }
     }
 
-    let machine: CompiledMachine
+    /// The machine's ``CompiledMachine/argumentTypes`` and ``CompiledMachine/argumentIsRead``
+    /// (only these, so that the parser stays small to pass around).
+    let argumentTypes: [ValueType?]
+    let argumentIsRead: [Bool]
     let names: NameTable
     /// Where JSON-quoted strings are decoded, reused across lines.
     private var scratch: [UInt8] = []
 
     public init(machine: CompiledMachine) {
-        self.machine = machine
+        argumentTypes = machine.argumentTypes
+        argumentIsRead = machine.argumentIsRead
         self.names = NameTable(machine.inputNames)
         scratch.reserveCapacity(256)
     }
@@ -93,12 +97,12 @@ public struct ScriptLineParser {
     public func parsePlain(line: UnsafeRawBufferPointer) -> Plain? {
         // Most lines are a bare name: look the line up whole before looking for a space.
         if let input = names.id(of: line) {
-            return machine.argumentTypes[input] == nil ? Plain(input: input, kind: .none, number: 0, quoted: line) : nil
+            return argumentTypes[input] == nil ? Plain(input: input, kind: .none, number: 0, quoted: line) : nil
         }
         guard let base = line.baseAddress, let space = memchr(base, Int32(UInt8(ascii: " ")), line.count) else { return nil }
         let nameCount = base.distance(to: UnsafeRawPointer(space))
         guard let input = names.id(of: UnsafeRawBufferPointer(start: base, count: nameCount)) else { return nil }
-        let type = machine.argumentTypes[input]
+        let type = argumentTypes[input]
         let argument = UnsafeRawBufferPointer(start: base + (nameCount &+ 1), count: line.count &- nameCount &- 1)
         switch type {
         case .int?:
@@ -106,7 +110,7 @@ public struct ScriptLineParser {
             return Plain(input: input, kind: .int, number: number, quoted: argument)
         case .string?:
             guard Self.isPlainQuoted(argument) else { return nil }
-            return Plain(input: input, kind: machine.argumentIsRead[input] ? .string : .unreadString, number: 0, quoted: argument)
+            return Plain(input: input, kind: argumentIsRead[input] ? .string : .unreadString, number: 0, quoted: argument)
         case .bool?:
             if argument.elementsEqual("true".utf8) { return Plain(input: input, kind: .bool, number: 1, quoted: argument) }
             if argument.elementsEqual("false".utf8) { return Plain(input: input, kind: .bool, number: 0, quoted: argument) }
@@ -152,12 +156,12 @@ public struct ScriptLineParser {
     /// Parses an input given as a name and an optional argument (`--send NAME=ARG`).
     public mutating func parse(name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) -> Parsed {
         guard let input = names.id(of: name) else { return .unknownInput(name: name) }
-        guard let type = machine.argumentTypes[input] else {
+        guard let type = argumentTypes[input] else {
             if let argument { return .badArgument(input: input, problem: "got \(Self.show(argument))") }
             return .input(input, .absent)
         }
         guard let argument else { return .badArgument(input: input, problem: "but none was given") }
-        switch typedValue(argument, as: type, isRead: machine.argumentIsRead[input]) {
+        switch typedValue(argument, as: type, isRead: argumentIsRead[input]) {
         case .some(let value): return .input(input, value)
         case .none: return .badArgument(input: input, problem: "got \(Self.show(argument))")
         }

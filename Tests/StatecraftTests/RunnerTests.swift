@@ -261,7 +261,7 @@ struct RunnerTests {
                         row("go", ["b"], nil, when: guarded ? "true" : nil, ["own"]),
                         row("name", ["b"], nil, when: guarded ? "true" : nil, ["rename"]),
                     ]))
-            #expect(machine.table.codes.contains { $0 >= 0 } == !guarded)
+            #expect(machine.table.cells.contains { $0.code >= 0 } == !guarded)
             var runner = Runner(machine)
             var recorder = Recorder()
             runner.send("go", .int(5), into: &recorder)

@@ -27,9 +27,19 @@ struct DispatchTable: Sendable {
         @usableFromInline let source: Source
     }
 
+    /// How one cell is settled.
+    @usableFromInline
+    struct Cell: Sendable {
+        /// The index of the transition taken directly, or a code below zero.
+        @usableFromInline let code: Int32
+        /// For a transition taken directly: the state after it (its source, for one that stays).
+        @usableFromInline let next: Int32
+        /// For a transition taken directly: whether it runs copies.
+        @usableFromInline let copies: Bool
+    }
+
     @usableFromInline let inputCount: Int
-    /// Per cell: a transition's index (taken directly), or a code below zero.
-    @usableFromInline let codes: [Int32]
+    @usableFromInline let cells: [Cell]
     /// The candidates of a cell are `cellTransitions[cellStart[cell] ..< cellStart[cell + 1]]`.
     @usableFromInline let cellStart: [Int32]
     @usableFromInline let cellTransitions: [Int32]
@@ -117,26 +127,29 @@ struct DispatchTable: Sendable {
         transitionCopies = own.starts
         self.copies = copies
 
-        var codes = [Int32](repeating: Self.unhandled, count: stateCount * inputCount)
+        var cells = [Cell](repeating: Cell(code: Self.unhandled, next: -1, copies: false), count: stateCount * inputCount)
         for state in 0..<stateCount {
             for input in 0..<inputCount {
                 let cell = state * inputCount + input
                 let count = start[cell + 1] - start[cell]
                 if isFinal[state] {
-                    codes[cell] = Self.finished
+                    cells[cell] = Cell(code: Self.finished, next: -1, copies: false)
                 } else if count == 1 {
                     let index = Int(cellTransitions[Int(start[cell])])
                     let target = transitions[index].target
                     let direct =
                         !isGuarded[index] && own.copies[index]
                         && (target < 0 || (exit.copies[state] && entry.copies[target]))
-                    codes[cell] = direct ? Int32(index) : Self.search
+                    cells[cell] =
+                        direct
+                        ? Cell(code: Int32(index), next: Int32(target >= 0 ? target : state), copies: runsBodies[index])
+                        : Cell(code: Self.search, next: -1, copies: false)
                 } else if count > 1 {
-                    codes[cell] = Self.search
+                    cells[cell] = Cell(code: Self.search, next: -1, copies: false)
                 }
             }
         }
-        self.codes = codes
+        self.cells = cells
     }
 }
 

@@ -87,14 +87,15 @@ public struct Runner: Sendable {
     /// `nil`, with nothing changed, for any other input: send it with ``send(_:argument:into:)``.
     ///
     /// The fastest path, for a caller that precomputes what it prints per cell.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func sendDirect(_ input: Int, argument: Value) -> TransitionResult.Outcome? {
-        let code = machine.table.codes[current &* machine.table.inputCount &+ input]
-        if code >= 0 {
-            take(Int(code), argument: argument)
+        let cell = machine.table.cells[current &* machine.table.inputCount &+ input]
+        if cell.code >= 0 {
+            if cell.copies { runCopies(of: Int(cell.code), argument: argument) }
+            current = Int(cell.next)
             return .accepted(to: current)
         }
-        if code == DispatchTable.unhandled { return machine.onUnhandled == .ignore ? .ignored : .rejected(.noTransition) }
+        if cell.code == DispatchTable.unhandled { return machine.onUnhandled == .ignore ? .ignored : .rejected(.noTransition) }
         return nil
     }
 
@@ -140,39 +141,37 @@ public struct Runner: Sendable {
     @inlinable
     mutating func process(_ input: Int, argument: Value, sentBy: Int) -> TransitionResult {
         var result = TransitionResult(input: input, from: current, outcome: .rejected(.noTransition), sentBy: sentBy)
-        let cell = current &* machine.table.inputCount &+ input
-        let code = machine.table.codes[cell]
-        if code >= 0 {
-            take(Int(code), argument: argument)
-            result.transition = Int(code)
+        let index = current &* machine.table.inputCount &+ input
+        let cell = machine.table.cells[index]
+        if cell.code >= 0 {
+            if cell.copies { runCopies(of: Int(cell.code), argument: argument) }
+            current = Int(cell.next)
+            result.transition = Int(cell.code)
             result.outcome = .accepted(to: current)
             return result
         }
-        if code == DispatchTable.finished {
+        if cell.code == DispatchTable.finished {
             result.outcome = .rejected(.finished)
-        } else if code == DispatchTable.unhandled {
+        } else if cell.code == DispatchTable.unhandled {
             if machine.onUnhandled == .ignore { result.outcome = .ignored }
         } else {
-            search(cell, argument: argument, &result)
+            search(index, argument: argument, &result)
         }
         return result
     }
 
-    /// Takes a transition whose effect bodies only copy values: runs the copies of its source's
-    /// exit effects, its own and its target's entry effects, then moves.
-    @inlinable
-    mutating func take(_ index: Int, argument: Value) {
+    /// Runs the copies of a transition taken directly (its effect bodies only copy values): its
+    /// source's exit effects', its own, then its target's entry effects'.
+    @usableFromInline
+    mutating func runCopies(of index: Int, argument: Value) {
         let target = Int(machine.table.targets[index])
-        if machine.table.runsBodies[index] {
-            if target >= 0 { copy(machine.table.exitCopies[current], machine.table.exitCopies[current &+ 1], argument) }
-            copy(machine.table.transitionCopies[index], machine.table.transitionCopies[index &+ 1], argument)
-            if target >= 0 { copy(machine.table.entryCopies[target], machine.table.entryCopies[target &+ 1], argument) }
-        }
-        if target >= 0 { current = target }
+        if target >= 0 { copy(machine.table.exitCopies[current], machine.table.exitCopies[current &+ 1], argument) }
+        copy(machine.table.transitionCopies[index], machine.table.transitionCopies[index &+ 1], argument)
+        if target >= 0 { copy(machine.table.entryCopies[target], machine.table.entryCopies[target &+ 1], argument) }
     }
 
     /// Runs `copies[start ..< end]` of the dispatch table.
-    @inlinable
+    @usableFromInline
     mutating func copy(_ start: Int32, _ end: Int32, _ argument: Value) {
         var index = Int(start)
         let end = Int(end)
