@@ -24,7 +24,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release --product smrun
+	$(SWIFT) build -c release --static-swift-stdlib --product smrun
 
 # Runs the self-driving car of Jester's README through its journey.
 run: release

@@ -157,7 +157,7 @@ if [ -n "$smrun_override" ]; then
 else
     smrun=.build/release/smrun
     say "building smrun (log: $work/swift-build.log)"
-    if ! swift build -c release --product smrun >"$work/swift-build.log" 2>&1; then
+    if ! swift build -c release --static-swift-stdlib --product smrun >"$work/swift-build.log" 2>&1; then
         note "smrun did not build; its last lines of output:"
         tail -n 5 "$work/swift-build.log" | sed 's/^/    /'
         smrun=
@@ -172,7 +172,7 @@ fi
 
 benchmarks_binary=.build/release/StatecraftBenchmarks
 say "building StatecraftBenchmarks (log: $work/swift-build-benchmarks.log)"
-if ! swift build -c release --product StatecraftBenchmarks >"$work/swift-build-benchmarks.log" 2>&1; then
+if ! swift build -c release --static-swift-stdlib --product StatecraftBenchmarks >"$work/swift-build-benchmarks.log" 2>&1; then
     note "StatecraftBenchmarks did not build; its last lines of output:"
     tail -n 5 "$work/swift-build-benchmarks.log" | sed 's/^/    /'
     benchmarks_binary=

@@ -12,6 +12,9 @@ public struct Runner: Sendable {
     // `context` stay read-only for callers.
     @usableFromInline var current: Int
     @usableFromInline var values: [Value]
+    /// Counts the changes of ``context``: a caller that shows the context may keep what it
+    /// showed last while this stays the same.
+    public private(set) var contextVersion = 0
     /// Queued inputs processed per external input before `step-limit` (DESIGN §3.5).
     public var stepLimit: Int
 
@@ -45,6 +48,7 @@ public struct Runner: Sendable {
         precondition(machine.stateNames.indices.contains(state) && context.count == machine.variableNames.count)
         self.current = state
         self.values = context
+        contextVersion &+= 1
     }
 
     /// Runs the initial state's entry effects, reporting a start result when there are any,
@@ -164,6 +168,7 @@ public struct Runner: Sendable {
     /// source's exit effects', its own, then its target's entry effects'.
     @usableFromInline
     mutating func runCopies(of index: Int, argument: Value) {
+        contextVersion &+= 1
         let target = Int(machine.table.targets[index])
         if target >= 0 { copy(machine.table.exitCopies[current], machine.table.exitCopies[current &+ 1], argument) }
         copy(machine.table.transitionCopies[index], machine.table.transitionCopies[index &+ 1], argument)
@@ -249,7 +254,10 @@ public struct Runner: Sendable {
                 return (error, .effect(id, expression: expression))
             }
         }
-        if copied { swap(&values, &scratch) }
+        if copied {
+            swap(&values, &scratch)
+            contextVersion &+= 1
+        }
         return nil
     }
 }

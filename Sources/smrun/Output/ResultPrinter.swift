@@ -28,12 +28,16 @@ struct ResultPrinter: ResultSink, ~Copyable {
     private let transitionLists: Names
     /// Whether each transition has a target (and so runs exit and entry effects).
     private let transitionMoves: [Bool]
-    /// Per cell `state * inputCount + input`, the text after `INPUT[ ARG]` of an external
-    /// input's result, when it depends on the cell alone: for a cell with one candidate, its
-    /// acceptance (`: FROM -> TO / EFFECTS`); for a cell with none, its `no-transition`
-    /// rejection or that it was ignored. Empty when not precomputed, or for machines too large
-    /// to precompute.
+    /// Per cell `state * inputCount + input`, what an external input's result prints after
+    /// `INPUT[ ARG]` when it depends on the cell alone: for a cell with one candidate, its
+    /// acceptance; for a cell with none, its `no-transition` rejection or that it was ignored.
+    /// In text, the rest of the line (`: FROM -> TO / EFFECTS`); in JSON, the fields from `ok`
+    /// on, up to the context. Empty when not precomputed, or for machines too large to
+    /// precompute.
     private let cellText: BytePool
+    /// In JSON, the context last printed and the ``Runner/contextVersion`` it shows.
+    private var contextJSON: [UInt8] = []
+    private var contextJSONVersion = -1
     private let inputCount: Int
     /// Machines with more cells than this print every result field by field.
     private static let maximumPrecomputedCells = 1 << 16
@@ -76,11 +80,11 @@ struct ResultPrinter: ResultSink, ~Copyable {
         transitionLists = Names(machine.transitions.map { names($0.effects) })
         transitionMoves = machine.transitions.map { $0.target >= 0 }
         inputCount = machine.inputCount
-        cellText = BytePool(format == .text ? Self.cellTexts(machine) : [])
+        cellText = BytePool(Self.cellTexts(machine, format: format))
     }
 
     /// The text of ``cellText`` for every cell, or nothing for a large machine.
-    private static func cellTexts(_ machine: CompiledMachine) -> [[UInt8]] {
+    private static func cellTexts(_ machine: CompiledMachine, format: OutputFormat) -> [[UInt8]] {
         guard machine.stateCount * machine.inputCount <= maximumPrecomputedCells else { return [] }
         var texts: [[UInt8]] = []
         for state in 0..<machine.stateCount {
@@ -94,12 +98,28 @@ struct ResultPrinter: ResultSink, ~Copyable {
                     let target = machine.transitions[transition].target
                     let effects = machine.effectsRun(by: transition, from: state).map { machine.effectNames[$0] }
                     let to = machine.stateNames[target >= 0 ? target : state]
-                    texts.append(Array(": \(from) -> \(to)\(effects.isEmpty ? "" : " / " + effects.joined(separator: ", "))\n".utf8))
+                    switch format {
+                    case .text:
+                        texts.append(Array(": \(from) -> \(to)\(effects.isEmpty ? "" : " / " + effects.joined(separator: ", "))\n".utf8))
+                    case .json:
+                        let list = effects.map(JSONText.quoted).joined(separator: ",")
+                        texts.append(Array(#","ok":true,"from":\#(JSONText.quoted(from)),"to":\#(JSONText.quoted(to)),"effects":[\#(list)]"#.utf8))
+                    }
                 } else if candidates.isEmpty && machine.onUnhandled == .reject {
-                    let input = machine.inputNames[input]
-                    texts.append(Array(": \(from): rejected: no-transition: no transition for '\(input)' from '\(from)'\n".utf8))
+                    let message = "no transition for '\(machine.inputNames[input])' from '\(from)'"
+                    switch format {
+                    case .text: texts.append(Array(": \(from): rejected: no-transition: \(message)\n".utf8))
+                    case .json:
+                        texts.append(
+                            Array(#","ok":false,"from":\#(JSONText.quoted(from)),"error":"no-transition","message":\#(JSONText.quoted(message))"#.utf8))
+                    }
                 } else if candidates.isEmpty {
-                    texts.append(Array(": \(from): ignored (no transition)\n".utf8))
+                    switch format {
+                    case .text: texts.append(Array(": \(from): ignored (no transition)\n".utf8))
+                    case .json:
+                        let state = JSONText.quoted(from)
+                        texts.append(Array(#","ok":true,"ignored":true,"from":\#(state),"to":\#(state),"effects":[]"#.utf8))
+                    }
                 } else {
                     texts.append([])
                 }
@@ -114,13 +134,32 @@ struct ResultPrinter: ResultSink, ~Copyable {
         cellText.count > 0 ? cellText[cell] : UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
-    /// Prints the result of a plain script line (``ScriptLineParser/parsePlain(line:)``) from
-    /// its cell's text: the line is the result's text up to the `:`.
+    /// Prints the result of a plain script line (``ScriptLineParser/parsePlain(line:)``) with
+    /// its cell's precomputed text: in text, the line is the result's text up to the `:`.
     @inline(__always)
-    mutating func printPlain(line: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer, outcome: TransitionResult.Outcome) {
-        if case .rejected = outcome { rejected += 1 }
-        output.append(line)
+    mutating func printPlain(
+        line: UnsafeRawBufferPointer, _ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, outcome: TransitionResult.Outcome,
+        runner: borrowing Runner
+    ) {
+        var isRejected = false
+        if case .rejected = outcome { isRejected = true }
+        if isRejected { rejected += 1 }
+        guard format == .json else {
+            output.append(line)
+            output.append(text)
+            return
+        }
+        output.append("{\"line\":" as StaticString)
+        output.append(decimal: self.line ?? 0)
+        output.append(",\"input\":" as StaticString)
+        output.append(inputs.json[plain.input])
+        if plain.kind != .none {
+            output.append(",\"arg\":" as StaticString)
+            output.append(plain.quoted)
+        }
         output.append(text)
+        if !isRejected && variableKeys.count > 0 { appendContext(runner) }
+        output.append("}\n" as StaticString)
     }
 
     @inline(__always)
@@ -129,9 +168,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
         switch format {
         case .text: printText(result, runner.machine, queued: result.sentBy >= 0 ? runner.queuedArgument(of: result) : nil)
         case .json:
-            printJSON(
-                result, runner.machine, context: runner.context,
-                queued: result.sentBy >= 0 ? runner.queuedArgument(of: result) : nil)
+            printJSON(result, runner, queued: result.sentBy >= 0 ? runner.queuedArgument(of: result) : nil)
         }
     }
 
@@ -183,7 +220,9 @@ struct ResultPrinter: ResultSink, ~Copyable {
     @inline(__always)
     /// - Parameter queued: a queued input's argument.
     private mutating func printText(_ result: TransitionResult, _ machine: CompiledMachine, queued: Value?) {
-        if cellText.count > 0, !result.isStart, result.sentBy < 0, result.isAccepted || result.outcome == .ignored || result.rejection == .noTransition {
+        if format == .text, cellText.count > 0, !result.isStart, result.sentBy < 0,
+            result.isAccepted || result.outcome == .ignored || result.rejection == .noTransition
+        {
             let text = cellText[result.from &* inputCount &+ result.input]
             if !text.isEmpty {
                 output.append(inputs.text[result.input])
@@ -312,7 +351,8 @@ struct ResultPrinter: ResultSink, ~Copyable {
         output.append(UInt8(ascii: ","))
     }
 
-    private mutating func printJSON(_ result: TransitionResult, _ machine: CompiledMachine, context: [Value], queued: Value?) {
+    private mutating func printJSON(_ result: TransitionResult, _ runner: borrowing Runner, queued: Value?) {
+        let machine = runner.machine
         output.append(UInt8(ascii: "{"))
         if result.isStart {
             output.append("\"start\":true," as StaticString)
@@ -353,7 +393,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
             output.append(effects.json[result.sentBy])
         }
         if !result.isRejected && variableKeys.count > 0 {
-            appendContext(context)
+            appendContext(runner)
         }
         output.append("}\n" as StaticString)
     }
@@ -368,14 +408,23 @@ struct ResultPrinter: ResultSink, ~Copyable {
         output.append(states.json[to])
     }
 
-    private mutating func appendContext(_ context: [Value]) {
-        output.append(",\"context\":{" as StaticString)
-        for slot in 0..<variableKeys.count {
-            if slot > 0 { output.append(UInt8(ascii: ",")) }
-            output.append(variableKeys[slot])
-            appendJSONValue(context[slot])
+    /// `,"context":{...}`, from ``contextJSON`` while the context stays the same.
+    private mutating func appendContext(_ runner: borrowing Runner) {
+        if contextJSONVersion != runner.contextVersion {
+            contextJSON.removeAll(keepingCapacity: true)
+            contextJSON.append(contentsOf: #","context":{"#.utf8)
+            for slot in 0..<variableKeys.count {
+                if slot > 0 { contextJSON.append(UInt8(ascii: ",")) }
+                contextJSON.append(contentsOf: variableKeys[slot])
+                switch runner.context[slot] {
+                case .string(let string): JSONText.appendQuoted(string.utf8, to: &contextJSON)
+                case let value: contextJSON.append(contentsOf: value.description.utf8)
+                }
+            }
+            contextJSON.append(UInt8(ascii: "}"))
+            contextJSONVersion = runner.contextVersion
         }
-        output.append(UInt8(ascii: "}"))
+        output.append(contextJSON)
     }
 
     private mutating func appendJSONValue(_ value: Value) {

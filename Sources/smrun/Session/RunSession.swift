@@ -81,7 +81,7 @@ struct RunSession: ~Copyable {
         }
         let text = printer.precomputedText(cell: runner.state &* inputCount &+ plain.input)
         if text.count > 0, let outcome = runner.sendDirect(plain.input, argument: plain.value) {
-            printer.printPlain(line: bytes, text: text, outcome: outcome)
+            printer.printPlain(line: bytes, plain, text: text, outcome: outcome, runner: runner)
         } else {
             process(.input(plain.input, plain.argument))
         }
