@@ -416,15 +416,45 @@ struct ResultPrinter: ResultSink, ~Copyable {
             for slot in 0..<variableKeys.count {
                 if slot > 0 { contextJSON.append(UInt8(ascii: ",")) }
                 contextJSON.append(contentsOf: variableKeys[slot])
-                switch runner.context[slot] {
-                case .string(let string): JSONText.appendQuoted(string.utf8, to: &contextJSON)
-                case let value: contextJSON.append(contentsOf: value.description.utf8)
-                }
+                Self.appendJSON(runner.context[slot], to: &contextJSON)
             }
             contextJSON.append(UInt8(ascii: "}"))
             contextJSONVersion = runner.contextVersion
         }
         output.append(contextJSON)
+    }
+
+    /// `value` in JSON, as ``appendJSONValue(_:)`` prints it, appended to `bytes`.
+    private static func appendJSON(_ value: Value, to bytes: inout [UInt8]) {
+        switch value {
+        case .int(let i):
+            var digits: [UInt8] = []
+            var magnitude = i.magnitude
+            repeat {
+                digits.append(UInt8(ascii: "0") &+ UInt8(magnitude % 10))
+                magnitude /= 10
+            } while magnitude != 0
+            if i < 0 { bytes.append(UInt8(ascii: "-")) }
+            bytes.append(contentsOf: digits.reversed())
+        case .string(var string):
+            string.withUTF8 { utf8 in
+                if utf8.allSatisfy(isPlainJSON) {
+                    bytes.append(UInt8(ascii: "\""))
+                    bytes.append(contentsOf: utf8)
+                    bytes.append(UInt8(ascii: "\""))
+                } else {
+                    JSONText.appendQuoted(utf8, to: &bytes)
+                }
+            }
+        default:
+            bytes.append(contentsOf: value.description.utf8)
+        }
+    }
+
+    /// Whether a byte stands for itself inside a JSON string.
+    @inline(__always)
+    private static func isPlainJSON(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 
     private mutating func appendJSONValue(_ value: Value) {
@@ -438,7 +468,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
     }
 
     private mutating func appendJSONString(_ bytes: UnsafeRawBufferPointer) {
-        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+        if bytes.allSatisfy(Self.isPlainJSON) {
             output.append(UInt8(ascii: "\""))
             output.append(bytes)
             output.append(UInt8(ascii: "\""))
