@@ -9,10 +9,11 @@
 /// The lock of one machine: recursive, so that a machine's own effects may read it and send to
 /// it, and counting how deep the current thread holds it, so that such a send is recognised and
 /// queued (run to completion) rather than run inside the transition that sent it.
+@usableFromInline
 final class MachineLock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    @usableFromInline let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     /// How many times the thread holding the lock holds it; read only while holding it.
-    private(set) var depth = 0
+    @exclusivity(unchecked) @usableFromInline private(set) var depth = 0
 
     init() {
         var attributes = pthread_mutexattr_t()
@@ -27,16 +28,19 @@ final class MachineLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    @inlinable
     func lock() {
         pthread_mutex_lock(mutex)
         depth += 1
     }
 
+    @inlinable
     func unlock() {
         depth -= 1
         pthread_mutex_unlock(mutex)
     }
 
+    @inlinable
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
         defer { unlock() }

@@ -46,6 +46,14 @@ public struct StateTransition<State: Sendable>: Sendable {
 
     /// The input's argument.
     public var argument: any Sendable { input.argument }
+
+    @inlinable
+    init(from: State, to: State, input: SentInput, isIgnored: Bool) {
+        self.from = from
+        self.to = to
+        self.input = input
+        self.isIgnored = isIgnored
+    }
 }
 
 /// Why an input was rejected, and where the machine was.
@@ -73,6 +81,7 @@ public struct StateTransitionError<State: Sendable>: Error, Sendable, CustomStri
         case queued
 
         /// The same kind as the engine names it: every engine kind is one of these.
+        @usableFromInline
         init(_ kind: RejectionKind) {
             self.init(rawValue: kind.rawValue)!
         }
@@ -86,6 +95,14 @@ public struct StateTransitionError<State: Sendable>: Error, Sendable, CustomStri
     public let kind: Kind
     /// A sentence naming the input and the state, as `smrun` prints it.
     public let message: String
+
+    @inlinable
+    init(state: State, input: SentInput, kind: Kind, message: String) {
+        self.state = state
+        self.input = input
+        self.kind = kind
+        self.message = message
+    }
 
     /// The kind, as `smrun` names it, and the message.
     public var description: String { "\(kind.rawValue): \(message)" }
