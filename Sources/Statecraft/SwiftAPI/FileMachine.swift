@@ -112,7 +112,7 @@ public final class FileMachine: @unchecked Sendable {
                 return .failure(
                     StateTransitionError(
                         state: machine.stateNames[currentState], input: sent, kind: .queued,
-                        message: "'\(input)' was sent while the machine runs a transition; it runs after it"))
+                        explanation: .queued))
             }
             var host = Host(machine: self, external: sent)
             runner.send(id, argument: value, host: &host)
@@ -173,7 +173,7 @@ public final class FileMachine: @unchecked Sendable {
         let failure = StateTransitionResult<String>.failure(
             StateTransitionError(
                 state: machine.stateNames[currentState], input: input, kind: StateTransitionError.Kind(result.rejection!),
-                message: machine.message(for: result, inputName: input.name)))
+                explanation: .text(machine.message(for: result, inputName: input.name))))
         observers.publish(failure, newState: nil)
         return failure
     }
@@ -224,7 +224,7 @@ public final class FileMachine: @unchecked Sendable {
                 typed = .failure(
                     StateTransitionError(
                         state: from, input: input, kind: StateTransitionError.Kind(kind),
-                        message: compiled.message(for: result, inputName: input.name, stepLimit: runner.stepLimit)))
+                        explanation: .text(compiled.message(for: result, inputName: input.name, stepLimit: runner.stepLimit))))
                 machine.observers.publish(typed, newState: nil)
             }
             if first == nil { first = typed }

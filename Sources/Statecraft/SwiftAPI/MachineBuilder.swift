@@ -122,7 +122,7 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
                     from: from, to: to, input: input, argument: frame.argument(Argument.self), context: frame.context,
                     machine: machine)
                 for effect in effects { effect(&step) }
-                frame.context = step.context
+                swap(&frame.context, &step.context)
             }
         }
     }

@@ -80,10 +80,18 @@ public struct StateTransitionError<State: Sendable>: Error, Sendable, CustomStri
         /// own result is published to observers then.
         case queued
 
-        /// The same kind as the engine names it: every engine kind is one of these.
-        @usableFromInline
+        /// The engine's kind: every engine kind is one of these, by the same name.
+        @inlinable
         init(_ kind: RejectionKind) {
-            self.init(rawValue: kind.rawValue)!
+            switch kind {
+            case .unknownInput: self = .unknownInput
+            case .badArgument: self = .badArgument
+            case .noTransition: self = .noTransition
+            case .guardRejected: self = .guardRejected
+            case .finished: self = .finished
+            case .stepLimit: self = .stepLimit
+            case .expressionError: self = .expressionError
+            }
         }
     }
 
@@ -93,15 +101,18 @@ public struct StateTransitionError<State: Sendable>: Error, Sendable, CustomStri
     public let input: SentInput
     /// Why.
     public let kind: Kind
+    /// What the message is made from: it is built only when read.
+    @usableFromInline let explanation: RejectionExplanation
+
     /// A sentence naming the input and the state, as `smrun` prints it.
-    public let message: String
+    public var message: String { explanation.message(for: input) }
 
     @inlinable
-    init(state: State, input: SentInput, kind: Kind, message: String) {
+    init(state: State, input: SentInput, kind: Kind, explanation: RejectionExplanation) {
         self.state = state
         self.input = input
         self.kind = kind
-        self.message = message
+        self.explanation = explanation
     }
 
     /// The kind, as `smrun` names it, and the message.

@@ -21,6 +21,8 @@ final class TypedFrame<State: Sendable, Context: Sendable>: @unchecked Sendable 
     /// The argument of the input being processed, which is an `Argument`.
     @inlinable
     func argument<Argument>(_: Argument.Type) -> Argument {
+        // A value of a type without bits (`()`) is the only one; its address may be null.
+        if MemoryLayout<Argument>.size == 0 { return unsafeBitCast((), to: Argument.self) }
         if let argumentAddress { return argumentAddress.assumingMemoryBound(to: Argument.self).pointee }
         return boxedArgument as! Argument
     }

@@ -37,6 +37,8 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     @exclusivity(unchecked) @usableFromInline var runner: Runner
     @usableFromInline let frame: TypedFrame<State, Context>
     @usableFromInline let inputs: InputTable
+    /// Words rejections' messages when they are read.
+    @usableFromInline let explainer: ResultExplainer
     /// Per engine transition, its row.
     @usableFromInline let rows: [ErasedRow<State, Context>]
     /// Per engine state, its work and the input that reports the work's result.
@@ -68,6 +70,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         let compiled = TypedMachineCompiler.compile(initial: initial, rules: rules(), onUnhandled: onUnhandled, frame: frame)
         runner = Runner(compiled.machine, stepLimit: stepLimit)
         inputs = compiled.inputs
+        explainer = ResultExplainer(compiled.machine, stepLimit: stepLimit)
         rows = compiled.rows
         works = compiled.works
         observers.lock.withLock { startWork(in: compiled.machine.initialState) }
@@ -170,15 +173,13 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
             pending.removeAll(keepingCapacity: true)
             pendingHead = 0
         }
-        return typed(first.result, from: first.from, to: first.to, input: input, runner: runner)
+        return typed(first.result, from: first.from, to: first.to, input: input)
     }
 
     /// The typed result of the runner's `result` for `input`, which moved the machine from
     /// `from` to `to` (the same state unless accepted).
     @inlinable
-    func typed(
-        _ result: TransitionResult, from: State, to: State, input: consuming SentInput, runner: borrowing Runner
-    ) -> StateTransitionResult<State> {
+    func typed(_ result: TransitionResult, from: State, to: State, input: consuming SentInput) -> StateTransitionResult<State> {
         switch result.outcome {
         case .accepted: .success(StateTransition(from: from, to: to, input: input, isIgnored: false))
         case .ignored: .success(StateTransition(from: from, to: to, input: input, isIgnored: true))
@@ -186,7 +187,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
             .failure(
                 StateTransitionError(
                     state: from, input: input, kind: StateTransitionError.Kind(kind),
-                    message: runner.machine.message(for: result, inputName: input.name, stepLimit: runner.stepLimit)))
+                    explanation: .engine(explainer, result)))
         }
     }
 
@@ -198,7 +199,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         return .failure(
             StateTransitionError(
                 state: frame.state, input: input, kind: .queued,
-                message: "'\(input.name)' was sent while the machine runs a transition; it runs after it"))
+                explanation: .queued))
     }
 
     /// Takes a work's result, unless the state it was started for has been left since.
@@ -232,13 +233,60 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         sentFromRun.removeAll(keepingCapacity: true)
     }
 
-    /// Binds the runner's results to the typed machine: builds states, runs effects, queues what
+    /// Takes one of the runner's results: builds the state entered, runs effects, queues what
     /// they send, starts works, publishes. Typed results are built only to be published; the
-    /// external input's is built once the run is over, from ``first``.
+    /// external input's is built once the run is over, from the host's record.
+    @inlinable
+    func receive(_ result: TransitionResult, host: inout Host, runner: inout Runner) {
+        let queued = host.first == nil ? -1 : pendingHead
+        if queued >= 0 { pendingHead += 1 }
+        let from = frame.state
+        var to = from
+        if case .accepted(let id) = result.outcome {
+            if let build = rows[result.transition].build {
+                to = build(frame)
+                let slot = rows[result.transition].targetSlot
+                precondition(
+                    to.slot == slot,
+                    "the row for '\(host.input(queued).name)' built \(to), which is not in its target slot '\(slot)'")
+            } else {
+                to = rows[result.transition].target!
+            }
+            frame.state = to
+            if observers.isObserved { publish(result, from: from, to: to, input: host.input(queued)) }
+            if let work {
+                work.cancel()
+                self.work = nil
+            }
+            entries &+= 1
+            if let effects = rows[result.transition].effects { effects(self, from, to) }
+            if works[id] != nil { startWork(in: id) }
+        } else {
+            if observers.isObserved { publish(result, from: from, to: to, input: host.input(queued)) }
+            if result.rejection == .stepLimit {
+                pending.removeAll(keepingCapacity: true)
+                pendingHead = 0
+            }
+        }
+        if queued < 0 { host.first = (result, from, to) }
+        if !sentFromRun.isEmpty { queueSentFromRun(sentBy: result.transition, in: &runner) }
+        if pendingHead < pending.count {
+            frame.argumentAddress = nil
+            frame.boxedArgument = pending[pendingHead].argument
+        }
+    }
+
+    /// Publishes the typed result of `result`.
+    @inlinable
+    func publish(_ result: TransitionResult, from: State, to: State, input: SentInput) {
+        observers.publish(typed(result, from: from, to: to, input: input), newState: result.isAccepted ? to : nil)
+    }
+
+    /// Hands the runner's results to the machine's ``receive(_:host:runner:)``.
     @usableFromInline
     struct Host: RunnerHost {
         /// The host lives only while the machine runs a send, so it need not retain the machine.
-        @usableFromInline unowned(unsafe) let machine: TypedStateMachine
+        @usableFromInline let machine: Unmanaged<TypedStateMachine>
         /// The external input, which outlives the host.
         @usableFromInline let external: UnsafePointer<SentInput>
         /// The runner's result for the external input, and the states before and after it.
@@ -246,64 +294,20 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
 
         @inlinable
         init(machine: TypedStateMachine, external: UnsafePointer<SentInput>) {
-            self.machine = machine
+            self.machine = .passUnretained(machine)
             self.external = external
         }
 
         @inlinable
         mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
             let machine = machine
-            let frame = machine.frame
-            let queued = first == nil ? -1 : machine.pendingHead
-            if queued >= 0 { machine.pendingHead += 1 }
-            let from = frame.state
-            var to = from
-            if case .accepted(let id) = result.outcome {
-                if let build = machine.rows[result.transition].build {
-                    to = build(frame)
-                    let slot = machine.rows[result.transition].targetSlot
-                    precondition(
-                        to.slot == slot,
-                        "the row for '\(input(queued).name)' built \(to), which is not in its target slot '\(slot)'")
-                } else {
-                    to = machine.rows[result.transition].target!
-                }
-                frame.state = to
-                publish(result, from: from, to: to, queued: queued, runner: runner)
-                if let work = machine.work {
-                    work.cancel()
-                    machine.work = nil
-                }
-                machine.entries &+= 1
-                if let effects = machine.rows[result.transition].effects { effects(machine, from, to) }
-                if machine.works[id] != nil { machine.startWork(in: id) }
-            } else {
-                publish(result, from: from, to: to, queued: queued, runner: runner)
-                if result.rejection == .stepLimit {
-                    machine.pending.removeAll(keepingCapacity: true)
-                    machine.pendingHead = 0
-                }
-            }
-            if queued < 0 { first = (result, from, to) }
-            if !machine.sentFromRun.isEmpty { machine.queueSentFromRun(sentBy: result.transition, in: &runner) }
-            if machine.pendingHead < machine.pending.count {
-                frame.argumentAddress = nil
-                frame.boxedArgument = machine.pending[machine.pendingHead].argument
-            }
+            machine._withUnsafeGuaranteedRef { $0.receive(result, host: &self, runner: &runner) }
         }
 
-        /// The input of the result being received: the external one, or the `queued`th pending one.
+        /// The input of a result: the external one, or the `queued`th pending one.
         @inlinable
         func input(_ queued: Int) -> SentInput {
-            queued < 0 ? external.pointee : machine.pending[queued]
-        }
-
-        /// Publishes the typed result, if anyone observes.
-        @inlinable
-        func publish(_ result: TransitionResult, from: State, to: State, queued: Int, runner: borrowing Runner) {
-            guard machine.observers.isObserved else { return }
-            let typed = machine.typed(result, from: from, to: to, input: input(queued), runner: runner)
-            machine.observers.publish(typed, newState: result.isAccepted ? to : nil)
+            queued < 0 ? external.pointee : machine._withUnsafeGuaranteedRef { $0.pending[queued] }
         }
     }
 }
