@@ -39,12 +39,18 @@ extension Runner {
     }
 
     /// The queue drained as ``drainQueue(into:)`` does, with the same step limit, each result
-    /// handed to the host, which may queue more.
-    @usableFromInline
+    /// handed to the host, which may queue more. Inlinable, so that it is specialised for the host.
+    @inlinable
     mutating func drainQueue<Host: RunnerHost & ~Copyable>(host: inout Host) {
         var steps = 0
-        while let result = nextQueuedResult(steps: &steps) { host.receive(result, from: &self) }
+        while let result = nextQueuedResultForHost(steps: &steps) { host.receive(result, from: &self) }
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
+    }
+
+    /// ``nextQueuedResult(steps:)``, for the inlinable ``drainQueue(host:)``.
+    @usableFromInline
+    mutating func nextQueuedResultForHost(steps: inout Int) -> TransitionResult? {
+        nextQueuedResult(steps: &steps)
     }
 }
