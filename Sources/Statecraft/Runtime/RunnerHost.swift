@@ -23,10 +23,11 @@ extension Runner {
 
     /// ``send(_:argument:into:)`` for a host: processes one external input, then every input
     /// that effect bodies and the host queued (run to completion).
+    @inlinable
     public mutating func send<Host: RunnerHost & ~Copyable>(_ input: Int, argument: Value = .null, host: inout Host) {
         let result = process(input, argument: argument, sentBy: -1)
         host.receive(result, from: &self)
-        drainQueue(host: &host)
+        if queueHead < queue.count { drainQueue(host: &host) }
     }
 
     /// Queues `input` behind the inputs already queued, reported as sent by `sentBy` (an effect
@@ -38,11 +39,18 @@ extension Runner {
     }
 
     /// The queue drained as ``drainQueue(into:)`` does, with the same step limit, each result
-    /// handed to the host, which may queue more.
-    private mutating func drainQueue<Host: RunnerHost & ~Copyable>(host: inout Host) {
+    /// handed to the host, which may queue more. Inlinable, so that it is specialised for the host.
+    @inlinable
+    mutating func drainQueue<Host: RunnerHost & ~Copyable>(host: inout Host) {
         var steps = 0
-        while let result = nextQueuedResult(steps: &steps) { host.receive(result, from: &self) }
+        while let result = nextQueuedResultForHost(steps: &steps) { host.receive(result, from: &self) }
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
+    }
+
+    /// ``nextQueuedResult(steps:)``, for the inlinable ``drainQueue(host:)``.
+    @usableFromInline
+    mutating func nextQueuedResultForHost(steps: inout Int) -> TransitionResult? {
+        nextQueuedResult(steps: &steps)
     }
 }

@@ -112,7 +112,7 @@ public final class FileMachine: @unchecked Sendable {
                 return .failure(
                     StateTransitionError(
                         state: machine.stateNames[currentState], input: sent, kind: .queued,
-                        message: "'\(input)' was sent while the machine runs a transition; it runs after it"))
+                        explanation: .queued))
             }
             var host = Host(machine: self, external: sent)
             runner.send(id, argument: value, host: &host)
@@ -154,7 +154,7 @@ public final class FileMachine: @unchecked Sendable {
             case .string(let text)?: (text, String.self)
             case .null?, nil: ((), Void.self)
             }
-        return SentInput(name: name, argument: value, key: InputKey(name: name, argumentType: ObjectIdentifier(type)), isQueued: queued)
+        return SentInput(key: InputKey(name: name, argumentType: ObjectIdentifier(type)), argument: value, isQueued: queued)
     }
 
     /// The argument to send for an input taking `type`, or nil when `argument` does not fit.
@@ -173,7 +173,7 @@ public final class FileMachine: @unchecked Sendable {
         let failure = StateTransitionResult<String>.failure(
             StateTransitionError(
                 state: machine.stateNames[currentState], input: input, kind: StateTransitionError.Kind(result.rejection!),
-                message: machine.message(for: result, inputName: input.name)))
+                explanation: .text(machine.message(for: result, inputName: input.name))))
         observers.publish(failure, newState: nil)
         return failure
     }
@@ -224,7 +224,7 @@ public final class FileMachine: @unchecked Sendable {
                 typed = .failure(
                     StateTransitionError(
                         state: from, input: input, kind: StateTransitionError.Kind(kind),
-                        message: compiled.message(for: result, inputName: input.name, stepLimit: runner.stepLimit)))
+                        explanation: .text(compiled.message(for: result, inputName: input.name, stepLimit: runner.stepLimit))))
                 machine.observers.publish(typed, newState: nil)
             }
             if first == nil { first = typed }

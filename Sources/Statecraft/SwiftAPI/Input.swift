@@ -14,47 +14,54 @@
 public struct Input<Argument: Sendable>: Hashable, Sendable, CustomStringConvertible {
     /// The input's name, used in results and messages.
     public let name: String
+    /// The name's hash, computed once, so that a machine finds the input's id on each send
+    /// without hashing the name (``InputTable``).
+    @usableFromInline let nameHash: Int
 
     /// An input named `name` whose argument is an `Argument` (Stated's `input(taking:)`).
     public init(_ name: String, taking argument: Argument.Type) {
         self.name = name
+        nameHash = InputKey.hash(of: name)
     }
 
     /// The input's name.
     public var description: String { name }
 
     /// The input with this argument, as results report it.
+    @inlinable
     func sent(_ argument: Argument, queued: Bool) -> SentInput {
-        SentInput(name: name, argument: argument, key: key, isQueued: queued)
+        SentInput(key: key, argument: argument, isQueued: queued)
     }
 
+    @inlinable
     var key: InputKey { InputKey(name: name, argumentType: ObjectIdentifier(Argument.self)) }
 }
 
 extension Input where Argument == Void {
     /// An input named `name` that takes no argument.
     public init(_ name: String) {
-        self.name = name
+        self.init(name, taking: Void.self)
     }
 }
 
 /// An input as it was sent: its name and argument. Results carry one.
 public struct SentInput: Sendable, CustomStringConvertible {
-    /// The input's name.
-    public let name: String
+    @usableFromInline let key: InputKey
     /// The argument it was sent with (`()` for an input without one).
     public let argument: any Sendable
-    let key: InputKey
     /// Whether an effect sent it, so that it was queued and ran after the transition that sent
     /// it (run to completion) rather than being sent from outside.
     public let isQueued: Bool
 
-    init(name: String, argument: any Sendable, key: InputKey, isQueued: Bool) {
-        self.name = name
-        self.argument = argument
+    @inlinable
+    init(key: InputKey, argument: any Sendable, isQueued: Bool) {
         self.key = key
+        self.argument = argument
         self.isQueued = isQueued
     }
+
+    /// The input's name.
+    public var name: String { key.name }
 
     /// Whether this is `input`: the same name and argument type.
     public func `is`<A>(_ input: Input<A>) -> Bool { key == input.key }
@@ -69,7 +76,19 @@ public struct SentInput: Sendable, CustomStringConvertible {
 }
 
 /// What identifies an input: its name and argument type.
+@usableFromInline
 struct InputKey: Hashable, Sendable {
-    let name: String
-    let argumentType: ObjectIdentifier
+    @usableFromInline let name: String
+    @usableFromInline let argumentType: ObjectIdentifier
+
+    @inlinable
+    init(name: String, argumentType: ObjectIdentifier) {
+        self.name = name
+        self.argumentType = argumentType
+    }
+
+    /// The hash ``Input`` keeps of its name, and ``InputTable`` files it by.
+    static func hash(of name: String) -> Int {
+        name.hashValue
+    }
 }

@@ -3,6 +3,7 @@
 @resultBuilder
 public enum MachineBuilder<State: MachineState, Context: Sendable> {
     /// A row.
+    @inlinable
     public static func buildExpression<Argument>(_ row: TransitionRow<State, Context, Argument>) -> MachineRules<State, Context> {
         MachineRules(rules: [.row(ErasedRow(row))])
     }
@@ -41,13 +42,19 @@ public enum MachineBuilder<State: MachineState, Context: Sendable> {
 
 /// A machine's rules, in the order written: what a ``MachineBuilder`` block produces.
 public struct MachineRules<State: MachineState, Context: Sendable> {
+    @usableFromInline
     enum Rule {
         case row(ErasedRow<State, Context>)
         case work(WorkState<State, Context>)
         case final(State.Slot)
     }
 
-    let rules: [Rule]
+    @usableFromInline let rules: [Rule]
+
+    @usableFromInline
+    init(rules: [Rule]) {
+        self.rules = rules
+    }
 }
 
 /// States that accept no more input: in one, every input is rejected as `finished`.
@@ -60,24 +67,25 @@ public struct FinalState<State: MachineState> {
     }
 }
 
-/// A row with its argument type erased, as the machine runs it: every closure takes the
-/// argument as `any Sendable`, which is always the row's `Argument`, since an input is
-/// identified by its name and argument type.
+/// A row with its argument type erased, as the machine runs it: its closures read the argument
+/// from the machine's ``TypedFrame``, where it is always the row's `Argument`, since an input is
+/// identified by its name and argument type. Built where the row is written (``MachineBuilder``
+/// is inlinable), so that the closures are specialised for the row's types.
+@usableFromInline
 struct ErasedRow<State: MachineState, Context: Sendable> {
-    let input: InputKey
-    let sources: StateMatch<State.Slot>
-    let targetSlot: State.Slot
+    @usableFromInline let input: InputKey
+    @usableFromInline let sources: StateMatch<State.Slot>
+    @usableFromInline let targetSlot: State.Slot
     /// The guards, all of which must hold; nil when there are none.
-    let condition: (@Sendable (_ from: State, _ argument: any Sendable, _ context: Context) -> Bool)?
-    /// The state entered: the row's target, or the state its builder makes.
-    let target: @Sendable (_ from: State, _ argument: any Sendable, _ context: Context) -> State
-    /// Runs the effects in order; nil when there are none.
-    let effects:
-        (@Sendable (
-            _ machine: TypedStateMachine<State, Context>, _ from: State, _ to: State, _ argument: any Sendable,
-            _ context: inout Context
-        ) -> Void)?
+    @usableFromInline let condition: (@Sendable (TypedFrame<State, Context>) -> Bool)?
+    /// The state entered, unless the row builds it.
+    @usableFromInline let target: State?
+    /// Builds the state entered from the frame, before the state changes; nil when ``target`` is the state.
+    @usableFromInline let build: (@Sendable (TypedFrame<State, Context>) -> State)?
+    /// Runs the effects in order, once the state is `to`; nil when there are none.
+    @usableFromInline let effects: (@Sendable (_ machine: TypedStateMachine<State, Context>, _ from: State, _ to: State) -> Void)?
 
+    @inlinable
     init<Argument>(_ row: TransitionRow<State, Context, Argument>) {
         let input = row.input
         self.input = input.key
@@ -87,28 +95,34 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
         if guards.isEmpty {
             condition = nil
         } else {
-            condition = { from, argument, context in
-                let request = TransitionRequest(from: from, input: input, argument: argument as! Argument, context: context)
+            condition = { frame in
+                let request = TransitionRequest(
+                    from: frame.state, input: input, argument: frame.argument(Argument.self), context: frame.context)
                 return guards.allSatisfy { $0(request) }
             }
         }
         switch row.target {
         case .value(let state):
-            target = { _, _, _ in state }
-        case .built(let build):
-            target = { from, argument, context in
-                build(TransitionRequest(from: from, input: input, argument: argument as! Argument, context: context))
+            target = state
+            build = nil
+        case .built(let builder):
+            target = nil
+            build = { frame in
+                builder(
+                    TransitionRequest(from: frame.state, input: input, argument: frame.argument(Argument.self), context: frame.context))
             }
         }
         let effects = row.effects
         if effects.isEmpty {
             self.effects = nil
         } else {
-            self.effects = { machine, from, to, argument, context in
+            self.effects = { machine, from, to in
+                let frame = machine.frame
                 var step = TransitionStep(
-                    from: from, to: to, input: input, argument: argument as! Argument, context: context, machine: machine)
+                    from: from, to: to, input: input, argument: frame.argument(Argument.self), context: frame.context,
+                    machine: machine)
                 for effect in effects { effect(&step) }
-                context = step.context
+                swap(&frame.context, &step.context)
             }
         }
     }

@@ -25,8 +25,13 @@ public final class Observation: Sendable {
 /// time (whichever thread finds results waiting and nobody delivering), in publication order:
 /// a callback that sends an input sees that input's result delivered after it returns, never
 /// nested inside it.
+@usableFromInline
 final class Observers<Result: Sendable, State: Sendable>: @unchecked Sendable {
-    let lock = MachineLock()
+    @usableFromInline let lock = MachineLock()
+    /// Whether a stream or callback observes, so that results must be published; guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline private(set) var isObserved = false
+    /// Whether published events wait for ``deliver()``; guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline private(set) var isUndelivered = false
 
     private enum Event {
         case result(Result, newState: State?)
@@ -49,15 +54,25 @@ final class Observers<Result: Sendable, State: Sendable>: @unchecked Sendable {
     }
 
     // Everything below is guarded by `lock`.
-    private var callbacks: [Callback] = []
-    private var streams: [Int: Stream] = [:]
-    private var outbox: [(sequence: Int, event: Event)] = []
-    private var outboxHead = 0
+    private var callbacks: [Callback] = [] {
+        didSet { isObserved = !callbacks.isEmpty || !streams.isEmpty }
+    }
+    private var streams: [Int: Stream] = [:] {
+        didSet { isObserved = !callbacks.isEmpty || !streams.isEmpty }
+    }
+    private var outbox: [(sequence: Int, event: Event)] = [] {
+        didSet { isUndelivered = outboxHead < outbox.count }
+    }
+    private var outboxHead = 0 {
+        didSet { isUndelivered = outboxHead < outbox.count }
+    }
     private var sequence = 0
     private var nextID = 0
     private var delivering = false
 
-    /// Publishes a result, and the state it entered if it changed the state. Call with the lock held.
+    /// Publishes a result, and the state it entered if it changed the state. Call with the lock
+    /// held, and only when ``isObserved``: without observers, publishing changes nothing.
+    @usableFromInline
     func publish(_ result: Result, newState: State?) {
         for stream in streams.values {
             stream.onResult?(result)
@@ -69,7 +84,8 @@ final class Observers<Result: Sendable, State: Sendable>: @unchecked Sendable {
 
     /// Calls callbacks with what was published, unless this thread is inside a run of the
     /// machine or another call is delivering already (it will deliver these too). Call without
-    /// the lock held.
+    /// the lock held; when ``isUndelivered`` was false under the lock, there is nothing to call.
+    @usableFromInline
     func deliver() {
         lock.lock()
         guard lock.depth == 1, !delivering else {

@@ -46,6 +46,14 @@ public struct StateTransition<State: Sendable>: Sendable {
 
     /// The input's argument.
     public var argument: any Sendable { input.argument }
+
+    @inlinable
+    init(from: State, to: State, input: SentInput, isIgnored: Bool) {
+        self.from = from
+        self.to = to
+        self.input = input
+        self.isIgnored = isIgnored
+    }
 }
 
 /// Why an input was rejected, and where the machine was.
@@ -72,9 +80,18 @@ public struct StateTransitionError<State: Sendable>: Error, Sendable, CustomStri
         /// own result is published to observers then.
         case queued
 
-        /// The same kind as the engine names it: every engine kind is one of these.
+        /// The engine's kind: every engine kind is one of these, by the same name.
+        @inlinable
         init(_ kind: RejectionKind) {
-            self.init(rawValue: kind.rawValue)!
+            switch kind {
+            case .unknownInput: self = .unknownInput
+            case .badArgument: self = .badArgument
+            case .noTransition: self = .noTransition
+            case .guardRejected: self = .guardRejected
+            case .finished: self = .finished
+            case .stepLimit: self = .stepLimit
+            case .expressionError: self = .expressionError
+            }
         }
     }
 
@@ -84,8 +101,19 @@ public struct StateTransitionError<State: Sendable>: Error, Sendable, CustomStri
     public let input: SentInput
     /// Why.
     public let kind: Kind
+    /// What the message is made from: it is built only when read.
+    @usableFromInline let explanation: RejectionExplanation
+
     /// A sentence naming the input and the state, as `smrun` prints it.
-    public let message: String
+    public var message: String { explanation.message(for: input) }
+
+    @inlinable
+    init(state: State, input: SentInput, kind: Kind, explanation: RejectionExplanation) {
+        self.state = state
+        self.input = input
+        self.kind = kind
+        self.explanation = explanation
+    }
 
     /// The kind, as `smrun` names it, and the message.
     public var description: String { "\(kind.rawValue): \(message)" }

@@ -46,20 +46,21 @@ public struct StateMatch<Slot: Hashable & Sendable> {
 /// Inputs.logIn.given(.loggedOut).transition(to: .loggedIn).performingSideEffect { $0.send(Inputs.refresh) }
 /// ```
 public struct TransitionRow<State: MachineState, Context: Sendable, Argument: Sendable> {
+    @usableFromInline
     enum Target {
         case value(State)
         case built(@Sendable (TransitionRequest<State, Context, Argument>) -> State)
     }
 
-    typealias Guard = @Sendable (TransitionRequest<State, Context, Argument>) -> Bool
-    typealias Effect = @Sendable (inout TransitionStep<State, Context, Argument>) -> Void
+    @usableFromInline typealias Guard = @Sendable (TransitionRequest<State, Context, Argument>) -> Bool
+    @usableFromInline typealias Effect = @Sendable (inout TransitionStep<State, Context, Argument>) -> Void
 
-    let input: Input<Argument>
-    let sources: StateMatch<State.Slot>
-    let targetSlot: State.Slot
-    let target: Target
-    var guards: [Guard] = []
-    var effects: [Effect] = []
+    @usableFromInline let input: Input<Argument>
+    @usableFromInline let sources: StateMatch<State.Slot>
+    @usableFromInline let targetSlot: State.Slot
+    @usableFromInline let target: Target
+    @usableFromInline var guards: [Guard] = []
+    @usableFromInline var effects: [Effect] = []
 
     /// The row, taken only when `condition` holds too (DDStateMachine's `ifCondition`, or
     /// `ifResult` on a work state's result input). Rows of one input and state are tried in the

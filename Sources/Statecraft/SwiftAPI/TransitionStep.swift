@@ -9,6 +9,14 @@ public struct TransitionRequest<State: MachineState, Context: Sendable, Argument
     public let argument: Argument
     /// The machine's extended state.
     public let context: Context
+
+    @inlinable
+    init(from: State, input: Input<Argument>, argument: Argument, context: Context) {
+        self.from = from
+        self.input = input
+        self.argument = argument
+        self.context = context
+    }
 }
 
 /// What an effect sees when its transition has been taken: the states before and after, the
@@ -28,6 +36,16 @@ public struct TransitionStep<State: MachineState, Context: Sendable, Argument: S
     public var context: Context
     /// The machine running the effect.
     public let machine: TypedStateMachine<State, Context>
+
+    @inlinable
+    init(from: State, to: State, input: Input<Argument>, argument: Argument, context: Context, machine: TypedStateMachine<State, Context>) {
+        self.from = from
+        self.to = to
+        self.input = input
+        self.argument = argument
+        self.context = context
+        self.machine = machine
+    }
 
     /// Queues `input` to run after this transition and those already queued (run to completion,
     /// DESIGN §3.5); its result is published to observers when it runs.

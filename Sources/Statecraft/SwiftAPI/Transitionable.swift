@@ -34,21 +34,28 @@ public protocol Transitionable: Sendable {
 @propertyWrapper
 public final class StateMachine<State: Transitionable>: Sendable {
     /// The engine's only state, holding the current value.
+    @usableFromInline
     struct Current: MachineState {
-        enum Slot { case current }
+        @usableFromInline
+        enum Slot: Sendable { case current }
 
-        let value: State
-        var slot: Slot { .current }
+        @usableFromInline let value: State
+        @usableFromInline var slot: Slot { .current }
+
+        @usableFromInline
+        init(value: State) {
+            self.value = value
+        }
     }
 
-    private let machine: TypedStateMachine<Current, Void>
-
-    private static var request: Input<State> { Input("transition(to:)", taking: State.self) }
+    @usableFromInline let machine: TypedStateMachine<Current, Void>
+    @usableFromInline let request = Input("transition(to:)", taking: State.self)
 
     /// A machine in `initialState`.
     public init(initialState: State) {
+        let request = request
         machine = TypedStateMachine(initial: Current(value: initialState)) {
-            Self.request.given(.current)
+            request.given(.current)
                 .transition(to: .current) { Current(value: $0.argument) }
                 .when { $0.from.value.shouldTransition(to: $0.argument) }
         }
@@ -60,15 +67,17 @@ public final class StateMachine<State: Transitionable>: Sendable {
     }
 
     /// The current state.
+    @inlinable
     public var state: State {
         machine.state.value
     }
 
     /// Moves to `newState` if the current state allows it, and publishes the transition;
     /// otherwise does nothing. Returns whether it moved.
+    @inlinable
     @discardableResult
     public func transition(to newState: State) -> Bool {
-        machine.send(Self.request, newState).isSuccess
+        machine.send(request, newState).isSuccess
     }
 
     /// The current state; setting it requests ``transition(to:)``, ignored when invalid.

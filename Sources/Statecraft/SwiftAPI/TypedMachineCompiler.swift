@@ -4,15 +4,13 @@
 enum TypedMachineCompiler {
     struct Output<State: MachineState, Context: Sendable> {
         let machine: CompiledMachine
-        let inputIDs: [InputKey: Int]
-        /// The engine input for typed inputs that no row names: it has no transitions, so the
-        /// runner gives them `no-transition`, `ignored` or `finished` like any other.
-        let unmappedInput: Int
+        /// Input ids; inputs that no row names have one with no transitions, so the runner gives
+        /// them `no-transition`, `ignored` or `finished` like any other.
+        let inputs: InputTable
         /// Per engine transition, its row.
         let rows: [ErasedRow<State, Context>]
-        /// Per engine state, its work.
-        let works: [WorkState<State, Context>?]
-        let slotIDs: [State.Slot: Int]
+        /// Per engine state, its work and the id of the input that reports the work's result.
+        let works: [(work: WorkState<State, Context>, input: Int)?]
     }
 
     static func compile<State, Context>(
@@ -56,11 +54,11 @@ enum TypedMachineCompiler {
         let unmappedInput = inputNames.count
         inputNames.append("(unmapped)")
 
-        var workBySlot = [WorkState<State, Context>?](repeating: nil, count: slots.count)
+        var workBySlot = [(work: WorkState<State, Context>, input: Int)?](repeating: nil, count: slots.count)
         for work in works {
             let id = slotIDs[work.slot]!
             precondition(workBySlot[id] == nil, "two work states for '\(work.slot)'")
-            workBySlot[id] = work
+            workBySlot[id] = (work, inputIDs[work.input]!)
         }
         var isFinal = [Bool](repeating: false, count: slots.count)
         for slot in finals { isFinal[slotIDs[slot]!] = true }
@@ -75,7 +73,7 @@ enum TypedMachineCompiler {
                 sources = slots.indices.filter { matches(slots[$0]) }
             }
             let condition = row.condition.map { condition in
-                CompiledExpression.host(HostCondition { _, _ in condition(frame.state, frame.argument, frame.context) })
+                CompiledExpression.host(HostCondition { _, _ in condition(frame) })
             }
             return CompiledTransition(
                 input: inputIDs[row.input]!, sources: sources, target: slotIDs[row.targetSlot]!,
@@ -87,24 +85,7 @@ enum TypedMachineCompiler {
             onUnhandled: onUnhandled, argumentTypes: inputNames.map { _ in nil }, argumentIsRead: inputNames.map { _ in false },
             isFinal: isFinal, entryEffects: slots.map { _ in [] }, exitEffects: slots.map { _ in [] },
             transitions: transitions, effects: [])
-        return Output(
-            machine: machine, inputIDs: inputIDs, unmappedInput: unmappedInput, rows: rows, works: workBySlot,
-            slotIDs: slotIDs)
+        return Output(machine: machine, inputs: InputTable(inputIDs, unmapped: unmappedInput), rows: rows, works: workBySlot)
     }
 }
 
-/// The typed state of a running machine, where the guards compiled into its engine table read
-/// it. Guarded by the machine's lock: only the thread running the machine touches it.
-final class TypedFrame<State: Sendable, Context: Sendable>: @unchecked Sendable {
-    /// The current state.
-    var state: State
-    /// The extended state.
-    var context: Context
-    /// The argument of the input being processed.
-    var argument: any Sendable = ()
-
-    init(state: State, context: Context) {
-        self.state = state
-        self.context = context
-    }
-}

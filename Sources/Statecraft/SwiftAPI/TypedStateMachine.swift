@@ -31,24 +31,27 @@
 /// a single-threaded caller's callbacks have all run when `send` returns; with several threads
 /// sending, the thread already calling callbacks calls them for the others' results too.
 public final class TypedStateMachine<State: MachineState, Context: Sendable>: @unchecked Sendable {
-    // Every `var` is guarded by `observers.lock`.
-    let observers = Observers<StateTransitionResult<State>, State>()
-    private var runner: Runner
-    private let frame: TypedFrame<State, Context>
-    private let inputIDs: [InputKey: Int]
-    private let unmappedInput: Int
-    private let rows: [ErasedRow<State, Context>]
-    private let works: [WorkState<State, Context>?]
-    private let slotIDs: [State.Slot: Int]
-    /// The inputs of the current run, in the order the runner takes them: the external input,
-    /// then the queued ones.
-    private var pending: [SentInput] = []
-    private var pendingHead = 0
-    /// Inputs sent from inside the run since the last result, not yet queued in the runner.
-    private var sentFromRun: [SentInput] = []
+    // Every `var` is guarded by `observers.lock`, so none needs exclusivity checks. The send path
+    // is inlinable, so that it is specialised for the caller's state, context and argument types.
+    @usableFromInline let observers = Observers<StateTransitionResult<State>, State>()
+    @exclusivity(unchecked) @usableFromInline var runner: Runner
+    @usableFromInline let frame: TypedFrame<State, Context>
+    @usableFromInline let inputs: InputTable
+    /// Words rejections' messages when they are read.
+    @usableFromInline let explainer: ResultExplainer
+    /// Per engine transition, its row.
+    @usableFromInline let rows: [ErasedRow<State, Context>]
+    /// Per engine state, its work and the input that reports the work's result.
+    @usableFromInline let works: [(work: WorkState<State, Context>, input: Int)?]
+    /// The queued inputs of the current run, in the order the runner takes them.
+    @exclusivity(unchecked) @usableFromInline var pending: [SentInput] = []
+    @exclusivity(unchecked) @usableFromInline var pendingHead = 0
+    /// Inputs sent from inside the run since the last result, with their ids, not yet queued in
+    /// the runner.
+    @exclusivity(unchecked) @usableFromInline var sentFromRun: [(id: Int, input: SentInput)] = []
     /// Counts entries into states; work whose entry is not the latest is stale.
-    private var entries = 0
-    private var work: Task<Void, Never>?
+    @exclusivity(unchecked) @usableFromInline var entries = 0
+    @exclusivity(unchecked) @usableFromInline var work: Task<Void, Never>?
 
     /// A machine starting in `initial` with `context`, following `rules`.
     ///
@@ -66,11 +69,10 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         frame = TypedFrame(state: initial, context: context)
         let compiled = TypedMachineCompiler.compile(initial: initial, rules: rules(), onUnhandled: onUnhandled, frame: frame)
         runner = Runner(compiled.machine, stepLimit: stepLimit)
-        inputIDs = compiled.inputIDs
-        unmappedInput = compiled.unmappedInput
+        inputs = compiled.inputs
+        explainer = ResultExplainer(compiled.machine, stepLimit: stepLimit)
         rows = compiled.rows
         works = compiled.works
-        slotIDs = compiled.slotIDs
         observers.lock.withLock { startWork(in: compiled.machine.initialState) }
     }
 
@@ -88,11 +90,13 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     }
 
     /// The current state.
+    @inlinable
     public var state: State {
         observers.lock.withLock { frame.state }
     }
 
     /// The extended state. Inside an effect, its ``TransitionStep/context`` is the live one.
+    @inlinable
     public var context: Context {
         observers.lock.withLock { frame.context }
     }
@@ -101,6 +105,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     ///
     /// Called from inside one of this machine's effects, guards or builders, the input is queued
     /// instead (run to completion), and the result is a `queued` failure.
+    @inlinable
     @discardableResult
     public func send(_ input: Input<Void>) -> StateTransitionResult<State> {
         send(input, ())
@@ -110,19 +115,18 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     ///
     /// Called from inside one of this machine's effects, guards or builders, the input is queued
     /// instead (run to completion), and the result is a `queued` failure.
+    @inlinable
     @discardableResult
     public func send<Argument>(_ input: Input<Argument>, _ argument: Argument) -> StateTransitionResult<State> {
-        let result = observers.lock.withLock { () -> StateTransitionResult<State> in
-            let nested = observers.lock.depth > 1
-            let sent = input.sent(argument, queued: nested)
-            guard nested else { return run(sent) }
-            sentFromRun.append(sent)
-            return .failure(
-                StateTransitionError(
-                    state: frame.state, input: sent, kind: .queued,
-                    message: "'\(input.name)' was sent while the machine runs a transition; it runs after it"))
-        }
-        observers.deliver()
+        let id = inputs.id(of: input)
+        observers.lock.lock()
+        let result =
+            observers.lock.depth > 1
+            ? queue(id, input.sent(argument, queued: true))
+            : withUnsafePointer(to: argument) { run(id, input.sent(argument, queued: false), argumentAddress: UnsafeRawPointer($0)) }
+        let undelivered = observers.isUndelivered
+        observers.lock.unlock()
+        if undelivered { observers.deliver() }
         return result
     }
 
@@ -153,91 +157,157 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
 
     // MARK: Running
 
-    /// Runs one external input to completion. Called with the lock held, outside any run.
-    private func run(_ input: SentInput) -> StateTransitionResult<State> {
-        pending.removeAll(keepingCapacity: true)
-        pending.append(input)
-        pendingHead = 0
-        frame.argument = input.argument
-        var host = Host(machine: self)
-        runner.send(inputIDs[input.key] ?? unmappedInput, host: &host)
-        return host.first!
+    /// Runs one external input to completion, its argument at `argumentAddress` (or, when nil,
+    /// in `input`). Called with the lock held, outside any run.
+    @inlinable
+    func run(_ id: Int, _ input: consuming SentInput, argumentAddress: UnsafeRawPointer?) -> StateTransitionResult<State> {
+        frame.argumentAddress = argumentAddress
+        if argumentAddress == nil { frame.boxedArgument = input.argument }
+        let first = withUnsafePointer(to: input) { external in
+            var host = Host(machine: self, external: external)
+            runner.send(id, host: &host)
+            return host.first!
+        }
+        frame.argumentAddress = nil
+        if !pending.isEmpty {
+            pending.removeAll(keepingCapacity: true)
+            pendingHead = 0
+        }
+        return typed(first.result, from: first.from, to: first.to, input: input)
+    }
+
+    /// The typed result of the runner's `result` for `input`, which moved the machine from
+    /// `from` to `to` (the same state unless accepted).
+    @inlinable
+    func typed(_ result: TransitionResult, from: State, to: State, input: consuming SentInput) -> StateTransitionResult<State> {
+        switch result.outcome {
+        case .accepted: .success(StateTransition(from: from, to: to, input: input, isIgnored: false))
+        case .ignored: .success(StateTransition(from: from, to: to, input: input, isIgnored: true))
+        case .rejected(let kind):
+            .failure(
+                StateTransitionError(
+                    state: from, input: input, kind: StateTransitionError.Kind(kind),
+                    explanation: .engine(explainer, result)))
+        }
+    }
+
+    /// Queues an input sent from inside the run, and returns its `queued` failure. Called with
+    /// the lock held, inside a run.
+    @inlinable
+    func queue(_ id: Int, _ input: SentInput) -> StateTransitionResult<State> {
+        sentFromRun.append((id, input))
+        return .failure(
+            StateTransitionError(
+                state: frame.state, input: input, kind: .queued,
+                explanation: .queued))
     }
 
     /// Takes a work's result, unless the state it was started for has been left since.
-    private func finishWork(_ result: SentInput, entry: Int) {
-        observers.lock.withLock {
-            guard entry == entries else { return }
-            _ = run(result)
+    private func finishWork(_ result: SentInput, input: Int, entry: Int) {
+        let undelivered = observers.lock.withLock {
+            if entry == entries { _ = run(input, result, argumentAddress: nil) }
+            return observers.isUndelivered
         }
-        observers.deliver()
+        if undelivered { observers.deliver() }
     }
 
     /// Starts the work of `state`, if it has one, for the current entry. Called with the lock held.
-    private func startWork(in state: Int) {
-        guard let workState = works[state] else { return }
+    @usableFromInline
+    func startWork(in state: Int) {
+        guard let (workState, input) = works[state] else { return }
         let entry = entries
         let (entered, context) = (frame.state, frame.context)
         work = Task { [weak self] in
             let result = await workState.run(entered, context)
-            self?.finishWork(result, entry: entry)
+            self?.finishWork(result, input: input, entry: entry)
         }
     }
 
-    /// Binds the runner's results to the typed machine: builds states, runs effects, queues what
-    /// they send, starts works, publishes.
-    private struct Host: RunnerHost {
-        unowned let machine: TypedStateMachine
-        /// The result of the external input.
-        var first: StateTransitionResult<State>?
+    /// Moves the inputs sent during a result into the runner's queue. Called with the lock held.
+    @usableFromInline
+    func queueSentFromRun(sentBy transition: Int, in runner: inout Runner) {
+        for (id, sent) in sentFromRun {
+            runner.enqueue(id, sentBy: transition)
+            pending.append(sent)
+        }
+        sentFromRun.removeAll(keepingCapacity: true)
+    }
 
+    /// Takes one of the runner's results: builds the state entered, runs effects, queues what
+    /// they send, starts works, publishes. Typed results are built only to be published; the
+    /// external input's is built once the run is over, from the host's record.
+    @inlinable
+    func receive(_ result: TransitionResult, host: inout Host, runner: inout Runner) {
+        let queued = host.first == nil ? -1 : pendingHead
+        if queued >= 0 { pendingHead += 1 }
+        let from = frame.state
+        var to = from
+        if case .accepted(let id) = result.outcome {
+            if let build = rows[result.transition].build {
+                to = build(frame)
+                let slot = rows[result.transition].targetSlot
+                precondition(
+                    to.slot == slot,
+                    "the row for '\(host.input(queued).name)' built \(to), which is not in its target slot '\(slot)'")
+            } else {
+                to = rows[result.transition].target!
+            }
+            frame.state = to
+            if observers.isObserved { publish(result, from: from, to: to, input: host.input(queued)) }
+            if let work {
+                work.cancel()
+                self.work = nil
+            }
+            entries &+= 1
+            if let effects = rows[result.transition].effects { effects(self, from, to) }
+            if works[id] != nil { startWork(in: id) }
+        } else {
+            if observers.isObserved { publish(result, from: from, to: to, input: host.input(queued)) }
+            if result.rejection == .stepLimit {
+                pending.removeAll(keepingCapacity: true)
+                pendingHead = 0
+            }
+        }
+        if queued < 0 { host.first = (result, from, to) }
+        if !sentFromRun.isEmpty { queueSentFromRun(sentBy: result.transition, in: &runner) }
+        if pendingHead < pending.count {
+            frame.argumentAddress = nil
+            frame.boxedArgument = pending[pendingHead].argument
+        }
+    }
+
+    /// Publishes the typed result of `result`.
+    @inlinable
+    func publish(_ result: TransitionResult, from: State, to: State, input: SentInput) {
+        observers.publish(typed(result, from: from, to: to, input: input), newState: result.isAccepted ? to : nil)
+    }
+
+    /// Hands the runner's results to the machine's ``receive(_:host:runner:)``.
+    @usableFromInline
+    struct Host: RunnerHost {
+        /// The host lives only while the machine runs a send, so it need not retain the machine.
+        @usableFromInline let machine: Unmanaged<TypedStateMachine>
+        /// The external input, which outlives the host.
+        @usableFromInline let external: UnsafePointer<SentInput>
+        /// The runner's result for the external input, and the states before and after it.
+        @usableFromInline var first: (result: TransitionResult, from: State, to: State)?
+
+        @inlinable
+        init(machine: TypedStateMachine, external: UnsafePointer<SentInput>) {
+            self.machine = .passUnretained(machine)
+            self.external = external
+        }
+
+        @inlinable
         mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
             let machine = machine
-            let input = machine.pending[machine.pendingHead]
-            machine.pendingHead += 1
-            let frame = machine.frame
-            let typed: StateTransitionResult<State>
-            switch result.outcome {
-            case .accepted(let to):
-                let row = machine.rows[result.transition]
-                let from = frame.state
-                let entered = row.target(from, input.argument, frame.context)
-                precondition(
-                    machine.slotIDs[entered.slot] == to,
-                    "the row for '\(input.name)' built \(entered), which is not in its target slot '\(runner.machine.stateNames[to])'")
-                frame.state = entered
-                typed = .success(StateTransition(from: from, to: entered, input: input, isIgnored: false))
-                machine.observers.publish(typed, newState: entered)
-                machine.work?.cancel()
-                machine.work = nil
-                machine.entries += 1
-                if let effects = row.effects {
-                    var context = frame.context
-                    effects(machine, from, entered, input.argument, &context)
-                    frame.context = context
-                }
-                machine.startWork(in: to)
-            case .ignored:
-                typed = .success(StateTransition(from: frame.state, to: frame.state, input: input, isIgnored: true))
-                machine.observers.publish(typed, newState: nil)
-            case .rejected(let kind):
-                typed = .failure(
-                    StateTransitionError(
-                        state: frame.state, input: input, kind: StateTransitionError.Kind(kind),
-                        message: runner.machine.message(for: result, inputName: input.name, stepLimit: runner.stepLimit)))
-                machine.observers.publish(typed, newState: nil)
-                if kind == .stepLimit {
-                    machine.pending.removeAll(keepingCapacity: true)
-                    machine.pendingHead = 0
-                }
-            }
-            if first == nil { first = typed }
-            for sent in machine.sentFromRun {
-                runner.enqueue(machine.inputIDs[sent.key] ?? machine.unmappedInput, sentBy: result.transition)
-                machine.pending.append(sent)
-            }
-            machine.sentFromRun.removeAll(keepingCapacity: true)
-            if machine.pendingHead < machine.pending.count { frame.argument = machine.pending[machine.pendingHead].argument }
+            machine._withUnsafeGuaranteedRef { $0.receive(result, host: &self, runner: &runner) }
+        }
+
+        /// The input of a result: the external one, or the `queued`th pending one.
+        @inlinable
+        func input(_ queued: Int) -> SentInput {
+            queued < 0 ? external.pointee : machine._withUnsafeGuaranteedRef { $0.pending[queued] }
         }
     }
 }
