@@ -134,23 +134,21 @@ struct ResultPrinter: ResultSink, ~Copyable {
         cellText.count > 0 ? cellText[cell] : UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
-    /// Prints the result of a plain script line (``ScriptLineParser/parsePlain(line:)``) with
-    /// its cell's precomputed text: in text, the line is the result's text up to the `:`.
+    /// Prints the result of a plain script line (``ScriptLineParser/parsePlain(line:)``) from its
+    /// cell's precomputed text (``precomputedText(cell:)``). In text, the line is the result's
+    /// text up to the `:`; in JSON, the context comes from the runner after the result.
     @inline(__always)
-    mutating func printPlain(
-        line: UnsafeRawBufferPointer, _ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, outcome: TransitionResult.Outcome,
-        runner: borrowing Runner
-    ) {
-        var isRejected = false
-        if case .rejected = outcome { isRejected = true }
-        if isRejected { rejected += 1 }
-        guard format == .json else {
-            output.append(line)
-            output.append(text)
-            return
-        }
+    mutating func printPlain(line: UnsafeRawBufferPointer, _ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool) {
+        if rejected { self.rejected += 1 }
+        output.append(line)
+        output.append(text)
+    }
+
+    /// ``printPlain(line:_:text:rejected:)`` in JSON.
+    mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool, context: [Value], version: Int) {
+        if rejected { self.rejected += 1 }
         output.append("{\"line\":" as StaticString)
-        output.append(decimal: self.line ?? 0)
+        output.append(decimal: line ?? 0)
         output.append(",\"input\":" as StaticString)
         output.append(inputs.json[plain.input])
         if plain.kind != .none {
@@ -158,7 +156,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
             output.append(plain.quoted)
         }
         output.append(text)
-        if !isRejected && variableKeys.count > 0 { appendContext(runner) }
+        if !rejected && variableKeys.count > 0 { appendContext(context, version: version) }
         output.append("}\n" as StaticString)
     }
 
@@ -393,7 +391,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
             output.append(effects.json[result.sentBy])
         }
         if !result.isRejected && variableKeys.count > 0 {
-            appendContext(runner)
+            appendContext(runner.context, version: runner.contextVersion)
         }
         output.append("}\n" as StaticString)
     }
@@ -409,17 +407,17 @@ struct ResultPrinter: ResultSink, ~Copyable {
     }
 
     /// `,"context":{...}`, from ``contextJSON`` while the context stays the same.
-    private mutating func appendContext(_ runner: borrowing Runner) {
-        if contextJSONVersion != runner.contextVersion {
+    private mutating func appendContext(_ context: [Value], version: Int) {
+        if contextJSONVersion != version {
             contextJSON.removeAll(keepingCapacity: true)
             contextJSON.append(contentsOf: #","context":{"#.utf8)
             for slot in 0..<variableKeys.count {
                 if slot > 0 { contextJSON.append(UInt8(ascii: ",")) }
                 contextJSON.append(contentsOf: variableKeys[slot])
-                Self.appendJSON(runner.context[slot], to: &contextJSON)
+                Self.appendJSON(context[slot], to: &contextJSON)
             }
             contextJSON.append(UInt8(ascii: "}"))
-            contextJSONVersion = runner.contextVersion
+            contextJSONVersion = version
         }
         output.append(contextJSON)
     }

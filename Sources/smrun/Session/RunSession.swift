@@ -16,6 +16,7 @@ struct RunSession: ~Copyable {
     private var printer: ResultPrinter
     private let state: StateFile?
     private let inputCount: Int
+    private let isJSON: Bool
 
     /// Resumes from the state file's snapshot, or starts the machine (printing a start result
     /// when its initial state has entry effects).
@@ -25,6 +26,7 @@ struct RunSession: ~Copyable {
         printer = ResultPrinter(machine: machine, format: format, stepLimit: stepLimit, output: OutputBuffer(fd: 1))
         self.state = state
         inputCount = machine.inputCount
+        isJSON = format == .json
         if let snapshot = state?.snapshot { runner.restore(snapshot) } else { runner.start(into: &printer) }
     }
 
@@ -81,7 +83,13 @@ struct RunSession: ~Copyable {
         }
         let text = printer.precomputedText(cell: runner.state &* inputCount &+ plain.input)
         if text.count > 0, let outcome = runner.sendDirect(plain.input, argument: plain.value) {
-            printer.printPlain(line: bytes, plain, text: text, outcome: outcome, runner: runner)
+            var rejected = false
+            if case .rejected = outcome { rejected = true }
+            if isJSON {
+                printer.printPlainJSON(plain, text: text, rejected: rejected, context: runner.context, version: runner.contextVersion)
+            } else {
+                printer.printPlain(line: bytes, plain, text: text, rejected: rejected)
+            }
         } else {
             process(.input(plain.input, plain.argument))
         }
