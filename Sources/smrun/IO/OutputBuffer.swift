@@ -40,9 +40,34 @@ struct OutputBuffer: ~Copyable {
             }
         }
         if let base = bytes.baseAddress {
-            (storage + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+            if bytes.count <= 32 {
+                Self.copySmall(from: base, count: bytes.count, to: UnsafeMutableRawPointer(storage + count))
+            } else {
+                (storage + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+            }
         }
         count &+= bytes.count
+    }
+
+    /// Copies up to 32 bytes with a few loads and stores that overlap in the middle, instead of
+    /// a call to `memmove`: most of what a result prints is short.
+    @inline(__always)
+    private static func copySmall(from source: UnsafeRawPointer, count: Int, to target: UnsafeMutableRawPointer) {
+        if count >= 16 {
+            let (a, b) = (source.loadUnaligned(as: SIMD2<UInt64>.self), source.loadUnaligned(fromByteOffset: count &- 16, as: SIMD2<UInt64>.self))
+            target.storeBytes(of: a, as: SIMD2<UInt64>.self)
+            target.storeBytes(of: b, toByteOffset: count &- 16, as: SIMD2<UInt64>.self)
+        } else if count >= 8 {
+            let (a, b) = (source.loadUnaligned(as: UInt64.self), source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+            target.storeBytes(of: a, as: UInt64.self)
+            target.storeBytes(of: b, toByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 {
+            let (a, b) = (source.loadUnaligned(as: UInt32.self), source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+            target.storeBytes(of: a, as: UInt32.self)
+            target.storeBytes(of: b, toByteOffset: count &- 4, as: UInt32.self)
+        } else {
+            for index in 0..<count { target.storeBytes(of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self) }
+        }
     }
 
     @inline(__always)
