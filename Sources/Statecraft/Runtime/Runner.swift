@@ -1,7 +1,8 @@
 /// Runs a ``CompiledMachine``: holds the current state and context, takes inputs, and hands
 /// every result to a ``ResultSink`` (DESIGN §3).
 ///
-/// The hot path, an input without effect bodies, is a table lookup and allocates nothing.
+/// The hot path, an input whose cell has one unguarded candidate whose effect bodies only copy
+/// values (or none), is one load from the dispatch table and allocates nothing.
 public struct Runner: Sendable {
     public let machine: CompiledMachine
     /// The current state's id.
@@ -95,8 +96,7 @@ public struct Runner: Sendable {
     public mutating func sendDirect(_ input: Int, argument: Value) -> TransitionResult.Outcome? {
         let cell = machine.table.cells[current &* machine.table.inputCount &+ input]
         if cell.code >= 0 {
-            if cell.copies { runCopies(of: Int(cell.code), argument: argument) }
-            current = Int(cell.next)
+            take(cell, argument: argument)
             return .accepted(to: current)
         }
         if cell.code == DispatchTable.unhandled { return machine.onUnhandled == .ignore ? .ignored : .rejected(.noTransition) }
@@ -148,8 +148,7 @@ public struct Runner: Sendable {
         let index = current &* machine.table.inputCount &+ input
         let cell = machine.table.cells[index]
         if cell.code >= 0 {
-            if cell.copies { runCopies(of: Int(cell.code), argument: argument) }
-            current = Int(cell.next)
+            take(cell, argument: argument)
             result.transition = Int(cell.code)
             result.outcome = .accepted(to: current)
             return result
@@ -162,6 +161,13 @@ public struct Runner: Sendable {
             search(index, argument: argument, &result)
         }
         return result
+    }
+
+    /// Takes the transition of a cell settled without a search: its copies, then the move.
+    @inlinable @inline(__always)
+    mutating func take(_ cell: DispatchTable.Cell, argument: Value) {
+        if cell.copies { runCopies(of: Int(cell.code), argument: argument) }
+        current = Int(cell.next)
     }
 
     /// Runs the copies of a transition taken directly (its effect bodies only copy values): its

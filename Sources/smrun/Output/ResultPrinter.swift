@@ -138,13 +138,13 @@ struct ResultPrinter: ResultSink, ~Copyable {
     /// cell's precomputed text (``precomputedText(cell:)``). In text, the line is the result's
     /// text up to the `:`; in JSON, the context comes from the runner after the result.
     @inline(__always)
-    mutating func printPlain(line: UnsafeRawBufferPointer, _ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool) {
+    mutating func printPlain(line: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer, rejected: Bool) {
         if rejected { self.rejected += 1 }
         output.append(line)
         output.append(text)
     }
 
-    /// ``printPlain(line:_:text:rejected:)`` in JSON.
+    /// ``printPlain(line:text:rejected:)`` in JSON.
     mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool, context: [Value], version: Int) {
         if rejected { self.rejected += 1 }
         output.append("{\"line\":" as StaticString)

@@ -88,7 +88,7 @@ struct RunSession: ~Copyable {
             if isJSON {
                 printer.printPlainJSON(plain, text: text, rejected: rejected, context: runner.context, version: runner.contextVersion)
             } else {
-                printer.printPlain(line: bytes, plain, text: text, rejected: rejected)
+                printer.printPlain(line: bytes, text: text, rejected: rejected)
             }
         } else {
             process(.input(plain.input, plain.argument))
