@@ -38,4 +38,74 @@ public enum JSONText {
             out.append(contentsOf: String(Character(scalar)).utf8)
         }
     }
+
+    /// Why a backslash escape in a JSON string could not be decoded, and the byte offset to
+    /// report it at.
+    public struct EscapeError: Error, Sendable {
+        public enum Kind: Sendable {
+            /// A backslash before a character that is not an escape.
+            case unknownEscape
+            /// A `\u` without four hexadecimal digits; the offset is the first missing or bad one.
+            case badHexDigits
+            /// A `\u` escape of half a surrogate pair without the other half.
+            case loneSurrogate
+        }
+
+        public let kind: Kind
+        public let offset: Int
+    }
+
+    /// Decodes the escape whose backslash is at `index` of `bytes`, of which the string may use
+    /// the bytes before `end`; at least one must follow the backslash. Appends what the escape
+    /// stands for as UTF-8 to `out` and moves `index` past it. A surrogate pair, two `\u`
+    /// escapes, is one character. Shared by input scripts and snapshot files.
+    public static func decodeEscape(
+        _ bytes: UnsafeRawBufferPointer, at index: inout Int, end: Int, into out: inout [UInt8]
+    ) throws(EscapeError) {
+        let backslash = index
+        let escape = bytes[index + 1]
+        index += 2
+        switch escape {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
+        case UInt8(ascii: "b"): out.append(0x08)
+        case UInt8(ascii: "f"): out.append(0x0C)
+        case UInt8(ascii: "n"): out.append(0x0A)
+        case UInt8(ascii: "r"): out.append(0x0D)
+        case UInt8(ascii: "t"): out.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try hex4(bytes, at: &index, end: end)
+            if (0xD800..<0xDC00).contains(scalar) {
+                guard end - index >= 2, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw EscapeError(kind: .loneSurrogate, offset: backslash)
+                }
+                index += 2
+                let low = try hex4(bytes, at: &index, end: end)
+                guard (0xDC00..<0xE000).contains(low) else { throw EscapeError(kind: .loneSurrogate, offset: backslash) }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw EscapeError(kind: .loneSurrogate, offset: backslash) }
+            out.append(contentsOf: UTF8.encode(unicode)!)
+        default:
+            throw EscapeError(kind: .unknownEscape, offset: backslash)
+        }
+    }
+
+    /// Four hexadecimal digits at `index`, which moves past them.
+    private static func hex4(_ bytes: UnsafeRawBufferPointer, at index: inout Int, end: Int) throws(EscapeError) -> UInt32 {
+        guard end - index >= 4 else { throw EscapeError(kind: .badHexDigits, offset: index) }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw EscapeError(kind: .badHexDigits, offset: index)
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
 }

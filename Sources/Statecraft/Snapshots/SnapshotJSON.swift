@@ -191,52 +191,28 @@ enum SnapshotJSON {
                     throw error("a control character in a string must be escaped", at: index - 1)
                 case UInt8(ascii: "\\"):
                     guard index < bytes.count else { throw error("unterminated string", at: start) }
-                    let escape = bytes[index]
-                    index += 1
-                    switch escape {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escape)
-                    case UInt8(ascii: "b"): out.append(0x08)
-                    case UInt8(ascii: "f"): out.append(0x0C)
-                    case UInt8(ascii: "n"): out.append(0x0A)
-                    case UInt8(ascii: "r"): out.append(0x0D)
-                    case UInt8(ascii: "t"): out.append(0x09)
-                    case UInt8(ascii: "u"):
-                        var scalar = try hex4()
-                        if (0xD800..<0xDC00).contains(scalar) {
-                            guard bytes.count - index >= 2, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-                            else { throw error("a lone surrogate \\u escape", at: index - 6) }
-                            index += 2
-                            let low = try hex4()
-                            guard (0xDC00..<0xE000).contains(low) else { throw error("a lone surrogate \\u escape", at: index - 12) }
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    index -= 1
+                    let failure = bytes.withUnsafeBytes { raw -> JSONText.EscapeError? in
+                        do throws(JSONText.EscapeError) {
+                            try JSONText.decodeEscape(raw, at: &index, end: raw.count, into: &out)
+                            return nil
+                        } catch {
+                            return error
                         }
-                        guard let unicode = Unicode.Scalar(scalar) else { throw error("a lone surrogate \\u escape", at: index - 6) }
-                        out.append(contentsOf: UTF8.encode(unicode)!)
-                    default:
-                        throw error("unknown escape '\\\(Character(Unicode.Scalar(escape)))'", at: index - 2)
+                    }
+                    if let failure {
+                        switch failure.kind {
+                        case .unknownEscape:
+                            let escape = bytes[failure.offset + 1]
+                            throw error("unknown escape '\\\(Character(Unicode.Scalar(escape)))'", at: failure.offset)
+                        case .badHexDigits: throw error("a \\u escape needs 4 hexadecimal digits", at: failure.offset)
+                        case .loneSurrogate: throw error("a lone surrogate \\u escape", at: failure.offset)
+                        }
                     }
                 default:
                     out.append(byte)
                 }
             }
-        }
-
-        mutating func hex4() throws(SyntaxError) -> UInt32 {
-            guard bytes.count - index >= 4 else { throw error("a \\u escape needs 4 hexadecimal digits") }
-            var value: UInt32 = 0
-            for _ in 0..<4 {
-                let byte = bytes[index]
-                let digit: UInt32
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-                default: throw error("a \\u escape needs 4 hexadecimal digits")
-                }
-                value = value << 4 | digit
-                index += 1
-            }
-            return value
         }
     }
 }
