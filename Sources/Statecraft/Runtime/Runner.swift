@@ -94,13 +94,19 @@ public struct Runner: Sendable {
     /// The fastest path, for a caller that precomputes what it prints per cell.
     @inlinable @inline(__always)
     public mutating func sendDirect(_ input: Int, argument: Value) -> TransitionResult.Outcome? {
-        let cell = machine.table.cells[current &* machine.table.inputCount &+ input]
+        let cell = cell(of: input)
         if cell.code >= 0 {
             take(cell, argument: argument)
             return .accepted(to: current)
         }
         if cell.code == DispatchTable.unhandled { return machine.onUnhandled == .ignore ? .ignored : .rejected(.noTransition) }
         return nil
+    }
+
+    /// How `input` is settled in the current state (see ``DispatchTable``).
+    @inlinable @inline(__always)
+    func cell(of input: Int) -> DispatchTable.Cell {
+        machine.table.cells[current &* machine.table.inputCount &+ input]
     }
 
     /// The argument of a queued input's result, while a sink or host receives it (`nil` for an

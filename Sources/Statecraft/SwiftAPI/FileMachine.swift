@@ -154,7 +154,7 @@ public final class FileMachine: @unchecked Sendable {
             case .string(let text)?: (text, String.self)
             case .null?, nil: ((), Void.self)
             }
-        return SentInput(key: InputKey(name: name, argumentType: ObjectIdentifier(type)), argument: value, isQueued: queued)
+        return SentInput(.named(name, argumentType: ObjectIdentifier(type)), argument: value, isQueued: queued)
     }
 
     /// The argument to send for an input taking `type`, or nil when `argument` does not fit.

@@ -2,7 +2,9 @@
 ///
 /// Inputs are identified by value, their name and argument type: two `Input<Int>("count")` made
 /// anywhere are the same input, so they need not be shared singletons (Jester's `BaseInput`
-/// made a fresh UUID per instance).
+/// made a fresh UUID per instance). Making an input interns its name and argument type for the
+/// life of the process, as selectors are; make inputs from declarations, not from unbounded
+/// run-time data (a ``FileMachine`` takes names as strings for that).
 ///
 /// ```swift
 /// enum Inputs {
@@ -12,17 +14,16 @@
 /// machine.send(Inputs.passengersHaveEntered, 4)   // the argument's type is checked at compile time
 /// ```
 public struct Input<Argument: Sendable>: Hashable, Sendable, CustomStringConvertible {
-    /// The input's name, used in results and messages.
-    public let name: String
-    /// The name's hash, computed once, so that a machine finds the input's id on each send
-    /// without hashing the name (``InputTable``).
-    @usableFromInline let nameHash: Int
+    /// The input's interned name and argument type.
+    @usableFromInline let key: InputKey
 
     /// An input named `name` whose argument is an `Argument` (Stated's `input(taking:)`).
     public init(_ name: String, taking argument: Argument.Type) {
-        self.name = name
-        nameHash = InputKey.hash(of: name)
+        key = InputKey(name: name, argumentType: Argument.self)
     }
+
+    /// The input's name.
+    public var name: String { key.name }
 
     /// The input's name.
     public var description: String { name }
@@ -30,11 +31,8 @@ public struct Input<Argument: Sendable>: Hashable, Sendable, CustomStringConvert
     /// The input with this argument, as results report it.
     @inlinable
     func sent(_ argument: Argument, queued: Bool) -> SentInput {
-        SentInput(key: key, argument: argument, isQueued: queued)
+        SentInput(.interned(key), argument: argument, isQueued: queued)
     }
-
-    @inlinable
-    var key: InputKey { InputKey(name: name, argumentType: ObjectIdentifier(Argument.self)) }
 }
 
 extension Input where Argument == Void {
@@ -46,7 +44,17 @@ extension Input where Argument == Void {
 
 /// An input as it was sent: its name and argument. Results carry one.
 public struct SentInput: Sendable, CustomStringConvertible {
-    @usableFromInline let key: InputKey
+    /// How a sent input is identified.
+    @usableFromInline
+    enum Identity: Sendable {
+        /// A typed machine's input.
+        case interned(InputKey)
+        /// A name sent to a ``FileMachine`` (known to it or not, and with any argument), compared
+        /// by its text, so that names sent at run time are not interned.
+        case named(String, argumentType: ObjectIdentifier)
+    }
+
+    @usableFromInline let identity: Identity
     /// The argument it was sent with (`()` for an input without one).
     public let argument: any Sendable
     /// Whether an effect sent it, so that it was queued and ran after the transition that sent
@@ -54,41 +62,33 @@ public struct SentInput: Sendable, CustomStringConvertible {
     public let isQueued: Bool
 
     @inlinable
-    init(key: InputKey, argument: any Sendable, isQueued: Bool) {
-        self.key = key
+    init(_ identity: Identity, argument: any Sendable, isQueued: Bool) {
+        self.identity = identity
         self.argument = argument
         self.isQueued = isQueued
     }
 
     /// The input's name.
-    public var name: String { key.name }
+    public var name: String {
+        switch identity {
+        case .interned(let key): key.name
+        case .named(let name, _): name
+        }
+    }
 
     /// Whether this is `input`: the same name and argument type.
-    public func `is`<A>(_ input: Input<A>) -> Bool { key == input.key }
+    public func `is`<A>(_ input: Input<A>) -> Bool {
+        switch identity {
+        case .interned(let key): key == input.key
+        case .named(let name, let argumentType): argumentType == ObjectIdentifier(A.self) && name == input.name
+        }
+    }
 
     /// The argument, when this is `input`.
-    public func argument<A>(of input: Input<A>) -> A? { key == input.key ? argument as? A : nil }
+    public func argument<A>(of input: Input<A>) -> A? { self.is(input) ? argument as? A : nil }
 
     /// The name, followed by the argument unless it is `()`.
     public var description: String {
         argument is Void ? name : "\(name)(\(argument))"
-    }
-}
-
-/// What identifies an input: its name and argument type.
-@usableFromInline
-struct InputKey: Hashable, Sendable {
-    @usableFromInline let name: String
-    @usableFromInline let argumentType: ObjectIdentifier
-
-    @inlinable
-    init(name: String, argumentType: ObjectIdentifier) {
-        self.name = name
-        self.argumentType = argumentType
-    }
-
-    /// The hash ``Input`` keeps of its name, and ``InputTable`` files it by.
-    static func hash(of name: String) -> Int {
-        name.hashValue
     }
 }

@@ -117,12 +117,8 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
             self.effects = nil
         } else {
             self.effects = { machine, from, to in
-                let frame = machine.frame
-                var step = TransitionStep(
-                    from: from, to: to, input: input, argument: frame.argument(Argument.self), context: frame.context,
-                    machine: machine)
+                var step = TransitionStep(from: from, to: to, input: input, machine: machine)
                 for effect in effects { effect(&step) }
-                swap(&frame.context, &step.context)
             }
         }
     }

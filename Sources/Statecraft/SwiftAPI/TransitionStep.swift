@@ -22,6 +22,9 @@ public struct TransitionRequest<State: MachineState, Context: Sendable, Argument
 /// What an effect sees when its transition has been taken: the states before and after, the
 /// input with its typed argument, the context (which it may change), and the machine (whose
 /// `state` is already `to`).
+///
+/// A step is valid only while its effect runs: it reads and writes the machine's live context
+/// and argument, which the machine's lock guards, so an effect must not keep it.
 public struct TransitionStep<State: MachineState, Context: Sendable, Argument: Sendable> {
     /// The state left.
     public let from: State
@@ -29,32 +32,40 @@ public struct TransitionStep<State: MachineState, Context: Sendable, Argument: S
     public let to: State
     /// The input taken.
     public let input: Input<Argument>
-    /// The input's argument.
-    public let argument: Argument
-    /// The machine's extended state: changes are kept when the effect returns, and the next
-    /// effect, guard and work see them (DDStateMachine's actions).
-    public var context: Context
-    /// The machine running the effect.
-    public let machine: TypedStateMachine<State, Context>
+    /// The machine running the effect, unretained: it outlives the step.
+    @usableFromInline unowned(unsafe) let running: TypedStateMachine<State, Context>
 
     @inlinable
-    init(from: State, to: State, input: Input<Argument>, argument: Argument, context: Context, machine: TypedStateMachine<State, Context>) {
+    init(from: State, to: State, input: Input<Argument>, machine: TypedStateMachine<State, Context>) {
         self.from = from
         self.to = to
         self.input = input
-        self.argument = argument
-        self.context = context
-        self.machine = machine
+        self.running = machine
     }
+
+    /// The input's argument.
+    @inlinable
+    public var argument: Argument { running.frame.argument(Argument.self) }
+
+    /// The machine's extended state, changed in place: the next effect, guard and work see the
+    /// changes (DDStateMachine's actions).
+    @inlinable
+    public var context: Context {
+        get { running.frame.context }
+        _modify { yield &running.frame.context }
+    }
+
+    /// The machine running the effect.
+    public var machine: TypedStateMachine<State, Context> { running }
 
     /// Queues `input` to run after this transition and those already queued (run to completion,
     /// DESIGN §3.5); its result is published to observers when it runs.
     public func send(_ input: Input<Void>) {
-        machine.send(input)
+        running.send(input)
     }
 
     /// Queues `input` with `argument` to run after this transition and those already queued.
     public func send<A>(_ input: Input<A>, _ argument: A) {
-        machine.send(input, argument)
+        running.send(input, argument)
     }
 }

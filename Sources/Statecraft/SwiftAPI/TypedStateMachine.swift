@@ -158,22 +158,49 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     // MARK: Running
 
     /// Runs one external input to completion, its argument at `argumentAddress` (or, when nil,
-    /// in `input`). Called with the lock held, outside any run.
+    /// in the frame's ``TypedFrame/boxedArgument``). Called with the lock held, outside any run.
+    ///
+    /// An input whose cell holds one unguarded row is taken without the runner's result: the
+    /// state moves, the row's effects run, and the result is built from the states alone.
     @inlinable
     func run(_ id: Int, _ input: consuming SentInput, argumentAddress: UnsafeRawPointer?) -> StateTransitionResult<State> {
         frame.argumentAddress = argumentAddress
-        if argumentAddress == nil { frame.boxedArgument = input.argument }
+        defer { frame.argumentAddress = nil }
+        let cell = runner.cell(of: id)
+        if cell.code >= 0 {
+            let transition = Int(cell.code)
+            runner.take(cell, argument: .null)
+            let from = frame.state
+            let to = enter(transition, state: Int(cell.next), from: from, input: input)
+            if !sentFromRun.isEmpty { runQueued(sentBy: transition, after: input, from: from, to: to) }
+            return .success(StateTransition(from: from, to: to, input: input, isIgnored: false))
+        }
         let first = withUnsafePointer(to: input) { external in
             var host = Host(machine: self, external: external)
             runner.send(id, host: &host)
             return host.first!
         }
-        frame.argumentAddress = nil
         if !pending.isEmpty {
             pending.removeAll(keepingCapacity: true)
             pendingHead = 0
         }
         return typed(first.result, from: first.from, to: first.to, input: input)
+    }
+
+    /// Runs the inputs sent by the effects of `transition`, taken directly for the external
+    /// `input` (which moved the machine from `from` to `to`), to completion.
+    @usableFromInline
+    func runQueued(sentBy transition: Int, after input: SentInput, from: State, to: State) {
+        queueSentFromRun(sentBy: transition, in: &runner)
+        frame.argumentAddress = nil
+        frame.boxedArgument = pending[pendingHead].argument
+        withUnsafePointer(to: input) { external in
+            var host = Host(machine: self, external: external)
+            host.first = (TransitionResult(input: -1, from: -1, outcome: .accepted(to: -1), sentBy: -1), from, to)
+            runner.drainQueue(host: &host)
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingHead = 0
     }
 
     /// The typed result of the runner's `result` for `input`, which moved the machine from
@@ -205,7 +232,10 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     /// Takes a work's result, unless the state it was started for has been left since.
     private func finishWork(_ result: SentInput, input: Int, entry: Int) {
         let undelivered = observers.lock.withLock {
-            if entry == entries { _ = run(input, result, argumentAddress: nil) }
+            if entry == entries {
+                frame.boxedArgument = result.argument
+                _ = run(input, result, argumentAddress: nil)
+            }
             return observers.isUndelivered
         }
         if undelivered { observers.deliver() }
@@ -242,25 +272,8 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         if queued >= 0 { pendingHead += 1 }
         let from = frame.state
         var to = from
-        if case .accepted(let id) = result.outcome {
-            if let build = rows[result.transition].build {
-                to = build(frame)
-                let slot = rows[result.transition].targetSlot
-                precondition(
-                    to.slot == slot,
-                    "the row for '\(host.input(queued).name)' built \(to), which is not in its target slot '\(slot)'")
-            } else {
-                to = rows[result.transition].target!
-            }
-            frame.state = to
-            if observers.isObserved { publish(result, from: from, to: to, input: host.input(queued)) }
-            if let work {
-                work.cancel()
-                self.work = nil
-            }
-            entries &+= 1
-            if let effects = rows[result.transition].effects { effects(self, from, to) }
-            if works[id] != nil { startWork(in: id) }
+        if case .accepted(let entered) = result.outcome {
+            to = enter(result.transition, state: entered, from: from, input: host.input(queued))
         } else {
             if observers.isObserved { publish(result, from: from, to: to, input: host.input(queued)) }
             if result.rejection == .stepLimit {
@@ -276,6 +289,33 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         }
     }
 
+    /// Takes `transition` (the engine's state is already `entered`), moving from `from`: builds
+    /// the state entered, publishes, stops the old state's work, runs the row's effects, starts
+    /// the new state's work; returns the state entered.
+    @inlinable
+    func enter(_ transition: Int, state entered: Int, from: State, input: SentInput) -> State {
+        let to: State
+        if let build = rows[transition].build {
+            to = build(frame)
+            let slot = rows[transition].targetSlot
+            precondition(to.slot == slot, "the row for '\(input.name)' built \(to), which is not in its target slot '\(slot)'")
+        } else {
+            to = rows[transition].target!
+        }
+        frame.state = to
+        if observers.isObserved {
+            observers.publish(.success(StateTransition(from: from, to: to, input: input, isIgnored: false)), newState: to)
+        }
+        if let work {
+            work.cancel()
+            self.work = nil
+        }
+        entries &+= 1
+        if let effects = rows[transition].effects { effects(self, from, to) }
+        if works[entered] != nil { startWork(in: entered) }
+        return to
+    }
+
     /// Publishes the typed result of `result`.
     @inlinable
     func publish(_ result: TransitionResult, from: State, to: State, input: SentInput) {
@@ -289,7 +329,8 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         @usableFromInline let machine: Unmanaged<TypedStateMachine>
         /// The external input, which outlives the host.
         @usableFromInline let external: UnsafePointer<SentInput>
-        /// The runner's result for the external input, and the states before and after it.
+        /// The runner's result for the external input, and the states before and after it; once
+        /// set, the results received are queued inputs'.
         @usableFromInline var first: (result: TransitionResult, from: State, to: State)?
 
         @inlinable

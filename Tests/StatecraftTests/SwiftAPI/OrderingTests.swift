@@ -27,6 +27,35 @@ struct OrderingTests {
         #expect(seen.elements == ["idle->a while a"])
     }
 
+    @Test func effectsChangeTheLiveContextInOrder() {
+        let seen = Log<String>()
+        let machine = TypedStateMachine(initial: Phase.idle, context: [String]()) {
+            Go.a | .idle => .a | { $0.context.append("first") } | { step in
+                seen.append("step sees \(step.context), machine sees \(step.machine.context)")
+                step.context.append("second")
+            }
+            Go.b | .a => .b | .when { $0.context == ["first", "second"] }
+        }
+        machine.send(Go.a)
+        #expect(seen.elements == [#"step sees ["first"], machine sees ["first"]"#])
+        #expect(machine.context == ["first", "second"])
+        #expect(machine.send(Go.b).isSuccess)
+    }
+
+    @Test func inputsAreTheSameWhereverTheyAreMade() {
+        let made = Input("loop", taking: Int.self)
+        #expect(made == Go.loop)
+        #expect(made.hashValue == Go.loop.hashValue)
+        let machine = TypedStateMachine(initial: Phase.idle) {
+            Go.loop | .idle => .a
+        }
+        let result = machine.send(made, 3)
+        #expect(result.transition?.to == .a)
+        #expect(result.input.is(Go.loop) && result.input.argument(of: Go.loop) == 3)
+        #expect(!result.input.is(Input("loop")) && !result.input.is(Input("loop", taking: String.self)))
+        #expect(machine.send(Input("never declared")).error?.kind == .noTransition)
+    }
+
     @Test func queuedInputsRunFirstInFirstOutBeforeSendReturns() {
         let machine = TypedStateMachine(initial: Phase.idle) {
             Go.a | .idle => .a | { $0.send(Go.b) } | { $0.send(Go.c) }
