@@ -46,6 +46,32 @@ import Testing
         #expect(refused["to"] == nil)
     }
 
+    /// Over a run whose output is written out many times, every result keeps its own line
+    /// number (counting past 9, 99, ... and over skipped lines) and its own context.
+    @Test func lineNumbersAndContextStayRightOverALongRun() throws {
+        var script = "startEngine\npickUpPassengers\n"
+        var expected: [(line: Int, passengers: Int)] = []
+        var line = 2
+        for index in 0..<30_000 {
+            if index % 97 == 0 {
+                script += "# \(String(repeating: "-", count: index % 50))\n"
+                line += 1
+            }
+            let passengers = (index &* 7919) % 100_003
+            script += "passengersHaveEntered \(passengers)\n"
+            line += 1
+            expected.append((line, passengers))
+        }
+        let run = try Smrun.run(["machines/self-driving-car.yaml", "--format", "json"], input: .bytes(Data(script.utf8)))
+        #expect(run.exited(0))
+        let results = Array(try run.jsonLines().dropFirst(2))
+        try #require(results.count == expected.count)
+        for (result, expected) in zip(results, expected) {
+            #expect(JSONValue.int(result["line"]) == expected.line)
+            #expect(JSONValue.int((result["context"] as? [String: Any])?["passengers"]) == expected.passengers)
+        }
+    }
+
     @Test func queuedResultsNameTheEffectThatSentThemAndTheCausingLine() throws {
         let (run, results) = try runExample("app-launcher", script: "app-launcher.upgrade-login.script")
         #expect(run.exited(0))

@@ -11,6 +11,8 @@ struct OutputBuffer: ~Copyable {
     private let capacity: Int
     private let storage: UnsafeMutablePointer<UInt8>
     private var count = 0
+    /// How many times the buffer has been written out.
+    private var flushes = 0
 
     init(fd: Int32, capacity: Int = 1 << 20) {
         self.fd = fd
@@ -40,7 +42,7 @@ struct OutputBuffer: ~Copyable {
             }
         }
         if let base = bytes.baseAddress {
-            if bytes.count <= 32 {
+            if bytes.count <= 64 {
                 Self.copySmall(from: base, count: bytes.count, to: UnsafeMutableRawPointer(storage + count))
             } else {
                 (storage + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
@@ -49,14 +51,25 @@ struct OutputBuffer: ~Copyable {
         count &+= bytes.count
     }
 
-    /// Copies up to 32 bytes with a few loads and stores that overlap in the middle, instead of
+    /// Copies up to 64 bytes with a few loads and stores that overlap in the middle, instead of
     /// a call to `memmove`: most of what a result prints is short.
     @inline(__always)
     private static func copySmall(from source: UnsafeRawPointer, count: Int, to target: UnsafeMutableRawPointer) {
-        if count >= 16 {
-            let (a, b) = (source.loadUnaligned(as: SIMD2<UInt64>.self), source.loadUnaligned(fromByteOffset: count &- 16, as: SIMD2<UInt64>.self))
-            target.storeBytes(of: a, as: SIMD2<UInt64>.self)
-            target.storeBytes(of: b, toByteOffset: count &- 16, as: SIMD2<UInt64>.self)
+        typealias Block = SIMD2<UInt64>
+        if count >= 32 {
+            let (a, b) = (source.loadUnaligned(as: Block.self), source.loadUnaligned(fromByteOffset: 16, as: Block.self))
+            let (c, d) = (
+                source.loadUnaligned(fromByteOffset: count &- 32, as: Block.self),
+                source.loadUnaligned(fromByteOffset: count &- 16, as: Block.self)
+            )
+            target.storeBytes(of: a, as: Block.self)
+            target.storeBytes(of: b, toByteOffset: 16, as: Block.self)
+            target.storeBytes(of: c, toByteOffset: count &- 32, as: Block.self)
+            target.storeBytes(of: d, toByteOffset: count &- 16, as: Block.self)
+        } else if count >= 16 {
+            let (a, b) = (source.loadUnaligned(as: Block.self), source.loadUnaligned(fromByteOffset: count &- 16, as: Block.self))
+            target.storeBytes(of: a, as: Block.self)
+            target.storeBytes(of: b, toByteOffset: count &- 16, as: Block.self)
         } else if count >= 8 {
             let (a, b) = (source.loadUnaligned(as: UInt64.self), source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
             target.storeBytes(of: a, as: UInt64.self)
@@ -88,25 +101,26 @@ struct OutputBuffer: ~Copyable {
     /// Appends `value` in decimal without building a `String`.
     @inline(__always)
     mutating func append(decimal value: Int) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var magnitude = value.magnitude
-            var index = buffer.count
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude != 0
-            if value < 0 {
-                index -= 1
-                buffer[index] = UInt8(ascii: "-")
-            }
-            append(UnsafeRawBufferPointer(rebasing: buffer[index...]))
-        }
+        DecimalDigits.with(value) { append($0) }
+    }
+
+    /// Where the buffer stands, for ``bytes(since:)``.
+    struct Mark {
+        fileprivate let flushes: Int
+        fileprivate let count: Int
+    }
+
+    var mark: Mark { Mark(flushes: flushes, count: count) }
+
+    /// The bytes appended since `mark`, unless the buffer has been written out since; valid
+    /// until the next append.
+    func bytes(since mark: Mark) -> UnsafeRawBufferPointer? {
+        mark.flushes == flushes ? UnsafeRawBufferPointer(start: storage + mark.count, count: count - mark.count) : nil
     }
 
     /// Writes out everything buffered.
     mutating func flush() {
+        flushes &+= 1
         guard count > 0 else { return }
         writeAll(UnsafeRawBufferPointer(start: storage, count: count))
         count = 0

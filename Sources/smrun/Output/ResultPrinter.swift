@@ -35,7 +35,10 @@ struct ResultPrinter: ResultSink, ~Copyable {
     /// on, up to the context. Empty when not precomputed, or for machines too large to
     /// precompute.
     private let cellText: BytePool
-    /// In JSON, the context last printed and the ``Runner/contextVersion`` it shows.
+    /// The digits of ``line``, kept from one result to the next.
+    private var lineDigits = LineNumberDigits()
+    /// In JSON, the end of a result line showing the context last printed (`,"context":{...}}`
+    /// and a newline), and the ``Runner/contextVersion`` it shows.
     private var contextJSON: [UInt8] = []
     private var contextJSONVersion = -1
     private let inputCount: Int
@@ -148,7 +151,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
     mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool, context: [Value], version: Int) {
         if rejected { self.rejected += 1 }
         output.append("{\"line\":" as StaticString)
-        output.append(decimal: line ?? 0)
+        lineDigits.with(line ?? 0) { output.append($0) }
         output.append(",\"input\":" as StaticString)
         output.append(inputs.json[plain.input])
         if plain.kind != .none {
@@ -156,8 +159,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
             output.append(plain.quoted)
         }
         output.append(text)
-        if !rejected && variableKeys.count > 0 { appendContext(context, version: version) }
-        output.append("}\n" as StaticString)
+        endJSONLine(showing: rejected ? nil : context, version: version)
     }
 
     @inline(__always)
@@ -345,7 +347,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
     private mutating func appendJSONLine() {
         guard let line else { return }
         output.append("\"line\":" as StaticString)
-        output.append(decimal: line)
+        lineDigits.with(line) { output.append($0) }
         output.append(UInt8(ascii: ","))
     }
 
@@ -390,10 +392,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
             output.append(",\"sent_by\":" as StaticString)
             output.append(effects.json[result.sentBy])
         }
-        if !result.isRejected && variableKeys.count > 0 {
-            appendContext(runner.context, version: runner.contextVersion)
-        }
-        output.append("}\n" as StaticString)
+        endJSONLine(showing: result.isRejected ? nil : runner.context, version: runner.contextVersion)
     }
 
     private mutating func appendFromTo(_ result: TransitionResult, to: Int) {
@@ -406,46 +405,31 @@ struct ResultPrinter: ResultSink, ~Copyable {
         output.append(states.json[to])
     }
 
-    /// `,"context":{...}`, from ``contextJSON`` while the context stays the same.
-    private mutating func appendContext(_ context: [Value], version: Int) {
-        if contextJSONVersion != version {
-            contextJSON.removeAll(keepingCapacity: true)
-            contextJSON.append(contentsOf: #","context":{"#.utf8)
-            for slot in 0..<variableKeys.count {
-                if slot > 0 { contextJSON.append(UInt8(ascii: ",")) }
-                contextJSON.append(contentsOf: variableKeys[slot])
-                Self.appendJSON(context[slot], to: &contextJSON)
-            }
-            contextJSON.append(UInt8(ascii: "}"))
-            contextJSONVersion = version
+    /// Ends a JSON result line: `,"context":{...}` when `context` is given and the machine has
+    /// variables (copied from ``contextJSON`` while the context stays the same), then `}` and a
+    /// newline.
+    private mutating func endJSONLine(showing context: [Value]?, version: Int) {
+        guard let context, variableKeys.count > 0 else {
+            output.append("}\n" as StaticString)
+            return
         }
-        output.append(contextJSON)
-    }
-
-    /// `value` in JSON, as ``appendJSONValue(_:)`` prints it, appended to `bytes`.
-    private static func appendJSON(_ value: Value, to bytes: inout [UInt8]) {
-        switch value {
-        case .int(let i):
-            var digits: [UInt8] = []
-            var magnitude = i.magnitude
-            repeat {
-                digits.append(UInt8(ascii: "0") &+ UInt8(magnitude % 10))
-                magnitude /= 10
-            } while magnitude != 0
-            if i < 0 { bytes.append(UInt8(ascii: "-")) }
-            bytes.append(contentsOf: digits.reversed())
-        case .string(var string):
-            string.withUTF8 { utf8 in
-                if utf8.allSatisfy(isPlainJSON) {
-                    bytes.append(UInt8(ascii: "\""))
-                    bytes.append(contentsOf: utf8)
-                    bytes.append(UInt8(ascii: "\""))
-                } else {
-                    JSONText.appendQuoted(utf8, to: &bytes)
-                }
-            }
-        default:
-            bytes.append(contentsOf: value.description.utf8)
+        if contextJSONVersion == version {
+            output.append(contextJSON)
+            return
+        }
+        let mark = output.mark
+        output.append(#","context":{"# as StaticString)
+        for slot in 0..<variableKeys.count {
+            if slot > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(variableKeys[slot])
+            appendJSONValue(context[slot])
+        }
+        output.append("}}\n" as StaticString)
+        // Kept unless the buffer was written out in the middle; then it is built again next time.
+        if let written = output.bytes(since: mark) {
+            contextJSON.removeAll(keepingCapacity: true)
+            contextJSON.append(contentsOf: written.assumingMemoryBound(to: UInt8.self))
+            contextJSONVersion = version
         }
     }
 
