@@ -175,6 +175,13 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
             if !sentFromRun.isEmpty { runQueued(sentBy: transition, after: input, from: from, to: to) }
             return .success(StateTransition(from: from, to: to, input: input, isIgnored: false))
         }
+        return runThroughRunner(id, input)
+    }
+
+    /// ``run(_:_:argumentAddress:)`` for an input whose cell needs the runner: a guard, several
+    /// rows, no row, or a final state. Kept out of line, so that the direct path stays small.
+    @inlinable @inline(never)
+    func runThroughRunner(_ id: Int, _ input: SentInput) -> StateTransitionResult<State> {
         let first = withUnsafePointer(to: input) { external in
             var host = Host(machine: self, external: external)
             runner.send(id, host: &host)
