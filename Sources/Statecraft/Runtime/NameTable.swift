@@ -102,7 +102,7 @@ public struct NameTable: Sendable {
     /// Two words that, with the length, spell a name of up to sixteen bytes: overlapping loads
     /// from both ends.
     @inlinable @inline(__always)
-    static func key(_ bytes: UnsafeRawBufferPointer) -> (head: UInt64, tail: UInt64) {
+    package static func key(_ bytes: UnsafeRawBufferPointer) -> (head: UInt64, tail: UInt64) {
         let count = bytes.count
         guard let base = bytes.baseAddress, count > 0 else { return (0, 0) }
         if count >= 8 {
@@ -124,7 +124,7 @@ public struct NameTable: Sendable {
     /// with the table's random seed: without the seed, names cannot be chosen to collide. The
     /// top bits are well spread (multiply and xor-shift).
     @inlinable @inline(__always)
-    static func hash(_ key: (head: UInt64, tail: UInt64), of name: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+    package static func hash(_ key: (head: UInt64, tail: UInt64), of name: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
         var h = (key.head ^ seed) &* 0x9E37_79B9_7F4A_7C15
         h = (h ^ (h >> 32) ^ key.tail) &* 0xBF58_476D_1CE4_E5B9
         h ^= UInt64(truncatingIfNeeded: name.count)
@@ -135,7 +135,7 @@ public struct NameTable: Sendable {
     /// Folds the bytes between the first and the last eight into `h`, eight at a time (the last
     /// word overlapping the tail).
     @usableFromInline
-    static func mixMiddle(_ h: UInt64, _ name: UnsafeRawBufferPointer) -> UInt64 {
+    package static func mixMiddle(_ h: UInt64, _ name: UnsafeRawBufferPointer) -> UInt64 {
         var h = h
         var index = 8
         while index < name.count &- 8 {
@@ -149,7 +149,7 @@ public struct NameTable: Sendable {
     /// Whether the bytes between the first and the last eight are equal (for names longer than
     /// sixteen bytes, of equal length).
     @usableFromInline
-    static func middleEqual(_ stored: UnsafePointer<UInt8>, _ name: UnsafeRawBufferPointer) -> Bool {
+    package static func middleEqual(_ stored: UnsafePointer<UInt8>, _ name: UnsafeRawBufferPointer) -> Bool {
         let base = name.baseAddress!
         var index = 8
         let end = name.count &- 8
