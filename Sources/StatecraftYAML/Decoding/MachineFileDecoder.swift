@@ -209,11 +209,11 @@ struct MachineFileDecoder {
                 let node = document[item]
                 switch node.kind {
                 case .scalar:
-                    let row = UnsafeRawBufferPointer(rebasing: text[node.start..<(node.start + node.count)])
-                    let offset = node.style == .singleQuoted || node.style == .doubleQuoted ? 1 : 0
-                    switch TransitionRow.parse(row, at: node.position, contentOffset: offset, spellings: &spellings) {
-                    case .success(let transition): transitions.append(transition)
-                    case .failure(let diagnostic): diagnostics.append(diagnostic)
+                    let row = TransitionRow.Scalar(
+                        text: UnsafeRawBufferPointer(rebasing: text[node.start..<(node.start + node.count)]), position: node.position,
+                        contentOffset: node.style == .singleQuoted || node.style == .doubleQuoted ? 1 : 0, isASCII: node.isASCII)
+                    if let problem = TransitionRow.parse(row, into: &transitions, spellings: &spellings) {
+                        diagnostics.append(problem)
                     }
                 case .mapping:
                     if let transition = decodeTransition(item) { transitions.append(transition) }

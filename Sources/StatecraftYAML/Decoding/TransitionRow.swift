@@ -1,24 +1,33 @@
 import Statecraft
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The row form of a transition, as in the seeds' DSL: `INPUT | FROM => TO | EFFECT, EFFECT`,
 /// where `=> TO` and the effects are optional and FROM is names separated by commas, or `*`.
 enum TransitionRow {
-    /// Parses a scalar's text `row`, written at `position` (`contentOffset` columns before its
-    /// text: 1 when quoted), as a row; problems are returned as diagnostics with the column of
-    /// the part. Names are interned in `spellings`.
-    static func parse(
-        _ row: UnsafeRawBufferPointer, at position: SourcePosition, contentOffset: Int, spellings: inout TextInterner
-    ) -> Result<TransitionDefinition, Diagnostic> {
-        // Separators are ASCII, so the row is split as UTF-8 bytes; offsets are byte offsets,
-        // turned into columns (Unicode scalars) only for positions.
-        parse(Text(row.assumingMemoryBound(to: UInt8.self), position: position, contentOffset: contentOffset), spellings: &spellings)
+    /// A row: a scalar's text, where the scalar is written and how its text lies on the line.
+    struct Scalar {
+        var text: UnsafeRawBufferPointer
+        var position: SourcePosition
+        /// Columns between the scalar's position and its text: 1 when quoted.
+        var contentOffset: Int
+        var isASCII: Bool
     }
 
-    private static let form = "write a row as 'INPUT | FROM => TO | EFFECTS' (=> TO and EFFECTS are optional)"
-
-    private static func parse(_ text: Text, spellings: inout TextInterner) -> Result<TransitionDefinition, Diagnostic> {
-        func fail(_ message: String, at offset: Int) -> Result<TransitionDefinition, Diagnostic> {
-            .failure(.error(.invalidRow, message, at: text.position(offset)))
+    /// Parses `row` and appends its transition to `transitions`, or returns why it is not a row
+    /// (with the column of the part). Names are interned in `spellings`.
+    static func parse(
+        _ row: Scalar, into transitions: inout [TransitionDefinition], spellings: inout TextInterner
+    ) -> Diagnostic? {
+        // Separators are ASCII, so the row is split as UTF-8 bytes; offsets are byte offsets,
+        // turned into columns (Unicode scalars) only for positions.
+        let text = Text(row)
+        func fail(_ message: String, at offset: Int) -> Diagnostic {
+            .error(.invalidRow, message, at: text.position(offset))
         }
 
         // Fields are separated by '|': the input, FROM => TO, and the effects if any.
@@ -26,9 +35,11 @@ enum TransitionRow {
         var bars = 0
         var firstBar = 0
         var secondBar = 0
-        for index in 0..<count where text.bytes[index] == UInt8(ascii: "|") {
-            if bars == 0 { firstBar = index } else if bars == 1 { secondBar = index }
+        var searched = 0
+        while let bar = text.firstIndex(of: "|", in: searched..<count) {
+            if bars == 0 { firstBar = bar } else if bars == 1 { secondBar = bar }
             bars += 1
+            searched = bar + 1
         }
         guard bars == 1 || bars == 2 else {
             return fail("a row has two or three fields separated by '|', found \(bars + 1); \(form)", at: 0)
@@ -57,8 +68,7 @@ enum TransitionRow {
         let source: TransitionDefinition.Source
         if sources.contains(where: { $0.name == "*" }) {
             guard sources.count == 1 else {
-                return .failure(
-                    .error(.invalidRow, "'*' stands for every non-final state and cannot be listed with others", at: sources[0].position))
+                return .error(.invalidRow, "'*' stands for every non-final state and cannot be listed with others", at: sources[0].position)
             }
             source = .anyNonFinal(sources[0].position)
         } else {
@@ -72,65 +82,71 @@ enum TransitionRow {
             }
             effects = listed
         }
-        return .success(TransitionDefinition(input, from: source, to: target, effects: effects, at: text.scalarPosition))
+        transitions.append(TransitionDefinition(input, from: source, to: target, effects: effects, at: row.position))
+        return nil
     }
+
+    private static let form = "write a row as 'INPUT | FROM => TO | EFFECTS' (=> TO and EFFECTS are optional)"
 
     /// A row's UTF-8 bytes, and how an offset into them maps onto the file.
     private struct Text {
         let bytes: UnsafeBufferPointer<UInt8>
-        /// Where the scalar is written, and the columns before its text.
-        let scalarPosition: SourcePosition
-        let contentOffset: Int
+        let scalar: Scalar
         /// Columns map onto the file only for a single-line scalar.
         let isSingleLine: Bool
-        /// In ASCII text a byte offset is a column offset.
-        let isASCII: Bool
 
-        init(_ bytes: UnsafeBufferPointer<UInt8>, position: SourcePosition, contentOffset: Int) {
-            self.bytes = bytes
-            scalarPosition = position
-            self.contentOffset = contentOffset
-            var hasNewline = false
-            var allBits: UInt8 = 0
-            for byte in bytes {
-                hasNewline = hasNewline || byte == UInt8(ascii: "\n")
-                allBits |= byte
-            }
-            isSingleLine = !hasNewline
-            isASCII = allBits < 0x80
+        init(_ scalar: Scalar) {
+            bytes = scalar.text.assumingMemoryBound(to: UInt8.self)
+            self.scalar = scalar
+            isSingleLine = bytes.isEmpty || memchr(bytes.baseAddress!, Int32(UInt8(ascii: "\n")), bytes.count) == nil
         }
 
         func position(_ offset: Int) -> SourcePosition {
-            guard isSingleLine else { return scalarPosition }
-            let column = isASCII ? offset : bytes[..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-            return scalarPosition.advanced(by: contentOffset + column)
+            guard isSingleLine else { return scalar.position }
+            // In ASCII text a byte offset is a column offset.
+            let column = scalar.isASCII ? offset : bytes[..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+            return scalar.position.advanced(by: scalar.contentOffset + column)
+        }
+
+        /// The offset of the first `byte` in `range`, if any (memchr: most of a row is names).
+        func firstIndex(of byte: Unicode.Scalar, in range: Range<Int>) -> Int? {
+            guard !range.isEmpty, let base = bytes.baseAddress,
+                let found = memchr(base + range.lowerBound, Int32(byte.value), range.count)
+            else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
         }
 
         func arrowIndex(in field: Range<Int>) -> Int? {
-            var index = field.lowerBound
-            while index + 1 < field.upperBound {
-                if bytes[index] == UInt8(ascii: "=") && bytes[index + 1] == UInt8(ascii: ">") { return index }
-                index += 1
+            var searched = field.lowerBound
+            while let equals = firstIndex(of: "=", in: searched..<field.upperBound) {
+                if equals + 1 < field.upperBound && bytes[equals + 1] == UInt8(ascii: ">") { return equals }
+                searched = equals + 1
             }
             return nil
         }
 
         /// The one name of `field`; `nil` when it has none or several.
         func singleName(in field: Range<Int>, _ spellings: inout TextInterner) -> Named? {
-            guard !bytes[field].contains(UInt8(ascii: ",")) else { return nil }
+            guard firstIndex(of: ",", in: field) == nil else { return nil }
             return name(in: field, &spellings)
         }
 
         /// Comma-separated names; `nil` when one is empty (`a,,b`, or a blank field).
         func names(in field: Range<Int>, _ spellings: inout TextInterner) -> [Named]? {
+            guard var comma = firstIndex(of: ",", in: field) else {
+                // One name (most fields): an array of one, without growing one.
+                return name(in: field, &spellings).map { [$0] } ?? []
+            }
             var result: [Named] = []
             var start = field.lowerBound
-            for index in field where bytes[index] == UInt8(ascii: ",") {
-                guard let name = name(in: start..<index, &spellings) else { return nil }
+            while true {
+                guard let name = name(in: start..<comma, &spellings) else { return nil }
                 result.append(name)
-                start = index + 1
+                start = comma + 1
+                guard let next = firstIndex(of: ",", in: start..<field.upperBound) else { break }
+                comma = next
             }
-            guard let last = name(in: start..<field.upperBound, &spellings) else { return result.isEmpty ? [] : nil }
+            guard let last = name(in: start..<field.upperBound, &spellings) else { return nil }
             result.append(last)
             return result
         }
@@ -142,7 +158,7 @@ enum TransitionRow {
             while first < end, Self.isBlank(bytes[first]) { first += 1 }
             while end > first, Self.isBlank(bytes[end - 1]) { end -= 1 }
             guard first < end else { return nil }
-            return Named(spellings.string(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[first..<end]))), at: position(first))
+            return Named(spellings.string(UnsafeRawBufferPointer(rebasing: scalar.text[first..<end])), at: position(first))
         }
 
         /// YAML folds a plain scalar's line breaks; what is left between names is spaces and tabs.
