@@ -38,16 +38,17 @@ public struct NameTable: Sendable {
             slots.initialize(repeating: Slot(head: 0, tail: 0, idPlusOne: 0, length: 0, start: 0), count: mask + 1)
             var offset = 0
             for (id, name) in names.enumerated() {
-                let utf8 = Array(name.utf8)
-                for (index, byte) in utf8.enumerated() { bytes[offset + index] = byte }
-                let (key, hash) = utf8.withUnsafeBytes { name in
+                var name = name
+                let (key, hash, count) = name.withUTF8 { utf8 in
+                    if let base = utf8.baseAddress { (bytes + offset).initialize(from: base, count: utf8.count) }
+                    let name = UnsafeRawBufferPointer(utf8)
                     let key = NameTable.key(name)
-                    return (key, NameTable.hash(key, of: name, seed: seed))
+                    return (key, NameTable.hash(key, of: name, seed: seed), utf8.count)
                 }
                 var slot = Int(hash >> shift)
                 while slots[slot].idPlusOne != 0 { slot = (slot + 1) & mask }
-                slots[slot] = Slot(head: key.head, tail: key.tail, idPlusOne: Int32(id + 1), length: Int32(utf8.count), start: offset)
-                offset += utf8.count
+                slots[slot] = Slot(head: key.head, tail: key.tail, idPlusOne: Int32(id + 1), length: Int32(count), start: offset)
+                offset += count
             }
         }
 
@@ -161,10 +162,9 @@ public struct NameTable: Sendable {
             }
             index &+= 8
         }
-        while index < end {
-            if stored[index] != base.load(fromByteOffset: index, as: UInt8.self) { return false }
-            index &+= 1
-        }
-        return true
+        // The rest, by the one word that ends where the middle does (overlapping bytes compared).
+        return index == end
+            || UnsafeRawPointer(stored).loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self)
+                == base.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self)
     }
 }
