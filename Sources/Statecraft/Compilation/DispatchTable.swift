@@ -62,32 +62,41 @@ struct DispatchTable: Sendable {
         entryEffects: [[Int]], exitEffects: [[Int]]
     ) {
         self.inputCount = inputCount
-        // The candidates, by counting sort: one pass to size each cell, one to fill it.
-        var start = [Int32](repeating: 0, count: stateCount * inputCount + 1)
-        for transition in transitions {
-            for state in transition.sources { start[state * inputCount + transition.input + 1] += 1 }
+        let cellCount = stateCount * inputCount
+        // The candidates, by counting sort: one pass to count each cell's, then (after summing
+        // the counts into each cell's end) one backwards pass that fills each cell from its end,
+        // leaving its start.
+        var start = [Int32](repeating: 0, count: cellCount + 1)
+        for index in transitions.indices {
+            let input = transitions[index].input
+            for state in transitions[index].sources { start[state * inputCount + input] += 1 }
         }
-        for cell in start.indices.dropFirst() { start[cell] += start[cell - 1] }
-        var next = start
-        var cellTransitions = [Int32](repeating: 0, count: Int(start.last ?? 0))
-        for (index, transition) in transitions.enumerated() {
-            for state in transition.sources {
-                let cell = state * inputCount + transition.input
-                cellTransitions[Int(next[cell])] = Int32(index)
-                next[cell] += 1
+        var total: Int32 = 0
+        for cell in 0..<cellCount {
+            total += start[cell]
+            start[cell] = total
+        }
+        start[cellCount] = total
+        var cellTransitions = [Int32](repeating: 0, count: Int(total))
+        for index in transitions.indices.reversed() {
+            let input = transitions[index].input
+            for state in transitions[index].sources {
+                let cell = state * inputCount + input
+                start[cell] -= 1
+                cellTransitions[Int(start[cell])] = Int32(index)
             }
         }
         cellStart = start
         self.cellTransitions = cellTransitions
         targets = transitions.map { Int32($0.target) }
         isGuarded = transitions.map { $0.guardExpression != nil }
+        let hasBody = effects.map(\.hasBody)
+        let entryRunsBodies = entryEffects.map { $0.contains { hasBody[$0] } }
+        let exitRunsBodies = exitEffects.map { $0.contains { hasBody[$0] } }
         runsBodies = transitions.map { transition in
-            var ids = transition.effects
-            if transition.target >= 0 {
-                ids += entryEffects[transition.target]
-                for source in transition.sources { ids += exitEffects[source] }
-            }
-            return ids.contains { effects[$0].hasBody }
+            transition.effects.contains { hasBody[$0] }
+                || (transition.target >= 0
+                    && (entryRunsBodies[transition.target] || transition.sources.contains { exitRunsBodies[$0] }))
         }
 
         // The copy-only parts, laid end to end.
@@ -109,44 +118,48 @@ struct DispatchTable: Sendable {
             }
             return true
         }
-        func parts(_ lists: [[Int]]) -> (starts: [Int32], copies: [Bool]) {
+        /// Lays out the parts `ids(0) ..< ids(count)`: where each starts, and whether it copies only.
+        func parts(_ count: Int, _ ids: (Int) -> [Int]) -> (starts: [Int32], copies: [Bool]) {
             var starts: [Int32] = []
             var copiesOnly: [Bool] = []
-            for ids in lists {
+            starts.reserveCapacity(count + 1)
+            copiesOnly.reserveCapacity(count)
+            for index in 0..<count {
                 starts.append(Int32(copies.count))
-                copiesOnly.append(copyPart(ids))
+                copiesOnly.append(copyPart(ids(index)))
             }
             starts.append(Int32(copies.count))
             return (starts, copiesOnly)
         }
-        let exit = parts(exitEffects)
-        let entry = parts(entryEffects)
-        let own = parts(transitions.map(\.effects))
+        let exit = parts(exitEffects.count) { exitEffects[$0] }
+        let entry = parts(entryEffects.count) { entryEffects[$0] }
+        let own = parts(transitions.count) { transitions[$0].effects }
         exitCopies = exit.starts
         entryCopies = entry.starts
         transitionCopies = own.starts
         self.copies = copies
 
-        var cells = [Cell](repeating: Cell(code: Self.unhandled, next: -1, copies: false), count: stateCount * inputCount)
-        for state in 0..<stateCount {
-            for input in 0..<inputCount {
+        // Every cell of a final state is settled as such; of the others, only cells with
+        // candidates differ from `unhandled`: they are found from the transitions' sources.
+        var cells = [Cell](repeating: Cell(code: Self.unhandled, next: -1, copies: false), count: cellCount)
+        for state in 0..<stateCount where isFinal[state] {
+            for cell in (state * inputCount)..<((state + 1) * inputCount) {
+                cells[cell] = Cell(code: Self.finished, next: -1, copies: false)
+            }
+        }
+        for index in transitions.indices {
+            let input = transitions[index].input
+            let target = transitions[index].target
+            for state in transitions[index].sources where !isFinal[state] {
                 let cell = state * inputCount + input
-                let count = start[cell + 1] - start[cell]
-                if isFinal[state] {
-                    cells[cell] = Cell(code: Self.finished, next: -1, copies: false)
-                } else if count == 1 {
-                    let index = Int(cellTransitions[Int(start[cell])])
-                    let target = transitions[index].target
-                    let direct =
-                        !isGuarded[index] && own.copies[index]
-                        && (target < 0 || (exit.copies[state] && entry.copies[target]))
-                    cells[cell] =
-                        direct
-                        ? Cell(code: Int32(index), next: Int32(target >= 0 ? target : state), copies: runsBodies[index])
-                        : Cell(code: Self.search, next: -1, copies: false)
-                } else if count > 1 {
-                    cells[cell] = Cell(code: Self.search, next: -1, copies: false)
-                }
+                // A cell of one candidate is this transition's.
+                let direct =
+                    start[cell + 1] - start[cell] == 1 && !isGuarded[index] && own.copies[index]
+                    && (target < 0 || (exit.copies[state] && entry.copies[target]))
+                cells[cell] =
+                    direct
+                    ? Cell(code: Int32(index), next: Int32(target >= 0 ? target : state), copies: runsBodies[index])
+                    : Cell(code: Self.search, next: -1, copies: false)
             }
         }
         self.cells = cells

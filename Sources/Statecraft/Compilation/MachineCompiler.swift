@@ -110,6 +110,7 @@ private struct CompilationPass {
         if definition.states.isEmpty {
             error(.missingKey, "a machine needs at least one state", definition.initial.position)
         }
+        stateIDs.reserveCapacity(definition.states.count)
         for (index, state) in definition.states.enumerated() {
             if let problem = NameRules.problem(withName: state.name.name) {
                 error(.invalidName, problem, state.name.position)
@@ -168,8 +169,30 @@ private struct CompilationPass {
             effectIDs[effect.name.name] = effectNames.count
             effectNames.append(effect.name.name)
         }
-        let mentioned = definition.states.flatMap { $0.exit + $0.entry } + definition.transitions.flatMap(\.effects)
-        for name in mentioned.sorted(by: { $0.position < $1.position }) where effectIDs[name.name] == nil {
+        // Each hook's first mention: the earliest by position, of mentions taken states' exit and
+        // entry effects first, then transitions' (as a stable sort of them all would find it).
+        var hookIndex: [String: Int] = [:]
+        var firstMentions: [(name: Named, order: Int)] = []
+        var order = 0
+        func mention(_ name: Named) {
+            defer { order += 1 }
+            guard effectIDs[name.name] == nil else { return }
+            if let index = hookIndex[name.name] {
+                if name.position < firstMentions[index].name.position { firstMentions[index] = (name, order) }
+            } else {
+                hookIndex[name.name] = firstMentions.count
+                firstMentions.append((name, order))
+            }
+        }
+        for index in definition.states.indices {
+            for name in definition.states[index].exit { mention(name) }
+            for name in definition.states[index].entry { mention(name) }
+        }
+        for index in definition.transitions.indices {
+            for name in definition.transitions[index].effects { mention(name) }
+        }
+        firstMentions.sort { ($0.name.position, $0.order) < ($1.name.position, $1.order) }
+        for (name, _) in firstMentions {
             if let problem = NameRules.problem(withName: name.name) {
                 error(.invalidName, problem, name.position)
             }
@@ -187,11 +210,15 @@ private struct CompilationPass {
         let stateTable = NameTable(definition.states.map(\.name.name))
         let inputTable = NameTable(inputNames)
         let effectTable = NameTable(effectNames)
-        references.reserveCapacity(definition.transitions.count)
-        for transition in definition.transitions {
+        let transitions = definition.transitions
+        references.reserveCapacity(transitions.count)
+        for index in transitions.indices {
             var sources: [Int] = []
             var hasUndefinedSource = false
-            switch transition.source {
+            switch transitions[index].source {
+            case .states(let names) where names.count == 1:
+                // One source (most transitions): an array of one, without growing one.
+                if let id = stateTable.id(of: names[0].name) { sources = [id] } else { hasUndefinedSource = true }
             case .states(let names):
                 sources.reserveCapacity(names.count)
                 for name in names {
@@ -204,11 +231,12 @@ private struct CompilationPass {
             case .anyNonFinal:
                 sources = nonFinal
             }
-            let target: Int? = if let name = transition.target { stateTable.id(of: name.name) } else { -1 }
+            let target: Int? = if let name = transitions[index].target { stateTable.id(of: name.name) } else { -1 }
+            let effects = transitions[index].effects
             references.append(
                 TransitionReferences(
-                    input: inputTable.id(of: transition.input.name), sources: sources, hasUndefinedSource: hasUndefinedSource,
-                    target: target, effects: transition.effects.compactMap { effectTable.id(of: $0.name) }))
+                    input: inputTable.id(of: transitions[index].input.name), sources: sources, hasUndefinedSource: hasUndefinedSource,
+                    target: target, effects: effects.isEmpty ? [] : effects.compactMap { effectTable.id(of: $0.name) }))
         }
     }
 
@@ -318,22 +346,25 @@ private struct CompilationPass {
     mutating func compileTransitions() -> [CompiledTransition] {
         var compiled: [CompiledTransition] = []
         compiled.reserveCapacity(definition.transitions.count)
-        for (transition, references) in zip(definition.transitions, references) {
+        let transitions = definition.transitions
+        for index in transitions.indices {
+            let references = references[index]
             // What is undefined is reported in the order the transition names it.
-            let input = references.input ?? input(transition.input, role: "transition")
-            if references.hasUndefinedSource, case .states(let names) = transition.source {
+            let input = references.input ?? input(transitions[index].input, role: "transition")
+            if references.hasUndefinedSource, case .states(let names) = transitions[index].source {
                 for name in names where stateIDs[name.name] == nil { _ = state(name, role: "transition") }
             }
-            let target = references.target ?? transition.target.flatMap { state($0, role: "transition") }
+            let target = references.target ?? transitions[index].target.flatMap { state($0, role: "transition") }
+            let guardSource = transitions[index].guardExpression
             var guardExpression: CompiledExpression?
-            if let source = transition.guardExpression, let input {
-                guardExpression = compileGuard(source, input: input)
+            if let guardSource, let input {
+                guardExpression = compileGuard(guardSource, input: input)
             }
             guard let input, let target else { continue }
             compiled.append(
                 CompiledTransition(
                     input: input, sources: references.sources, target: target, guardExpression: guardExpression,
-                    guardText: transition.guardExpression?.text, effects: references.effects, position: transition.position))
+                    guardText: guardSource?.text, effects: references.effects, position: transitions[index].position))
         }
         return compiled
     }
@@ -392,13 +423,13 @@ private struct CompilationPass {
         func add(_ effects: [Int], _ argumentType: ValueType?) {
             for id in effects { runners[id].insert(argumentType) }
         }
-        for references in references {
-            guard let input = references.input else { continue }
+        for index in references.indices {
+            guard let input = references[index].input else { continue }
             let argumentType = argumentTypes[input]
-            add(references.effects, argumentType)
-            guard let target = references.target, target >= 0 else { continue }
+            add(references[index].effects, argumentType)
+            guard let target = references[index].target, target >= 0 else { continue }
             add(entryEffects[target], argumentType)
-            for source in references.sources { add(exitEffects[source], argumentType) }
+            for source in references[index].sources { add(exitEffects[source], argumentType) }
         }
         if initial >= 0 { add(entryEffects[initial], nil) }
         return runners

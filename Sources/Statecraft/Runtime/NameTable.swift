@@ -38,16 +38,17 @@ public struct NameTable: Sendable {
             slots.initialize(repeating: Slot(head: 0, tail: 0, idPlusOne: 0, length: 0, start: 0), count: mask + 1)
             var offset = 0
             for (id, name) in names.enumerated() {
-                let utf8 = Array(name.utf8)
-                for (index, byte) in utf8.enumerated() { bytes[offset + index] = byte }
-                let (key, hash) = utf8.withUnsafeBytes { name in
+                var name = name
+                let (key, hash, count) = name.withUTF8 { utf8 in
+                    if let base = utf8.baseAddress { (bytes + offset).initialize(from: base, count: utf8.count) }
+                    let name = UnsafeRawBufferPointer(utf8)
                     let key = NameTable.key(name)
-                    return (key, NameTable.hash(key, of: name, seed: seed))
+                    return (key, NameTable.hash(key, of: name, seed: seed), utf8.count)
                 }
                 var slot = Int(hash >> shift)
                 while slots[slot].idPlusOne != 0 { slot = (slot + 1) & mask }
-                slots[slot] = Slot(head: key.head, tail: key.tail, idPlusOne: Int32(id + 1), length: Int32(utf8.count), start: offset)
-                offset += utf8.count
+                slots[slot] = Slot(head: key.head, tail: key.tail, idPlusOne: Int32(id + 1), length: Int32(count), start: offset)
+                offset += count
             }
         }
 
@@ -102,7 +103,7 @@ public struct NameTable: Sendable {
     /// Two words that, with the length, spell a name of up to sixteen bytes: overlapping loads
     /// from both ends.
     @inlinable @inline(__always)
-    static func key(_ bytes: UnsafeRawBufferPointer) -> (head: UInt64, tail: UInt64) {
+    package static func key(_ bytes: UnsafeRawBufferPointer) -> (head: UInt64, tail: UInt64) {
         let count = bytes.count
         guard let base = bytes.baseAddress, count > 0 else { return (0, 0) }
         if count >= 8 {
@@ -124,7 +125,7 @@ public struct NameTable: Sendable {
     /// with the table's random seed: without the seed, names cannot be chosen to collide. The
     /// top bits are well spread (multiply and xor-shift).
     @inlinable @inline(__always)
-    static func hash(_ key: (head: UInt64, tail: UInt64), of name: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+    package static func hash(_ key: (head: UInt64, tail: UInt64), of name: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
         var h = (key.head ^ seed) &* 0x9E37_79B9_7F4A_7C15
         h = (h ^ (h >> 32) ^ key.tail) &* 0xBF58_476D_1CE4_E5B9
         h ^= UInt64(truncatingIfNeeded: name.count)
@@ -135,7 +136,7 @@ public struct NameTable: Sendable {
     /// Folds the bytes between the first and the last eight into `h`, eight at a time (the last
     /// word overlapping the tail).
     @usableFromInline
-    static func mixMiddle(_ h: UInt64, _ name: UnsafeRawBufferPointer) -> UInt64 {
+    package static func mixMiddle(_ h: UInt64, _ name: UnsafeRawBufferPointer) -> UInt64 {
         var h = h
         var index = 8
         while index < name.count &- 8 {
@@ -149,7 +150,7 @@ public struct NameTable: Sendable {
     /// Whether the bytes between the first and the last eight are equal (for names longer than
     /// sixteen bytes, of equal length).
     @usableFromInline
-    static func middleEqual(_ stored: UnsafePointer<UInt8>, _ name: UnsafeRawBufferPointer) -> Bool {
+    package static func middleEqual(_ stored: UnsafePointer<UInt8>, _ name: UnsafeRawBufferPointer) -> Bool {
         let base = name.baseAddress!
         var index = 8
         let end = name.count &- 8
@@ -161,10 +162,9 @@ public struct NameTable: Sendable {
             }
             index &+= 8
         }
-        while index < end {
-            if stored[index] != base.load(fromByteOffset: index, as: UInt8.self) { return false }
-            index &+= 1
-        }
-        return true
+        // The rest, by the one word that ends where the middle does (overlapping bytes compared).
+        return index == end
+            || UnsafeRawPointer(stored).loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self)
+                == base.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self)
     }
 }

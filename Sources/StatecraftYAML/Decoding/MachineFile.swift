@@ -16,14 +16,14 @@ public enum MachineFile {
 
     /// Loads machine-file text. `defaultName` names the machine when the file has no `machine` key.
     public static func load(bytes: [UInt8], defaultName: String, limits: YAMLLimits = .default) -> LoadResult {
-        let root: YAMLNode?
+        let document: YAMLDocument
         do {
-            root = try YAMLParser.parse(bytes, limits: limits)
+            document = try YAMLParser.parseDocument(bytes, limits: limits)
         } catch {
             return LoadResult(definition: nil, machine: nil, diagnostics: [error.diagnostic])
         }
-        var decoder = MachineFileDecoder()
-        guard let definition = decoder.decode(root, defaultName: defaultName) else {
+        var decoder = MachineFileDecoder(document)
+        guard let definition = decoder.decode(defaultName: defaultName) else {
             return LoadResult(definition: nil, machine: nil, diagnostics: decoder.diagnostics)
         }
         let compiled = MachineCompiler.compile(definition, maximumTableCells: limits.maximumTableCells)

@@ -3,36 +3,46 @@ import Statecraft
 /// Decodes a machine file's YAML (format version 1, DESIGN §2) into a ``MachineDefinition``.
 ///
 /// It checks the schema (keys, value kinds) and reports every problem it finds with its
-/// position; references and types are checked afterwards by ``MachineCompiler``.
+/// position; references and types are checked afterwards by ``MachineCompiler``. It reads the
+/// flat ``YAMLDocument``, and interns names: a state named on many rows is one `String`.
 struct MachineFileDecoder {
     private(set) var diagnostics: [Diagnostic] = []
+    private let document: YAMLDocument
+    private var spellings: TextInterner
 
-    static let topLevelKeys = ["machine", "description", "initial", "on_unhandled", "context", "inputs", "states", "effects", "transitions"]
+    static let topLevelKeys: [StaticString] = [
+        "machine", "description", "initial", "on_unhandled", "context", "inputs", "states", "effects", "transitions",
+    ]
 
-    /// Decodes `root`; `nil` when the file is too broken to describe a machine.
-    mutating func decode(_ root: YAMLNode?, defaultName: String) -> MachineDefinition? {
-        guard let root else {
+    init(_ document: YAMLDocument) {
+        self.document = document
+        spellings = document.spellings
+    }
+
+    /// Decodes the document; `nil` when the file is too broken to describe a machine.
+    mutating func decode(defaultName: String) -> MachineDefinition? {
+        guard let root = document.root else {
             error(.missingKey, "file is empty; a machine file is a mapping with 'initial', 'states' and 'transitions'", .init(line: 1, column: 1))
             return nil
         }
         guard let top = mapping(root, "a machine file") else { return nil }
         checkKeys(top, allowed: Self.topLevelKeys, in: "a machine file")
 
-        let name = top["machine"].flatMap { string($0.value, "'machine'") } ?? defaultName
-        let description = top["description"].flatMap { string($0.value, "'description'") }
+        let name = document.entry(top, "machine").flatMap { string($0.value, "'machine'") } ?? defaultName
+        let description = document.entry(top, "description").flatMap { string($0.value, "'description'") }
         let initial = required(top, "initial").flatMap { self.name($0, "'initial'") }
         var onUnhandled = MachineDefinition.UnhandledPolicy.reject
-        if let entry = top["on_unhandled"], let text = string(entry.value, "'on_unhandled'") {
+        if let entry = document.entry(top, "on_unhandled"), let text = string(entry.value, "'on_unhandled'") {
             if let policy = MachineDefinition.UnhandledPolicy(rawValue: text) {
                 onUnhandled = policy
             } else {
-                error(.invalidValue, "'on_unhandled' is 'reject' or 'ignore', not '\(text)'", entry.value.position)
+                error(.invalidValue, "'on_unhandled' is 'reject' or 'ignore', not '\(text)'", document[entry.value].position)
             }
         }
-        let context = top["context"].map { decodeContext($0.value) } ?? []
-        let inputs = top["inputs"].map { decodeInputs($0.value) }
+        let context = document.entry(top, "context").map { decodeContext($0.value) } ?? []
+        let inputs = document.entry(top, "inputs").map { decodeInputs($0.value) }
         let states = required(top, "states").flatMap { decodeStates($0) }
-        let effects = top["effects"].map { decodeEffects($0.value) } ?? []
+        let effects = document.entry(top, "effects").map { decodeEffects($0.value) } ?? []
         let transitions = required(top, "transitions").map { decodeTransitions($0) } ?? []
         // Without its initial state and states a machine's references cannot be checked: every
         // one would be reported as undefined, burying the problem that matters.
@@ -44,117 +54,133 @@ struct MachineFileDecoder {
 
     // MARK: Sections
 
-    private mutating func decodeContext(_ node: YAMLNode) -> [ContextVariable] {
+    private mutating func decodeContext(_ node: Int) -> [ContextVariable] {
         guard let map = optionalMapping(node, "'context'") else { return [] }
-        return map.entries.compactMap { entry in
-            guard case .scalar(let scalar) = entry.value else {
+        return document.entries(map).compactMap { entry in
+            guard document[entry.value].kind == .scalar else {
                 error(
-                    .wrongKind, "context variable '\(entry.key.value)' needs an int, double, bool, string or null initial value, not \(entry.value.kindDescription)",
-                    entry.value.position)
+                    .wrongKind,
+                    "context variable '\(document.string(entry.key))' needs an int, double, bool, string or null initial value, not \(document.kindDescription(entry.value))",
+                    document[entry.value].position)
                 return nil
             }
-            let value = scalar.coreSchemaValue
+            let value = document.scalar(entry.value).coreSchemaValue
             if case .double(let d) = value, !d.isFinite {
-                error(.invalidValue, "context variable '\(entry.key.value)' must start as a finite number", scalar.position)
+                error(.invalidValue, "context variable '\(document.string(entry.key))' must start as a finite number", document[entry.value].position)
             }
-            return ContextVariable(Named(entry.key.value, at: entry.key.position), value)
+            return ContextVariable(key(entry), value)
         }
     }
 
-    private mutating func decodeInputs(_ node: YAMLNode) -> [InputDeclaration] {
-        if case .sequence(let list) = node {
-            return list.items.compactMap { item in self.name(item, "an input").map { InputDeclaration($0) } }
+    private mutating func decodeInputs(_ node: Int) -> [InputDeclaration] {
+        if document[node].kind == .sequence {
+            return document.items(node).compactMap { item in self.name(item, "an input").map { InputDeclaration($0) } }
         }
         guard let map = optionalMapping(node, "'inputs' (a list of names or a mapping name -> argument type)") else { return [] }
-        return map.entries.map { entry in
-            let name = Named(entry.key.value, at: entry.key.position)
-            switch entry.value {
-            case .scalar(let scalar) where scalar.isNull:
+        return document.entries(map).map { entry in
+            let name = key(entry)
+            let value = entry.value
+            switch document[value].kind {
+            case .scalar where document.isNull(value):
                 return InputDeclaration(name)
-            case .scalar(let scalar):
-                return InputDeclaration(name, argumentType: argumentType(scalar), argumentTypePosition: scalar.position)
-            case .mapping(let options):
-                checkKeys(options, allowed: ["arg", "description"], in: "input '\(name.name)'")
-                let type = options["arg"].flatMap { entry in entry.value.scalar.flatMap { $0.isNull ? nil : argumentType($0) } }
-                if let arg = options["arg"], arg.value.scalar == nil {
-                    error(.wrongKind, "'arg' of input '\(name.name)' is a type name, not \(arg.value.kindDescription)", arg.value.position)
+            case .scalar:
+                return InputDeclaration(name, argumentType: argumentType(value), argumentTypePosition: document[value].position)
+            case .mapping:
+                checkKeys(value, allowed: ["arg", "description"], in: "input '\(name.name)'")
+                let arg = document.entry(value, "arg")
+                let type = arg.flatMap { entry in
+                    document[entry.value].kind == .scalar && !document.isNull(entry.value) ? argumentType(entry.value) : nil
+                }
+                if let arg, document[arg.value].kind != .scalar {
+                    error(
+                        .wrongKind, "'arg' of input '\(name.name)' is a type name, not \(document.kindDescription(arg.value))",
+                        document[arg.value].position)
                 }
                 return InputDeclaration(
-                    name, argumentType: type, description: options["description"].flatMap { string($0.value, "'description'") },
-                    argumentTypePosition: options["arg"]?.value.position ?? name.position)
+                    name, argumentType: type,
+                    description: document.entry(value, "description").flatMap { string($0.value, "'description'") },
+                    argumentTypePosition: arg.map { document[$0.value].position } ?? name.position)
             case .sequence:
-                error(.wrongKind, "input '\(name.name)' takes an argument type or { arg: TYPE, description: TEXT }, not a list", entry.value.position)
+                error(
+                    .wrongKind, "input '\(name.name)' takes an argument type or { arg: TYPE, description: TEXT }, not a list",
+                    document[value].position)
                 return InputDeclaration(name)
             }
         }
     }
 
-    private mutating func argumentType(_ scalar: YAMLScalar) -> ValueType? {
-        if let type = ValueType(rawValue: scalar.value), ValueType.argumentTypes.contains(type) { return type }
+    private mutating func argumentType(_ node: Int) -> ValueType? {
+        let text = document.string(node)
+        if let type = ValueType(rawValue: text), ValueType.argumentTypes.contains(type) { return type }
         error(
             .argumentType,
-            "argument type is int, double, bool or string, not '\(scalar.value)'"
-                + Suggestion.didYouMean(scalar.value, in: ValueType.argumentTypes.map(\.rawValue)),
-            scalar.position)
+            "argument type is int, double, bool or string, not '\(text)'"
+                + Suggestion.didYouMean(text, in: ValueType.argumentTypes.map(\.rawValue)),
+            document[node].position)
         return nil
     }
 
-    private mutating func decodeStates(_ node: YAMLNode) -> [StateDeclaration]? {
-        if case .sequence(let list) = node {
-            return list.items.compactMap { item in self.name(item, "a state").map { StateDeclaration($0) } }
+    private mutating func decodeStates(_ node: Int) -> [StateDeclaration]? {
+        if document[node].kind == .sequence {
+            return document.items(node).compactMap { item in self.name(item, "a state").map { StateDeclaration($0) } }
         }
         guard let map = mapping(node, "'states' (a list of names or a mapping name -> options)") else { return nil }
-        return map.entries.map { entry in
-            let name = Named(entry.key.value, at: entry.key.position)
-            guard case .mapping(let options) = entry.value else {
-                if !(entry.value.scalar?.isNull ?? false) {
-                    error(.wrongKind, "state '\(name.name)' takes options { entry, exit, final }, not \(entry.value.kindDescription)", entry.value.position)
+        return document.entries(map).map { entry in
+            let name = key(entry)
+            let options = entry.value
+            guard document[options].kind == .mapping else {
+                if !document.isNull(options) {
+                    error(
+                        .wrongKind, "state '\(name.name)' takes options { entry, exit, final }, not \(document.kindDescription(options))",
+                        document[options].position)
                 }
                 return StateDeclaration(name)
             }
             checkKeys(options, allowed: ["entry", "exit", "final"], in: "state '\(name.name)'")
             var isFinal = false
-            if let final = options["final"] {
-                if let value = final.value.scalar?.coreSchemaValue, case .bool(let b) = value {
+            if let final = document.entry(options, "final") {
+                if document[final.value].kind == .scalar, case .bool(let b) = document.scalar(final.value).coreSchemaValue {
                     isFinal = b
                 } else {
-                    error(.wrongKind, "'final' is true or false", final.value.position)
+                    error(.wrongKind, "'final' is true or false", document[final.value].position)
                 }
             }
             return StateDeclaration(
-                name, entry: options["entry"].map { names($0.value, "'entry'") } ?? [],
-                exit: options["exit"].map { names($0.value, "'exit'") } ?? [], isFinal: isFinal)
+                name, entry: document.entry(options, "entry").map { names($0.value, "'entry'") } ?? [],
+                exit: document.entry(options, "exit").map { names($0.value, "'exit'") } ?? [], isFinal: isFinal)
         }
     }
 
-    private mutating func decodeEffects(_ node: YAMLNode) -> [EffectDefinition] {
+    private mutating func decodeEffects(_ node: Int) -> [EffectDefinition] {
         guard let map = optionalMapping(node, "'effects' (a mapping name -> { set, send })") else { return [] }
-        return map.entries.map { entry in
-            let name = Named(entry.key.value, at: entry.key.position)
-            guard case .mapping(let body) = entry.value else {
-                if !(entry.value.scalar?.isNull ?? false) {
-                    error(.wrongKind, "effect '\(name.name)' takes { set: {...}, send: [...] }, not \(entry.value.kindDescription)", entry.value.position)
+        return document.entries(map).map { entry in
+            let name = key(entry)
+            let body = entry.value
+            guard document[body].kind == .mapping else {
+                if !document.isNull(body) {
+                    error(
+                        .wrongKind, "effect '\(name.name)' takes { set: {...}, send: [...] }, not \(document.kindDescription(body))",
+                        document[body].position)
                 }
                 return EffectDefinition(name)
             }
             checkKeys(body, allowed: ["set", "send"], in: "effect '\(name.name)'")
             var assignments: [EffectDefinition.Assignment] = []
-            if let set = body["set"], let variables = mapping(set.value, "'set' (a mapping variable -> expression)") {
-                for assignment in variables.entries {
-                    if let expression = expression(assignment.value, "the value of '\(assignment.key.value)'") {
-                        assignments.append(.init(Named(assignment.key.value, at: assignment.key.position), expression))
+            if let set = document.entry(body, "set"), let variables = mapping(set.value, "'set' (a mapping variable -> expression)") {
+                for assignment in document.entries(variables) {
+                    if let expression = expression(assignment.value, "the value of '\(document.string(assignment.key))'") {
+                        assignments.append(.init(key(assignment), expression))
                     }
                 }
             }
             var sends: [EffectDefinition.Send] = []
-            if let send = body["send"] {
-                let items: [YAMLNode]
-                if case .sequence(let list) = send.value { items = list.items } else { items = [send.value] }
+            if let send = document.entry(body, "send") {
+                let items = document[send.value].kind == .sequence ? Array(document.items(send.value)) : [send.value]
                 for item in items {
-                    if case .mapping(let message) = item {
-                        checkKeys(message, allowed: ["input", "arg"], in: "a sent input")
-                        guard let input = required(message, "input").flatMap({ self.name($0, "'input'") }) else { continue }
-                        sends.append(.init(input, argument: message["arg"].flatMap { expression($0.value, "'arg'") }))
+                    if document[item].kind == .mapping {
+                        checkKeys(item, allowed: ["input", "arg"], in: "a sent input")
+                        guard let input = required(item, "input").flatMap({ self.name($0, "'input'") }) else { continue }
+                        sends.append(.init(input, argument: document.entry(item, "arg").flatMap { expression($0.value, "'arg'") }))
                     } else if let input = self.name(item, "a sent input") {
                         sends.append(.init(input))
                     }
@@ -164,54 +190,67 @@ struct MachineFileDecoder {
         }
     }
 
-    private mutating func decodeTransitions(_ node: YAMLNode) -> [TransitionDefinition] {
-        guard case .sequence(let list) = node else {
-            if !(node.scalar?.isNull ?? false) {
-                error(.wrongKind, "'transitions' is a list of rows or mappings, not \(node.kindDescription)", node.position)
+    private mutating func decodeTransitions(_ node: Int) -> [TransitionDefinition] {
+        guard document[node].kind == .sequence else {
+            if !document.isNull(node) {
+                error(
+                    .wrongKind, "'transitions' is a list of rows or mappings, not \(document.kindDescription(node))",
+                    document[node].position)
             }
             return []
         }
-        return list.items.compactMap { item in
-            switch item {
-            case .scalar(let row):
-                switch TransitionRow.parse(row) {
-                case .success(let transition): return transition
-                case .failure(let diagnostic):
-                    diagnostics.append(diagnostic)
-                    return nil
+        let items = document.items(node)
+        var transitions: [TransitionDefinition] = []
+        transitions.reserveCapacity(items.count)
+        // A local copy of the text, so that reading it does not overlap this decoder's changes.
+        let text = document.text
+        text.withUnsafeBytes { text in
+            for item in items {
+                let node = document[item]
+                switch node.kind {
+                case .scalar:
+                    let row = TransitionRow.Scalar(
+                        text: UnsafeRawBufferPointer(rebasing: text[node.start..<(node.start + node.count)]), position: node.position,
+                        contentOffset: node.style == .singleQuoted || node.style == .doubleQuoted ? 1 : 0, isASCII: node.isASCII)
+                    if let problem = TransitionRow.parse(row, into: &transitions, spellings: &spellings) {
+                        diagnostics.append(problem)
+                    }
+                case .mapping:
+                    if let transition = decodeTransition(item) { transitions.append(transition) }
+                case .sequence:
+                    error(.wrongKind, "a transition is a row 'INPUT | FROM => TO | EFFECTS' or a mapping, not a list", node.position)
                 }
-            case .mapping(let map):
-                return decodeTransition(map)
-            case .sequence:
-                error(.wrongKind, "a transition is a row 'INPUT | FROM => TO | EFFECTS' or a mapping, not a list", item.position)
-                return nil
             }
         }
+        return transitions
     }
 
-    private mutating func decodeTransition(_ map: YAMLMapping) -> TransitionDefinition? {
+    private mutating func decodeTransition(_ map: Int) -> TransitionDefinition? {
         checkKeys(map, allowed: ["input", "from", "to", "when", "effects"], in: "a transition")
         let input = required(map, "input").flatMap { name($0, "'input'") }
         var source: TransitionDefinition.Source?
         if let from = required(map, "from") {
-            if let scalar = from.scalar, scalar.value == "*" {
-                source = .anyNonFinal(scalar.position)
+            if document[from].kind == .scalar, document.text(of: from, is: "*") {
+                source = .anyNonFinal(document[from].position)
             } else {
                 let states = names(from, "'from'")
                 if states.contains(where: { $0.name == "*" }) {
-                    error(.invalidValue, "'*' stands for every non-final state and cannot be listed with others", from.position)
+                    error(.invalidValue, "'*' stands for every non-final state and cannot be listed with others", document[from].position)
                 } else if !states.isEmpty {
                     source = .states(states)
-                } else if case .sequence = from {
-                    error(.invalidValue, "'from' lists no state", from.position)
+                } else if document[from].kind == .sequence {
+                    error(.invalidValue, "'from' lists no state", document[from].position)
                 }
             }
         }
-        let target = map["to"].flatMap { entry in entry.value.scalar?.isNull == true ? nil : name(entry.value, "'to'") }
-        let guardExpression = map["when"].flatMap { expression($0.value, "'when'") }
-        let effects = map["effects"].map { names($0.value, "'effects'") } ?? []
+        let target = document.entry(map, "to").flatMap { entry in
+            document[entry.value].kind == .scalar && document.isNull(entry.value) ? nil : name(entry.value, "'to'")
+        }
+        let guardExpression = document.entry(map, "when").flatMap { expression($0.value, "'when'") }
+        let effects = document.entry(map, "effects").map { names($0.value, "'effects'") } ?? []
         guard let input, let source else { return nil }
-        return TransitionDefinition(input, from: source, to: target, when: guardExpression, effects: effects, at: map.position)
+        return TransitionDefinition(
+            input, from: source, to: target, when: guardExpression, effects: effects, at: document[map].position)
     }
 
     // MARK: Values
@@ -220,66 +259,84 @@ struct MachineFileDecoder {
         diagnostics.append(.error(code, message, at: position))
     }
 
-    private mutating func checkKeys(_ map: YAMLMapping, allowed: [String], in context: String) {
-        for entry in map.entries where !allowed.contains(entry.key.value) {
+    private mutating func checkKeys(_ map: Int, allowed: [StaticString], in context: @autoclosure () -> String) {
+        for entry in document.entries(map) where !allowed.contains(where: { document.text(of: entry.key, is: $0) }) {
+            let key = document.string(entry.key)
+            let names = allowed.map { $0.description }
             error(
                 .unknownKey,
-                "unknown key '\(entry.key.value)' in \(context)" + Suggestion.didYouMean(entry.key.value, in: allowed)
-                    + "; expected one of: \(allowed.joined(separator: ", "))",
-                entry.key.position)
+                "unknown key '\(key)' in \(context())" + Suggestion.didYouMean(key, in: names)
+                    + "; expected one of: \(names.joined(separator: ", "))",
+                document[entry.key].position)
         }
     }
 
-    private mutating func required(_ map: YAMLMapping, _ key: String) -> YAMLNode? {
-        if let entry = map[key] { return entry.value }
-        error(.missingKey, "missing required key '\(key)'", map.position)
+    private mutating func required(_ map: Int, _ key: StaticString) -> Int? {
+        if let entry = document.entry(map, key) { return entry.value }
+        error(.missingKey, "missing required key '\(key)'", document[map].position)
         return nil
     }
 
-    private mutating func mapping(_ node: YAMLNode, _ what: String) -> YAMLMapping? {
-        if case .mapping(let map) = node { return map }
-        error(.wrongKind, "\(what) must be a mapping, not \(node.kindDescription)", node.position)
+    private mutating func mapping(_ node: Int, _ what: String) -> Int? {
+        if document[node].kind == .mapping { return node }
+        error(.wrongKind, "\(what) must be a mapping, not \(document.kindDescription(node))", document[node].position)
         return nil
     }
 
     /// A mapping, or nothing for an empty value (`context:` with nothing under it).
-    private mutating func optionalMapping(_ node: YAMLNode, _ what: String) -> YAMLMapping? {
-        if node.scalar?.isNull == true { return nil }
+    private mutating func optionalMapping(_ node: Int, _ what: String) -> Int? {
+        if document.isNull(node) { return nil }
         return mapping(node, what)
     }
 
-    private mutating func string(_ node: YAMLNode, _ what: String) -> String? {
-        if case .scalar(let scalar) = node { return scalar.value }
-        error(.wrongKind, "\(what) must be a scalar, not \(node.kindDescription)", node.position)
+    private mutating func string(_ node: Int, _ what: String) -> String? {
+        if document[node].kind == .scalar { return document.string(node) }
+        error(.wrongKind, "\(what) must be a scalar, not \(document.kindDescription(node))", document[node].position)
         return nil
     }
 
+    /// The interned text of a scalar.
+    private mutating func interned(_ node: Int) -> String {
+        let text = document.text
+        let node = document[node]
+        return text.withUnsafeBytes { spellings.string(UnsafeRawBufferPointer(rebasing: $0[node.start..<(node.start + node.count)])) }
+    }
+
+    /// A mapping entry's key as a name, where the key is written.
+    private mutating func key(_ entry: YAMLDocument.Entry) -> Named {
+        Named(interned(entry.key), at: document[entry.key].position)
+    }
+
     /// A name: any non-empty scalar, read as a string whatever it looks like (`on`, `1`).
-    private mutating func name(_ node: YAMLNode, _ what: String) -> Named? {
-        guard case .scalar(let scalar) = node else {
-            error(.wrongKind, "\(what) must be a name, not \(node.kindDescription)", node.position)
+    private mutating func name(_ node: Int, _ what: @autoclosure () -> String) -> Named? {
+        let scalar = document[node]
+        guard scalar.kind == .scalar else {
+            error(.wrongKind, "\(what()) must be a name, not \(document.kindDescription(node))", scalar.position)
             return nil
         }
-        if scalar.value.isEmpty || (scalar.isNull && scalar.value != "null") {
-            error(.wrongKind, "\(what) must be a name, not empty", node.position)
+        if scalar.count == 0 || (document.isNull(node) && !document.text(of: node, is: "null")) {
+            error(.wrongKind, "\(what()) must be a name, not empty", scalar.position)
             return nil
         }
-        return Named(scalar.value, at: scalar.position.advanced(by: scalar.contentOffset))
+        let offset = scalar.style == .singleQuoted || scalar.style == .doubleQuoted ? 1 : 0
+        return Named(interned(node), at: scalar.position.advanced(by: offset))
     }
 
     /// One name or a list of names.
-    private mutating func names(_ node: YAMLNode, _ what: String) -> [Named] {
-        if case .sequence(let list) = node { return list.items.compactMap { name($0, "each of \(what)") } }
-        if node.scalar?.isNull == true { return [] }
+    private mutating func names(_ node: Int, _ what: String) -> [Named] {
+        if document[node].kind == .sequence { return document.items(node).compactMap { name($0, "each of \(what)") } }
+        if document.isNull(node) { return [] }
         return name(node, what).map { [$0] } ?? []
     }
 
     /// An expression: the scalar's text, whatever its YAML quoting (DESIGN §2).
-    private mutating func expression(_ node: YAMLNode, _ what: String) -> ExpressionSource? {
-        guard case .scalar(let scalar) = node, !(scalar.isNull && scalar.value.isEmpty) else {
-            error(.wrongKind, "\(what) must be an expression, not \(node.kindDescription)", node.position)
+    private mutating func expression(_ node: Int, _ what: String) -> ExpressionSource? {
+        let scalar = document[node]
+        guard scalar.kind == .scalar, !(document.isNull(node) && scalar.count == 0) else {
+            error(.wrongKind, "\(what) must be an expression, not \(document.kindDescription(node))", scalar.position)
             return nil
         }
-        return ExpressionSource(scalar.value, at: scalar.position, columnOffset: scalar.contentOffset)
+        let offset = scalar.style == .singleQuoted || scalar.style == .doubleQuoted ? 1 : 0
+        return ExpressionSource(interned(node), at: scalar.position, columnOffset: offset)
     }
 }

@@ -1,21 +1,33 @@
 import Statecraft
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The row form of a transition, as in the seeds' DSL: `INPUT | FROM => TO | EFFECT, EFFECT`,
 /// where `=> TO` and the effects are optional and FROM is names separated by commas, or `*`.
 enum TransitionRow {
-    /// Parses `scalar` as a row; problems are returned as diagnostics with the column of the part.
-    static func parse(_ scalar: YAMLScalar) -> Result<TransitionDefinition, Diagnostic> {
-        // Separators are ASCII, so the row is split as UTF-8 bytes; offsets are byte offsets,
-        // turned into columns (Unicode scalars) only for positions.
-        var value = scalar.value
-        return value.withUTF8 { parse(Text($0, scalar)) }
+    /// A row: a scalar's text, where the scalar is written and how its text lies on the line.
+    struct Scalar {
+        var text: UnsafeRawBufferPointer
+        var position: SourcePosition
+        /// Columns between the scalar's position and its text: 1 when quoted.
+        var contentOffset: Int
+        var isASCII: Bool
     }
 
-    private static let form = "write a row as 'INPUT | FROM => TO | EFFECTS' (=> TO and EFFECTS are optional)"
-
-    private static func parse(_ text: Text) -> Result<TransitionDefinition, Diagnostic> {
-        func fail(_ message: String, at offset: Int) -> Result<TransitionDefinition, Diagnostic> {
-            .failure(.error(.invalidRow, message, at: text.position(offset)))
+    /// Parses `row` and appends its transition to `transitions`, or returns why it is not a row
+    /// (with the column of the part). Names are interned in `spellings`.
+    static func parse(
+        _ row: Scalar, into transitions: inout [TransitionDefinition], spellings: inout TextInterner
+    ) -> Diagnostic? {
+        // Separators are ASCII, so the row is split as UTF-8 bytes; offsets are byte offsets,
+        // turned into columns (Unicode scalars) only for positions.
+        let text = Text(row)
+        func fail(_ message: String, at offset: Int) -> Diagnostic {
+            .error(.invalidRow, message, at: text.position(offset))
         }
 
         // Fields are separated by '|': the input, FROM => TO, and the effects if any.
@@ -23,9 +35,11 @@ enum TransitionRow {
         var bars = 0
         var firstBar = 0
         var secondBar = 0
-        for index in 0..<count where text.bytes[index] == UInt8(ascii: "|") {
-            if bars == 0 { firstBar = index } else if bars == 1 { secondBar = index }
+        var searched = 0
+        while let bar = text.firstIndex(of: "|", in: searched..<count) {
+            if bars == 0 { firstBar = bar } else if bars == 1 { secondBar = bar }
             bars += 1
+            searched = bar + 1
         }
         guard bars == 1 || bars == 2 else {
             return fail("a row has two or three fields separated by '|', found \(bars + 1); \(form)", at: 0)
@@ -34,7 +48,7 @@ enum TransitionRow {
         let middleField = (firstBar + 1)..<(bars == 2 ? secondBar : count)
         let effectsField = bars == 2 ? (secondBar + 1)..<count : nil
 
-        guard let input = text.singleName(in: inputField) else {
+        guard let input = text.singleName(in: inputField, &spellings) else {
             return fail("a row starts with one input name; \(form)", at: inputField.lowerBound)
         }
 
@@ -43,19 +57,18 @@ enum TransitionRow {
         var target: Named?
         if let arrow = text.arrowIndex(in: middleField) {
             sourceField = middleField.lowerBound..<arrow
-            guard let name = text.singleName(in: (arrow + 2)..<middleField.upperBound) else {
+            guard let name = text.singleName(in: (arrow + 2)..<middleField.upperBound, &spellings) else {
                 return fail("'=>' is followed by one target state; \(form)", at: arrow)
             }
             target = name
         }
-        guard let sources = text.names(in: sourceField), !sources.isEmpty else {
+        guard let sources = text.names(in: sourceField, &spellings), !sources.isEmpty else {
             return fail("a row needs its source states between the first '|' and '=>' (or '*'); \(form)", at: middleField.lowerBound)
         }
         let source: TransitionDefinition.Source
         if sources.contains(where: { $0.name == "*" }) {
             guard sources.count == 1 else {
-                return .failure(
-                    .error(.invalidRow, "'*' stands for every non-final state and cannot be listed with others", at: sources[0].position))
+                return .error(.invalidRow, "'*' stands for every non-final state and cannot be listed with others", at: sources[0].position)
             }
             source = .anyNonFinal(sources[0].position)
         } else {
@@ -64,79 +77,88 @@ enum TransitionRow {
 
         var effects: [Named] = []
         if let effectsField {
-            guard let listed = text.names(in: effectsField), !listed.isEmpty else {
+            guard let listed = text.names(in: effectsField, &spellings), !listed.isEmpty else {
                 return fail("the third field lists effects separated by commas; \(form)", at: effectsField.lowerBound)
             }
             effects = listed
         }
-        return .success(TransitionDefinition(input, from: source, to: target, effects: effects, at: text.scalar.position))
+        transitions.append(TransitionDefinition(input, from: source, to: target, effects: effects, at: row.position))
+        return nil
     }
+
+    private static let form = "write a row as 'INPUT | FROM => TO | EFFECTS' (=> TO and EFFECTS are optional)"
 
     /// A row's UTF-8 bytes, and how an offset into them maps onto the file.
     private struct Text {
         let bytes: UnsafeBufferPointer<UInt8>
-        let scalar: YAMLScalar
+        let scalar: Scalar
         /// Columns map onto the file only for a single-line scalar.
         let isSingleLine: Bool
-        /// In ASCII text a byte offset is a column offset.
-        let isASCII: Bool
 
-        init(_ bytes: UnsafeBufferPointer<UInt8>, _ scalar: YAMLScalar) {
-            self.bytes = bytes
+        init(_ scalar: Scalar) {
+            bytes = scalar.text.assumingMemoryBound(to: UInt8.self)
             self.scalar = scalar
-            var hasNewline = false
-            var allBits: UInt8 = 0
-            for byte in bytes {
-                hasNewline = hasNewline || byte == UInt8(ascii: "\n")
-                allBits |= byte
-            }
-            isSingleLine = !hasNewline
-            isASCII = allBits < 0x80
+            isSingleLine = bytes.isEmpty || memchr(bytes.baseAddress!, Int32(UInt8(ascii: "\n")), bytes.count) == nil
         }
 
         func position(_ offset: Int) -> SourcePosition {
             guard isSingleLine else { return scalar.position }
-            let column = isASCII ? offset : bytes[..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+            // In ASCII text a byte offset is a column offset.
+            let column = scalar.isASCII ? offset : bytes[..<offset].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
             return scalar.position.advanced(by: scalar.contentOffset + column)
         }
 
+        /// The offset of the first `byte` in `range`, if any (memchr: most of a row is names).
+        func firstIndex(of byte: Unicode.Scalar, in range: Range<Int>) -> Int? {
+            guard !range.isEmpty, let base = bytes.baseAddress,
+                let found = memchr(base + range.lowerBound, Int32(byte.value), range.count)
+            else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+
         func arrowIndex(in field: Range<Int>) -> Int? {
-            var index = field.lowerBound
-            while index + 1 < field.upperBound {
-                if bytes[index] == UInt8(ascii: "=") && bytes[index + 1] == UInt8(ascii: ">") { return index }
-                index += 1
+            var searched = field.lowerBound
+            while let equals = firstIndex(of: "=", in: searched..<field.upperBound) {
+                if equals + 1 < field.upperBound && bytes[equals + 1] == UInt8(ascii: ">") { return equals }
+                searched = equals + 1
             }
             return nil
         }
 
         /// The one name of `field`; `nil` when it has none or several.
-        func singleName(in field: Range<Int>) -> Named? {
-            guard !bytes[field].contains(UInt8(ascii: ",")) else { return nil }
-            return name(in: field)
+        func singleName(in field: Range<Int>, _ spellings: inout TextInterner) -> Named? {
+            guard firstIndex(of: ",", in: field) == nil else { return nil }
+            return name(in: field, &spellings)
         }
 
         /// Comma-separated names; `nil` when one is empty (`a,,b`, or a blank field).
-        func names(in field: Range<Int>) -> [Named]? {
+        func names(in field: Range<Int>, _ spellings: inout TextInterner) -> [Named]? {
+            guard var comma = firstIndex(of: ",", in: field) else {
+                // One name (most fields): an array of one, without growing one.
+                return name(in: field, &spellings).map { [$0] } ?? []
+            }
             var result: [Named] = []
             var start = field.lowerBound
-            for index in field where bytes[index] == UInt8(ascii: ",") {
-                guard let name = name(in: start..<index) else { return nil }
+            while true {
+                guard let name = name(in: start..<comma, &spellings) else { return nil }
                 result.append(name)
-                start = index + 1
+                start = comma + 1
+                guard let next = firstIndex(of: ",", in: start..<field.upperBound) else { break }
+                comma = next
             }
-            guard let last = name(in: start..<field.upperBound) else { return result.isEmpty ? [] : nil }
+            guard let last = name(in: start..<field.upperBound, &spellings) else { return nil }
             result.append(last)
             return result
         }
 
         /// The name in `part`, blanks around it trimmed; `nil` when it is blank.
-        private func name(in part: Range<Int>) -> Named? {
+        private func name(in part: Range<Int>, _ spellings: inout TextInterner) -> Named? {
             var first = part.lowerBound
             var end = part.upperBound
             while first < end, Self.isBlank(bytes[first]) { first += 1 }
             while end > first, Self.isBlank(bytes[end - 1]) { end -= 1 }
             guard first < end else { return nil }
-            return Named(String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self), at: position(first))
+            return Named(spellings.string(UnsafeRawBufferPointer(rebasing: scalar.text[first..<end])), at: position(first))
         }
 
         /// YAML folds a plain scalar's line breaks; what is left between names is spaces and tabs.

@@ -17,11 +17,17 @@ import Statecraft
 public enum YAMLParser {
     /// Parses `bytes`; `nil` for a document with no content (an empty file, or only comments).
     public static func parse(_ bytes: [UInt8], limits: YAMLLimits = .default) throws(YAMLError) -> YAMLNode? {
+        let document = try parseDocument(bytes, limits: limits)
+        return document.root.map { document.node($0) }
+    }
+
+    /// Parses `bytes` into the flat form that the machine-file decoder reads.
+    package static func parseDocument(_ bytes: [UInt8], limits: YAMLLimits = .default) throws(YAMLError) -> YAMLDocument {
         try checkEncoding(bytes, limits: limits)
         // A UTF-8 byte order mark is allowed; libyaml, told the encoding, would read it as text.
         let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         var builder = DocumentBuilder(limits: limits, bytes: bytes)
-        let result: Result<YAMLNode?, YAMLError> = bytes.withUnsafeBufferPointer { buffer in
+        let result: Result<YAMLDocument, YAMLError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = yaml_parser_t()
             guard yaml_parser_initialize(&parser) != 0 else {
                 return .failure(YAMLError(.yamlSyntax, "libyaml could not be initialised", at: .unknown))
@@ -36,7 +42,7 @@ public enum YAMLParser {
                 }
                 defer { yaml_event_delete(&event) }
                 do throws(YAMLError) {
-                    if try builder.handle(&event) { return .success(builder.root) }
+                    if try builder.handle(&event) { return .success(builder.document) }
                 } catch {
                     return .failure(error)
                 }
@@ -72,49 +78,43 @@ public enum YAMLParser {
     }
 }
 
-/// Turns libyaml events into nodes, enforcing the limits as it goes.
+/// Turns libyaml events into a ``YAMLDocument``, enforcing the limits as it goes.
 private struct DocumentBuilder {
-    /// An open sequence or mapping. A struct mutated in place through `stack[last]`, so adding
-    /// a node never copies the collection built so far.
+    /// An open sequence or mapping, whose children so far are `pending[start...]` (a mapping's
+    /// keys and values alternating).
     private struct Frame {
         var isMapping: Bool
-        var items: [YAMLNode] = []
-        var entries: [YAMLMapping.Entry] = []
-        var pendingKey: YAMLScalar?
-        /// Where each key is, for a duplicate's message; kept only for a mapping of many keys:
-        /// for the rest a scan of the entries costs less than a dictionary.
-        var keyPositions: [String: SourcePosition] = [:]
+        var start: Int
         var position: SourcePosition
         var anchor: String?
         var nodesBefore: Int
+        /// For a mapping of many keys, while every key is ASCII: each key's interned id, to the
+        /// key's node. For the rest a scan of the keys costs less than a dictionary.
+        var keyNodes: [Int: Int] = [:]
+        /// Once a key is not ASCII: where each key is, by its text as a `String` (whose equality
+        /// is canonical equivalence, which bytes do not give).
+        var keyPositions: [String: SourcePosition]?
 
         static let keysScanned = 8
-
-        /// The position of an earlier key equal to `key` (which is about to be added), if any.
-        mutating func earlierPosition(of key: YAMLScalar) -> SourcePosition? {
-            if entries.count < Self.keysScanned {
-                return entries.first { $0.key.value == key.value }?.key.position
-            }
-            if keyPositions.isEmpty {
-                for entry in entries { keyPositions[entry.key.value] = entry.key.position }
-            }
-            return keyPositions.updateValue(key.position, forKey: key.value)
-        }
     }
 
     let limits: YAMLLimits
     let bytes: [UInt8]
+    private(set) var document: YAMLDocument
     private var stack: [Frame] = []
-    private var anchors: [String: (node: YAMLNode, nodes: Int, height: Int)] = [:]
+    /// The children of the open collections, innermost last.
+    private var pending: [Int] = []
+    private var anchors: [String: (node: Int, nodes: Int, height: Int)] = [:]
     private var nodeCount = 0
     private var documents = 0
     /// Height (nesting levels) of the subtree just finished, for anchors.
     private var heights: [Int] = [0]
-    private(set) var root: YAMLNode?
 
     init(limits: YAMLLimits, bytes: [UInt8]) {
         self.limits = limits
         self.bytes = bytes
+        // Scalars' text is about as long as the file.
+        document = YAMLDocument(capacity: bytes.count)
     }
 
     static func position(_ mark: yaml_mark_t) -> SourcePosition {
@@ -174,7 +174,8 @@ private struct DocumentBuilder {
             try add(anchored.node, height: anchored.height)
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
-            let value = String(decoding: UnsafeRawBufferPointer(start: scalar.value, count: Int(scalar.length)), as: UTF8.self)
+            // By length, so that an escaped NUL survives.
+            let value = UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length))
             let style: YAMLScalar.Style
             switch scalar.style {
             case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
@@ -183,30 +184,39 @@ private struct DocumentBuilder {
             case YAML_FOLDED_SCALAR_STYLE: style = .folded
             default: style = .plain
             }
-            let tag = scalar.tag.map { String(cString: $0) }
             try count(1, at: position)
-            let node = YAMLNode.scalar(YAMLScalar(value, style: style, tag: tag, position: position))
-            try add(node, height: 0, anchor: scalar.anchor.map { String(cString: $0) }, nodes: 1)
+            let index = document.nodes.count
+            if let tag = scalar.tag { document.tags[index] = String(cString: tag) }
+            document.nodes.append(
+                YAMLDocument.Node(
+                    kind: .scalar, style: style, isASCII: Self.isASCII(value), hasTag: scalar.tag != nil, position: position,
+                    start: document.text.count, count: value.count))
+            document.text.append(contentsOf: value)
+            try add(index, height: 0, anchor: scalar.anchor.map { String(cString: $0) }, nodes: 1)
         case YAML_SEQUENCE_START_EVENT:
             try open(at: position)
             stack.append(
                 Frame(
-                    isMapping: false, position: position, anchor: event.data.sequence_start.anchor.map { String(cString: $0) },
-                    nodesBefore: nodeCount))
+                    isMapping: false, start: pending.count, position: position,
+                    anchor: event.data.sequence_start.anchor.map { String(cString: $0) }, nodesBefore: nodeCount))
         case YAML_MAPPING_START_EVENT:
             try open(at: position)
             stack.append(
                 Frame(
-                    isMapping: true, position: position, anchor: event.data.mapping_start.anchor.map { String(cString: $0) },
-                    nodesBefore: nodeCount))
+                    isMapping: true, start: pending.count, position: position,
+                    anchor: event.data.mapping_start.anchor.map { String(cString: $0) }, nodesBefore: nodeCount))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let height = heights.removeLast() + 1
             let frame = stack.removeLast()
-            let node: YAMLNode =
-                frame.isMapping
-                ? .mapping(YAMLMapping(frame.entries, position: frame.position))
-                : .sequence(YAMLSequence(frame.items, position: frame.position))
-            try add(node, height: height, anchor: frame.anchor, nodes: nodeCount - frame.nodesBefore)
+            let children = pending.count - frame.start
+            let index = document.nodes.count
+            document.nodes.append(
+                YAMLDocument.Node(
+                    kind: frame.isMapping ? .mapping : .sequence, style: .plain, isASCII: true, hasTag: false,
+                    position: frame.position, start: document.children.count, count: frame.isMapping ? children / 2 : children))
+            document.children.append(contentsOf: pending[frame.start...])
+            pending.removeSubrange(frame.start...)
+            try add(index, height: height, anchor: frame.anchor, nodes: nodeCount - frame.nodesBefore)
         default:
             return false
         }
@@ -235,32 +245,83 @@ private struct DocumentBuilder {
     }
 
     /// Adds a finished node to the open collection, or makes it the root.
-    private mutating func add(_ node: YAMLNode, height: Int, anchor: String? = nil, nodes: Int = 0) throws(YAMLError) {
+    private mutating func add(_ node: Int, height: Int, anchor: String? = nil, nodes: Int = 0) throws(YAMLError) {
         if let anchor { anchors[anchor] = (node, nodes, height) }
         heights[heights.count - 1] = max(heights[heights.count - 1], height)
-        guard !stack.isEmpty else {
-            root = node
+        guard let top = stack.indices.last else {
+            document.root = node
             return
         }
-        let top = stack.count - 1
-        guard stack[top].isMapping else {
-            stack[top].items.append(node)
-            return
+        if stack[top].isMapping && (pending.count - stack[top].start) % 2 == 0 {
+            let key = document[node]
+            guard key.kind == .scalar else {
+                throw YAMLError(
+                    .wrongKind, "a mapping key must be a scalar, not \(document.kindDescription(node))", at: key.position)
+            }
+            if let first = earlierPosition(of: node, in: top) {
+                throw YAMLError(
+                    .duplicateKey,
+                    "duplicate key '\(document.string(node))' (first at line \(first.line), again at line \(key.position.line))",
+                    at: key.position)
+            }
         }
-        if let key = stack[top].pendingKey {
-            stack[top].entries.append(YAMLMapping.Entry(key: key, value: node))
-            stack[top].pendingKey = nil
-            return
+        pending.append(node)
+    }
+
+    /// The position of an earlier key of the mapping `stack[top]` equal to `key` (which is
+    /// about to be added), if any.
+    private mutating func earlierPosition(of key: Int, in top: Int) -> SourcePosition? {
+        let start = stack[top].start
+        let keys = stride(from: start, to: pending.count, by: 2)
+        if (pending.count - start) / 2 < Frame.keysScanned {
+            return keys.first { keysEqual(pending[$0], key) }.map { document[pending[$0]].position }
         }
-        guard case .scalar(let key) = node else {
-            throw YAMLError(.wrongKind, "a mapping key must be a scalar, not \(node.kindDescription)", at: node.position)
+        if stack[top].keyPositions == nil && document[key].isASCII {
+            if stack[top].keyNodes.isEmpty {
+                for index in keys { stack[top].keyNodes[keyID(pending[index])] = pending[index] }
+            }
+            return stack[top].keyNodes.updateValue(key, forKey: keyID(key)).map { document[$0].position }
         }
-        if let first = stack[top].earlierPosition(of: key) {
-            throw YAMLError(
-                .duplicateKey,
-                "duplicate key '\(key.value)' (first at line \(first.line), again at line \(key.position.line))",
-                at: key.position)
+        if stack[top].keyPositions == nil {
+            var positions: [String: SourcePosition] = [:]
+            for index in keys { positions[document.string(pending[index])] = document[pending[index]].position }
+            stack[top].keyPositions = positions
         }
-        stack[top].pendingKey = key
+        return stack[top].keyPositions!.updateValue(document[key].position, forKey: document.string(key))
+    }
+
+    /// Whether two keys are equal as strings: ASCII ones by their bytes.
+    private func keysEqual(_ a: Int, _ b: Int) -> Bool {
+        let (first, second) = (document[a], document[b])
+        guard first.isASCII && second.isASCII else { return document.string(a) == document.string(b) }
+        return first.count == second.count
+            && document.text.withUnsafeBytes { text in
+                first.count == 0 || memcmp(text.baseAddress! + first.start, text.baseAddress! + second.start, first.count) == 0
+            }
+    }
+
+    /// The interned id of an ASCII key's text.
+    private mutating func keyID(_ key: Int) -> Int {
+        let node = document[key]
+        return document.text.withUnsafeBytes { text in
+            document.spellings.id(of: UnsafeRawBufferPointer(rebasing: text[node.start..<(node.start + node.count)]))
+        }
+    }
+
+    /// Whether every byte is below 0x80, checked eight at a time.
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var bits: UInt64 = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            bits |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            bits |= UInt64(base[index])
+            index += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
     }
 }
