@@ -144,13 +144,7 @@ public struct ScriptLineParser {
     @inline(__always)
     static func isPlainQuoted(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\""), bytes[bytes.count &- 1] == UInt8(ascii: "\"") else { return false }
-        var index = 1
-        while index < bytes.count &- 1 {
-            let byte = bytes[index]
-            if byte < 0x20 || byte > 0x7E || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
-            index &+= 1
-        }
-        return true
+        return JSONText.isPlain(UnsafeRawBufferPointer(rebasing: bytes[1..<(bytes.count &- 1)]))
     }
 
     /// Parses an input given as a name and an optional argument (`--send NAME=ARG`).

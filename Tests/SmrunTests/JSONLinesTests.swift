@@ -47,7 +47,8 @@ import Testing
     }
 
     /// Over a run whose output is written out many times, every result keeps its own line
-    /// number (counting past 9, 99, ... and over skipped lines) and its own context.
+    /// number (counting past 9, 99, ... and over skipped lines) and its own context, also when
+    /// the context stays the same across many write-outs.
     @Test func lineNumbersAndContextStayRightOverALongRun() throws {
         var script = "startEngine\npickUpPassengers\n"
         var expected: [(line: Int, passengers: Int)] = []
@@ -61,6 +62,11 @@ import Testing
             script += "passengersHaveEntered \(passengers)\n"
             line += 1
             expected.append((line, passengers))
+        }
+        for _ in 0..<30_000 {
+            script += "noFailInput\n"
+            line += 1
+            expected.append((line, expected[expected.count - 1].passengers))
         }
         let run = try Smrun.run(["machines/self-driving-car.yaml", "--format", "json"], input: .bytes(Data(script.utf8)))
         #expect(run.exited(0))

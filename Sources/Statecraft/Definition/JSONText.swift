@@ -12,7 +12,7 @@ public enum JSONText {
     /// U+FFFD, so the output is always valid JSON.
     public static func appendQuoted<C: Collection<UInt8>>(_ bytes: C, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+        if bytes.allSatisfy(isPlain) {
             out.append(contentsOf: bytes)
         } else {
             for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
@@ -20,6 +20,46 @@ public enum JSONText {
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `byte` stands for itself inside a JSON string as Statecraft writes one: printable
+    /// ASCII other than `"` and `\` (DEL and control characters are escaped).
+    @inlinable
+    public static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+
+    /// Whether every byte of `bytes` is ``isPlain(_:)``, tested eight bytes at a time: the check
+    /// that lets printers copy a string's bytes between quotes as they are.
+    public static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count >= 4 else { return bytes.allSatisfy(isPlain) }
+        if bytes.count < 8 {
+            // Two four-byte halves that overlap in the middle.
+            let low = UInt64(base.loadUnaligned(as: UInt32.self))
+            let high = UInt64(base.loadUnaligned(fromByteOffset: bytes.count &- 4, as: UInt32.self))
+            return !hasNonPlainByte(low | high << 32)
+        }
+        var offset = 0
+        while offset &+ 8 <= bytes.count {
+            if hasNonPlainByte(base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return false }
+            offset &+= 8
+        }
+        // The last eight bytes, overlapping some already tested.
+        return offset == bytes.count || !hasNonPlainByte(base.loadUnaligned(fromByteOffset: bytes.count &- 8, as: UInt64.self))
+    }
+
+    /// Whether some byte of `word` is not ``isPlain(_:)``. Each term is exact as a whole: a
+    /// borrow or carry only disturbs the bytes after one that already fails.
+    @inline(__always)
+    private static func hasNonPlainByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let control = (word &- ones &* 0x20) & ~word
+        let delOrHigh = (word &+ ones) | word
+        let quote = (quotes &- ones) & ~quotes
+        let backslash = (backslashes &- ones) & ~backslashes
+        return (control | delOrHigh | quote | backslash) & (ones &* 0x80) != 0
     }
 
     private static func appendEscaped(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {

@@ -42,7 +42,7 @@ struct OutputBuffer: ~Copyable {
             }
         }
         if let base = bytes.baseAddress {
-            if bytes.count <= 64 {
+            if bytes.count <= 128 {
                 Self.copySmall(from: base, count: bytes.count, to: UnsafeMutableRawPointer(storage + count))
             } else {
                 (storage + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
@@ -51,12 +51,17 @@ struct OutputBuffer: ~Copyable {
         count &+= bytes.count
     }
 
-    /// Copies up to 64 bytes with a few loads and stores that overlap in the middle, instead of
+    /// Copies up to 128 bytes with a few loads and stores that overlap in the middle, instead of
     /// a call to `memmove`: most of what a result prints is short.
     @inline(__always)
     private static func copySmall(from source: UnsafeRawPointer, count: Int, to target: UnsafeMutableRawPointer) {
         typealias Block = SIMD2<UInt64>
-        if count >= 32 {
+        typealias Wide = SIMD8<UInt64>
+        if count >= 64 {
+            let (a, b) = (source.loadUnaligned(as: Wide.self), source.loadUnaligned(fromByteOffset: count &- 64, as: Wide.self))
+            target.storeBytes(of: a, as: Wide.self)
+            target.storeBytes(of: b, toByteOffset: count &- 64, as: Wide.self)
+        } else if count >= 32 {
             let (a, b) = (source.loadUnaligned(as: Block.self), source.loadUnaligned(fromByteOffset: 16, as: Block.self))
             let (c, d) = (
                 source.loadUnaligned(fromByteOffset: count &- 32, as: Block.self),
@@ -104,7 +109,7 @@ struct OutputBuffer: ~Copyable {
         DecimalDigits.with(value) { append($0) }
     }
 
-    /// Where the buffer stands, for ``bytes(since:)``.
+    /// Where the buffer stands, for ``span(since:)``.
     struct Mark {
         fileprivate let flushes: Int
         fileprivate let count: Int
@@ -112,10 +117,33 @@ struct OutputBuffer: ~Copyable {
 
     var mark: Mark { Mark(flushes: flushes, count: count) }
 
-    /// The bytes appended since `mark`, unless the buffer has been written out since; valid
-    /// until the next append.
-    func bytes(since mark: Mark) -> UnsafeRawBufferPointer? {
-        mark.flushes == flushes ? UnsafeRawBufferPointer(start: storage + mark.count, count: count - mark.count) : nil
+    /// Bytes appended earlier, which stay in the buffer until it is next written out.
+    struct Span {
+        fileprivate let flushes: Int
+        fileprivate let start: Int
+        fileprivate let count: Int
+    }
+
+    /// The bytes appended since `mark`.
+    func span(since mark: Mark) -> Span {
+        Span(flushes: mark.flushes, start: mark.count, count: mark.flushes == flushes ? count - mark.count : 0)
+    }
+
+    /// Appends the bytes of `span` again, when they are still in the buffer and fit beside them;
+    /// otherwise appends nothing and returns `false`.
+    @inline(__always)
+    mutating func appendAgain(_ span: Span) -> Bool {
+        guard span.flushes == flushes, span.count <= capacity - count else { return false }
+        let source = UnsafeRawPointer(storage + span.start)
+        let target = UnsafeMutableRawPointer(storage + count)
+        // The span lies wholly before `count`, so the two ranges do not overlap.
+        if span.count <= 128 {
+            Self.copySmall(from: source, count: span.count, to: target)
+        } else {
+            target.copyMemory(from: source, byteCount: span.count)
+        }
+        count &+= span.count
+        return true
     }
 
     /// Writes out everything buffered.

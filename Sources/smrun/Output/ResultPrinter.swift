@@ -31,15 +31,16 @@ struct ResultPrinter: ResultSink, ~Copyable {
     /// Per cell `state * inputCount + input`, what an external input's result prints after
     /// `INPUT[ ARG]` when it depends on the cell alone: for a cell with one candidate, its
     /// acceptance; for a cell with none, its `no-transition` rejection or that it was ignored.
-    /// In text, the rest of the line (`: FROM -> TO / EFFECTS`); in JSON, the fields from `ok`
-    /// on, up to the context. Empty when not precomputed, or for machines too large to
+    /// In text, the rest of the line (`: FROM -> TO / EFFECTS`); in JSON, the fields from
+    /// `input` on (an argument goes after it), up to the context. Empty when not precomputed, or for machines too large to
     /// precompute.
     private let cellText: BytePool
-    /// The digits of ``line``, kept from one result to the next.
-    private var lineDigits = LineNumberDigits()
-    /// In JSON, the end of a result line showing the context last printed (`,"context":{...}}`
-    /// and a newline), and the ``Runner/contextVersion`` it shows.
-    private var contextJSON: [UInt8] = []
+    /// `{"line":` and the digits of ``line``, kept from one result to the next.
+    private var lineStart = JSONLineStart()
+    /// In JSON, the end of the result line that last showed the context (`,"context":{...}}`
+    /// and a newline), copied from the output while it is there and the context is the same,
+    /// and the ``Runner/contextVersion`` it shows.
+    private var contextJSON: OutputBuffer.Span?
     private var contextJSONVersion = -1
     private let inputCount: Int
     /// Machines with more cells than this print every result field by field.
@@ -92,6 +93,8 @@ struct ResultPrinter: ResultSink, ~Copyable {
         var texts: [[UInt8]] = []
         for state in 0..<machine.stateCount {
             for input in 0..<machine.inputCount {
+                // In JSON, the text starts with the input field.
+                let inputField = format == .json ? #","input":"# + JSONText.quoted(machine.inputNames[input]) : ""
                 let candidates = machine.candidates(state: state, input: input)
                 let from = machine.stateNames[state]
                 if machine.isFinal[state] {
@@ -106,7 +109,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
                         texts.append(Array(": \(from) -> \(to)\(effects.isEmpty ? "" : " / " + effects.joined(separator: ", "))\n".utf8))
                     case .json:
                         let list = effects.map(JSONText.quoted).joined(separator: ",")
-                        texts.append(Array(#","ok":true,"from":\#(JSONText.quoted(from)),"to":\#(JSONText.quoted(to)),"effects":[\#(list)]"#.utf8))
+                        texts.append(Array(#"\#(inputField),"ok":true,"from":\#(JSONText.quoted(from)),"to":\#(JSONText.quoted(to)),"effects":[\#(list)]"#.utf8))
                     }
                 } else if candidates.isEmpty && machine.onUnhandled == .reject {
                     let message = "no transition for '\(machine.inputNames[input])' from '\(from)'"
@@ -114,14 +117,16 @@ struct ResultPrinter: ResultSink, ~Copyable {
                     case .text: texts.append(Array(": \(from): rejected: no-transition: \(message)\n".utf8))
                     case .json:
                         texts.append(
-                            Array(#","ok":false,"from":\#(JSONText.quoted(from)),"error":"no-transition","message":\#(JSONText.quoted(message))"#.utf8))
+                            Array(
+                                #"\#(inputField),"ok":false,"from":\#(JSONText.quoted(from)),"error":"no-transition","message":\#(JSONText.quoted(message))"#
+                                    .utf8))
                     }
                 } else if candidates.isEmpty {
                     switch format {
                     case .text: texts.append(Array(": \(from): ignored (no transition)\n".utf8))
                     case .json:
                         let state = JSONText.quoted(from)
-                        texts.append(Array(#","ok":true,"ignored":true,"from":\#(state),"to":\#(state),"effects":[]"#.utf8))
+                        texts.append(Array(#"\#(inputField),"ok":true,"ignored":true,"from":\#(state),"to":\#(state),"effects":[]"#.utf8))
                     }
                 } else {
                     texts.append([])
@@ -147,18 +152,22 @@ struct ResultPrinter: ResultSink, ~Copyable {
         output.append(text)
     }
 
-    /// ``printPlain(line:text:rejected:)`` in JSON.
+    /// ``printPlain(line:text:rejected:)`` in JSON, with the context after the result and its
+    /// ``Runner/contextVersion``.
+    @inline(__always)
     mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool, context: [Value], version: Int) {
         if rejected { self.rejected += 1 }
-        output.append("{\"line\":" as StaticString)
-        lineDigits.with(line ?? 0) { output.append($0) }
-        output.append(",\"input\":" as StaticString)
-        output.append(inputs.json[plain.input])
-        if plain.kind != .none {
+        lineStart.with(line ?? 0) { output.append($0) }
+        if plain.kind == .none {
+            output.append(text)
+        } else {
+            // The text starts with `,"input":NAME`; the argument goes after it.
+            let inputField = 9 &+ inputs.json[plain.input].count
+            output.append(UnsafeRawBufferPointer(rebasing: text[..<inputField]))
             output.append(",\"arg\":" as StaticString)
             output.append(plain.quoted)
+            output.append(UnsafeRawBufferPointer(rebasing: text[inputField...]))
         }
-        output.append(text)
         endJSONLine(showing: rejected ? nil : context, version: version)
     }
 
@@ -191,8 +200,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
             output.append(message)
             output.append(UInt8(ascii: "\n"))
         case .json:
-            output.append(UInt8(ascii: "{"))
-            appendJSONLine()
+            appendJSONLineStart()
             output.append("\"input\":" as StaticString)
             appendJSONString(name)
             output.append(",\"ok\":false,\"from\":" as StaticString)
@@ -344,20 +352,22 @@ struct ResultPrinter: ResultSink, ~Copyable {
 
     // MARK: JSON
 
-    private mutating func appendJSONLine() {
-        guard let line else { return }
-        output.append("\"line\":" as StaticString)
-        lineDigits.with(line) { output.append($0) }
+    /// `{"line":N,`, or `{` for a result without a script line.
+    private mutating func appendJSONLineStart() {
+        guard let line else {
+            output.append(UInt8(ascii: "{"))
+            return
+        }
+        lineStart.with(line) { output.append($0) }
         output.append(UInt8(ascii: ","))
     }
 
     private mutating func printJSON(_ result: TransitionResult, _ runner: borrowing Runner, queued: Value?) {
         let machine = runner.machine
-        output.append(UInt8(ascii: "{"))
         if result.isStart {
-            output.append("\"start\":true," as StaticString)
+            output.append("{\"start\":true," as StaticString)
         } else {
-            appendJSONLine()
+            appendJSONLineStart()
             output.append("\"input\":" as StaticString)
             output.append(inputs.json[result.input])
             if result.sentBy >= 0 {
@@ -406,17 +416,20 @@ struct ResultPrinter: ResultSink, ~Copyable {
     }
 
     /// Ends a JSON result line: `,"context":{...}` when `context` is given and the machine has
-    /// variables (copied from ``contextJSON`` while the context stays the same), then `}` and a
-    /// newline.
+    /// variables (copied from where it was last printed while the context stays the same), then
+    /// `}` and a newline.
+    @inline(__always)
     private mutating func endJSONLine(showing context: [Value]?, version: Int) {
         guard let context, variableKeys.count > 0 else {
             output.append("}\n" as StaticString)
             return
         }
-        if contextJSONVersion == version {
-            output.append(contextJSON)
-            return
-        }
+        if contextJSONVersion == version, let contextJSON, output.appendAgain(contextJSON) { return }
+        appendContext(context, version: version)
+    }
+
+    /// `,"context":{...}}` and a newline, remembered as ``contextJSON``.
+    private mutating func appendContext(_ context: [Value], version: Int) {
         let mark = output.mark
         output.append(#","context":{"# as StaticString)
         for slot in 0..<variableKeys.count {
@@ -425,18 +438,8 @@ struct ResultPrinter: ResultSink, ~Copyable {
             appendJSONValue(context[slot])
         }
         output.append("}}\n" as StaticString)
-        // Kept unless the buffer was written out in the middle; then it is built again next time.
-        if let written = output.bytes(since: mark) {
-            contextJSON.removeAll(keepingCapacity: true)
-            contextJSON.append(contentsOf: written.assumingMemoryBound(to: UInt8.self))
-            contextJSONVersion = version
-        }
-    }
-
-    /// Whether a byte stands for itself inside a JSON string.
-    @inline(__always)
-    private static func isPlainJSON(_ byte: UInt8) -> Bool {
-        byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+        contextJSON = output.span(since: mark)
+        contextJSONVersion = version
     }
 
     private mutating func appendJSONValue(_ value: Value) {
@@ -450,7 +453,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
     }
 
     private mutating func appendJSONString(_ bytes: UnsafeRawBufferPointer) {
-        if bytes.allSatisfy(Self.isPlainJSON) {
+        if JSONText.isPlain(bytes) {
             output.append(UInt8(ascii: "\""))
             output.append(bytes)
             output.append(UInt8(ascii: "\""))

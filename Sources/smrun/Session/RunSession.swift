@@ -86,13 +86,19 @@ struct RunSession: ~Copyable {
             var rejected = false
             if case .rejected = outcome { rejected = true }
             if isJSON {
-                printer.printPlainJSON(plain, text: text, rejected: rejected, context: runner.context, version: runner.contextVersion)
+                printPlainJSON(plain, text: text, rejected: rejected)
             } else {
                 printer.printPlain(line: bytes, text: text, rejected: rejected)
             }
         } else {
             process(.input(plain.input, plain.argument))
         }
+    }
+
+    /// Kept out of line, so that the text path's loop stays small.
+    @inline(never)
+    private mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool) {
+        printer.printPlainJSON(plain, text: text, rejected: rejected, context: runner.context, version: runner.contextVersion)
     }
 
     /// `--send INPUT` or `--send INPUT=ARG`.
