@@ -31,6 +31,7 @@ public enum JSONText {
 
     /// Whether every byte of `bytes` is ``isPlain(_:)``, tested eight bytes at a time: the check
     /// that lets printers copy a string's bytes between quotes as they are.
+    @inlinable
     public static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress, bytes.count >= 4 else { return bytes.allSatisfy(isPlain) }
         if bytes.count < 8 {
@@ -50,8 +51,8 @@ public enum JSONText {
 
     /// Whether some byte of `word` is not ``isPlain(_:)``. Each term is exact as a whole: a
     /// borrow or carry only disturbs the bytes after one that already fails.
-    @inline(__always)
-    private static func hasNonPlainByte(_ word: UInt64) -> Bool {
+    @inlinable @inline(__always)
+    static func hasNonPlainByte(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quotes = word ^ (ones &* 0x22)
         let backslashes = word ^ (ones &* 0x5C)
