@@ -32,8 +32,8 @@ struct ResultPrinter: ResultSink, ~Copyable {
     /// `INPUT[ ARG]` when it depends on the cell alone: for a cell with one candidate, its
     /// acceptance; for a cell with none, its `no-transition` rejection or that it was ignored.
     /// In text, the rest of the line (`: FROM -> TO / EFFECTS`); in JSON, the fields from
-    /// `input` on (an argument goes after it), up to the context. Empty when not precomputed, or for machines too large to
-    /// precompute.
+    /// `input` on (an argument goes after `input`), up to the context. Empty when not
+    /// precomputed, or for machines too large to precompute.
     private let cellText: BytePool
     /// `{"line":` and the digits of ``line``, kept from one result to the next.
     private var lineStart = JSONLineStart()
@@ -43,6 +43,8 @@ struct ResultPrinter: ResultSink, ~Copyable {
     private var contextJSON: OutputBuffer.Span?
     private var contextJSONVersion = -1
     private let inputCount: Int
+    /// What starts the `input` field of a JSON result, after the line number.
+    private static var inputKey: StaticString { #","input":"# }
     /// Machines with more cells than this print every result field by field.
     private static let maximumPrecomputedCells = 1 << 16
 
@@ -94,7 +96,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
         for state in 0..<machine.stateCount {
             for input in 0..<machine.inputCount {
                 // In JSON, the text starts with the input field.
-                let inputField = format == .json ? #","input":"# + JSONText.quoted(machine.inputNames[input]) : ""
+                let inputField = format == .json ? "\(inputKey)" + JSONText.quoted(machine.inputNames[input]) : ""
                 let candidates = machine.candidates(state: state, input: input)
                 let from = machine.stateNames[state]
                 if machine.isFinal[state] {
@@ -162,7 +164,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
             output.append(text)
         } else {
             // The text starts with `,"input":NAME`; the argument goes after it.
-            let inputField = 9 &+ inputs.json[plain.input].count
+            let inputField = Self.inputKey.utf8CodeUnitCount &+ inputs.json[plain.input].count
             output.append(UnsafeRawBufferPointer(rebasing: text[..<inputField]))
             output.append(",\"arg\":" as StaticString)
             output.append(plain.quoted)
