@@ -34,8 +34,16 @@ public struct ScriptLineParser {
         /// A string argument as written, quotes included.
         public var quoted: UnsafeRawBufferPointer
 
+        @usableFromInline
+        init(input: Int, kind: Kind, number: Int, quoted: UnsafeRawBufferPointer) {
+            self.input = input
+            self.kind = kind
+            self.number = number
+            self.quoted = quoted
+        }
+
         /// The argument's value (a placeholder for a string that is never read).
-        @inline(__always)
+        @inlinable @inline(__always)
         public var value: Value {
             switch kind {
             case .none: .null
@@ -58,9 +66,9 @@ public struct ScriptLineParser {
 
     /// The machine's ``CompiledMachine/argumentTypes`` and ``CompiledMachine/argumentIsRead``
     /// (only these, so that the parser stays small to pass around).
-    let argumentTypes: [ValueType?]
-    let argumentIsRead: [Bool]
-    let names: NameTable
+    @usableFromInline let argumentTypes: [ValueType?]
+    @usableFromInline let argumentIsRead: [Bool]
+    @usableFromInline let names: NameTable
     /// Where JSON-quoted strings are decoded, reused across lines.
     private var scratch: [UInt8] = []
 
@@ -93,7 +101,7 @@ public struct ScriptLineParser {
     /// leading zeros; `true` or `false`; a JSON-quoted string of printable ASCII without
     /// escapes). So the line is also its result's text up to the `:`. `nil` for any other line,
     /// which ``parse(line:)`` takes.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func parsePlain(line: UnsafeRawBufferPointer) -> Plain? {
         // Most lines are a bare name: look the line up whole before looking for a space.
         if let input = names.id(of: line) {
@@ -121,7 +129,7 @@ public struct ScriptLineParser {
     }
 
     /// An int as smrun prints it: `-`?, then `0` or up to 18 digits not starting with `0`.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func plainInt(_ bytes: UnsafeRawBufferPointer) -> Int? {
         let negative = bytes.first == UInt8(ascii: "-")
         let digits = negative ? 1 : 0
@@ -141,7 +149,7 @@ public struct ScriptLineParser {
     }
 
     /// A JSON string of printable ASCII without escapes: what smrun prints for it is its bytes.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func isPlainQuoted(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\""), bytes[bytes.count &- 1] == UInt8(ascii: "\"") else { return false }
         return JSONText.isPlain(UnsafeRawBufferPointer(rebasing: bytes[1..<(bytes.count &- 1)]))

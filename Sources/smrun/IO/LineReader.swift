@@ -65,6 +65,8 @@ struct LineReader: ~Copyable {
     }
 
     /// Makes room (moving the partial line to the front, growing for long lines) and reads once.
+    /// Once per block: kept out of the per-line loop.
+    @inline(never)
     private mutating func fill(willBlock: () -> Void) {
         if start > 0 {
             if start < end { buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: end - start) }
@@ -98,6 +100,7 @@ struct LineReader: ~Copyable {
     }
 
     /// Discards the rest of an over-long line, reporting how long it was.
+    @inline(never)
     private mutating func skipLongLine(willBlock: () -> Void) -> Line {
         var skipped = 0
         while true {

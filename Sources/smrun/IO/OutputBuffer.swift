@@ -51,6 +51,28 @@ struct OutputBuffer: ~Copyable {
         count &+= bytes.count
     }
 
+    /// Appends `first`, then `second`: one check for room when both are short (a plain result
+    /// line and its cell's text).
+    @inline(__always)
+    mutating func append(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {
+        guard let a = first.baseAddress, let b = second.baseAddress, first.count <= 128, second.count <= 128,
+            first.count &+ second.count <= capacity &- count
+        else {
+            appendEach(first, second)
+            return
+        }
+        Self.copySmall(from: a, count: first.count, to: UnsafeMutableRawPointer(storage + count))
+        Self.copySmall(from: b, count: second.count, to: UnsafeMutableRawPointer(storage + (count &+ first.count)))
+        count &+= first.count &+ second.count
+    }
+
+    /// ``append(_:_:)`` for long or empty parts, or when the buffer is full: rare, so out of line.
+    @inline(never)
+    private mutating func appendEach(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {
+        append(first)
+        append(second)
+    }
+
     /// Copies up to 128 bytes with a few loads and stores that overlap in the middle, instead of
     /// a call to `memmove`: most of what a result prints is short.
     @inline(__always)

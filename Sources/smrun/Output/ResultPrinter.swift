@@ -150,8 +150,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
     @inline(__always)
     mutating func printPlain(line: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer, rejected: Bool) {
         if rejected { self.rejected += 1 }
-        output.append(line)
-        output.append(text)
+        output.append(line, text)
     }
 
     /// ``printPlain(line:text:rejected:)`` in JSON, with the context after the result and its

@@ -113,6 +113,8 @@ struct RunSession: ~Copyable {
         }
     }
 
+    /// The general path, kept out of the plain path's loop.
+    @inline(never)
     private mutating func process(_ parsed: ScriptLineParser.Parsed) {
         switch parsed {
         case .skip:
