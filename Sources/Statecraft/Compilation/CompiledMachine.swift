@@ -65,8 +65,12 @@ public struct CompiledMachine: Sendable {
 
     /// The candidate transitions for `input` in `state`, in file order.
     public func candidates(state: Int, input: Int) -> ArraySlice<Int32> {
-        let cell = state * inputCount + input
-        return table.cellTransitions[Int(table.cellStart[cell])..<Int(table.cellStart[cell + 1])]
+        let cell = table.cells[state * inputCount + input]
+        if cell.code >= 0 { return [cell.code][...] }
+        let start = Int(cell.next)
+        var end = start
+        while table.cellTransitions[end] >= 0 { end += 1 }
+        return table.cellTransitions[start..<end]
     }
 
     /// The effects that ran for `result`: a start's entry effects, or its transition's; none when

@@ -27,21 +27,22 @@ struct DispatchTable: Sendable {
         @usableFromInline let source: Source
     }
 
-    /// How one cell is settled.
+    /// How one cell is settled, in 8 bytes: the table has a cell per state and input, so its
+    /// size is most of a large machine's memory and of its load time.
     @usableFromInline
     struct Cell: Sendable {
         /// The index of the transition taken directly, or a code below zero.
         @usableFromInline let code: Int32
-        /// For a transition taken directly: the state after it (its source, for one that stays).
+        /// For a transition taken directly: the state after it (its source, for one that stays),
+        /// as its bitwise complement when the transition runs copies. For any other cell: where
+        /// its candidates start in ``DispatchTable/cellTransitions``.
         @usableFromInline let next: Int32
-        /// For a transition taken directly: whether it runs copies.
-        @usableFromInline let copies: Bool
     }
 
     @usableFromInline let inputCount: Int
     @usableFromInline let cells: [Cell]
-    /// The candidates of a cell are `cellTransitions[cellStart[cell] ..< cellStart[cell + 1]]`.
-    @usableFromInline let cellStart: [Int32]
+    /// The candidates of the cells that are not taken directly, each cell's in file order and
+    /// ended by -1. Index 0 holds a lone -1: the empty list where cells without candidates start.
     @usableFromInline let cellTransitions: [Int32]
     /// Per transition, what taking it needs without touching ``CompiledMachine/transitions``
     /// (whose elements hold arrays, so reading one costs reference counting): the target (-1
@@ -63,30 +64,46 @@ struct DispatchTable: Sendable {
     ) {
         self.inputCount = inputCount
         let cellCount = stateCount * inputCount
-        // The candidates, by counting sort: one pass to count each cell's, then (after summing
-        // the counts into each cell's end) one backwards pass that fills each cell from its end,
-        // leaving its start.
-        var start = [Int32](repeating: 0, count: cellCount + 1)
+        // Every cell of a final state is settled as such, every other cell starts as `unhandled`;
+        // both have no candidates yet, so they start at the empty list.
+        var cells = [Cell](repeating: Cell(code: Self.unhandled, next: 0), count: cellCount)
+        for state in 0..<stateCount where isFinal[state] {
+            for cell in (state * inputCount)..<((state + 1) * inputCount) {
+                cells[cell] = Cell(code: Self.finished, next: 0)
+            }
+        }
+        // The candidates, by a counting sort that needs no counter per cell besides the cell:
+        // one pass counts each cell's candidates in its `next`, as minus the count; then one
+        // backwards pass gives each cell, where it meets it first, the room for its candidates
+        // and their -1, and fills that room from its end, leaving the cell its start.
+        var listed = 1
         for index in transitions.indices {
             let input = transitions[index].input
-            for state in transitions[index].sources { start[state * inputCount + input] += 1 }
+            for state in transitions[index].sources {
+                let cell = state * inputCount + input
+                if cells[cell].next == 0 { listed += 1 }
+                cells[cell] = Cell(code: cells[cell].code, next: cells[cell].next - 1)
+                listed += 1
+            }
         }
-        var total: Int32 = 0
-        for cell in 0..<cellCount {
-            total += start[cell]
-            start[cell] = total
-        }
-        start[cellCount] = total
-        var cellTransitions = [Int32](repeating: 0, count: Int(total))
+        var cellTransitions = [Int32](repeating: -1, count: listed)
+        var end: Int32 = 1
         for index in transitions.indices.reversed() {
             let input = transitions[index].input
             for state in transitions[index].sources {
                 let cell = state * inputCount + input
-                start[cell] -= 1
-                cellTransitions[Int(start[cell])] = Int32(index)
+                var next = cells[cell].next
+                if next < 0 {
+                    // The candidates' end: their -1 goes there.
+                    end -= next
+                    next = end
+                    end += 1
+                }
+                next -= 1
+                cellTransitions[Int(next)] = Int32(index)
+                cells[cell] = Cell(code: cells[cell].code, next: next)
             }
         }
-        cellStart = start
         self.cellTransitions = cellTransitions
         targets = transitions.map { Int32($0.target) }
         isGuarded = transitions.map { $0.guardExpression != nil }
@@ -139,27 +156,23 @@ struct DispatchTable: Sendable {
         transitionCopies = own.starts
         self.copies = copies
 
-        // Every cell of a final state is settled as such; of the others, only cells with
-        // candidates differ from `unhandled`: they are found from the transitions' sources.
-        var cells = [Cell](repeating: Cell(code: Self.unhandled, next: -1, copies: false), count: cellCount)
-        for state in 0..<stateCount where isFinal[state] {
-            for cell in (state * inputCount)..<((state + 1) * inputCount) {
-                cells[cell] = Cell(code: Self.finished, next: -1, copies: false)
-            }
-        }
+        // Of the cells of states that are not final, those with candidates are settled as a
+        // search, or as taken directly when their one candidate can be.
         for index in transitions.indices {
             let input = transitions[index].input
             let target = transitions[index].target
             for state in transitions[index].sources where !isFinal[state] {
                 let cell = state * inputCount + input
-                // A cell of one candidate is this transition's.
+                let start = cells[cell].next
+                // A cell of one candidate (its list is it and -1) is this transition's.
                 let direct =
-                    start[cell + 1] - start[cell] == 1 && !isGuarded[index] && own.copies[index]
+                    cellTransitions[Int(start) + 1] < 0 && !isGuarded[index] && own.copies[index]
                     && (target < 0 || (exit.copies[state] && entry.copies[target]))
+                let next = Int32(target >= 0 ? target : state)
                 cells[cell] =
                     direct
-                    ? Cell(code: Int32(index), next: Int32(target >= 0 ? target : state), copies: runsBodies[index])
-                    : Cell(code: Self.search, next: -1, copies: false)
+                    ? Cell(code: Int32(index), next: runsBodies[index] ? ~next : next)
+                    : Cell(code: Self.search, next: start)
             }
         }
         self.cells = cells

@@ -207,9 +207,9 @@ private struct CompilationPass {
         entryEffects = definition.states.map { $0.entry.compactMap { effectIDs[$0.name] } }
         exitEffects = definition.states.map { $0.exit.compactMap { effectIDs[$0.name] } }
         let nonFinal = definition.states.indices.filter { !definition.states[$0].isFinal }
-        let stateTable = NameTable(definition.states.map(\.name.name))
-        let inputTable = NameTable(inputNames)
-        let effectTable = NameTable(effectNames)
+        var stateResolver = NameResolver(definition.states.map(\.name.name))
+        var inputResolver = NameResolver(inputNames)
+        var effectResolver = NameResolver(effectNames)
         let transitions = definition.transitions
         references.reserveCapacity(transitions.count)
         for index in transitions.indices {
@@ -218,11 +218,11 @@ private struct CompilationPass {
             switch transitions[index].source {
             case .states(let names) where names.count == 1:
                 // One source (most transitions): an array of one, without growing one.
-                if let id = stateTable.id(of: names[0].name) { sources = [id] } else { hasUndefinedSource = true }
+                if let id = stateResolver.id(of: names[0]) { sources = [id] } else { hasUndefinedSource = true }
             case .states(let names):
                 sources.reserveCapacity(names.count)
                 for name in names {
-                    if let id = stateTable.id(of: name.name) {
+                    if let id = stateResolver.id(of: name) {
                         if !sources.contains(id) { sources.append(id) }
                     } else {
                         hasUndefinedSource = true
@@ -231,12 +231,12 @@ private struct CompilationPass {
             case .anyNonFinal:
                 sources = nonFinal
             }
-            let target: Int? = if let name = transitions[index].target { stateTable.id(of: name.name) } else { -1 }
+            let target: Int? = if let name = transitions[index].target { stateResolver.id(of: name) } else { -1 }
             let effects = transitions[index].effects
             references.append(
                 TransitionReferences(
-                    input: inputTable.id(of: transitions[index].input.name), sources: sources, hasUndefinedSource: hasUndefinedSource,
-                    target: target, effects: effects.isEmpty ? [] : effects.compactMap { effectTable.id(of: $0.name) }))
+                    input: inputResolver.id(of: transitions[index].input), sources: sources, hasUndefinedSource: hasUndefinedSource,
+                    target: target, effects: effects.isEmpty ? [] : effects.compactMap { effectResolver.id(of: $0) }))
         }
     }
 

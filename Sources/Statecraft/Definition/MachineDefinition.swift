@@ -44,11 +44,30 @@ public struct MachineDefinition: Sendable {
 public struct Named: Hashable, Sendable, ExpressibleByStringLiteral {
     public var name: String
     public var position: SourcePosition
+    /// The file decoder's id for the name's spelling (one id per distinct spelling in a file),
+    /// or -1: a hint that lets the compiler resolve a name written many times once
+    /// (``NameResolver``). A hint only, checked against `name` where it is used, and no part
+    /// of the name's value: `==` and hashing ignore it.
+    package var spelling: Int
 
     public init(_ name: String, at position: SourcePosition = .unknown) {
+        self.init(name, at: position, spelling: -1)
+    }
+
+    package init(_ name: String, at position: SourcePosition, spelling: Int) {
         self.name = name
         self.position = position
+        self.spelling = spelling
     }
 
     public init(stringLiteral value: String) { self.init(value) }
+
+    public static func == (lhs: Named, rhs: Named) -> Bool {
+        lhs.name == rhs.name && lhs.position == rhs.position
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(position)
+    }
 }

@@ -164,7 +164,7 @@ public struct Runner: Sendable {
         } else if cell.code == DispatchTable.unhandled {
             if machine.onUnhandled == .ignore { result.outcome = .ignored }
         } else {
-            search(index, argument: argument, &result)
+            search(from: Int(cell.next), argument: argument, &result)
         }
         return result
     }
@@ -172,8 +172,12 @@ public struct Runner: Sendable {
     /// Takes the transition of a cell settled without a search: its copies, then the move.
     @inlinable @inline(__always)
     mutating func take(_ cell: DispatchTable.Cell, argument: Value) {
-        if cell.copies { runCopies(of: Int(cell.code), argument: argument) }
-        current = Int(cell.next)
+        if cell.next < 0 {
+            runCopies(of: Int(cell.code), argument: argument)
+            current = Int(~cell.next)
+        } else {
+            current = Int(cell.next)
+        }
     }
 
     /// Runs the copies of a transition taken directly (its effect bodies only copy values): its
@@ -203,12 +207,12 @@ public struct Runner: Sendable {
         }
     }
 
-    /// Evaluates the guards of a cell's candidates, in file order, and takes the first that holds.
+    /// Evaluates the guards of a cell's candidates (`cellTransitions` from `start`, up to a -1),
+    /// in file order, and takes the first that holds.
     @usableFromInline
-    mutating func search(_ cell: Int, argument: Value, _ result: inout TransitionResult) {
-        var candidate = Int(machine.table.cellStart[cell])
-        let end = Int(machine.table.cellStart[cell &+ 1])
-        while candidate < end {
+    mutating func search(from start: Int, argument: Value, _ result: inout TransitionResult) {
+        var candidate = start
+        while machine.table.cellTransitions[candidate] >= 0 {
             let index = Int(machine.table.cellTransitions[candidate])
             candidate &+= 1
             if machine.table.isGuarded[index] {

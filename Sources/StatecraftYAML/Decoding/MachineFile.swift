@@ -16,21 +16,31 @@ public enum MachineFile {
 
     /// Loads machine-file text. `defaultName` names the machine when the file has no `machine` key.
     public static func load(bytes: [UInt8], defaultName: String, limits: YAMLLimits = .default) -> LoadResult {
+        let (definition, decodingDiagnostics) = decode(bytes, defaultName: defaultName, limits: limits)
+        guard let definition else {
+            return LoadResult(definition: nil, machine: nil, diagnostics: decodingDiagnostics)
+        }
+        let compiled = MachineCompiler.compile(definition, maximumTableCells: limits.maximumTableCells)
+        var diagnostics = decodingDiagnostics + compiled.diagnostics
+        diagnostics.sort { $0.position < $1.position }
+        return LoadResult(
+            definition: definition, machine: diagnostics.hasErrors ? nil : compiled.machine, diagnostics: diagnostics)
+    }
+
+    /// Parses and decodes machine-file text. The YAML document is gone when this returns: a
+    /// large file's is as big as the file twice over, and compiling needs as much again.
+    private static func decode(
+        _ bytes: [UInt8], defaultName: String, limits: YAMLLimits
+    ) -> (definition: MachineDefinition?, diagnostics: [Diagnostic]) {
         let document: YAMLDocument
         do {
             document = try YAMLParser.parseDocument(bytes, limits: limits)
         } catch {
-            return LoadResult(definition: nil, machine: nil, diagnostics: [error.diagnostic])
+            return (nil, [error.diagnostic])
         }
         var decoder = MachineFileDecoder(document)
-        guard let definition = decoder.decode(defaultName: defaultName) else {
-            return LoadResult(definition: nil, machine: nil, diagnostics: decoder.diagnostics)
-        }
-        let compiled = MachineCompiler.compile(definition, maximumTableCells: limits.maximumTableCells)
-        var diagnostics = decoder.diagnostics + compiled.diagnostics
-        diagnostics.sort { $0.position < $1.position }
-        return LoadResult(
-            definition: definition, machine: diagnostics.hasErrors ? nil : compiled.machine, diagnostics: diagnostics)
+        let definition = decoder.decode(defaultName: defaultName)
+        return (definition, decoder.diagnostics)
     }
 
     /// Loads the file at `path`. An unreadable path (missing, a directory, a FIFO, too large) is

@@ -302,9 +302,18 @@ struct MachineFileDecoder {
         return text.withUnsafeBytes { spellings.string(UnsafeRawBufferPointer(rebasing: $0[node.start..<(node.start + node.count)])) }
     }
 
+    /// A scalar as a name written at `position`, interned (``TextInterner/named(_:at:)``).
+    private mutating func interned(_ node: Int, at position: SourcePosition) -> Named {
+        let text = document.text
+        let node = document[node]
+        return text.withUnsafeBytes {
+            spellings.named(UnsafeRawBufferPointer(rebasing: $0[node.start..<(node.start + node.count)]), at: position)
+        }
+    }
+
     /// A mapping entry's key as a name, where the key is written.
     private mutating func key(_ entry: YAMLDocument.Entry) -> Named {
-        Named(interned(entry.key), at: document[entry.key].position)
+        interned(entry.key, at: document[entry.key].position)
     }
 
     /// A name: any non-empty scalar, read as a string whatever it looks like (`on`, `1`).
@@ -319,7 +328,7 @@ struct MachineFileDecoder {
             return nil
         }
         let offset = scalar.style == .singleQuoted || scalar.style == .doubleQuoted ? 1 : 0
-        return Named(interned(node), at: scalar.position.advanced(by: offset))
+        return interned(node, at: scalar.position.advanced(by: offset))
     }
 
     /// One name or a list of names.

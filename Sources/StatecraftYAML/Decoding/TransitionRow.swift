@@ -158,7 +158,7 @@ enum TransitionRow {
             while first < end, Self.isBlank(bytes[first]) { first += 1 }
             while end > first, Self.isBlank(bytes[end - 1]) { end -= 1 }
             guard first < end else { return nil }
-            return Named(spellings.string(UnsafeRawBufferPointer(rebasing: scalar.text[first..<end])), at: position(first))
+            return spellings.named(UnsafeRawBufferPointer(rebasing: scalar.text[first..<end]), at: position(first))
         }
 
         /// YAML folds a plain scalar's line breaks; what is left between names is spaces and tabs.

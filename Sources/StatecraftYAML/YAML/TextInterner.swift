@@ -55,6 +55,13 @@ struct TextInterner {
         strings[id(of: text)]
     }
 
+    /// `text` as a name written at `position`: its one `String`, and its id as the spelling
+    /// that lets the compiler resolve it once (``Named/spelling``).
+    mutating func named(_ text: UnsafeRawBufferPointer, at position: SourcePosition) -> Named {
+        let id = id(of: text)
+        return Named(strings[id], at: position, spelling: id)
+    }
+
     /// Doubles the table, placing every spelling again.
     private mutating func grow() {
         let old = slots

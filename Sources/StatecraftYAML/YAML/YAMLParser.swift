@@ -113,7 +113,6 @@ private struct DocumentBuilder {
     init(limits: YAMLLimits, bytes: [UInt8]) {
         self.limits = limits
         self.bytes = bytes
-        // Scalars' text is about as long as the file.
         document = YAMLDocument(capacity: bytes.count)
     }
 
