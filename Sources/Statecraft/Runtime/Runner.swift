@@ -186,16 +186,24 @@ public struct Runner: Sendable {
     mutating func runCopies(of index: Int, argument: Value) {
         contextVersion &+= 1
         let target = Int(machine.table.targets[index])
-        if target >= 0 { copy(machine.table.exitCopies[current], machine.table.exitCopies[current &+ 1], argument) }
-        copy(machine.table.transitionCopies[index], machine.table.transitionCopies[index &+ 1], argument)
-        if target >= 0 { copy(machine.table.entryCopies[target], machine.table.entryCopies[target &+ 1], argument) }
+        if target >= 0 { copyPart(machine.table.exitCopies, current, argument) }
+        copyPart(machine.table.transitionCopies, index, argument)
+        if target >= 0 { copyPart(machine.table.entryCopies, target, argument) }
+    }
+
+    /// Runs part `part` of the copies laid out by `starts`, if it has any: most parts (a state's
+    /// exit or entry effects) have none, and skipping them here saves a call.
+    @inline(__always)
+    mutating func copyPart(_ starts: [Int32], _ part: Int, _ argument: Value) {
+        let start = Int(starts[part])
+        let end = Int(starts[part &+ 1])
+        if start < end { copy(start, end, argument) }
     }
 
     /// Runs `copies[start ..< end]` of the dispatch table.
     @usableFromInline
-    mutating func copy(_ start: Int32, _ end: Int32, _ argument: Value) {
-        var index = Int(start)
-        let end = Int(end)
+    mutating func copy(_ start: Int, _ end: Int, _ argument: Value) {
+        var index = start
         while index < end {
             let copy = machine.table.copies[index]
             switch copy.source {
