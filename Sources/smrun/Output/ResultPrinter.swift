@@ -158,13 +158,12 @@ struct ResultPrinter: ResultSink, ~Copyable {
     @inline(__always)
     mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool, context: [Value], version: Int) {
         if rejected { self.rejected += 1 }
-        lineStart.with(line ?? 0) { output.append($0) }
         if plain.kind == .none {
-            output.append(text)
+            lineStart.with(line ?? 0) { output.append($0, text) }
         } else {
             // The text starts with `,"input":NAME`; the argument goes after it.
             let inputField = Self.inputKey.utf8CodeUnitCount &+ inputs.json[plain.input].count
-            output.append(UnsafeRawBufferPointer(rebasing: text[..<inputField]))
+            lineStart.with(line ?? 0) { output.append($0, UnsafeRawBufferPointer(rebasing: text[..<inputField])) }
             output.append(",\"arg\":" as StaticString)
             output.append(plain.quoted)
             output.append(UnsafeRawBufferPointer(rebasing: text[inputField...]))
