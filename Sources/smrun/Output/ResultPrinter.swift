@@ -20,7 +20,8 @@ struct ResultPrinter: ResultSink, ~Copyable {
     private let states: Names
     private let inputs: Names
     private let effects: Names
-    /// `"name":` for each context variable.
+    /// What comes before each context variable's value in JSON: `,"context":{"name":` for the
+    /// first, `,"name":` for the others.
     private let variableKeys: BytePool
     /// Effect lists joined for output: text `a, b`, JSON `"a","b"`.
     private let exitLists: Names
@@ -76,8 +77,8 @@ struct ResultPrinter: ResultSink, ~Copyable {
         inputs = Names(machine.inputNames.map { [$0] })
         effects = Names(machine.effectNames.map { [$0] })
         variableKeys = BytePool(
-            machine.variableNames.map { name in
-                var bytes: [UInt8] = []
+            machine.variableNames.enumerated().map { slot, name in
+                var bytes = Array((slot == 0 ? #","context":{"# : ",").utf8)
                 JSONText.appendQuoted(name.utf8, to: &bytes)
                 return bytes + [UInt8(ascii: ":")]
             })
@@ -431,9 +432,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
     /// `,"context":{...}}` and a newline, remembered as ``contextJSON``.
     private mutating func appendContext(_ context: [Value], version: Int) {
         let mark = output.mark
-        output.append(#","context":{"# as StaticString)
         for slot in 0..<variableKeys.count {
-            if slot > 0 { output.append(UInt8(ascii: ",")) }
             output.append(variableKeys[slot])
             appendJSONValue(context[slot])
         }
