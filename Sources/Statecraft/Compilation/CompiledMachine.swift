@@ -52,9 +52,11 @@ public struct CompiledMachine: Sendable {
         self.exitEffects = exitEffects
         self.transitions = transitions
         self.effects = effects
-        table = DispatchTable(
-            stateCount: stateNames.count, inputCount: inputNames.count, isFinal: isFinal, transitions: transitions,
-            effects: effects, entryEffects: entryEffects, exitEffects: exitEffects)
+        table = transitions.withUnsafeBufferPointer { transitions in
+            DispatchTable(
+                stateCount: stateNames.count, inputCount: inputNames.count, isFinal: isFinal, transitions: transitions,
+                effects: effects, entryEffects: entryEffects, exitEffects: exitEffects)
+        }
     }
 
     public var stateCount: Int { stateNames.count }

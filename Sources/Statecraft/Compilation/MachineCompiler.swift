@@ -83,7 +83,10 @@ private struct CompilationPass {
         let transitions = compileTransitions()
         guard tableFits(transitions) else { return nil }
         var argumentIsRead = [Bool](repeating: false, count: inputNames.count)
-        for t in transitions where t.guardText.map({ readsArgument($0) }) ?? false { argumentIsRead[t.input] = true }
+        // By index: iterating would copy each transition, retaining all its parts.
+        for index in transitions.indices where transitions[index].guardText.map({ readsArgument($0) }) ?? false {
+            argumentIsRead[transitions[index].input] = true
+        }
         let effects = compileEffects(argumentScopes: argumentScopes, transitions: transitions, argumentIsRead: &argumentIsRead)
         let states = definition.states
         return CompiledMachine(
@@ -301,7 +304,7 @@ private struct CompilationPass {
     /// Refuses a machine whose dispatch table would be too large to build.
     mutating func tableFits(_ transitions: [CompiledTransition]) -> Bool {
         let (cells, overflow) = definition.states.count.multipliedReportingOverflow(by: inputNames.count)
-        let pairs = transitions.reduce(0) { $0 + $1.sources.count }
+        let pairs = transitions.indices.reduce(0) { $0 + transitions[$1].sources.count }
         let position = definition.states.first?.name.position ?? definition.initial.position
         if overflow || cells > maximumTableCells {
             error(
