@@ -35,7 +35,7 @@ private struct CompilationPass {
     /// Per state, the ids of its entry and of its exit effects.
     var entryEffects: [[Int]] = []
     var exitEffects: [[Int]] = []
-    /// Per transition, its names as ids.
+    /// Per transition, its names as ids; emptied once the transitions are compiled.
     var references: [TransitionReferences] = []
     /// Guards compiled without error, by text and argument type: a guard written on many
     /// transitions is parsed and checked once.
@@ -81,6 +81,9 @@ private struct CompilationPass {
         let argumentScopes = effectArgumentTypes(initial: initial)
         declareVariables(argumentScopes: argumentScopes)
         let transitions = compileTransitions()
+        // Compiled transitions share their arrays; the rest is not needed again, and the
+        // dispatch table is built next, when memory peaks.
+        references = []
         guard tableFits(transitions) else { return nil }
         var argumentIsRead = [Bool](repeating: false, count: inputNames.count)
         // By index: iterating would copy each transition, retaining all its parts.
