@@ -180,15 +180,32 @@ private struct CompilationPass {
         var hookIndex: [String: Int] = [:]
         var firstMentions: [(name: Named, order: Int)] = []
         var order = 0
+        // By spelling (``Named/spelling``), as ``NameResolver`` does: the name last mentioned
+        // with it and its hook's index, `nil` for an effect with a body. A large file mentions a
+        // few effects on most of its transitions, and each is so hashed once.
+        var known: [(name: String, hook: Int?)?] = []
+        func hook(_ name: Named) -> Int? {
+            let spelling = name.spelling
+            if spelling >= 0, spelling < known.count, let entry = known[spelling], entry.name == name.name { return entry.hook }
+            var hook: Int?
+            if effectIDs[name.name] == nil {
+                hook = hookIndex[name.name]
+                if hook == nil {
+                    hook = firstMentions.count
+                    hookIndex[name.name] = firstMentions.count
+                    firstMentions.append((name, order))
+                }
+            }
+            if spelling >= 0 {
+                if spelling >= known.count { known += repeatElement(nil, count: spelling + 1 - known.count) }
+                known[spelling] = (name.name, hook)
+            }
+            return hook
+        }
         func mention(_ name: Named) {
             defer { order += 1 }
-            guard effectIDs[name.name] == nil else { return }
-            if let index = hookIndex[name.name] {
-                if name.position < firstMentions[index].name.position { firstMentions[index] = (name, order) }
-            } else {
-                hookIndex[name.name] = firstMentions.count
-                firstMentions.append((name, order))
-            }
+            guard let index = hook(name) else { return }
+            if name.position < firstMentions[index].name.position { firstMentions[index] = (name, order) }
         }
         for index in definition.states.indices {
             for name in definition.states[index].exit { mention(name) }
