@@ -52,9 +52,11 @@ public struct CompiledMachine: Sendable {
         self.exitEffects = exitEffects
         self.transitions = transitions
         self.effects = effects
-        table = DispatchTable(
-            stateCount: stateNames.count, inputCount: inputNames.count, isFinal: isFinal, transitions: transitions,
-            effects: effects, entryEffects: entryEffects, exitEffects: exitEffects)
+        table = transitions.withUnsafeBufferPointer { transitions in
+            DispatchTable(
+                stateCount: stateNames.count, inputCount: inputNames.count, isFinal: isFinal, transitions: transitions,
+                effects: effects, entryEffects: entryEffects, exitEffects: exitEffects)
+        }
     }
 
     public var stateCount: Int { stateNames.count }
@@ -84,9 +86,11 @@ public struct CompiledMachine: Sendable {
 
     /// The effects that taking `transition` from `source` runs, in order (DESIGN §3.2).
     public func effectsRun(by transition: Int, from source: Int) -> EffectSequence {
-        let t = transitions[transition]
-        guard t.target >= 0 else { return EffectSequence(exit: [], transition: t.effects, entry: []) }
-        return EffectSequence(exit: exitEffects[source], transition: t.effects, entry: entryEffects[t.target])
+        // Field by field: a copy of the whole transition would retain all its arrays.
+        let target = transitions[transition].target
+        let effects = transitions[transition].effects
+        guard target >= 0 else { return EffectSequence(exit: [], transition: effects, entry: []) }
+        return EffectSequence(exit: exitEffects[source], transition: effects, entry: entryEffects[target])
     }
 }
 

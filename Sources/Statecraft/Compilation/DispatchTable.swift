@@ -58,9 +58,11 @@ struct DispatchTable: Sendable {
     @usableFromInline let entryCopies: [Int32]
     @usableFromInline let copies: [Copy]
 
+    /// Reads `transitions` through a buffer pointer, field by field: copying a whole transition
+    /// (as iterating an array does) retains and releases each of its arrays and strings.
     init(
-        stateCount: Int, inputCount: Int, isFinal: [Bool], transitions: [CompiledTransition], effects: [CompiledEffect],
-        entryEffects: [[Int]], exitEffects: [[Int]]
+        stateCount: Int, inputCount: Int, isFinal: [Bool], transitions: UnsafeBufferPointer<CompiledTransition>,
+        effects: [CompiledEffect], entryEffects: [[Int]], exitEffects: [[Int]]
     ) {
         self.inputCount = inputCount
         let cellCount = stateCount * inputCount
@@ -105,15 +107,15 @@ struct DispatchTable: Sendable {
             }
         }
         self.cellTransitions = cellTransitions
-        targets = transitions.map { Int32($0.target) }
-        isGuarded = transitions.map { $0.guardExpression != nil }
+        targets = transitions.indices.map { Int32(transitions[$0].target) }
+        isGuarded = transitions.indices.map { transitions[$0].guardExpression != nil }
         let hasBody = effects.map(\.hasBody)
         let entryRunsBodies = entryEffects.map { $0.contains { hasBody[$0] } }
         let exitRunsBodies = exitEffects.map { $0.contains { hasBody[$0] } }
-        runsBodies = transitions.map { transition in
-            transition.effects.contains { hasBody[$0] }
-                || (transition.target >= 0
-                    && (entryRunsBodies[transition.target] || transition.sources.contains { exitRunsBodies[$0] }))
+        runsBodies = transitions.indices.map { index in
+            let target = transitions[index].target
+            return transitions[index].effects.contains { hasBody[$0] }
+                || (target >= 0 && (entryRunsBodies[target] || transitions[index].sources.contains { exitRunsBodies[$0] }))
         }
 
         // The copy-only parts, laid end to end.

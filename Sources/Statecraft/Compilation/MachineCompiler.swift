@@ -35,7 +35,7 @@ private struct CompilationPass {
     /// Per state, the ids of its entry and of its exit effects.
     var entryEffects: [[Int]] = []
     var exitEffects: [[Int]] = []
-    /// Per transition, its names as ids.
+    /// Per transition, its names as ids; emptied once the transitions are compiled.
     var references: [TransitionReferences] = []
     /// Guards compiled without error, by text and argument type: a guard written on many
     /// transitions is parsed and checked once.
@@ -81,9 +81,15 @@ private struct CompilationPass {
         let argumentScopes = effectArgumentTypes(initial: initial)
         declareVariables(argumentScopes: argumentScopes)
         let transitions = compileTransitions()
+        // Compiled transitions share their arrays; the rest is not needed again, and the
+        // dispatch table is built next, when memory peaks.
+        references = []
         guard tableFits(transitions) else { return nil }
         var argumentIsRead = [Bool](repeating: false, count: inputNames.count)
-        for t in transitions where t.guardText.map({ readsArgument($0) }) ?? false { argumentIsRead[t.input] = true }
+        // By index: iterating would copy each transition, retaining all its parts.
+        for index in transitions.indices where transitions[index].guardText.map({ readsArgument($0) }) ?? false {
+            argumentIsRead[transitions[index].input] = true
+        }
         let effects = compileEffects(argumentScopes: argumentScopes, transitions: transitions, argumentIsRead: &argumentIsRead)
         let states = definition.states
         return CompiledMachine(
@@ -174,15 +180,32 @@ private struct CompilationPass {
         var hookIndex: [String: Int] = [:]
         var firstMentions: [(name: Named, order: Int)] = []
         var order = 0
+        // By spelling (``Named/spelling``), as ``NameResolver`` does: the name last mentioned
+        // with it and its hook's index, `nil` for an effect with a body. A large file mentions a
+        // few effects on most of its transitions, and each is so hashed once.
+        var known: [(name: String, hook: Int?)?] = []
+        func hook(_ name: Named) -> Int? {
+            let spelling = name.spelling
+            if spelling >= 0, spelling < known.count, let entry = known[spelling], entry.name == name.name { return entry.hook }
+            var hook: Int?
+            if effectIDs[name.name] == nil {
+                hook = hookIndex[name.name]
+                if hook == nil {
+                    hook = firstMentions.count
+                    hookIndex[name.name] = firstMentions.count
+                    firstMentions.append((name, order))
+                }
+            }
+            if spelling >= 0 {
+                if spelling >= known.count { known += repeatElement(nil, count: spelling + 1 - known.count) }
+                known[spelling] = (name.name, hook)
+            }
+            return hook
+        }
         func mention(_ name: Named) {
             defer { order += 1 }
-            guard effectIDs[name.name] == nil else { return }
-            if let index = hookIndex[name.name] {
-                if name.position < firstMentions[index].name.position { firstMentions[index] = (name, order) }
-            } else {
-                hookIndex[name.name] = firstMentions.count
-                firstMentions.append((name, order))
-            }
+            guard let index = hook(name) else { return }
+            if name.position < firstMentions[index].name.position { firstMentions[index] = (name, order) }
         }
         for index in definition.states.indices {
             for name in definition.states[index].exit { mention(name) }
@@ -301,7 +324,7 @@ private struct CompilationPass {
     /// Refuses a machine whose dispatch table would be too large to build.
     mutating func tableFits(_ transitions: [CompiledTransition]) -> Bool {
         let (cells, overflow) = definition.states.count.multipliedReportingOverflow(by: inputNames.count)
-        let pairs = transitions.reduce(0) { $0 + $1.sources.count }
+        let pairs = transitions.indices.reduce(0) { $0 + transitions[$1].sources.count }
         let position = definition.states.first?.name.position ?? definition.initial.position
         if overflow || cells > maximumTableCells {
             error(

@@ -1,6 +1,9 @@
 /// Finds what makes a valid machine probably wrong (DESIGN §4, `validate` warnings):
 /// unreachable states, traps, shadowed transitions, unused inputs, and `send` chains that can
 /// loop without an external input.
+///
+/// Transitions are read by index, field by field: iterating `machine.transitions` would copy
+/// each one, retaining and releasing all its arrays.
 public enum MachineLinter {
     /// Warnings for `machine`, compiled from `definition`, in file order.
     public static func lint(_ machine: CompiledMachine, definition: MachineDefinition) -> [Diagnostic] {
@@ -19,8 +22,10 @@ public enum MachineLinter {
         var frontier = [machine.initialState]
         reached[machine.initialState] = true
         var outgoing = [[Int]](repeating: [], count: machine.stateCount)
-        for transition in machine.transitions where transition.target >= 0 {
-            for source in transition.sources { outgoing[source].append(transition.target) }
+        let transitions = machine.transitions
+        for index in transitions.indices where transitions[index].target >= 0 {
+            let target = transitions[index].target
+            for source in transitions[index].sources { outgoing[source].append(target) }
         }
         while let state = frontier.popLast() {
             for target in outgoing[state] where !reached[target] {
@@ -44,8 +49,10 @@ public enum MachineLinter {
     /// Non-final states with no transition to another state: once there, the machine stays forever.
     private static func traps(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
         var leaves = [Bool](repeating: false, count: machine.stateCount)
-        for transition in machine.transitions where transition.target >= 0 {
-            for source in transition.sources where source != transition.target { leaves[source] = true }
+        let transitions = machine.transitions
+        for index in transitions.indices where transitions[index].target >= 0 {
+            let target = transitions[index].target
+            for source in transitions[index].sources where source != target { leaves[source] = true }
         }
         return machine.stateNames.indices.filter { !leaves[$0] && !machine.isFinal[$0] }.map { state in
             .warning(
@@ -61,22 +68,26 @@ public enum MachineLinter {
         // Per input, the line of the earliest unguarded transition leaving each state (0: none).
         var coveredAt = [[Int]](repeating: [], count: machine.inputCount)
         var warnings: [Diagnostic] = []
-        for transition in machine.transitions {
-            if coveredAt[transition.input].isEmpty {
-                coveredAt[transition.input] = [Int](repeating: 0, count: machine.stateCount)
+        let transitions = machine.transitions
+        for index in transitions.indices {
+            let input = transitions[index].input
+            let sources = transitions[index].sources
+            if coveredAt[input].isEmpty {
+                coveredAt[input] = [Int](repeating: 0, count: machine.stateCount)
             }
-            let covering = transition.sources.map { coveredAt[transition.input][$0] }
-            if !covering.isEmpty, !covering.contains(0) {
-                let lines = Set(covering).sorted().map(String.init)
+            // The covering lines are gathered only for a warning: most transitions are not shadowed.
+            if !sources.isEmpty, sources.allSatisfy({ coveredAt[input][$0] != 0 }) {
+                let lines = Set(sources.map { coveredAt[input][$0] }).sorted().map(String.init)
                 warnings.append(
                     .warning(
                         .shadowedTransition,
-                        "this '\(machine.inputNames[transition.input])' transition can never be taken: an earlier unguarded one (line \(lines.joined(separator: ", "))) covers every state it leaves from",
-                        at: transition.position))
+                        "this '\(machine.inputNames[input])' transition can never be taken: an earlier unguarded one (line \(lines.joined(separator: ", "))) covers every state it leaves from",
+                        at: transitions[index].position))
             }
-            if transition.guardExpression == nil {
-                for source in transition.sources where coveredAt[transition.input][source] == 0 {
-                    coveredAt[transition.input][source] = transition.position.line
+            if transitions[index].guardExpression == nil {
+                let line = transitions[index].position.line
+                for source in sources where coveredAt[input][source] == 0 {
+                    coveredAt[input][source] = line
                 }
             }
         }
@@ -86,7 +97,8 @@ public enum MachineLinter {
     /// Declared inputs that no transition uses: sending them can never succeed.
     private static func unusedInputs(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
         guard let declared = definition.inputs else { return [] }
-        let used = Set(machine.transitions.map(\.input))
+        let transitions = machine.transitions
+        let used = Set(transitions.indices.map { transitions[$0].input })
         return declared.compactMap { input in
             guard let id = machine.inputNames.firstIndex(of: input.name.name), !used.contains(id) else { return nil }
             return .warning(
@@ -100,11 +112,13 @@ public enum MachineLinter {
     private static func sendCycles(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
         // Edges: input -> (input it may send, via effect).
         var edges = [[(input: Int, effect: Int)]](repeating: [], count: machine.inputCount)
-        for (index, transition) in machine.transitions.enumerated() {
-            for source in transition.sources {
+        let transitions = machine.transitions
+        for index in transitions.indices {
+            let input = transitions[index].input
+            for source in transitions[index].sources {
                 for effect in machine.effectsRun(by: index, from: source) {
-                    for send in machine.effects[effect].sends where !edges[transition.input].contains(where: { $0 == (send.input, effect) }) {
-                        edges[transition.input].append((send.input, effect))
+                    for send in machine.effects[effect].sends where !edges[input].contains(where: { $0 == (send.input, effect) }) {
+                        edges[input].append((send.input, effect))
                     }
                 }
             }

@@ -30,16 +30,21 @@ enum FileReader {
                 "file is \(info.st_size) bytes, over the limit of \(maximumBytes) (raise it with --max-file-size)",
                 .limitExceeded)
         }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var filled = 0
-        while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { return fail("cannot read: \(String(cString: strerror(errno)))") }
-            if n == 0 { break }
-            filled += n
+        // Read into uninitialized room: zeroing a large file's worth first would cost a pass over it.
+        var readError: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size)) { buffer, filled in
+            while filled < buffer.count {
+                let n = read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+                if n < 0 && errno == EINTR { continue }
+                guard n >= 0 else {
+                    readError = errno
+                    return
+                }
+                if n == 0 { break }
+                filled += n
+            }
         }
-        bytes.removeSubrange(filled...)
+        if readError != 0 { return fail("cannot read: \(String(cString: strerror(readError)))") }
         return .success(bytes)
     }
 }

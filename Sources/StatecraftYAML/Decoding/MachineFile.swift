@@ -15,8 +15,9 @@ public enum MachineFile {
     }
 
     /// Loads machine-file text. `defaultName` names the machine when the file has no `machine` key.
-    public static func load(bytes: [UInt8], defaultName: String, limits: YAMLLimits = .default) -> LoadResult {
-        let (definition, decodingDiagnostics) = decode(bytes, defaultName: defaultName, limits: limits)
+    /// The bytes are consumed so that, unless the caller keeps them, they are gone before compiling.
+    public static func load(bytes: consuming [UInt8], defaultName: String, limits: YAMLLimits = .default) -> LoadResult {
+        let (definition, decodingDiagnostics) = decode(consume bytes, defaultName: defaultName, limits: limits)
         guard let definition else {
             return LoadResult(definition: nil, machine: nil, diagnostics: decodingDiagnostics)
         }
@@ -27,10 +28,10 @@ public enum MachineFile {
             definition: definition, machine: diagnostics.hasErrors ? nil : compiled.machine, diagnostics: diagnostics)
     }
 
-    /// Parses and decodes machine-file text. The YAML document is gone when this returns: a
-    /// large file's is as big as the file twice over, and compiling needs as much again.
+    /// Parses and decodes machine-file text. The YAML document and the text are gone when this
+    /// returns: a large file's are as big as the file twice over, and compiling needs as much again.
     private static func decode(
-        _ bytes: [UInt8], defaultName: String, limits: YAMLLimits
+        _ bytes: consuming [UInt8], defaultName: String, limits: YAMLLimits
     ) -> (definition: MachineDefinition?, diagnostics: [Diagnostic]) {
         let document: YAMLDocument
         do {
@@ -46,12 +47,15 @@ public enum MachineFile {
     /// Loads the file at `path`. An unreadable path (missing, a directory, a FIFO, too large) is
     /// one `unreadable-file` or `limit-exceeded` diagnostic at 1:1.
     public static func load(path: String, limits: YAMLLimits = .default) -> LoadResult {
+        let bytes: [UInt8]
         switch FileReader.contents(of: path, maximumBytes: limits.maximumBytes) {
-        case .success(let bytes):
-            return load(bytes: bytes, defaultName: baseName(of: path), limits: limits)
+        case .success(let contents):
+            bytes = contents
         case .failure(let diagnostic):
             return LoadResult(definition: nil, machine: nil, diagnostics: [diagnostic])
         }
+        // Handed over, so that the file's text is freed before compiling (``load(bytes:defaultName:limits:)``).
+        return load(bytes: consume bytes, defaultName: baseName(of: path), limits: limits)
     }
 
     /// `machines/car.yaml` -> `car`.

@@ -202,23 +202,26 @@ struct MachineFileDecoder {
         let items = document.items(node)
         var transitions: [TransitionDefinition] = []
         transitions.reserveCapacity(items.count)
-        // A local copy of the text, so that reading it does not overlap this decoder's changes.
-        let text = document.text
-        text.withUnsafeBytes { text in
-            for item in items {
-                let node = document[item]
-                switch node.kind {
-                case .scalar:
-                    let row = TransitionRow.Scalar(
-                        text: UnsafeRawBufferPointer(rebasing: text[node.start..<(node.start + node.count)]), position: node.position,
-                        contentOffset: node.style == .singleQuoted || node.style == .doubleQuoted ? 1 : 0, isASCII: node.isASCII)
-                    if let problem = TransitionRow.parse(row, into: &transitions, spellings: &spellings) {
-                        diagnostics.append(problem)
+        // Local copies of the buffers, so that reading them does not overlap this decoder's changes.
+        let (source, text) = (document.source, document.text)
+        source.withUnsafeBytes { source in
+            text.withUnsafeBytes { text in
+                for item in items {
+                    let node = document[item]
+                    switch node.kind {
+                    case .scalar:
+                        let row = TransitionRow.Scalar(
+                            text: UnsafeRawBufferPointer(rebasing: (node.isInSource ? source : text)[node.start..<(node.start + node.count)]),
+                            position: node.position,
+                            contentOffset: node.style == .singleQuoted || node.style == .doubleQuoted ? 1 : 0, isASCII: node.isASCII)
+                        if let problem = TransitionRow.parse(row, into: &transitions, spellings: &spellings) {
+                            diagnostics.append(problem)
+                        }
+                    case .mapping:
+                        if let transition = decodeTransition(item) { transitions.append(transition) }
+                    case .sequence:
+                        error(.wrongKind, "a transition is a row 'INPUT | FROM => TO | EFFECTS' or a mapping, not a list", node.position)
                     }
-                case .mapping:
-                    if let transition = decodeTransition(item) { transitions.append(transition) }
-                case .sequence:
-                    error(.wrongKind, "a transition is a row 'INPUT | FROM => TO | EFFECTS' or a mapping, not a list", node.position)
                 }
             }
         }
@@ -297,16 +300,14 @@ struct MachineFileDecoder {
 
     /// The interned text of a scalar.
     private mutating func interned(_ node: Int) -> String {
-        let text = document.text
         let node = document[node]
-        return text.withUnsafeBytes { spellings.string(UnsafeRawBufferPointer(rebasing: $0[node.start..<(node.start + node.count)])) }
+        return document.buffer(of: node).withUnsafeBytes { spellings.string(UnsafeRawBufferPointer(rebasing: $0[node.start..<(node.start + node.count)])) }
     }
 
     /// A scalar as a name written at `position`, interned (``TextInterner/named(_:at:)``).
     private mutating func interned(_ node: Int, at position: SourcePosition) -> Named {
-        let text = document.text
         let node = document[node]
-        return text.withUnsafeBytes {
+        return document.buffer(of: node).withUnsafeBytes {
             spellings.named(UnsafeRawBufferPointer(rebasing: $0[node.start..<(node.start + node.count)]), at: position)
         }
     }

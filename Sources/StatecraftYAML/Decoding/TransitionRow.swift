@@ -82,7 +82,9 @@ enum TransitionRow {
             }
             effects = listed
         }
-        transitions.append(TransitionDefinition(input, from: source, to: target, effects: effects, at: row.position))
+        // Each part handed over, not copied: a copy costs a retain and a release of its names.
+        transitions.append(
+            TransitionDefinition(consume input, from: consume source, to: consume target, effects: consume effects, at: row.position))
         return nil
     }
 

@@ -7,9 +7,10 @@ import Statecraft
 #endif
 
 /// A YAML document in flat form, as ``YAMLParser`` reads it: nodes in one array, each scalar's
-/// text a byte range of one buffer, each collection's children a range of one index array. A
-/// large file so costs no `String` per scalar and no array per collection; ``YAMLNode``s are
-/// built from it only on request.
+/// text a byte range of the source or of one buffer, each collection's children a range of one
+/// index array. A large file so costs no `String` per scalar and no array per collection, and
+/// its plain one-line scalars (most of a machine file) no copy; ``YAMLNode``s are built from it
+/// only on request.
 ///
 /// A node's children come before it (nodes are stored as they end). An alias is its anchor's
 /// node again, so subtrees may be shared.
@@ -25,8 +26,11 @@ package struct YAMLDocument {
         var isASCII: Bool
         /// Whether a scalar has an explicit tag, in ``YAMLDocument/tags``.
         var hasTag: Bool
+        /// Whether a scalar's text is in ``YAMLDocument/source`` rather than in ``YAMLDocument/text``.
+        var isInSource: Bool
         var position: SourcePosition
-        /// A scalar's text is `text[start ..< start + count]`; a sequence's items are
+        /// A scalar's text is `source[start ..< start + count]` or `text[start ..< start + count]`
+        /// (``isInSource``); a sequence's items are
         /// `children[start ..< start + count]`; a mapping's keys and values alternate in
         /// `children[start ..< start + 2 * count]`.
         var start: Int
@@ -41,7 +45,9 @@ package struct YAMLDocument {
 
     var nodes: [Node] = []
     var children: [Int] = []
-    /// Every scalar's text, end to end.
+    /// The bytes libyaml read, where a scalar whose text is as written (``Node/isInSource``) lies.
+    let source: [UInt8]
+    /// The text of the other scalars (quoted, escaped, folded), end to end.
     var text: [UInt8] = []
     /// The explicit tags of the scalars that have one, by node.
     var tags: [Int: String] = [:]
@@ -51,22 +57,31 @@ package struct YAMLDocument {
     /// goes on interning names with it.
     var spellings = TextInterner()
 
-    /// Room for a file of `capacity` bytes: scalars' text is about as long as the file, and a
-    /// machine file has a node every few dozen bytes. Reserving spares a large file the copies
-    /// of doubling; room a file does not use is never touched, so it costs no memory.
-    init(capacity: Int) {
-        text.reserveCapacity(capacity)
-        nodes.reserveCapacity(capacity / 32)
+    /// A document read from `source`, with room for its nodes and copied text: scalars' text
+    /// is at most about as long as the file, and a machine file has a node every few dozen
+    /// bytes. Reserving spares a large file the copies of doubling; room a file does not use is
+    /// never touched, so it costs no memory.
+    init(source: [UInt8]) {
+        self.source = source
+        text.reserveCapacity(source.count)
+        nodes.reserveCapacity(source.count / 32)
     }
 
     // MARK: Reading nodes
 
     subscript(index: Int) -> Node { nodes[index] }
 
+    /// The buffer that holds a scalar's text (the array shared, not copied).
+    func buffer(of node: Node) -> [UInt8] {
+        node.isInSource ? source : text
+    }
+
     /// Calls `body` with a scalar's text.
     func withText<R>(of index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let node = nodes[index]
-        return try text.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[node.start..<(node.start + node.count)])) }
+        return try buffer(of: node).withUnsafeBytes {
+            try body(UnsafeRawBufferPointer(rebasing: $0[node.start..<(node.start + node.count)]))
+        }
     }
 
     /// A scalar's text as a string.

@@ -113,7 +113,7 @@ private struct DocumentBuilder {
     init(limits: YAMLLimits, bytes: [UInt8]) {
         self.limits = limits
         self.bytes = bytes
-        document = YAMLDocument(capacity: bytes.count)
+        document = YAMLDocument(source: bytes)
     }
 
     static func position(_ mark: yaml_mark_t) -> SourcePosition {
@@ -186,11 +186,13 @@ private struct DocumentBuilder {
             try count(1, at: position)
             let index = document.nodes.count
             if let tag = scalar.tag { document.tags[index] = String(cString: tag) }
+            let start = Int(event.start_mark.index)
+            let isInSource = style == .plain && isWritten(value, at: start, to: Int(event.end_mark.index))
             document.nodes.append(
                 YAMLDocument.Node(
-                    kind: .scalar, style: style, isASCII: Self.isASCII(value), hasTag: scalar.tag != nil, position: position,
-                    start: document.text.count, count: value.count))
-            document.text.append(contentsOf: value)
+                    kind: .scalar, style: style, isASCII: Self.isASCII(value), hasTag: scalar.tag != nil, isInSource: isInSource,
+                    position: position, start: isInSource ? start : document.text.count, count: value.count))
+            if !isInSource { document.text.append(contentsOf: value) }
             try add(index, height: 0, anchor: scalar.anchor.map { String(cString: $0) }, nodes: 1)
         case YAML_SEQUENCE_START_EVENT:
             try open(at: position)
@@ -211,7 +213,7 @@ private struct DocumentBuilder {
             let index = document.nodes.count
             document.nodes.append(
                 YAMLDocument.Node(
-                    kind: frame.isMapping ? .mapping : .sequence, style: .plain, isASCII: true, hasTag: false,
+                    kind: frame.isMapping ? .mapping : .sequence, style: .plain, isASCII: true, hasTag: false, isInSource: false,
                     position: frame.position, start: document.children.count, count: frame.isMapping ? children / 2 : children))
             document.children.append(contentsOf: pending[frame.start...])
             pending.removeSubrange(frame.start...)
@@ -220,6 +222,14 @@ private struct DocumentBuilder {
             return false
         }
         return false
+    }
+
+    /// Whether a scalar's `value` is the source's bytes between its marks, as a plain scalar on
+    /// one line is: then the document reads it there instead of copying it. A value libyaml
+    /// changed (a folded line break) differs from them, and is copied.
+    private func isWritten(_ value: UnsafeBufferPointer<UInt8>, at start: Int, to end: Int) -> Bool {
+        guard let base = value.baseAddress, end - start == value.count, start >= 0, end <= bytes.count else { return false }
+        return bytes.withUnsafeBytes { memcmp($0.baseAddress! + start, base, value.count) == 0 }
     }
 
     private func depthError(at position: SourcePosition) -> YAMLError {
@@ -294,15 +304,14 @@ private struct DocumentBuilder {
         let (first, second) = (document[a], document[b])
         guard first.isASCII && second.isASCII else { return document.string(a) == document.string(b) }
         return first.count == second.count
-            && document.text.withUnsafeBytes { text in
-                first.count == 0 || memcmp(text.baseAddress! + first.start, text.baseAddress! + second.start, first.count) == 0
-            }
+            && (first.count == 0
+                || document.withText(of: a) { a in document.withText(of: b) { memcmp(a.baseAddress!, $0.baseAddress!, a.count) == 0 } })
     }
 
     /// The interned id of an ASCII key's text.
     private mutating func keyID(_ key: Int) -> Int {
         let node = document[key]
-        return document.text.withUnsafeBytes { text in
+        return document.buffer(of: node).withUnsafeBytes { text in
             document.spellings.id(of: UnsafeRawBufferPointer(rebasing: text[node.start..<(node.start + node.count)]))
         }
     }
