@@ -180,13 +180,11 @@ private struct CompilationPass {
         var hookIndex: [String: Int] = [:]
         var firstMentions: [(name: Named, order: Int)] = []
         var order = 0
-        // By spelling (``Named/spelling``), as ``NameResolver`` does: the name last mentioned
-        // with it and its hook's index, `nil` for an effect with a body. A large file mentions a
-        // few effects on most of its transitions, and each is so hashed once.
-        var known: [(name: String, hook: Int?)?] = []
+        // A large file mentions a few effects on most of its transitions: each spelling's hook
+        // is found once (`nil` for an effect with a body).
+        var hooks = SpellingMemo<Int?>()
         func hook(_ name: Named) -> Int? {
-            let spelling = name.spelling
-            if spelling >= 0, spelling < known.count, let entry = known[spelling], entry.name == name.name { return entry.hook }
+            if let hook = hooks.remembered(name) { return hook }
             var hook: Int?
             if effectIDs[name.name] == nil {
                 hook = hookIndex[name.name]
@@ -196,10 +194,7 @@ private struct CompilationPass {
                     firstMentions.append((name, order))
                 }
             }
-            if spelling >= 0 {
-                if spelling >= known.count { known += repeatElement(nil, count: spelling + 1 - known.count) }
-                known[spelling] = (name.name, hook)
-            }
+            hooks.remember(hook, for: name)
             return hook
         }
         func mention(_ name: Named) {

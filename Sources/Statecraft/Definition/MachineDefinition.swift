@@ -46,7 +46,7 @@ public struct Named: Hashable, Sendable, ExpressibleByStringLiteral {
     public var position: SourcePosition
     /// The file decoder's id for the name's spelling (one id per distinct spelling in a file),
     /// or -1: a hint that lets the compiler resolve a name written many times once
-    /// (``NameResolver``). A hint only, checked against `name` where it is used, and no part
+    /// (``SpellingMemo``). A hint only, checked against `name` where it is used, and no part
     /// of the name's value: `==` and hashing ignore it.
     package var spelling: Int
 
