@@ -1,7 +1,11 @@
 # Statecraft: build, test, run, bench, fuzz. `make test` installs what it needs on a fresh machine.
 SWIFT ?= swift
 PREFIX ?= /usr/local
-SMRUN = .build/release/smrun
+# smrun's release build is a fully static executable: nothing to link at start-up (which
+# halves the page faults of a short run) and nothing to install beside it. It has a scratch
+# path of its own, as its flags differ from the other builds'.
+RELEASE_SCRATCH = .build/static
+SMRUN = $(RELEASE_SCRATCH)/release/smrun
 
 .PHONY: all build release deps test-deps run test install bench fuzz clean
 
@@ -24,7 +28,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product smrun
+	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -static-executable --scratch-path $(RELEASE_SCRATCH) --product smrun
 
 # Runs the self-driving car of Jester's README through its journey.
 run: release

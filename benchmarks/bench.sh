@@ -155,9 +155,10 @@ if [ -n "$smrun_override" ]; then
     smrun=$smrun_override
     say "using smrun $smrun (SMRUN set: not built)"
 else
-    smrun=.build/release/smrun
+    # As `make release` builds it: a static executable, in a scratch path of its own.
+    smrun=.build/static/release/smrun
     say "building smrun (log: $work/swift-build.log)"
-    if ! swift build -c release --static-swift-stdlib --product smrun >"$work/swift-build.log" 2>&1; then
+    if ! make --no-print-directory release >"$work/swift-build.log" 2>&1; then
         note "smrun did not build; its last lines of output:"
         tail -n 5 "$work/swift-build.log" | sed 's/^/    /'
         smrun=

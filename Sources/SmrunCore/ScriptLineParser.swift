@@ -68,14 +68,18 @@ public struct ScriptLineParser {
     /// (only these, so that the parser stays small to pass around).
     @usableFromInline let argumentTypes: [ValueType?]
     @usableFromInline let argumentIsRead: [Bool]
+    /// The input names, tagged 1 when the input takes an argument.
     @usableFromInline let names: NameTable
+    /// ``NameTable/longestName`` of ``names``.
+    @usableFromInline let longestName: Int
     /// Where JSON-quoted strings are decoded, reused across lines.
     private var scratch: [UInt8] = []
 
     public init(machine: CompiledMachine) {
         argumentTypes = machine.argumentTypes
         argumentIsRead = machine.argumentIsRead
-        self.names = NameTable(machine.inputNames)
+        self.names = NameTable(machine.inputNames, tags: machine.argumentTypes.map { $0 == nil ? 0 : 1 })
+        longestName = names.longestName
         scratch.reserveCapacity(256)
     }
 
@@ -103,9 +107,10 @@ public struct ScriptLineParser {
     /// which ``parse(line:)`` takes.
     @inlinable @inline(__always)
     public func parsePlain(line: UnsafeRawBufferPointer) -> Plain? {
-        // Most lines are a bare name: look the line up whole before looking for a space.
-        if let input = names.id(of: line) {
-            return argumentTypes[input] == nil ? Plain(input: input, kind: .none, number: 0, quoted: line) : nil
+        // Most lines are a bare name: look the line up whole (when it is not longer than every
+        // name) before looking for a space.
+        if line.count <= longestName, let (input, takesArgument) = names.entry(of: line) {
+            return takesArgument == 0 ? Plain(input: input, kind: .none, number: 0, quoted: line) : nil
         }
         guard let base = line.baseAddress, let space = memchr(base, Int32(UInt8(ascii: " ")), line.count) else { return nil }
         let nameCount = base.distance(to: UnsafeRawPointer(space))

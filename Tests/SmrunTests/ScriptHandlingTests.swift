@@ -56,6 +56,20 @@ import Testing
         #expect(text.lines.last == #"driveToLocation "Pier 39": pickingUpPassengers -> drivingToLocation / driveToLocation"#)
     }
 
+    /// Line ends are found a word at a time in a line's first 32 bytes and by `memchr` after:
+    /// a line of every length from 1 to 80 bytes, so that its `\n` falls at every offset of a
+    /// word, at the switch and beyond it, gives one result, with the name as written.
+    @Test func everyLineLengthAroundTheWordScanGivesOneResult() throws {
+        let names = (1...80).map { length in String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) }) }
+        for ending in ["\n", ""] {
+            let run = try runCar(names.joined(separator: "\n") + ending)
+            let results = try run.jsonLines()
+            #expect(results.map { $0["input"] as? String } == names, "final newline: \(!ending.isEmpty)")
+            #expect(results.allSatisfy { $0["error"] as? String == "unknown-input" })
+            #expect(run.exited(1))
+        }
+    }
+
     @Test func lastLineWithoutNewlineIsProcessed() throws {
         let run = try runCar("startEngine\ndriveAround", format: "text")
         #expect(run.lines == ["startEngine: unstarted -> parked", "driveAround: parked -> drivingAround"])

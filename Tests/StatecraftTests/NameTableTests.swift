@@ -35,4 +35,27 @@ struct NameTableTests {
         #expect(table.longestRun < 64)
         #expect(table.id(of: names[12_345]) == 12_345)
     }
+
+    /// Names of 17 to 24 bytes hash their one middle word in line: names that differ only there
+    /// must spread too.
+    @Test func namesThatDifferOnlyInAShortMiddleStillSpread() {
+        let names = (0..<50_000).map { "prefix-#\(String($0 + 100_000).dropFirst())#-suffix" }
+        #expect(names.allSatisfy { $0.utf8.count == 21 })
+        let table = NameTable(names)
+        #expect(table.longestRun < 64)
+        #expect(table.id(of: names[31_337]) == 31_337)
+    }
+
+    @Test func aLookupReturnsTheNamesTag() {
+        let table = NameTable(["go", "wait", "a-much-longer-name-than-sixteen"], tags: [0, 7, -2])
+        func entry(_ name: String) -> [Int]? {
+            var name = name
+            return name.withUTF8 { table.entry(of: UnsafeRawBufferPointer($0)) }.map { [$0.id, Int($0.tag)] }
+        }
+        #expect(entry("wait") == [1, 7])
+        #expect(entry("a-much-longer-name-than-sixteen") == [2, -2])
+        #expect(entry("go") == [0, 0])
+        #expect(entry("stop") == nil)
+        #expect(table.longestName == 31)
+    }
 }

@@ -3,8 +3,8 @@
 ///
 /// A name is keyed by its length and two words loaded from its ends (its first and last eight
 /// bytes, or four, or three single bytes for a name shorter than four). For a name of at most
-/// sixteen bytes the key is the name, so a lookup is two loads, a multiply and one compare;
-/// a longer name also compares its middle bytes.
+/// sixteen bytes the key is the name, so a lookup is two loads, two multiplies that run side
+/// by side, and one compare; a longer name also hashes and compares its middle bytes.
 public struct NameTable: Sendable {
     @usableFromInline
     struct Slot {
@@ -14,7 +14,27 @@ public struct NameTable: Sendable {
         @usableFromInline var idPlusOne: Int32
         @usableFromInline var length: Int32
         /// Where the name's bytes start in ``Storage/bytes``.
-        @usableFromInline var start: Int
+        @usableFromInline var start: Int32
+        /// The caller's tag for the name (``NameTable/init(_:tags:)``).
+        @usableFromInline var tag: Int32
+    }
+
+    /// The random multipliers of ``hash(_:of:seed:)``, drawn anew for every table: without
+    /// them, a file could choose names that collide.
+    @usableFromInline
+    package struct Seed: Sendable {
+        @usableFromInline let head: UInt64
+        @usableFromInline let tail: UInt64
+        @usableFromInline let middle: UInt64
+        /// Where the fold of a long name's middle words starts.
+        @usableFromInline let fold: UInt64
+
+        package init() {
+            head = UInt64.random(in: .min ... .max) | 1
+            tail = UInt64.random(in: .min ... .max) | 1
+            middle = UInt64.random(in: .min ... .max) | 1
+            fold = UInt64.random(in: .min ... .max)
+        }
     }
 
     /// Raw memory, immutable after init, so a lookup costs no reference counting.
@@ -25,17 +45,21 @@ public struct NameTable: Sendable {
         /// 64 minus the table's size in bits: a hash's top bits pick the first slot.
         @usableFromInline let shift: UInt64
         @usableFromInline let mask: Int
-        @usableFromInline let seed = UInt64.random(in: .min ... .max)
+        @usableFromInline let seed = Seed()
+        /// The length in bytes of the longest name.
+        @usableFromInline let longest: Int
 
-        init(_ names: [String]) {
+        init(_ names: [String], tags: [Int32]) {
             let total = names.reduce(0) { $0 + $1.utf8.count }
+            precondition(total < Int32.max && (tags.isEmpty || tags.count == names.count))
             bytes = .allocate(capacity: max(total, 1))
             var bits: UInt64 = 3
             while 1 << bits < names.count * 2 { bits += 1 }
             shift = 64 - bits
             mask = 1 << bits - 1
             slots = .allocate(capacity: mask + 1)
-            slots.initialize(repeating: Slot(head: 0, tail: 0, idPlusOne: 0, length: 0, start: 0), count: mask + 1)
+            slots.initialize(repeating: Slot(head: 0, tail: 0, idPlusOne: 0, length: 0, start: 0, tag: 0), count: mask + 1)
+            longest = names.reduce(0) { max($0, $1.utf8.count) }
             var offset = 0
             for (id, name) in names.enumerated() {
                 var name = name
@@ -47,7 +71,9 @@ public struct NameTable: Sendable {
                 }
                 var slot = Int(hash >> shift)
                 while slots[slot].idPlusOne != 0 { slot = (slot + 1) & mask }
-                slots[slot] = Slot(head: key.head, tail: key.tail, idPlusOne: Int32(id + 1), length: Int32(count), start: offset)
+                slots[slot] = Slot(
+                    head: key.head, tail: key.tail, idPlusOne: Int32(id + 1), length: Int32(count), start: Int32(offset),
+                    tag: tags.isEmpty ? 0 : tags[id])
                 offset += count
             }
         }
@@ -60,13 +86,25 @@ public struct NameTable: Sendable {
 
     @usableFromInline let storage: Storage
 
-    public init(_ names: [String]) {
-        storage = Storage(names)
+    /// A table of `names`, each with its tag (by default 0), which a lookup also returns: what
+    /// the caller would otherwise look up by the id, read with the name.
+    public init(_ names: [String], tags: [Int32] = []) {
+        storage = Storage(names, tags: tags)
     }
+
+    /// The length in bytes of the longest name: a longer spelling names nothing.
+    @inlinable
+    public var longestName: Int { storage.longest }
 
     /// The id of the name spelt by `name`, or `nil`.
     @inlinable @inline(__always)
     public func id(of name: UnsafeRawBufferPointer) -> Int? {
+        entry(of: name)?.id
+    }
+
+    /// The id and tag of the name spelt by `name`, or `nil`.
+    @inlinable @inline(__always)
+    public func entry(of name: UnsafeRawBufferPointer) -> (id: Int, tag: Int32)? {
         let storage = self.storage
         let key = Self.key(name)
         let count = name.count
@@ -75,9 +113,9 @@ public struct NameTable: Sendable {
             let entry = storage.slots[slot]
             if entry.idPlusOne == 0 { return nil }
             if entry.head == key.head && entry.tail == key.tail && Int(entry.length) == count
-                && (count <= 16 || Self.middleEqual(storage.bytes + entry.start, name))
+                && (count <= 16 || Self.middleEqual(storage.bytes + Int(entry.start), name))
             {
-                return Int(entry.idPlusOne) - 1
+                return (Int(entry.idPlusOne) - 1, entry.tag)
             }
             slot = (slot + 1) & storage.mask
         }
@@ -121,23 +159,30 @@ public struct NameTable: Sendable {
         return (first | middle << 8 | last << 16, 0)
     }
 
-    /// Mixes a key, the length and, for a name longer than sixteen bytes, its middle bytes,
-    /// with the table's random seed: without the seed, names cannot be chosen to collide. The
-    /// top bits are well spread (multiply and xor-shift).
+    /// Multiply-add-shift over the key, the length and, for a name longer than sixteen bytes,
+    /// its middle bytes, with the seed's random odd multipliers (a universal family: without
+    /// the seed, names cannot be chosen to collide). Use the top bits. The multiplies are
+    /// independent, so the hash is ready a few cycles after the key.
     @inlinable @inline(__always)
-    package static func hash(_ key: (head: UInt64, tail: UInt64), of name: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
-        var h = (key.head ^ seed) &* 0x9E37_79B9_7F4A_7C15
-        h = (h ^ (h >> 32) ^ key.tail) &* 0xBF58_476D_1CE4_E5B9
-        h ^= UInt64(truncatingIfNeeded: name.count)
-        if name.count > 16 { h = mixMiddle(h, name) }
-        return (h ^ (h >> 29)) &* 0x94D0_49BB_1331_11EB
+    package static func hash(_ key: (head: UInt64, tail: UInt64), of name: UnsafeRawBufferPointer, seed: Seed) -> UInt64 {
+        let count = name.count
+        // The length goes where a short name's key has no bytes (a longer name's equal head
+        // and tail with another length are few: the lengths from 8 to 16).
+        var h = (key.head ^ UInt64(truncatingIfNeeded: count) &<< 56) &* seed.head &+ key.tail &* seed.tail
+        if count > 16 {
+            // Up to 24 bytes, the middle is one word (overlapping the tail).
+            let middle = count <= 24 ? name.baseAddress!.loadUnaligned(fromByteOffset: 8, as: UInt64.self) : foldMiddle(name, seed.fold)
+            h &+= middle &* seed.middle
+        }
+        return h
     }
 
-    /// Folds the bytes between the first and the last eight into `h`, eight at a time (the last
-    /// word overlapping the tail).
+    /// Folds the bytes between the first and the last eight of a name longer than 24 bytes,
+    /// eight at a time (the last word overlapping the tail), starting from the seed's `fold`:
+    /// each step is a bijection of the word, so names cannot be chosen to fold alike.
     @usableFromInline
-    package static func mixMiddle(_ h: UInt64, _ name: UnsafeRawBufferPointer) -> UInt64 {
-        var h = h
+    package static func foldMiddle(_ name: UnsafeRawBufferPointer, _ start: UInt64) -> UInt64 {
+        var h = start
         var index = 8
         while index < name.count &- 8 {
             let word = name.baseAddress!.loadUnaligned(fromByteOffset: min(index, name.count &- 16), as: UInt64.self)
@@ -148,9 +193,17 @@ public struct NameTable: Sendable {
     }
 
     /// Whether the bytes between the first and the last eight are equal (for names longer than
-    /// sixteen bytes, of equal length).
-    @usableFromInline
+    /// sixteen bytes, of equal length): up to 24 bytes one word, in line.
+    @inlinable @inline(__always)
     package static func middleEqual(_ stored: UnsafePointer<UInt8>, _ name: UnsafeRawBufferPointer) -> Bool {
+        guard name.count <= 24 else { return longMiddleEqual(stored, name) }
+        return UnsafeRawPointer(stored).loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            == name.baseAddress!.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+    }
+
+    /// ``middleEqual(_:_:)`` for names longer than 24 bytes.
+    @usableFromInline
+    package static func longMiddleEqual(_ stored: UnsafePointer<UInt8>, _ name: UnsafeRawBufferPointer) -> Bool {
         let base = name.baseAddress!
         var index = 8
         let end = name.count &- 8

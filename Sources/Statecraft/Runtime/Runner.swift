@@ -185,31 +185,40 @@ public struct Runner: Sendable {
     @usableFromInline
     mutating func runCopies(of index: Int, argument: Value) {
         contextVersion &+= 1
-        let target = Int(machine.table.targets[index])
-        if target >= 0 { copyPart(machine.table.exitCopies, current, argument) }
-        copyPart(machine.table.transitionCopies, index, argument)
-        if target >= 0 { copyPart(machine.table.entryCopies, target, argument) }
+        // `values` is written while the table is read: disjoint stored properties, so one
+        // uniqueness check of the context for all the copies, and no copy of the table.
+        Self.runCopies(of: index, from: current, argument: argument, table: machine.table, into: &values)
     }
 
-    /// Runs part `part` of the copies laid out by `starts`, if it has any: most parts (a state's
-    /// exit or entry effects) have none, and skipping them here saves a call.
     @inline(__always)
-    mutating func copyPart(_ starts: [Int32], _ part: Int, _ argument: Value) {
-        let start = Int(starts[part])
-        let end = Int(starts[part &+ 1])
-        if start < end { copy(start, end, argument) }
+    private static func runCopies(
+        of index: Int, from source: Int, argument: Value, table: borrowing DispatchTable, into values: inout [Value]
+    ) {
+        values.withUnsafeMutableBufferPointer { context in
+            table.copies.withUnsafeBufferPointer { copies in
+                let target = Int(table.targets[index])
+                if target >= 0 { copyPart(table.exitCopies, source, copies, argument, context) }
+                copyPart(table.transitionCopies, index, copies, argument, context)
+                if target >= 0 { copyPart(table.entryCopies, target, copies, argument, context) }
+            }
+        }
     }
 
-    /// Runs `copies[start ..< end]` of the dispatch table.
-    @usableFromInline
-    mutating func copy(_ start: Int, _ end: Int, _ argument: Value) {
-        var index = start
+    /// Runs part `part` of the copies laid out by `starts` (most parts, a state's exit or entry
+    /// effects, have none).
+    @inline(__always)
+    private static func copyPart(
+        _ starts: [Int32], _ part: Int, _ copies: UnsafeBufferPointer<DispatchTable.Copy>, _ argument: Value,
+        _ context: UnsafeMutableBufferPointer<Value>
+    ) {
+        var index = Int(starts[part])
+        let end = Int(starts[part &+ 1])
         while index < end {
-            let copy = machine.table.copies[index]
-            switch copy.source {
-            case .constant(let value): values[copy.slot] = value
-            case .variable(let slot): values[copy.slot] = values[slot]
-            case .argument: values[copy.slot] = argument
+            let slot = copies[index].slot
+            switch copies[index].source {
+            case .constant(let value): context[slot] = value
+            case .variable(let from): context[slot] = context[from]
+            case .argument: context[slot] = argument
             }
             index &+= 1
         }

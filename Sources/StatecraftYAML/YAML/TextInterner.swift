@@ -4,7 +4,7 @@ import Statecraft
 /// many times in a file is decoded and allocated once, and its later uses only share it.
 ///
 /// An open-addressing hash table keyed like ``NameTable`` (the spelling's length and end
-/// words, hashed with a random seed, so that a file cannot choose names that collide), but
+/// words, hashed with random multipliers, so that a file cannot choose names that collide), but
 /// one that grows as spellings are added.
 struct TextInterner {
     private struct Slot {
@@ -20,7 +20,7 @@ struct TextInterner {
     private var slots = [Slot](repeating: Slot(head: 0, tail: 0, idPlusOne: 0, length: 0, start: 0), count: 64)
     /// 64 minus the table's size in bits: a hash's top bits pick the first slot.
     private var shift: UInt64 = 58
-    private let seed = UInt64.random(in: .min ... .max)
+    private let seed = NameTable.Seed()
     /// The spellings' bytes end to end (a `String` made from invalid UTF-8 would not keep them).
     private var spellings: [UInt8] = []
     /// The spellings as strings, by id.

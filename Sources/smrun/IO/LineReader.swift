@@ -29,16 +29,25 @@ struct LineReader: ~Copyable {
     init(fd: Int32, blockSize: Int = 1 << 20, maximumLineBytes: Int) {
         self.fd = fd
         self.maximumLineBytes = maximumLineBytes
-        buffer = .allocate(byteCount: blockSize, alignment: 16)
+        buffer = Self.allocate(blockSize)
     }
 
     deinit { buffer.deallocate() }
 
+    /// A buffer of `count` bytes followed by the word that ``newlineIndex(from:)`` may read
+    /// past the last one; the read bytes are always followed by a zero word (``fill``).
+    private static func allocate(_ count: Int) -> UnsafeMutableRawBufferPointer {
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: count + 8, alignment: 16)
+        memory.storeBytes(of: 0, toByteOffset: 0, as: UInt64.self)
+        return UnsafeMutableRawBufferPointer(rebasing: memory[..<count])
+    }
+
     /// The next line, valid until the next call; `nil` at the end of input.
+    @inline(__always)
     mutating func next(willBlock: () -> Void) -> Line? {
         var scanned = start
         while true {
-            if let newline = memchrIndex(from: scanned) {
+            if let newline = newlineIndex(from: scanned) {
                 let line = UnsafeRawBufferPointer(rebasing: buffer[start..<newline])
                 start = newline + 1
                 return line.count > maximumLineBytes ? .tooLong(bytes: line.count) : .text(line)
@@ -57,11 +66,36 @@ struct LineReader: ~Copyable {
         }
     }
 
-    private func memchrIndex(from index: Int) -> Int? {
-        guard index < end, let base = buffer.baseAddress,
-            let found = memchr(base + index, Int32(UInt8(ascii: "\n")), end - index)
-        else { return nil }
-        return base.distance(to: UnsafeMutableRawPointer(found))
+    /// The index of the first `\n` in `buffer[index..<end]`, or `nil`. Script lines are short:
+    /// their first 32 bytes are searched a word at a time, in line (a call to `memchr` costs
+    /// more than the search), and only the rest of a longer line with `memchr`.
+    @inline(__always)
+    private func newlineIndex(from index: Int) -> Int? {
+        Self.newlineIndex(in: UnsafeRawPointer(buffer.baseAddress!), from: index, to: end)
+    }
+
+    @inline(__always)
+    private static func newlineIndex(in base: UnsafeRawPointer, from index: Int, to end: Int) -> Int? {
+        var word = index
+        let wordsEnd = min(end, index &+ 32)
+        while word < wordsEnd {
+            // The bytes equal to `\n` become 0, and a zero byte sets its top bit in `found`;
+            // the lowest set bit is exact (bits above it may be set by a borrow).
+            let bytes = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: word, as: UInt64.self)) ^ 0x0A0A_0A0A_0A0A_0A0A
+            let found = (bytes &- 0x0101_0101_0101_0101) & ~bytes & 0x8080_8080_8080_8080
+            if found != 0 {
+                let newline = word &+ found.trailingZeroBitCount &>> 3
+                return newline < end ? newline : nil
+            }
+            word &+= 8
+        }
+        return word < end ? memchrIndex(in: base, from: word, to: end) : nil
+    }
+
+    @inline(never)
+    private static func memchrIndex(in base: UnsafeRawPointer, from index: Int, to end: Int) -> Int? {
+        guard let found = memchr(base + index, Int32(UInt8(ascii: "\n")), end - index) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// Makes room (moving the partial line to the front, growing for long lines) and reads once.
@@ -74,11 +108,12 @@ struct LineReader: ~Copyable {
             start = 0
         }
         if end == buffer.count {
-            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
+            let grown = Self.allocate(buffer.count * 2)
             grown.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: end)
             buffer.deallocate()
             buffer = grown
         }
+        defer { (buffer.baseAddress! + end).storeBytes(of: 0, as: UInt64.self) }
         var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         if poll(&ready, 1, 0) == 0 { willBlock() }
         while true {
@@ -104,7 +139,7 @@ struct LineReader: ~Copyable {
     private mutating func skipLongLine(willBlock: () -> Void) -> Line {
         var skipped = 0
         while true {
-            if let newline = memchrIndex(from: start) {
+            if let newline = newlineIndex(from: start) {
                 skipped += newline - start
                 start = newline + 1
                 return .tooLong(bytes: skipped)
