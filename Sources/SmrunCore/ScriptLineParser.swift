@@ -70,7 +70,8 @@ public struct ScriptLineParser {
     @usableFromInline let argumentIsRead: [Bool]
     /// The input names, tagged 1 when the input takes an argument.
     @usableFromInline let names: NameTable
-    /// ``NameTable/longestName`` of ``names``.
+    /// ``NameTable/longestName`` of ``names``, kept beside it so that the check before a whole
+    /// line's lookup reads no memory of the table's.
     @usableFromInline let longestName: Int
     /// Where JSON-quoted strings are decoded, reused across lines.
     private var scratch: [UInt8] = []
