@@ -13,18 +13,18 @@ public struct CompiledMachine: Sendable {
     public let initialContext: [Value]
     /// The type of each context variable: its initial value's, or, for one that starts as
     /// `null`, the nullable type assigned to it (DESIGN §2).
-    public let variableTypes: [ExpressionType]
+    package let variableTypes: [ExpressionType]
     public let onUnhandled: MachineDefinition.UnhandledPolicy
     /// The argument type of each input; `nil` for an input that takes none.
     public let argumentTypes: [ValueType?]
     /// Whether any guard or effect may read each input's argument. When not, a caller may skip
     /// building the argument's value (a string, say) after checking its type.
-    public let argumentIsRead: [Bool]
+    package let argumentIsRead: [Bool]
     public let isFinal: [Bool]
-    public let entryEffects: [[Int]]
-    public let exitEffects: [[Int]]
-    public let transitions: [CompiledTransition]
-    public let effects: [CompiledEffect]
+    package let entryEffects: [[Int]]
+    package let exitEffects: [[Int]]
+    package let transitions: [CompiledTransition]
+    package let effects: [CompiledEffect]
     /// The dispatch table that ``Runner`` reads.
     @usableFromInline let table: DispatchTable
 
@@ -63,10 +63,10 @@ public struct CompiledMachine: Sendable {
     public var inputCount: Int { inputNames.count }
 
     /// Whether the machine has extended state.
-    public var hasContext: Bool { !variableNames.isEmpty }
+    package var hasContext: Bool { !variableNames.isEmpty }
 
     /// The candidate transitions for `input` in `state`, in file order.
-    public func candidates(state: Int, input: Int) -> ArraySlice<Int32> {
+    package func candidates(state: Int, input: Int) -> ArraySlice<Int32> {
         let cell = table.cells[state * inputCount + input]
         if cell.code >= 0 { return [cell.code][...] }
         let start = Int(cell.next)
@@ -85,7 +85,7 @@ public struct CompiledMachine: Sendable {
     }
 
     /// The effects that taking `transition` from `source` runs, in order (DESIGN §3.2).
-    public func effectsRun(by transition: Int, from source: Int) -> EffectSequence {
+    package func effectsRun(by transition: Int, from source: Int) -> EffectSequence {
         // Field by field: a copy of the whole transition would retain all its arrays.
         let target = transitions[transition].target
         let effects = transitions[transition].effects
@@ -95,32 +95,32 @@ public struct CompiledMachine: Sendable {
 }
 
 /// A transition in compiled form.
-public struct CompiledTransition: Sendable {
-    public let input: Int
+package struct CompiledTransition: Sendable {
+    package let input: Int
     /// The states it leaves from (a `"*"` source expanded to every non-final state).
-    public let sources: [Int]
+    package let sources: [Int]
     /// The target state, or -1 to stay without exit or entry effects.
-    public let target: Int
-    public let guardExpression: CompiledExpression?
+    package let target: Int
+    package let guardExpression: CompiledExpression?
     /// The guard as written, for messages.
-    public let guardText: String?
-    public let effects: [Int]
-    public let position: SourcePosition
+    package let guardText: String?
+    package let effects: [Int]
+    package let position: SourcePosition
 }
 
 /// An effect's body in compiled form; a hook has neither assignments nor sends.
-public struct CompiledEffect: Sendable {
-    public struct Send: Sendable {
-        public let input: Int
-        public let argument: CompiledExpression?
+package struct CompiledEffect: Sendable {
+    package struct Send: Sendable {
+        package let input: Int
+        package let argument: CompiledExpression?
     }
 
-    public let assignments: [(slot: Int, value: CompiledExpression)]
-    public let sends: [Send]
+    package let assignments: [(slot: Int, value: CompiledExpression)]
+    package let sends: [Send]
     /// The expressions as written, in assignment-then-send order, for messages.
-    public let expressionTexts: [String]
+    package let expressionTexts: [String]
 
-    public var hasBody: Bool { !assignments.isEmpty || !sends.isEmpty }
+    package var hasBody: Bool { !assignments.isEmpty || !sends.isEmpty }
 }
 
 /// The effects one transition runs: the source's exit effects, the transition's, the target's

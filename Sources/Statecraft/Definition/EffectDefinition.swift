@@ -52,7 +52,7 @@ public struct ExpressionSource: Sendable, ExpressibleByStringLiteral {
     public init(stringLiteral value: String) { self.init(value) }
 
     /// The file position of the character at `offset` (in Unicode scalars) inside the text.
-    public func position(atOffset offset: Int) -> SourcePosition {
+    package func position(atOffset offset: Int) -> SourcePosition {
         position == .unknown ? .unknown : position.advanced(by: columnOffset + offset)
     }
 }

@@ -14,7 +14,7 @@ public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConver
     public static let unknown = SourcePosition(line: 0, column: 0)
 
     /// The position of the byte at `offset` in UTF-8 text.
-    public init(offset: Int, in bytes: [UInt8]) {
+    package init(offset: Int, in bytes: [UInt8]) {
         var line = 1
         var lineStart = 0
         for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
@@ -26,7 +26,7 @@ public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConver
     }
 
     /// This position moved right by `columns` (for a position inside a scalar).
-    public func advanced(by columns: Int) -> SourcePosition {
+    package func advanced(by columns: Int) -> SourcePosition {
         SourcePosition(line: line, column: column + columns)
     }
 

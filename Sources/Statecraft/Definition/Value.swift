@@ -36,9 +36,9 @@ public enum ValueType: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case int, double, bool, string, null
 
     /// Types an input argument may have.
-    public static let argumentTypes: [ValueType] = [.int, .double, .bool, .string]
+    package static let argumentTypes: [ValueType] = [.int, .double, .bool, .string]
 
-    public var isNumber: Bool { self == .int || self == .double }
+    package var isNumber: Bool { self == .int || self == .double }
 
     public var description: String { rawValue }
 }

@@ -9,18 +9,18 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     public var position: SourcePosition
 
-    public init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at position: SourcePosition) {
+    package init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at position: SourcePosition) {
         self.severity = severity
         self.code = code
         self.message = message
         self.position = position
     }
 
-    public static func error(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> Diagnostic {
+    package static func error(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> Diagnostic {
         Diagnostic(.error, code, message, at: position)
     }
 
-    public static func warning(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> Diagnostic {
+    package static func warning(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> Diagnostic {
         Diagnostic(.warning, code, message, at: position)
     }
 

@@ -1,5 +1,5 @@
 /// A type-checked expression with variables resolved to context slots, ready to evaluate.
-public indirect enum CompiledExpression: Sendable {
+package indirect enum CompiledExpression: Sendable {
     case constant(Value)
     case variable(Int)
     case argument
@@ -34,7 +34,7 @@ public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible 
 
 extension CompiledExpression {
     /// Evaluates against the context slots and the input's argument. Allocates only to join strings.
-    public func evaluate(_ context: [Value], argument: Value) throws(EvaluationError) -> Value {
+    package func evaluate(_ context: [Value], argument: Value) throws(EvaluationError) -> Value {
         switch self {
         case .constant(let value): return value
         case .variable(let slot): return context[slot]

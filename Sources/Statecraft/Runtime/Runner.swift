@@ -15,7 +15,7 @@ public struct Runner: Sendable {
     @usableFromInline var values: [Value]
     /// Counts the changes of ``context``: a caller that shows the context may keep what it
     /// showed last while this stays the same.
-    public private(set) var contextVersion = 0
+    package private(set) var contextVersion = 0
     /// Queued inputs processed per external input before `step-limit` (DESIGN §3.5).
     public var stepLimit: Int
 
@@ -93,7 +93,7 @@ public struct Runner: Sendable {
     ///
     /// The fastest path, for a caller that precomputes what it prints per cell.
     @inlinable @inline(__always)
-    public mutating func sendDirect(_ input: Int, argument: Value) -> TransitionResult.Outcome? {
+    package mutating func sendDirect(_ input: Int, argument: Value) -> TransitionResult.Outcome? {
         let cell = cell(of: input)
         if cell.code >= 0 {
             take(cell, argument: argument)
@@ -117,7 +117,7 @@ public struct Runner: Sendable {
 
     /// The result for an input rejected before it reached the machine (an unknown name, a bad
     /// argument); `input` is -1 when the name is unknown.
-    public func rejection(_ kind: RejectionKind, input: Int) -> TransitionResult {
+    package func rejection(_ kind: RejectionKind, input: Int) -> TransitionResult {
         TransitionResult(input: input, from: state, outcome: .rejected(kind), sentBy: -1)
     }
 

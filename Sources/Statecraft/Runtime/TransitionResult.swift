@@ -1,12 +1,25 @@
 /// Why an input was rejected (DESIGN §4: the JSON `error` field).
 public enum RejectionKind: String, Hashable, Sendable, CaseIterable {
+    /// A machine file has no input of that name.
     case unknownInput = "unknown-input"
+    /// A machine file's input needs another argument.
     case badArgument = "bad-argument"
+    /// No transition leaves the current state on the input.
     case noTransition = "no-transition"
+    /// Transitions leave the current state on the input, but every guard is false.
     case guardRejected = "guard-rejected"
+    /// The current state is final: the machine takes no more inputs.
     case finished
+    /// Effects queued more inputs than the step limit for one external input (a livelock);
+    /// this input and the rest of the queue were discarded.
     case stepLimit = "step-limit"
+    /// A machine file's guard or effect body failed to evaluate (division by zero, overflow).
     case expressionError = "expression-error"
+    /// Typed API only (``StateTransitionError``; the ``Runner`` never reports it): sent from inside
+    /// one of the machine's own effects, guards or works' transitions, on the thread running it,
+    /// the input was queued and runs after the current transition; its own result is published
+    /// to observers then.
+    case queued
 }
 
 /// The result of one processed input, or of the machine's start (DESIGN §3.7).
@@ -42,7 +55,7 @@ public struct TransitionResult: Sendable {
     /// For a queued input, its place in the runner's queue: ``Runner/queuedArgument(of:)``
     /// reads its argument there while the result is being received. Keeping the value out
     /// keeps a result plain data, copied without reference counting.
-    public var queueSlot: Int
+    package var queueSlot: Int
     /// For `step-limit`: how many queued inputs were discarded with this one.
     public var discarded: Int
     /// For `expression-error`: what failed, and where.

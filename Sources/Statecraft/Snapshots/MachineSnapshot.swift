@@ -47,7 +47,7 @@ public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible 
     public let kind: Kind
     public let message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
@@ -93,7 +93,7 @@ public struct SnapshotCodec: Sendable {
     }
 
     /// The snapshot document for `state` and `context`, ending with a newline.
-    public func encode(state: Int, context: [Value]) -> [UInt8] {
+    package func encode(state: Int, context: [Value]) -> [UInt8] {
         precondition(machine.stateNames.indices.contains(state) && context.count == machine.variableNames.count)
         var out: [UInt8] = []
         func member(_ key: String, _ first: Bool = false) {

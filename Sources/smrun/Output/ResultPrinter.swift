@@ -115,7 +115,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
                         texts.append(Array(#"\#(inputField),"ok":true,"from":\#(JSONText.quoted(from)),"to":\#(JSONText.quoted(to)),"effects":[\#(list)]"#.utf8))
                     }
                 } else if candidates.isEmpty && machine.onUnhandled == .reject {
-                    let message = "no transition for '\(machine.inputNames[input])' from '\(from)'"
+                    let message = ResultWording.noTransition(input: machine.inputNames[input], state: from)
                     switch format {
                     case .text: texts.append(Array(": \(from): rejected: no-transition: \(message)\n".utf8))
                     case .json:
@@ -318,11 +318,9 @@ struct ResultPrinter: ResultSink, ~Copyable {
             if format == .text { output.append(message) } else { output.append(JSONText.quoted(message)) }
             return
         }
-        output.append("no transition for '" as StaticString)
-        output.append(inputs.text[result.input])
-        output.append("' from '" as StaticString)
-        output.append(states.text[result.from])
-        output.append(UInt8(ascii: "'"))
+        ResultWording.writeNoTransition(
+            input: inputs.text[result.input], state: states.text[result.from],
+            words: { output.append($0) }, name: { output.append($0) })
     }
 
     /// The effects that ran: ` / a, b` in text, `,"effects":["a","b"]` in JSON.
