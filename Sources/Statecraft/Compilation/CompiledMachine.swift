@@ -3,23 +3,33 @@
 ///
 /// Every id is an index into the matching `...Names` array. Build one with ``MachineCompiler``.
 public struct CompiledMachine: Sendable {
+    /// The machine's name (a file's `machine` key, or its base name).
     public let name: String
+    /// The machine's description, if it has one.
     public let description: String?
+    /// State names, by state id.
     public let stateNames: [String]
+    /// Input names, by input id.
     public let inputNames: [String]
+    /// Effect names, by effect id.
     public let effectNames: [String]
+    /// Context variable names, by slot.
     public let variableNames: [String]
+    /// The initial state's id.
     public let initialState: Int
+    /// The context's initial values, by slot.
     public let initialContext: [Value]
     /// The type of each context variable: its initial value's, or, for one that starts as
     /// `null`, the nullable type assigned to it (DESIGN §2).
     package let variableTypes: [ExpressionType]
+    /// What an input without a transition does: rejected or ignored.
     public let onUnhandled: MachineDefinition.UnhandledPolicy
     /// The argument type of each input; `nil` for an input that takes none.
     public let argumentTypes: [ValueType?]
     /// Whether any guard or effect may read each input's argument. When not, a caller may skip
     /// building the argument's value (a string, say) after checking its type.
     package let argumentIsRead: [Bool]
+    /// Whether each state, by id, is final.
     public let isFinal: [Bool]
     package let entryEffects: [[Int]]
     package let exitEffects: [[Int]]
@@ -59,7 +69,9 @@ public struct CompiledMachine: Sendable {
         }
     }
 
+    /// The number of states.
     public var stateCount: Int { stateNames.count }
+    /// The number of inputs.
     public var inputCount: Int { inputNames.count }
 
     /// Whether the machine has extended state.
@@ -130,15 +142,18 @@ public struct EffectSequence: Sequence, Sendable {
     let transition: [Int]
     let entry: [Int]
 
+    /// Whether no effect runs.
     public var isEmpty: Bool { exit.isEmpty && transition.isEmpty && entry.isEmpty }
 
     static let none = EffectSequence(exit: [], transition: [], entry: [])
 
+    /// Iterates the effect ids in the order they run.
     public struct Iterator: IteratorProtocol {
         let parts: EffectSequence
         var part = 0
         var index = 0
 
+        /// The next effect id, or `nil` after the last.
         public mutating func next() -> Int? {
             while part < 3 {
                 let list = part == 0 ? parts.exit : part == 1 ? parts.transition : parts.entry
@@ -153,5 +168,6 @@ public struct EffectSequence: Sequence, Sendable {
         }
     }
 
+    /// An iterator over the effect ids, in the order they run.
     public func makeIterator() -> Iterator { Iterator(parts: self) }
 }

@@ -2,9 +2,12 @@
 ///
 /// Machines built in Swift have no file; their parts carry ``SourcePosition/unknown``.
 public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The line, from 1; 0 when unknown.
     public var line: Int
+    /// The column in Unicode scalars, from 1; 0 when unknown.
     public var column: Int
 
+    /// The position at `line` and `column`.
     public init(line: Int, column: Int) {
         self.line = line
         self.column = column
@@ -30,9 +33,11 @@ public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConver
         SourcePosition(line: line, column: column + columns)
     }
 
+    /// File order: by line, then column.
     public static func < (a: SourcePosition, b: SourcePosition) -> Bool {
         (a.line, a.column) < (b.line, b.column)
     }
 
+    /// `LINE:COLUMN`.
     public var description: String { "\(line):\(column)" }
 }

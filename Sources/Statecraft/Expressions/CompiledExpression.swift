@@ -19,10 +19,14 @@ package indirect enum CompiledExpression: Sendable {
 
 /// Why an expression could not be evaluated (DESIGN §3.3: the result `expression-error`).
 public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Division or remainder by zero.
     case divisionByZero
+    /// An integer result out of range.
     case overflow
+    /// A `null` where a value was needed.
     case nullOperand
 
+    /// What went wrong, in words.
     public var description: String {
         switch self {
         case .divisionByZero: "division by zero"

@@ -4,6 +4,7 @@
 /// The hot path, an input whose cell has one unguarded candidate whose effect bodies only copy
 /// values (or none), is one load from the dispatch table and allocates nothing.
 public struct Runner: Sendable {
+    /// The machine it runs.
     public let machine: CompiledMachine
     /// The current state's id.
     public var state: Int { current }
@@ -34,8 +35,10 @@ public struct Runner: Sendable {
     /// Where effect bodies write until a transition commits (`expression-error` assigns nothing).
     private var scratch: [Value]
 
+    /// The default ``stepLimit``.
     public static let defaultStepLimit = 10_000
 
+    /// A runner in `machine`'s initial state and context, not yet started (see ``start(into:)``).
     public init(_ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit) {
         self.machine = machine
         self.current = machine.initialState

@@ -25,18 +25,21 @@ public enum RejectionKind: String, Hashable, Sendable, CaseIterable {
 /// The result of one processed input, or of the machine's start (DESIGN §3.7).
 ///
 /// Plain ids and no strings, so producing one allocates nothing; ``CompiledMachine`` turns the
-/// ids back into names, and ``ResultDescriber`` builds messages.
+/// ids back into names, and ``CompiledMachine/message(for:inputName:stepLimit:)`` words them.
 public struct TransitionResult: Sendable {
+    /// What became of the input.
     public enum Outcome: Hashable, Sendable {
         /// A transition was taken: `to` is the new state.
         case accepted(to: Int)
         /// No transition, ignored by `on_unhandled: ignore`.
         case ignored
+        /// Rejected, for this reason; nothing changed.
         case rejected(RejectionKind)
     }
 
     /// Where an expression that failed to evaluate is written.
     public enum ExpressionSite: Hashable, Sendable {
+        /// The guard of a transition, by id.
         case guardOf(transition: Int)
         /// The `index`th expression of an effect's body (assignments, then sends).
         case effect(Int, expression: Int)
@@ -46,7 +49,9 @@ public struct TransitionResult: Sendable {
     public var isStart: Bool
     /// The input's id, or -1 (start, or an input whose name is unknown).
     public var input: Int
+    /// The state's id before the input.
     public var from: Int
+    /// Accepted, ignored or rejected.
     public var outcome: Outcome
     /// The transition taken, or -1.
     public var transition: Int
@@ -60,6 +65,7 @@ public struct TransitionResult: Sendable {
     public var discarded: Int
     /// For `expression-error`: what failed, and where.
     public var evaluationError: EvaluationError?
+    /// For `expression-error`: which expression failed.
     public var failedExpression: ExpressionSite?
 
     @usableFromInline
@@ -74,6 +80,7 @@ public struct TransitionResult: Sendable {
         self.discarded = 0
     }
 
+    /// Whether a transition was taken.
     public var isAccepted: Bool {
         if case .accepted = outcome { return true }
         return false
@@ -91,6 +98,7 @@ public struct TransitionResult: Sendable {
         return from
     }
 
+    /// Why the input was rejected, or `nil`.
     public var rejection: RejectionKind? {
         if case .rejected(let kind) = outcome { return kind }
         return nil

@@ -11,12 +11,14 @@ public struct MachineSnapshot: Hashable, Sendable {
 
     /// The name of the machine that saved it (for messages; the fingerprint decides).
     public var machineName: String
+    /// The fingerprint of the machine that saved it.
     public var fingerprint: MachineFingerprint
     /// The current state's id.
     public var state: Int
     /// Context values by slot, each of its variable's type.
     public var context: [Value]
 
+    /// A snapshot of `state` and `context` for the machine with this name and fingerprint.
     public init(machineName: String, fingerprint: MachineFingerprint, state: Int, context: [Value]) {
         self.machineName = machineName
         self.fingerprint = fingerprint
@@ -27,6 +29,7 @@ public struct MachineSnapshot: Hashable, Sendable {
 
 /// Why a snapshot cannot be resumed by a machine.
 public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong with a snapshot.
     public enum Kind: String, Hashable, Sendable {
         /// Not UTF-8 JSON.
         case syntax
@@ -44,7 +47,9 @@ public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible 
         case invalidContext
     }
 
+    /// What is wrong.
     public let kind: Kind
+    /// What is wrong, in the words smrun prints.
     public let message: String
 
     package init(_ kind: Kind, _ message: String) {
@@ -52,6 +57,7 @@ public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible 
         self.message = message
     }
 
+    /// The ``message``.
     public var description: String { message }
 }
 
@@ -77,9 +83,12 @@ public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible 
 ///
 /// Computing the fingerprint walks the whole machine: make one codec per machine and keep it.
 public struct SnapshotCodec: Sendable {
+    /// The machine it reads and writes snapshots for.
     public let machine: CompiledMachine
+    /// The machine's fingerprint, computed once.
     public let fingerprint: MachineFingerprint
 
+    /// A codec for `machine`; computes its fingerprint.
     public init(_ machine: CompiledMachine) {
         self.machine = machine
         self.fingerprint = MachineFingerprint(machine)
@@ -132,6 +141,7 @@ public struct SnapshotCodec: Sendable {
         return out
     }
 
+    /// The JSON document for `snapshot`, ending with a newline.
     public func encode(_ snapshot: MachineSnapshot) -> [UInt8] {
         encode(state: snapshot.state, context: snapshot.context)
     }
