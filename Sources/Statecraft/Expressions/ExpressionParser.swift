@@ -118,7 +118,7 @@ public struct ExpressionParser {
         return ExpressionSyntaxError(message: "expected \(expected), found \(found)", offset: tokenOffset)
     }
 
-    // MARK: Lexer
+    // MARK: - Lexer
 
     private mutating func advance() throws(ExpressionSyntaxError) {
         while position < scalars.count, scalars[position].properties.isWhitespace { position += 1 }

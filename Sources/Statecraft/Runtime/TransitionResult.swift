@@ -12,7 +12,7 @@ public enum RejectionKind: String, Hashable, Sendable, CaseIterable {
 /// The result of one processed input, or of the machine's start (DESIGN §3.7).
 ///
 /// Plain ids and no strings, so producing one allocates nothing; ``CompiledMachine`` turns the
-/// ids back into names, and ``ResultDescriber`` builds messages.
+/// ids back into names, and ``CompiledMachine/message(for:inputName:stepLimit:)`` words them.
 public struct TransitionResult: Sendable {
     public enum Outcome: Hashable, Sendable {
         /// A transition was taken: `to` is the new state.

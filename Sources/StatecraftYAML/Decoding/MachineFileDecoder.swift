@@ -52,7 +52,7 @@ struct MachineFileDecoder {
             context: context, inputs: inputs, states: states, effects: effects, transitions: transitions)
     }
 
-    // MARK: Sections
+    // MARK: - Sections
 
     private mutating func decodeContext(_ node: Int) -> [ContextVariable] {
         guard let map = optionalMapping(node, "'context'") else { return [] }
@@ -210,11 +210,11 @@ struct MachineFileDecoder {
                     let node = document[item]
                     switch node.kind {
                     case .scalar:
-                        let row = TransitionRow.Scalar(
+                        let row = RowFormParser.Scalar(
                             text: UnsafeRawBufferPointer(rebasing: (node.isInSource ? source : text)[node.start..<(node.start + node.count)]),
                             position: node.position,
                             contentOffset: node.style == .singleQuoted || node.style == .doubleQuoted ? 1 : 0, isASCII: node.isASCII)
-                        if let problem = TransitionRow.parse(row, into: &transitions, spellings: &spellings) {
+                        if let problem = RowFormParser.parse(row, into: &transitions, spellings: &spellings) {
                             diagnostics.append(problem)
                         }
                     case .mapping:
@@ -256,7 +256,7 @@ struct MachineFileDecoder {
             input, from: source, to: target, when: guardExpression, effects: effects, at: document[map].position)
     }
 
-    // MARK: Values
+    // MARK: - Values
 
     private mutating func error(_ code: DiagnosticCode, _ message: String, _ position: SourcePosition) {
         diagnostics.append(.error(code, message, at: position))
