@@ -1,7 +1,7 @@
 import ArgumentParser
 import StatecraftYAML
 
-/// The bounds on a machine file (DESIGN §2), each raised by a flag.
+/// The bounds on a machine file (docs/machine-files.md, bounds), each raised by a flag.
 struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("max-file-size"), help: "Largest machine file accepted, in bytes.")
     var maximumBytes = YAMLLimits.default.maximumBytes
