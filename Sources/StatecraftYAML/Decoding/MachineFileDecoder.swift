@@ -64,7 +64,14 @@ struct MachineFileDecoder {
                     document[entry.value].position)
                 return nil
             }
-            let value = document.scalar(entry.value).coreSchemaValue
+            let scalar = document.scalar(entry.value)
+            let value = scalar.coreSchemaValue
+            if scalar.isOutOfRangeInteger {
+                error(
+                    .invalidValue,
+                    "context variable '\(document.string(entry.key))' starts as an integer outside the 64-bit range; quote it to make it a string",
+                    document[entry.value].position)
+            }
             if case .double(let d) = value, !d.isFinite {
                 error(.invalidValue, "context variable '\(document.string(entry.key))' must start as a finite number", document[entry.value].position)
             }

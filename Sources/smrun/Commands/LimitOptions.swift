@@ -12,7 +12,7 @@ struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("max-nodes"), help: "Most YAML nodes in a machine file, aliases expanded.")
     var maximumNodes = YAMLLimits.default.maximumNodes
 
-    @Option(name: .customLong("max-table-cells"), help: "Largest dispatch table of a machine: states x inputs.")
+    @Option(name: .customLong("max-table-cells"), help: "Largest dispatch table of a machine: states x inputs, and transitions x the states each leaves from.")
     var maximumTableCells = YAMLLimits.default.maximumTableCells
 
     var limits: YAMLLimits {
