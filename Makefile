@@ -56,4 +56,4 @@ install: release
 	install $(SMRUN) $(PREFIX)/bin/smrun
 
 clean:
-	rm -rf .build .build-fuzz fuzz/.work
+	rm -rf .build .build-fuzz Fuzz/.work

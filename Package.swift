@@ -43,7 +43,7 @@ let package = Package(
         // In-process benchmarks that `make bench` runs (benchmarks/bench.sh); build with -c release.
         .executableTarget(
             name: "StatecraftBenchmarks", dependencies: ["Statecraft", "StatecraftYAML"],
-            path: "Benchmarks/StatecraftBenchmarks"),
+            path: "benchmarks/StatecraftBenchmarks"),
         .testTarget(name: "StatecraftTests", dependencies: ["Statecraft"]),
         .testTarget(name: "StatecraftYAMLTests", dependencies: ["StatecraftYAML"]),
         .testTarget(name: "SmrunTests", dependencies: ["smrun", "Statecraft"], exclude: ["Fixtures"]),

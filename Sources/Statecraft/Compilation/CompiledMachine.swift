@@ -20,7 +20,7 @@ public struct CompiledMachine: Sendable {
     /// The context's initial values, by slot.
     public let initialContext: [Value]
     /// The type of each context variable: its initial value's, or, for one that starts as
-    /// `null`, the nullable type assigned to it (DESIGN §2).
+    /// `null`, the nullable type assigned to it (docs/machine-files.md).
     package let variableTypes: [ExpressionType]
     /// What an input without a transition does: rejected or ignored.
     public let onUnhandled: MachineDefinition.UnhandledPolicy
@@ -96,7 +96,7 @@ public struct CompiledMachine: Sendable {
         return result.isAccepted && result.transition >= 0 ? effectsRun(by: result.transition, from: result.from) : .none
     }
 
-    /// The effects that taking `transition` from `source` runs, in order (DESIGN §3.2).
+    /// The effects that taking `transition` from `source` runs, in order (docs/semantics.md).
     package func effectsRun(by transition: Int, from source: Int) -> EffectSequence {
         // Field by field: a copy of the whole transition would retain all its arrays.
         let target = transitions[transition].target

@@ -20,7 +20,7 @@ package struct ExpressionScope: Sendable {
     }
 }
 
-/// Type-checks expressions (DESIGN §3.3) and resolves their names.
+/// Type-checks expressions (docs/machine-files.md) and resolves their names.
 package enum ExpressionChecker {
     /// Checks `expression` in `scope`, returning its compiled form and its type.
     package static func check(_ expression: Expression, in scope: ExpressionScope) throws(ExpressionTypeError)

@@ -1,4 +1,4 @@
-/// Parses the expression language of DESIGN §3.3 by precedence climbing. Never evaluates code.
+/// Parses the expression language (docs/machine-files.md) by precedence climbing. Never evaluates code.
 package struct ExpressionParser {
     private enum Token: Hashable {
         case int(Int), double(Double), string(String), identifier(String)
@@ -118,7 +118,7 @@ package struct ExpressionParser {
         return ExpressionSyntaxError(message: "expected \(expected), found \(found)", offset: tokenOffset)
     }
 
-    // MARK: Lexer
+    // MARK: - Lexer
 
     private mutating func advance() throws(ExpressionSyntaxError) {
         while position < scalars.count, scalars[position].properties.isWhitespace { position += 1 }
