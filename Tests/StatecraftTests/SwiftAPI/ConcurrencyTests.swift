@@ -1,4 +1,5 @@
 import Statecraft
+import TestSupport
 import Testing
 
 /// Many tasks sending to one machine: no data races (run under `swift test --sanitize=thread`),
