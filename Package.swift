@@ -49,6 +49,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StatecraftTests", dependencies: ["Statecraft", "TestSupport"]),
         .testTarget(name: "StatecraftYAMLTests", dependencies: ["StatecraftYAML", "TestSupport"]),
+        .testTarget(name: "SmrunCoreTests", dependencies: ["SmrunCore", "Statecraft"]),
         .testTarget(name: "SmrunTests", dependencies: ["smrun", "Statecraft", "TestSupport"], exclude: ["Fixtures"]),
     ]
 )
