@@ -69,4 +69,4 @@ install: release
 	install $(SMRUN) $(PREFIX)/bin/smrun
 
 clean:
-	rm -rf .build $(TSAN_SCRATCH) .build-fuzz fuzz/.work
+	rm -rf .build $(TSAN_SCRATCH) .build-fuzz Fuzz/.work

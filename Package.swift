@@ -43,7 +43,7 @@ let package = Package(
         // In-process benchmarks that `make bench` runs (benchmarks/bench.sh); build with -c release.
         .executableTarget(
             name: "StatecraftBenchmarks", dependencies: ["Statecraft", "StatecraftYAML"],
-            path: "Benchmarks/StatecraftBenchmarks"),
+            path: "benchmarks/StatecraftBenchmarks"),
         // Helpers the test targets share (a stream's next elements, a log observers append to, the
         // `.timeBound` trait); a plain target, as a test target cannot depend on another.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

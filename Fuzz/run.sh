@@ -7,11 +7,11 @@
 #   FuzzExpression   guard / set expressions -> ExpressionParser, ExpressionChecker, evaluation
 #
 # Builds each target with `-sanitize=fuzzer,address` into .build-fuzz/, then runs it for
-# FUZZ_SECONDS on fuzz/.work/TARGET/corpus/, a working corpus seeded from Fuzz/Corpus/TARGET/
+# FUZZ_SECONDS on Fuzz/.work/TARGET/corpus/, a working corpus seeded from Fuzz/Corpus/TARGET/
 # that keeps what earlier runs found. Fails on the first crash, sanitizer report, input slower
 # than 5 s (-timeout) or run over 2 GiB (-rss_limit_mb): the input is left in
-# fuzz/.work/TARGET/artifacts/ and the log in fuzz/.work/TARGET/log. To reproduce one without
-# libFuzzer: `swift build && .build/debug/TARGET fuzz/.work/TARGET/artifacts/crash-...`.
+# Fuzz/.work/TARGET/artifacts/ and the log in Fuzz/.work/TARGET/log. To reproduce one without
+# libFuzzer: `swift build && .build/debug/TARGET Fuzz/.work/TARGET/artifacts/crash-...`.
 #
 # Settings, from the environment:
 #   FUZZ_SECONDS  seconds per target (60)     FUZZ_TARGETS  targets to run (all three)
@@ -26,14 +26,14 @@ config=${FUZZ_CONFIG:-release}
 swift=${SWIFT:-swift}
 scratch=.build-fuzz
 
-mkdir -p fuzz/.work
+mkdir -p Fuzz/.work
 for target in $targets; do
     echo "fuzz: building $target ($config)"
     # -DFUZZING drops each target's own main, so that libFuzzer's runs. The linker's
     # "Cannot export local symbol" warnings about ASan's helpers are noise.
     if ! "$swift" build -c "$config" --scratch-path "$scratch" --product "$target" \
-        --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING > fuzz/.work/build.log 2>&1; then
-        grep -v "Cannot export local symbol" fuzz/.work/build.log >&2
+        --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING > Fuzz/.work/build.log 2>&1; then
+        grep -v "Cannot export local symbol" Fuzz/.work/build.log >&2
         echo "fuzz: building $target FAILED" >&2
         exit 1
     fi
@@ -41,7 +41,7 @@ done
 
 bin=$("$swift" build -c "$config" --scratch-path "$scratch" --show-bin-path)
 for target in $targets; do
-    work=fuzz/.work/$target
+    work=Fuzz/.work/$target
     mkdir -p "$work/corpus"
     rm -rf "$work/artifacts"
     mkdir "$work/artifacts"

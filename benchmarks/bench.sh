@@ -7,7 +7,7 @@
 # the median wall and CPU time, the peak RSS, and the ratios to the C baseline. Last, it
 # compares smrun's peak RSS over a script ten times as long.
 #
-# Then, with StatecraftBenchmarks (Benchmarks/, release): the engine in-process, in ns per
+# Then, with StatecraftBenchmarks (benchmarks/StatecraftBenchmarks/, release): the engine in-process, in ns per
 # transition (a file-loaded machine with and without its context effects, and with one
 # observer) and heap allocations per transition, counted by preloading malloc_count.so;
 # loading a generated machine of 10,000 states and 100,000 transitions (gen_big_machine.py,

@@ -110,7 +110,7 @@ struct Script {
     }
 }
 
-/// Input-script lines (DESIGN §4): `INPUT` or `INPUT ARG`, blanks and `#` comments skipped, an
+/// Input-script lines (docs/cli.md, "Input scripts"): `INPUT` or `INPUT ARG`, blanks and `#` comments skipped, an
 /// argument checked against its input's declared type.
 struct ScriptLineParserTests {
     @Test(arguments: ["", " ", "\t \t", "\r", "  \r", "#", "# a comment", "   # indented", "\t#x y z", "#start"])

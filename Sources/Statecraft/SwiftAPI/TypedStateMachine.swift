@@ -155,7 +155,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         observers.observeStates(current: { frame.state }, handler)
     }
 
-    // MARK: Running
+    // MARK: - Running
 
     /// Runs one external input to completion, its argument at `argumentAddress` (or, when nil,
     /// in the frame's ``TypedFrame/boxedArgument``). Called with the lock held, outside any run.
@@ -220,7 +220,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         case .rejected(let kind):
             .failure(
                 StateTransitionError(
-                    state: from, input: input, kind: StateTransitionError.Kind(kind),
+                    state: from, input: input, kind: kind,
                     explanation: .engine(explainer, result)))
         }
     }

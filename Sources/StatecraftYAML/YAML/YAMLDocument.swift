@@ -67,7 +67,7 @@ package struct YAMLDocument {
         nodes.reserveCapacity(source.count / 32)
     }
 
-    // MARK: Reading nodes
+    // MARK: - Reading nodes
 
     subscript(index: Int) -> Node { nodes[index] }
 
@@ -138,7 +138,7 @@ package struct YAMLDocument {
         entries(index).first { text(of: $0.key, is: key) }
     }
 
-    // MARK: Nodes
+    // MARK: - Nodes
 
     /// The tree of ``YAMLNode``s under `index`, aliases expanded (shared subtrees are built once).
     func node(_ index: Int) -> YAMLNode {

@@ -16,14 +16,14 @@ struct Smrun: ParsableCommand {
         defaultSubcommand: RunCommand.self
     )
 
-    /// Exit statuses of DESIGN §4.
+    /// Exit statuses (docs/cli.md).
     enum Status {
         static let rejected: Int32 = 1
         static let invalid: Int32 = 2
     }
 
     /// Parses and runs like ArgumentParser's own `main()`, except that a usage error exits
-    /// with 2 (DESIGN §4) rather than 64.
+    /// with 2 (docs/cli.md) rather than 64.
     static func main() {
         do {
             var command = try parseAsRoot()
@@ -35,21 +35,6 @@ struct Smrun: ParsableCommand {
                 Glibc.exit(Status.invalid)
             }
             exit(withError: error)
-        }
-    }
-}
-
-/// Writes text to standard error unbuffered (diagnostics are few and must not interleave).
-enum FileHandleOutput {
-    static func standardError(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                if n <= 0 { return }
-                offset += n
-            }
         }
     }
 }

@@ -17,40 +17,40 @@ struct ResultPrinter: ResultSink, ~Copyable {
     private(set) var rejected = 0
 
     /// Names as text and as JSON strings.
-    private let states: Names
-    private let inputs: Names
-    private let effects: Names
+    let states: Names
+    let inputs: Names
+    let effects: Names
     /// What comes before each context variable's value in JSON: `,"context":{"name":` for the
     /// first, `,"name":` for the others.
-    private let variableKeys: BytePool
+    let variableKeys: BytePool
     /// Effect lists joined for output: text `a, b`, JSON `"a","b"`.
-    private let exitLists: Names
-    private let entryLists: Names
-    private let transitionLists: Names
+    let exitLists: Names
+    let entryLists: Names
+    let transitionLists: Names
     /// Whether each transition has a target (and so runs exit and entry effects).
-    private let transitionMoves: [Bool]
+    let transitionMoves: [Bool]
     /// Per cell `state * inputCount + input`, what an external input's result prints after
     /// `INPUT[ ARG]` when it depends on the cell alone: for a cell with one candidate, its
     /// acceptance; for a cell with none, its `no-transition` rejection or that it was ignored.
     /// In text, the rest of the line (`: FROM -> TO / EFFECTS`); in JSON, the fields from
     /// `input` on (an argument goes after `input`), up to the context. Empty when not
     /// precomputed, or for machines too large to precompute.
-    private let cellText: BytePool
+    let cellText: BytePool
     /// `{"line":` and the digits of ``line``, kept from one result to the next.
-    private var lineStart = JSONLineStart()
+    var lineStart = JSONLineStart()
     /// In JSON, the end of the result line that last showed the context (`,"context":{...}}`
     /// and a newline), copied from the output while it is there and the context is the same,
     /// and the ``Runner/contextVersion`` it shows.
-    private var contextJSON: OutputBuffer.Span?
-    private var contextJSONVersion = -1
-    private let inputCount: Int
+    var contextJSON: OutputBuffer.Span?
+    var contextJSONVersion = -1
+    let inputCount: Int
     /// What starts the `input` field of a JSON result, after the line number.
-    private static var inputKey: StaticString { #","input":"# }
+    static var inputKey: StaticString { #","input":"# }
     /// Machines with more cells than this print every result field by field.
-    private static let maximumPrecomputedCells = 1 << 16
+    static let maximumPrecomputedCells = 1 << 16
 
     /// One set of strings in both encodings.
-    private struct Names: ~Copyable {
+    struct Names: ~Copyable {
         let text: BytePool
         let json: BytePool
 
@@ -88,55 +88,6 @@ struct ResultPrinter: ResultSink, ~Copyable {
         transitionMoves = machine.transitions.map { $0.target >= 0 }
         inputCount = machine.inputCount
         cellText = BytePool(Self.cellTexts(machine, format: format))
-    }
-
-    /// The text of ``cellText`` for every cell, or nothing for a large machine.
-    private static func cellTexts(_ machine: CompiledMachine, format: OutputFormat) -> [[UInt8]] {
-        guard machine.stateCount * machine.inputCount <= maximumPrecomputedCells else { return [] }
-        var texts: [[UInt8]] = []
-        for state in 0..<machine.stateCount {
-            for input in 0..<machine.inputCount {
-                // In JSON, the text starts with the input field.
-                let inputField = format == .json ? "\(inputKey)" + JSONText.quoted(machine.inputNames[input]) : ""
-                let candidates = machine.candidates(state: state, input: input)
-                let from = machine.stateNames[state]
-                if machine.isFinal[state] {
-                    texts.append([])
-                } else if candidates.count == 1 {
-                    let transition = Int(candidates.first!)
-                    let target = machine.transitions[transition].target
-                    let effects = machine.effectsRun(by: transition, from: state).map { machine.effectNames[$0] }
-                    let to = machine.stateNames[target >= 0 ? target : state]
-                    switch format {
-                    case .text:
-                        texts.append(Array(": \(from) -> \(to)\(effects.isEmpty ? "" : " / " + effects.joined(separator: ", "))\n".utf8))
-                    case .json:
-                        let list = effects.map(JSONText.quoted).joined(separator: ",")
-                        texts.append(Array(#"\#(inputField),"ok":true,"from":\#(JSONText.quoted(from)),"to":\#(JSONText.quoted(to)),"effects":[\#(list)]"#.utf8))
-                    }
-                } else if candidates.isEmpty && machine.onUnhandled == .reject {
-                    let message = "no transition for '\(machine.inputNames[input])' from '\(from)'"
-                    switch format {
-                    case .text: texts.append(Array(": \(from): rejected: no-transition: \(message)\n".utf8))
-                    case .json:
-                        texts.append(
-                            Array(
-                                #"\#(inputField),"ok":false,"from":\#(JSONText.quoted(from)),"error":"no-transition","message":\#(JSONText.quoted(message))"#
-                                    .utf8))
-                    }
-                } else if candidates.isEmpty {
-                    switch format {
-                    case .text: texts.append(Array(": \(from): ignored (no transition)\n".utf8))
-                    case .json:
-                        let state = JSONText.quoted(from)
-                        texts.append(Array(#"\#(inputField),"ok":true,"ignored":true,"from":\#(state),"to":\#(state),"effects":[]"#.utf8))
-                    }
-                } else {
-                    texts.append([])
-                }
-            }
-        }
-        return texts
     }
 
     /// The text of ``cellText`` for `cell`, empty when there is none.
@@ -215,251 +166,12 @@ struct ResultPrinter: ResultSink, ~Copyable {
     }
 
     /// A name from the script as text safe to print: control characters escaped.
-    private static func printable(_ name: UnsafeRawBufferPointer) -> String {
+    static func printable(_ name: UnsafeRawBufferPointer) -> String {
         let shown = name.count > 200 ? UnsafeRawBufferPointer(rebasing: name[..<200]) : name
         var text = ""
         for scalar in String(decoding: shown, as: UTF8.self).unicodeScalars {
             if scalar.properties.generalCategory == .control { text += scalar.escaped(asASCII: true) } else { text.unicodeScalars.append(scalar) }
         }
         return name.count > 200 ? text + "..." : text
-    }
-
-    // MARK: Text
-
-    @inline(__always)
-    /// - Parameter queued: a queued input's argument.
-    private mutating func printText(_ result: TransitionResult, _ machine: CompiledMachine, queued: Value?) {
-        if format == .text, cellText.count > 0, !result.isStart, result.sentBy < 0,
-            result.isAccepted || result.outcome == .ignored || result.rejection == .noTransition
-        {
-            let text = cellText[result.from &* inputCount &+ result.input]
-            if !text.isEmpty {
-                output.append(inputs.text[result.input])
-                appendTextArgument(result, queued: queued)
-                output.append(text)
-                return
-            }
-        }
-        if result.isStart {
-            output.append("start: " as StaticString)
-        } else {
-            if result.sentBy >= 0 { output.append("  " as StaticString) }
-            output.append(inputs.text[result.input])
-            appendTextArgument(result, queued: queued)
-            if result.sentBy >= 0 {
-                output.append(" (sent by " as StaticString)
-                output.append(effects.text[result.sentBy])
-                output.append(UInt8(ascii: ")"))
-            }
-            output.append(": " as StaticString)
-        }
-        switch result.outcome {
-        case .accepted(let to):
-            if !result.isStart {
-                output.append(states.text[result.from])
-                output.append(UInt8(ascii: " "))
-            }
-            output.append("-> " as StaticString)
-            output.append(states.text[to])
-            appendEffects(result, to: to, json: false)
-        case .ignored:
-            output.append(states.text[result.from])
-            output.append(": ignored (no transition)" as StaticString)
-        case .rejected(let kind):
-            output.append(states.text[result.from])
-            output.append(": rejected: " as StaticString)
-            output.append(kind.rawValue)
-            output.append(": " as StaticString)
-            appendMessage(result, kind, machine)
-        }
-        output.append(UInt8(ascii: "\n"))
-    }
-
-    private mutating func appendTextArgument(_ result: TransitionResult, queued: Value?) {
-        if result.sentBy >= 0 {
-            if let value = queued, value != .null {
-                output.append(UInt8(ascii: " "))
-                appendJSONValue(value)
-            }
-            return
-        }
-        guard !argument.isNone else { return }
-        output.append(UInt8(ascii: " "))
-        appendArgumentValue()
-    }
-
-    /// The external argument as a JSON value (strings quoted), which is also how text shows it.
-    private mutating func appendArgumentValue() {
-        if let raw = argument.raw {
-            if argument.rawIsJSON {
-                output.append(raw)
-            } else {
-                appendJSONString(raw)
-            }
-            return
-        }
-        appendJSONValue(argument.value)
-    }
-
-    /// Shows a name that is not the machine's as is when it is plain, else JSON-quoted.
-    private mutating func appendTextName(_ name: UnsafeRawBufferPointer) {
-        if name.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
-            output.append(name)
-        } else {
-            appendJSONString(name)
-        }
-    }
-
-    /// Why a result was rejected. `no-transition`, the one met in bulk, is composed from the
-    /// name pools; the others are rare and built as strings.
-    private mutating func appendMessage(_ result: TransitionResult, _ kind: RejectionKind, _ machine: CompiledMachine) {
-        guard kind == .noTransition, format == .text else {
-            let message = machine.message(for: result, stepLimit: stepLimit)
-            if format == .text { output.append(message) } else { output.append(JSONText.quoted(message)) }
-            return
-        }
-        output.append("no transition for '" as StaticString)
-        output.append(inputs.text[result.input])
-        output.append("' from '" as StaticString)
-        output.append(states.text[result.from])
-        output.append(UInt8(ascii: "'"))
-    }
-
-    /// The effects that ran: ` / a, b` in text, `,"effects":["a","b"]` in JSON.
-    @inline(__always)
-    private mutating func appendEffects(_ result: TransitionResult, to: Int, json: Bool) {
-        if json { output.append(",\"effects\":[" as StaticString) }
-        var first = true
-        func part(_ bytes: UnsafeRawBufferPointer, _ output: inout OutputBuffer) {
-            guard !bytes.isEmpty else { return }
-            if first {
-                if !json { output.append(" / " as StaticString) }
-            } else {
-                output.append(json ? "," : ", " as StaticString)
-            }
-            output.append(bytes)
-            first = false
-        }
-        if result.isStart {
-            part(json ? entryLists.json[to] : entryLists.text[to], &output)
-        } else if result.transition >= 0 {
-            let moves = transitionMoves[result.transition]
-            if moves { part(json ? exitLists.json[result.from] : exitLists.text[result.from], &output) }
-            part(json ? transitionLists.json[result.transition] : transitionLists.text[result.transition], &output)
-            if moves { part(json ? entryLists.json[to] : entryLists.text[to], &output) }
-        }
-        if json { output.append(UInt8(ascii: "]")) }
-    }
-
-    // MARK: JSON
-
-    /// `{"line":N,`, or `{` for a result without a script line.
-    private mutating func appendJSONLineStart() {
-        guard let line else {
-            output.append(UInt8(ascii: "{"))
-            return
-        }
-        lineStart.with(line) { output.append($0) }
-        output.append(UInt8(ascii: ","))
-    }
-
-    private mutating func printJSON(_ result: TransitionResult, _ runner: borrowing Runner, queued: Value?) {
-        let machine = runner.machine
-        if result.isStart {
-            output.append("{\"start\":true," as StaticString)
-        } else {
-            appendJSONLineStart()
-            output.append("\"input\":" as StaticString)
-            output.append(inputs.json[result.input])
-            if result.sentBy >= 0 {
-                if let value = queued, value != .null {
-                    output.append(",\"arg\":" as StaticString)
-                    appendJSONValue(value)
-                }
-            } else if !argument.isNone {
-                output.append(",\"arg\":" as StaticString)
-                appendArgumentValue()
-            }
-            output.append(UInt8(ascii: ","))
-        }
-        switch result.outcome {
-        case .accepted(let to):
-            output.append("\"ok\":true," as StaticString)
-            appendFromTo(result, to: to)
-            appendEffects(result, to: to, json: true)
-        case .ignored:
-            output.append("\"ok\":true,\"ignored\":true," as StaticString)
-            appendFromTo(result, to: result.from)
-            output.append(",\"effects\":[]" as StaticString)
-        case .rejected(let kind):
-            output.append("\"ok\":false,\"from\":" as StaticString)
-            output.append(states.json[result.from])
-            output.append(",\"error\":\"" as StaticString)
-            output.append(kind.rawValue)
-            output.append("\",\"message\":" as StaticString)
-            appendMessage(result, kind, machine)
-        }
-        if result.sentBy >= 0 {
-            output.append(",\"sent_by\":" as StaticString)
-            output.append(effects.json[result.sentBy])
-        }
-        endJSONLine(showing: result.isRejected ? nil : runner.context, version: runner.contextVersion)
-    }
-
-    private mutating func appendFromTo(_ result: TransitionResult, to: Int) {
-        if !result.isStart {
-            output.append("\"from\":" as StaticString)
-            output.append(states.json[result.from])
-            output.append(UInt8(ascii: ","))
-        }
-        output.append("\"to\":" as StaticString)
-        output.append(states.json[to])
-    }
-
-    /// Ends a JSON result line: `,"context":{...}` when `context` is given and the machine has
-    /// variables (copied from where it was last printed while the context stays the same), then
-    /// `}` and a newline.
-    @inline(__always)
-    private mutating func endJSONLine(showing context: [Value]?, version: Int) {
-        guard let context, variableKeys.count > 0 else {
-            output.append("}\n" as StaticString)
-            return
-        }
-        if contextJSONVersion == version, let contextJSON, output.appendAgain(contextJSON) { return }
-        appendContext(context, version: version)
-    }
-
-    /// `,"context":{...}}` and a newline, remembered as ``contextJSON``.
-    private mutating func appendContext(_ context: [Value], version: Int) {
-        let mark = output.mark
-        for slot in 0..<variableKeys.count {
-            output.append(variableKeys[slot])
-            appendJSONValue(context[slot])
-        }
-        output.append("}}\n" as StaticString)
-        contextJSON = output.span(since: mark)
-        contextJSONVersion = version
-    }
-
-    private mutating func appendJSONValue(_ value: Value) {
-        switch value {
-        case .int(let i): output.append(decimal: i)
-        case .double(let d): output.append(d.description)
-        case .bool(let b): output.append(b ? "true" : "false" as StaticString)
-        case .null: output.append("null" as StaticString)
-        case .string(var s): s.withUTF8 { appendJSONString(UnsafeRawBufferPointer($0)) }
-        }
-    }
-
-    private mutating func appendJSONString(_ bytes: UnsafeRawBufferPointer) {
-        if JSONText.isPlain(bytes) {
-            output.append(UInt8(ascii: "\""))
-            output.append(bytes)
-            output.append(UInt8(ascii: "\""))
-        } else {
-            var quoted: [UInt8] = []
-            JSONText.appendQuoted(bytes, to: &quoted)
-            output.append(quoted)
-        }
     }
 }

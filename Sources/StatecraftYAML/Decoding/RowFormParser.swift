@@ -8,7 +8,7 @@ import Statecraft
 
 /// The row form of a transition, as in the seeds' DSL: `INPUT | FROM => TO | EFFECT, EFFECT`,
 /// where `=> TO` and the effects are optional and FROM is names separated by commas, or `*`.
-enum TransitionRow {
+enum RowFormParser {
     /// A row: a scalar's text, where the scalar is written and how its text lies on the line.
     struct Scalar {
         var text: UnsafeRawBufferPointer

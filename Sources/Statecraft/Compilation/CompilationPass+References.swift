@@ -1,0 +1,123 @@
+// Phase 2: names resolved to ids, the initial state, variables typed, the table bounded.
+extension CompilationPass {
+    /// Resolves each state's effects and each transition's names to ids, reporting nothing:
+    /// ``compileTransitions()`` reports what is undefined, in the order the transitions name it.
+    mutating func resolveReferences() {
+        entryEffects = definition.states.map { $0.entry.compactMap { effectIDs[$0.name] } }
+        exitEffects = definition.states.map { $0.exit.compactMap { effectIDs[$0.name] } }
+        let nonFinal = definition.states.indices.filter { !definition.states[$0].isFinal }
+        var stateResolver = NameResolver(definition.states.map(\.name.name))
+        var inputResolver = NameResolver(inputNames)
+        var effectResolver = NameResolver(effectNames)
+        let transitions = definition.transitions
+        references.reserveCapacity(transitions.count)
+        for index in transitions.indices {
+            var sources: [Int] = []
+            var hasUndefinedSource = false
+            switch transitions[index].source {
+            case .states(let names) where names.count == 1:
+                // One source (most transitions): an array of one, without growing one.
+                if let id = stateResolver.id(of: names[0]) { sources = [id] } else { hasUndefinedSource = true }
+            case .states(let names):
+                sources.reserveCapacity(names.count)
+                for name in names {
+                    if let id = stateResolver.id(of: name) {
+                        if !sources.contains(id) { sources.append(id) }
+                    } else {
+                        hasUndefinedSource = true
+                    }
+                }
+            case .anyNonFinal:
+                sources = nonFinal
+            }
+            let target: Int? = if let name = transitions[index].target { stateResolver.id(of: name) } else { -1 }
+            let effects = transitions[index].effects
+            references.append(
+                TransitionReferences(
+                    input: inputResolver.id(of: transitions[index].input), sources: sources, hasUndefinedSource: hasUndefinedSource,
+                    target: target, effects: effects.isEmpty ? [] : effects.compactMap { effectResolver.id(of: $0) }))
+        }
+    }
+
+    /// Variable types come from initial values; one that starts as `null` takes the one type
+    /// that assignments to it give it (docs/machine-files.md).
+    mutating func declareVariables(argumentScopes: [Set<ValueType?>]) {
+        var unresolved: Set<String> = []
+        for (slot, variable) in definition.context.enumerated() {
+            if let problem = NameRules.problem(withVariableName: variable.name.name) {
+                error(.invalidName, problem, variable.name.position)
+            }
+            if variables[variable.name.name] != nil {
+                error(.duplicateVariable, "context variable '\(variable.name.name)' is declared twice", variable.name.position)
+                continue
+            }
+            variables[variable.name.name] = (slot, ExpressionType(variable.initialValue.type))
+            if variable.initialValue == .null { unresolved.insert(variable.name.name) }
+        }
+        // Infer null-started variables from what is assigned to them, until nothing changes.
+        var changed = true
+        while changed && !unresolved.isEmpty {
+            changed = false
+            for effect in definition.effects {
+                let scope = ExpressionScope(
+                    variables: variables, argumentType: effectIDs[effect.name.name].flatMap { Self.singleType(argumentScopes[$0]) },
+                    argumentUnavailable: "")
+                for assignment in effect.assignments where unresolved.contains(assignment.variable.name) {
+                    guard let parsed = try? ExpressionParser.parse(assignment.expression.text),
+                        let type = try? ExpressionChecker.check(parsed, in: scope).1, type.base != .null,
+                        let variable = variables[assignment.variable.name]
+                    else { continue }
+                    variables[assignment.variable.name] = (variable.slot, ExpressionType(type.base, nullable: true))
+                    unresolved.remove(assignment.variable.name)
+                    changed = true
+                }
+            }
+        }
+    }
+
+    /// The one argument type in `runners`, when every runner has that type.
+    static func singleType(_ runners: Set<ValueType?>) -> ValueType? {
+        runners.count == 1 ? runners.first! : nil
+    }
+
+    mutating func resolveInitial() -> Int {
+        let initial = definition.initial
+        guard let id = stateIDs[initial.name] else {
+            if !definition.states.isEmpty {
+                error(
+                    .undefinedState,
+                    "initial state '\(initial.name)' is not a declared state" + Suggestion.didYouMean(initial.name, in: stateIDs.keys),
+                    initial.position)
+            }
+            return -1
+        }
+        if definition.states[id].isFinal {
+            error(.invalidInitial, "initial state '\(initial.name)' is final, so the machine could accept no input", initial.position)
+        }
+        return id
+    }
+
+    /// Refuses a machine whose dispatch table would be too large to build.
+    mutating func tableFits(_ transitions: [CompiledTransition]) -> Bool {
+        let (cells, overflow) = definition.states.count.multipliedReportingOverflow(by: inputNames.count)
+        let pairs = transitions.indices.reduce(0) { $0 + transitions[$1].sources.count }
+        let position = definition.states.first?.name.position ?? definition.initial.position
+        if overflow || cells > maximumTableCells {
+            error(
+                .limitExceeded,
+                "\(definition.states.count) states and \(inputNames.count) inputs make a dispatch table of "
+                    + "\(overflow ? "too many" : String(cells)) cells, over the limit of \(maximumTableCells) (raise it with --max-table-cells)",
+                position)
+            return false
+        }
+        if pairs > maximumTableCells {
+            error(
+                .limitExceeded,
+                "the transitions leave from \(pairs) (transition, state) pairs in all ('*' counts every non-final state), "
+                    + "over the limit of \(maximumTableCells) (raise it with --max-table-cells)",
+                position)
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,33 @@
+/// Why a snapshot cannot be resumed by a machine.
+public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong with a snapshot.
+    public enum Kind: String, Hashable, Sendable {
+        /// Not UTF-8 JSON.
+        case syntax
+        /// JSON, but not a snapshot document.
+        case notASnapshot
+        /// A snapshot of a format version this library does not read.
+        case unsupportedVersion
+        /// A member missing, unknown, or of the wrong JSON type.
+        case invalidField
+        /// Saved by another machine definition (the fingerprints differ).
+        case differentMachine
+        /// The state is not one of the machine's.
+        case unknownState
+        /// The context does not have the machine's variables, or a value has the wrong type.
+        case invalidContext
+    }
+
+    /// What is wrong.
+    public let kind: Kind
+    /// What is wrong, in the words smrun prints.
+    public let message: String
+
+    package init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// The ``message``.
+    public var description: String { message }
+}

@@ -1,0 +1,263 @@
+import CLibYAML
+import Statecraft
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Turns libyaml events into a ``YAMLDocument``, enforcing the limits as it goes.
+struct DocumentBuilder {
+    /// An open sequence or mapping, whose children so far are `pending[start...]` (a mapping's
+    /// keys and values alternating).
+    private struct Frame {
+        var isMapping: Bool
+        var start: Int
+        var position: SourcePosition
+        var anchor: String?
+        var nodesBefore: Int
+        /// For a mapping of many keys, while every key is ASCII: each key's interned id, to the
+        /// key's node. For the rest a scan of the keys costs less than a dictionary.
+        var keyNodes: [Int: Int] = [:]
+        /// Once a key is not ASCII: where each key is, by its text as a `String` (whose equality
+        /// is canonical equivalence, which bytes do not give).
+        var keyPositions: [String: SourcePosition]?
+
+        static let keysScanned = 8
+    }
+
+    let limits: YAMLLimits
+    let bytes: [UInt8]
+    private(set) var document: YAMLDocument
+    private var stack: [Frame] = []
+    /// The children of the open collections, innermost last.
+    private var pending: [Int] = []
+    private var anchors: [String: (node: Int, nodes: Int, height: Int)] = [:]
+    private var nodeCount = 0
+    private var documents = 0
+    /// Height (nesting levels) of the subtree just finished, for anchors.
+    private var heights: [Int] = [0]
+
+    init(limits: YAMLLimits, bytes: [UInt8]) {
+        self.limits = limits
+        self.bytes = bytes
+        document = YAMLDocument(source: bytes)
+    }
+
+    static func position(_ mark: yaml_mark_t) -> SourcePosition {
+        SourcePosition(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+
+    /// A diagnostic for libyaml's own error, with the most useful position it offers.
+    func parserError(_ parser: yaml_parser_t) -> YAMLError {
+        let problem = parser.problem.map { String(cString: $0) } ?? "syntax error"
+        if parser.error == YAML_READER_ERROR {
+            var offset = Int(parser.problem_offset)
+            // libyaml points at the byte that broke a multi-byte sequence; report its first byte.
+            if offset <= bytes.count {
+                var start = offset
+                while start > 0, offset - start < 3, bytes[start - 1] & 0xC0 == 0x80 { start -= 1 }
+                if start > 0, bytes[start - 1] >= 0xC0 { offset = start - 1 }
+            }
+            let what = problem == "invalid leading UTF-8 octet" || problem.contains("UTF-8") ? "invalid UTF-8" : problem
+            return YAMLError(.encoding, "\(what) (byte \(offset)); machine files must be UTF-8 text", at: SourcePosition(offset: offset, in: bytes))
+        }
+        let mark = parser.problem_mark
+        let position = Self.position(mark)
+        let index = Int(mark.index)
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\t") {
+            return YAMLError(.yamlSyntax, "tab character where YAML expects indentation or a value; indent with spaces", at: position)
+        }
+        var message = problem
+        if let context = parser.context.map({ String(cString: $0) }) {
+            message = "\(problem) \(context) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1)"
+        }
+        return YAMLError(.yamlSyntax, message, at: position)
+    }
+
+    /// Handles one event; true at the end of the stream.
+    mutating func handle(_ event: inout yaml_event_t) throws(YAMLError) -> Bool {
+        let position = Self.position(event.start_mark)
+        switch event.type {
+        case YAML_STREAM_START_EVENT, YAML_DOCUMENT_END_EVENT:
+            return false
+        case YAML_DOCUMENT_START_EVENT:
+            documents += 1
+            if documents > 1 {
+                throw YAMLError(.yamlSyntax, "a machine file holds one YAML document; found a second ('---')", at: position)
+            }
+            return false
+        case YAML_STREAM_END_EVENT:
+            return true
+        case YAML_ALIAS_EVENT:
+            let name = String(cString: event.data.alias.anchor)
+            guard let anchored = anchors[name] else {
+                throw YAMLError(.yamlSyntax, "alias '*\(name)' refers to no anchor", at: position)
+            }
+            try count(anchored.nodes, at: position)
+            if stack.count + anchored.height > limits.maximumDepth {
+                throw depthError(at: position)
+            }
+            try add(anchored.node, height: anchored.height)
+        case YAML_SCALAR_EVENT:
+            let scalar = event.data.scalar
+            // By length, so that an escaped NUL survives.
+            let value = UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length))
+            let style: YAMLScalar.Style
+            switch scalar.style {
+            case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
+            case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = .doubleQuoted
+            case YAML_LITERAL_SCALAR_STYLE: style = .literal
+            case YAML_FOLDED_SCALAR_STYLE: style = .folded
+            default: style = .plain
+            }
+            try count(1, at: position)
+            let index = document.nodes.count
+            if let tag = scalar.tag { document.tags[index] = String(cString: tag) }
+            let start = Int(event.start_mark.index)
+            let isInSource = style == .plain && isWritten(value, at: start, to: Int(event.end_mark.index))
+            document.nodes.append(
+                YAMLDocument.Node(
+                    kind: .scalar, style: style, isASCII: Self.isASCII(value), hasTag: scalar.tag != nil, isInSource: isInSource,
+                    position: position, start: isInSource ? start : document.text.count, count: value.count))
+            if !isInSource { document.text.append(contentsOf: value) }
+            try add(index, height: 0, anchor: scalar.anchor.map { String(cString: $0) }, nodes: 1)
+        case YAML_SEQUENCE_START_EVENT:
+            try open(at: position)
+            stack.append(
+                Frame(
+                    isMapping: false, start: pending.count, position: position,
+                    anchor: event.data.sequence_start.anchor.map { String(cString: $0) }, nodesBefore: nodeCount))
+        case YAML_MAPPING_START_EVENT:
+            try open(at: position)
+            stack.append(
+                Frame(
+                    isMapping: true, start: pending.count, position: position,
+                    anchor: event.data.mapping_start.anchor.map { String(cString: $0) }, nodesBefore: nodeCount))
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            let height = heights.removeLast() + 1
+            let frame = stack.removeLast()
+            let children = pending.count - frame.start
+            let index = document.nodes.count
+            document.nodes.append(
+                YAMLDocument.Node(
+                    kind: frame.isMapping ? .mapping : .sequence, style: .plain, isASCII: true, hasTag: false, isInSource: false,
+                    position: frame.position, start: document.children.count, count: frame.isMapping ? children / 2 : children))
+            document.children.append(contentsOf: pending[frame.start...])
+            pending.removeSubrange(frame.start...)
+            try add(index, height: height, anchor: frame.anchor, nodes: nodeCount - frame.nodesBefore)
+        default:
+            return false
+        }
+        return false
+    }
+
+    /// Whether a scalar's `value` is the source's bytes between its marks, as a plain scalar on
+    /// one line is: then the document reads it there instead of copying it. A value libyaml
+    /// changed (a folded line break) differs from them, and is copied.
+    private func isWritten(_ value: UnsafeBufferPointer<UInt8>, at start: Int, to end: Int) -> Bool {
+        guard let base = value.baseAddress, end - start == value.count, start >= 0, end <= bytes.count else { return false }
+        return bytes.withUnsafeBytes { memcmp($0.baseAddress! + start, base, value.count) == 0 }
+    }
+
+    private func depthError(at position: SourcePosition) -> YAMLError {
+        YAMLError(
+            .limitExceeded, "nesting deeper than \(limits.maximumDepth) levels (raise it with --max-depth)", at: position)
+    }
+
+    private mutating func open(at position: SourcePosition) throws(YAMLError) {
+        if stack.count >= limits.maximumDepth { throw depthError(at: position) }
+        try count(1, at: position)
+        heights.append(0)
+    }
+
+    private mutating func count(_ nodes: Int, at position: SourcePosition) throws(YAMLError) {
+        nodeCount += nodes
+        if nodeCount > limits.maximumNodes {
+            throw YAMLError(
+                .limitExceeded,
+                "document expands to more than \(limits.maximumNodes) nodes (aliases counted each time they are used; raise it with --max-nodes)",
+                at: position)
+        }
+    }
+
+    /// Adds a finished node to the open collection, or makes it the root.
+    private mutating func add(_ node: Int, height: Int, anchor: String? = nil, nodes: Int = 0) throws(YAMLError) {
+        if let anchor { anchors[anchor] = (node, nodes, height) }
+        heights[heights.count - 1] = max(heights[heights.count - 1], height)
+        guard let top = stack.indices.last else {
+            document.root = node
+            return
+        }
+        if stack[top].isMapping && (pending.count - stack[top].start) % 2 == 0 {
+            let key = document[node]
+            guard key.kind == .scalar else {
+                throw YAMLError(
+                    .wrongKind, "a mapping key must be a scalar, not \(document.kindDescription(node))", at: key.position)
+            }
+            if let first = earlierPosition(of: node, in: top) {
+                throw YAMLError(
+                    .duplicateKey,
+                    "duplicate key '\(document.string(node))' (first at line \(first.line), again at line \(key.position.line))",
+                    at: key.position)
+            }
+        }
+        pending.append(node)
+    }
+
+    /// The position of an earlier key of the mapping `stack[top]` equal to `key` (which is
+    /// about to be added), if any.
+    private mutating func earlierPosition(of key: Int, in top: Int) -> SourcePosition? {
+        let start = stack[top].start
+        let keys = stride(from: start, to: pending.count, by: 2)
+        if (pending.count - start) / 2 < Frame.keysScanned {
+            return keys.first { keysEqual(pending[$0], key) }.map { document[pending[$0]].position }
+        }
+        if stack[top].keyPositions == nil && document[key].isASCII {
+            if stack[top].keyNodes.isEmpty {
+                for index in keys { stack[top].keyNodes[keyID(pending[index])] = pending[index] }
+            }
+            return stack[top].keyNodes.updateValue(key, forKey: keyID(key)).map { document[$0].position }
+        }
+        if stack[top].keyPositions == nil {
+            var positions: [String: SourcePosition] = [:]
+            for index in keys { positions[document.string(pending[index])] = document[pending[index]].position }
+            stack[top].keyPositions = positions
+        }
+        return stack[top].keyPositions!.updateValue(document[key].position, forKey: document.string(key))
+    }
+
+    /// Whether two keys are equal as strings: ASCII ones by their bytes.
+    private func keysEqual(_ a: Int, _ b: Int) -> Bool {
+        let (first, second) = (document[a], document[b])
+        guard first.isASCII && second.isASCII else { return document.string(a) == document.string(b) }
+        return first.count == second.count
+            && (first.count == 0
+                || document.withText(of: a) { a in document.withText(of: b) { memcmp(a.baseAddress!, $0.baseAddress!, a.count) == 0 } })
+    }
+
+    /// The interned id of an ASCII key's text.
+    private mutating func keyID(_ key: Int) -> Int {
+        let node = document[key]
+        return document.buffer(of: node).withUnsafeBytes { text in
+            document.spellings.id(of: UnsafeRawBufferPointer(rebasing: text[node.start..<(node.start + node.count)]))
+        }
+    }
+
+    /// Whether every byte is below 0x80, checked eight at a time.
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var bits: UInt64 = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            bits |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            bits |= UInt64(base[index])
+            index += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
+    }
+}
