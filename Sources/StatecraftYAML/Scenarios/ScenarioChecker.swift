@@ -1,0 +1,81 @@
+import Statecraft
+
+/// Checks a decoded ``ScenarioFile`` against the machine it tests: every input, state,
+/// effect and variable it names exists (with a did-you-mean), and every argument and value
+/// has the type the machine declares. A file with an error is not run.
+enum ScenarioChecker {
+    static func check(_ file: ScenarioFile, against machine: CompiledMachine) -> [Diagnostic] {
+        var checker = Checker(machine: machine)
+        for scenario in file.scenarios { checker.check(scenario) }
+        return checker.diagnostics
+    }
+
+    private struct Checker {
+        let machine: CompiledMachine
+        var diagnostics: [Diagnostic] = []
+
+        mutating func check(_ scenario: Scenario) {
+            if let state = scenario.state { check(state: state) }
+            for entry in scenario.context { check(variable: entry.variable, value: entry.value, at: entry.position) }
+            for step in scenario.steps {
+                if let send = step.send { check(send) }
+                let expectation = step.expectation
+                if let state = expectation.state { check(state: state.value) }
+                for effect in expectation.effects?.value ?? [] where !machine.effectNames.contains(effect.name) {
+                    error(.invalidValue, "machine '\(machine.name)' has no effect '\(effect.name)'" + Suggestion.didYouMean(effect.name, in: machine.effectNames), effect.position)
+                }
+                for entry in expectation.context?.value ?? [] { check(variable: entry.variable, value: entry.value, at: entry.position) }
+                for sent in expectation.sent?.value ?? [] {
+                    if let input = sent.input { check(input: input) }
+                    if let state = sent.state { check(state: state) }
+                }
+            }
+        }
+
+        private mutating func error(_ code: DiagnosticCode, _ message: String, _ position: SourcePosition) {
+            diagnostics.append(.error(code, message, at: position))
+        }
+
+        private mutating func check(state: Named) {
+            guard !machine.stateNames.contains(state.name) else { return }
+            error(.undefinedState, "machine '\(machine.name)' has no state '\(state.name)'" + Suggestion.didYouMean(state.name, in: machine.stateNames), state.position)
+        }
+
+        @discardableResult
+        private mutating func check(input: Named) -> Int? {
+            if let id = machine.inputNames.firstIndex(of: input.name) { return id }
+            error(.undefinedInput, "machine '\(machine.name)' has no input '\(input.name)'" + Suggestion.didYouMean(input.name, in: machine.inputNames), input.position)
+            return nil
+        }
+
+        private mutating func check(_ send: ScenarioStep.Send) {
+            guard let id = check(input: send.input) else { return }
+            let name = send.input.name
+            switch (machine.argumentTypes[id], send.argument) {
+            case (nil, nil): break
+            case (nil, let argument?):
+                error(.argumentType, "input '\(name)' takes no argument, but the step gives \(argument)", send.argumentPosition)
+            case (let type?, nil):
+                error(.argumentType, "input '\(name)' takes a \(type) argument; give it with { input: \(name), arg: VALUE }", send.input.position)
+            case (let type?, let argument?):
+                if ScenarioValues.converted(argument, to: ExpressionType(type)) == nil {
+                    error(.argumentType, "input '\(name)' takes a \(type) argument, not \(ScenarioValues.describe(argument))", send.argumentPosition)
+                }
+            }
+        }
+
+        private mutating func check(variable: Named, value: Value, at position: SourcePosition) {
+            guard let slot = machine.variableNames.firstIndex(of: variable.name) else {
+                error(
+                    .undefinedVariable,
+                    "machine '\(machine.name)' has no context variable '\(variable.name)'" + Suggestion.didYouMean(variable.name, in: machine.variableNames),
+                    variable.position)
+                return
+            }
+            let type = machine.variableTypes[slot]
+            if ScenarioValues.converted(value, to: type) == nil {
+                error(.argumentType, "context variable '\(variable.name)' holds a \(type), not \(ScenarioValues.describe(value))", position)
+            }
+        }
+    }
+}

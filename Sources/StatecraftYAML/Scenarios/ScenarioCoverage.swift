@@ -1,0 +1,38 @@
+import Statecraft
+
+/// What scenarios exercised of one machine: the states entered, the transitions taken (a
+/// transition of the file counts once, whichever of its sources it was taken from) and the
+/// effects run.
+package struct ScenarioCoverage: Sendable {
+    package let machine: CompiledMachine
+    package private(set) var statesEntered: [Bool]
+    package private(set) var transitionsTaken: [Bool]
+    package private(set) var effectsRun: [Bool]
+
+    package init(_ machine: CompiledMachine) {
+        self.machine = machine
+        statesEntered = Array(repeating: false, count: machine.stateCount)
+        transitionsTaken = Array(repeating: false, count: machine.transitions.count)
+        effectsRun = Array(repeating: false, count: machine.effectNames.count)
+    }
+
+    /// Records the state a scenario starts in.
+    package mutating func enter(_ state: Int) {
+        statesEntered[state] = true
+    }
+
+    /// Records one result: its transition, the state it leads to and the effects it ran.
+    package mutating func record(_ result: TransitionResult) {
+        guard result.isAccepted else { return }
+        statesEntered[result.to] = true
+        if result.transition >= 0 { transitionsTaken[result.transition] = true }
+        for effect in machine.effectsRun(by: result) { effectsRun[effect] = true }
+    }
+
+    /// Adds what `other`, on the same machine, exercised.
+    package mutating func merge(_ other: ScenarioCoverage) {
+        for i in statesEntered.indices where other.statesEntered[i] { statesEntered[i] = true }
+        for i in transitionsTaken.indices where other.transitionsTaken[i] { transitionsTaken[i] = true }
+        for i in effectsRun.indices where other.effectsRun[i] { effectsRun[i] = true }
+    }
+}

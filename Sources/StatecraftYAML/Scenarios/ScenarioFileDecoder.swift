@@ -1,0 +1,245 @@
+import Statecraft
+
+/// Decodes a scenario file's YAML into a ``ScenarioFile``, checking its schema (keys, value
+/// kinds) and reporting every problem with its position, as ``MachineFileDecoder`` does for
+/// machine files. Names are resolved against the machine afterwards (``ScenarioChecker``).
+struct ScenarioFileDecoder {
+    private(set) var diagnostics: [Diagnostic] = []
+    private let document: YAMLDocument
+
+    static let topLevelKeys: [StaticString] = ["machine", "scenarios"]
+    static let scenarioKeys: [StaticString] = ["name", "context", "state", "steps"]
+    static let stepKeys: [StaticString] = ["send", "expect"]
+    static let expectKeys: [StaticString] = ["ok", "state", "effects", "context", "error", "sent", "finished"]
+    static let sentKeys: [StaticString] = ["input", "state", "error"]
+    /// The rejection kinds a scenario may expect (`queued` is the typed API's only).
+    static let errorKinds = RejectionKind.allCases.filter { $0 != .queued }
+
+    init(_ document: YAMLDocument) {
+        self.document = document
+    }
+
+    /// Decodes the document; `nil` when the file is too broken to run.
+    mutating func decode() -> ScenarioFile? {
+        guard let root = document.root else {
+            error(.missingKey, "file is empty; a scenario file is a mapping with 'machine' and 'scenarios'", .init(line: 1, column: 1))
+            return nil
+        }
+        guard let top = mapping(root, "a scenario file") else { return nil }
+        checkKeys(top, allowed: Self.topLevelKeys, in: "a scenario file")
+        let machine = required(top, "machine").flatMap { node in string(node, "'machine'").map { ($0, document[node].position) } }
+        var scenarios: [Scenario] = []
+        if let list = required(top, "scenarios") {
+            if document[list].kind == .sequence {
+                scenarios = document.items(list).compactMap { decodeScenario($0) }
+            } else {
+                error(.wrongKind, "'scenarios' is a list of scenarios, not \(document.kindDescription(list))", document[list].position)
+            }
+        }
+        guard let machine else { return nil }
+        return ScenarioFile(machinePath: machine.0, machinePathPosition: machine.1, scenarios: scenarios)
+    }
+
+    private mutating func decodeScenario(_ node: Int) -> Scenario? {
+        guard let map = mapping(node, "a scenario") else { return nil }
+        checkKeys(map, allowed: Self.scenarioKeys, in: "a scenario")
+        let name = required(map, "name").flatMap { string($0, "'name'") }
+        let context = document.entry(map, "context").map { variables($0.value, "'context'") } ?? []
+        let state = document.entry(map, "state").flatMap { self.name($0.value, "'state'") }
+        var steps: [ScenarioStep] = []
+        if let list = required(map, "steps") {
+            if document[list].kind == .sequence {
+                steps = document.items(list).compactMap { decodeStep($0) }
+            } else {
+                error(.wrongKind, "'steps' is a list of steps, not \(document.kindDescription(list))", document[list].position)
+            }
+        }
+        guard let name else { return nil }
+        return Scenario(name: name, position: document[map].position, context: context, state: state, steps: steps)
+    }
+
+    private mutating func decodeStep(_ node: Int) -> ScenarioStep? {
+        guard let map = mapping(node, "a step ({ send: INPUT, expect: {...} })") else { return nil }
+        checkKeys(map, allowed: Self.stepKeys, in: "a step")
+        let position = document[map].position
+        var send: ScenarioStep.Send?
+        if let entry = document.entry(map, "send") {
+            send = decodeSend(entry.value)
+            if send == nil { return nil }
+        }
+        var expectation = StepExpectation()
+        if let entry = document.entry(map, "expect") {
+            guard let decoded = decodeExpectation(entry.value) else { return nil }
+            expectation = decoded
+        }
+        if send == nil && document.entry(map, "expect") == nil {
+            // A step of only unknown keys has been reported already.
+            if document[map].count == 0 { error(.missingKey, "a step has 'send', 'expect' or both", position) }
+            return nil
+        }
+        return ScenarioStep(position: position, send: send, expectation: expectation)
+    }
+
+    private mutating func decodeSend(_ node: Int) -> ScenarioStep.Send? {
+        if document[node].kind != .mapping {
+            return name(node, "'send'").map { .init(input: $0, argument: nil, argumentPosition: document[node].position) }
+        }
+        checkKeys(node, allowed: ["input", "arg"], in: "'send'")
+        let input = required(node, "input").flatMap { name($0, "'input'") }
+        var argument: Value?
+        var argumentPosition = document[node].position
+        if let arg = document.entry(node, "arg") {
+            argument = value(arg.value, "'arg'")
+            argumentPosition = document[arg.value].position
+            if argument == nil { return nil }
+        }
+        return input.map { .init(input: $0, argument: argument, argumentPosition: argumentPosition) }
+    }
+
+    private mutating func decodeExpectation(_ node: Int) -> StepExpectation? {
+        guard let map = mapping(node, "'expect'") else { return nil }
+        checkKeys(map, allowed: Self.expectKeys, in: "'expect'")
+        var expectation = StepExpectation()
+        for entry in document.entries(map) {
+            let value = entry.value
+            let position = document[value].position
+            if document.text(of: entry.key, is: "ok") {
+                expectation.ok = bool(value, "'ok'").map { .init(value: $0, position: position) }
+            } else if document.text(of: entry.key, is: "finished") {
+                expectation.finished = bool(value, "'finished'").map { .init(value: $0, position: position) }
+            } else if document.text(of: entry.key, is: "state") {
+                expectation.state = name(value, "'state'").map { .init(value: $0, position: position) }
+            } else if document.text(of: entry.key, is: "effects") {
+                expectation.effects = .init(value: names(value, "'effects'"), position: position)
+            } else if document.text(of: entry.key, is: "context") {
+                expectation.context = .init(value: variables(value, "'context'"), position: position)
+            } else if document.text(of: entry.key, is: "error") {
+                expectation.error = errorKind(value).map { .init(value: $0, position: position) }
+            } else if document.text(of: entry.key, is: "sent") {
+                expectation.sent = decodeSent(value).map { .init(value: $0, position: position) }
+            }
+        }
+        return expectation
+    }
+
+    private mutating func decodeSent(_ node: Int) -> [StepExpectation.Sent]? {
+        guard document[node].kind == .sequence else {
+            error(.wrongKind, "'sent' is a list of queued results ({ input, state, error }), not \(document.kindDescription(node))", document[node].position)
+            return nil
+        }
+        return document.items(node).compactMap { item in
+            guard let map = mapping(item, "a queued result ({ input, state, error })") else { return nil }
+            checkKeys(map, allowed: Self.sentKeys, in: "a queued result")
+            var sent = StepExpectation.Sent(position: document[map].position)
+            sent.input = document.entry(map, "input").flatMap { name($0.value, "'input'") }
+            sent.state = document.entry(map, "state").flatMap { name($0.value, "'state'") }
+            sent.error = document.entry(map, "error").flatMap { entry in
+                errorKind(entry.value).map { .init(value: $0, position: document[entry.value].position) }
+            }
+            return sent
+        }
+    }
+
+    // MARK: - Values
+
+    private mutating func error(_ code: DiagnosticCode, _ message: String, _ position: SourcePosition) {
+        diagnostics.append(.error(code, message, at: position))
+    }
+
+    private mutating func checkKeys(_ map: Int, allowed: [StaticString], in context: String) {
+        for entry in document.entries(map) where !allowed.contains(where: { document.text(of: entry.key, is: $0) }) {
+            let key = document.string(entry.key)
+            let names = allowed.map { $0.description }
+            let timers = ["wait", "after", "timer"].contains(key) ? " (Statecraft has no timers)" : ""
+            error(
+                .unknownKey,
+                "unknown key '\(key)' in \(context)\(timers)" + Suggestion.didYouMean(key, in: names)
+                    + "; expected one of: \(names.joined(separator: ", "))",
+                document[entry.key].position)
+        }
+    }
+
+    private mutating func required(_ map: Int, _ key: StaticString) -> Int? {
+        if let entry = document.entry(map, key) { return entry.value }
+        error(.missingKey, "missing required key '\(key)'", document[map].position)
+        return nil
+    }
+
+    private mutating func mapping(_ node: Int, _ what: String) -> Int? {
+        if document[node].kind == .mapping { return node }
+        error(.wrongKind, "\(what) must be a mapping, not \(document.kindDescription(node))", document[node].position)
+        return nil
+    }
+
+    private mutating func string(_ node: Int, _ what: String) -> String? {
+        if document[node].kind == .scalar, !document.isNull(node) { return document.string(node) }
+        error(.wrongKind, "\(what) must be a non-empty scalar, not \(document.kindDescription(node))", document[node].position)
+        return nil
+    }
+
+    private mutating func bool(_ node: Int, _ what: String) -> Bool? {
+        if document[node].kind == .scalar, case .bool(let b) = document.scalar(node).coreSchemaValue { return b }
+        error(.wrongKind, "\(what) is true or false", document[node].position)
+        return nil
+    }
+
+    /// A name: any non-empty scalar, read as a string whatever it looks like (`on`, `1`).
+    private mutating func name(_ node: Int, _ what: String) -> Named? {
+        let scalar = document[node]
+        guard scalar.kind == .scalar, scalar.count > 0 || scalar.style != .plain else {
+            error(.wrongKind, "\(what) must be a name, not \(scalar.kind == .scalar ? "empty" : document.kindDescription(node))", scalar.position)
+            return nil
+        }
+        let offset = scalar.style == .singleQuoted || scalar.style == .doubleQuoted ? 1 : 0
+        return Named(document.string(node), at: scalar.position.advanced(by: offset))
+    }
+
+    /// A list of names (`[]` or empty for none), or one name.
+    private mutating func names(_ node: Int, _ what: String) -> [Named] {
+        if document[node].kind == .sequence { return document.items(node).compactMap { name($0, "each of \(what)") } }
+        if document.isNull(node) { return [] }
+        return name(node, what).map { [$0] } ?? []
+    }
+
+    /// A value as YAML's core schema reads it: quoted scalars are strings.
+    private mutating func value(_ node: Int, _ what: String) -> Value? {
+        guard document[node].kind == .scalar else {
+            error(.wrongKind, "\(what) must be an int, double, bool, string or null, not \(document.kindDescription(node))", document[node].position)
+            return nil
+        }
+        let scalar = document.scalar(node)
+        if scalar.isOutOfRangeInteger {
+            error(.invalidValue, "\(what) is an integer outside the 64-bit range; quote it to make it a string", scalar.position)
+            return nil
+        }
+        let value = scalar.coreSchemaValue
+        if case .double(let d) = value, !d.isFinite {
+            error(.invalidValue, "\(what) must be a finite number", scalar.position)
+            return nil
+        }
+        return value
+    }
+
+    /// A mapping variable -> value.
+    private mutating func variables(_ node: Int, _ what: String) -> [(variable: Named, value: Value, position: SourcePosition)] {
+        if document.isNull(node) { return [] }
+        guard let map = mapping(node, "\(what) (a mapping variable -> value)") else { return [] }
+        return document.entries(map).compactMap { entry in
+            guard let variable = name(entry.key, "a variable"),
+                let value = value(entry.value, "the value of '\(document.string(entry.key))'")
+            else { return nil }
+            return (variable, value, document[entry.value].position)
+        }
+    }
+
+    private mutating func errorKind(_ node: Int) -> RejectionKind? {
+        guard let text = string(node, "'error'") else { return nil }
+        if let kind = RejectionKind(rawValue: text), Self.errorKinds.contains(kind) { return kind }
+        let kinds = Self.errorKinds.map(\.rawValue)
+        error(
+            .invalidValue,
+            "'error' is a rejection kind, not '\(text)'" + Suggestion.didYouMean(text, in: kinds) + "; expected one of: \(kinds.joined(separator: ", "))",
+            document[node].position)
+        return nil
+    }
+}

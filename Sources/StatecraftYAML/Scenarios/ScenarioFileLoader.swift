@@ -1,0 +1,45 @@
+import Statecraft
+
+/// Loads scenario files: bytes -> YAML nodes -> ``ScenarioFile``, collecting every diagnostic.
+package enum ScenarioFileLoader {
+    /// What loading a scenario file produced.
+    package struct LoadResult: Sendable {
+        /// The file, when its YAML and schema could be read (it may still have errors).
+        package var file: ScenarioFile?
+        /// Every problem found, in file order.
+        package var diagnostics: [Diagnostic]
+    }
+
+    /// Decodes scenario-file text.
+    package static func load(bytes: [UInt8], limits: YAMLLimits = .default) -> LoadResult {
+        let document: YAMLDocument
+        do {
+            document = try YAMLParser.parseDocument(bytes, limits: limits)
+        } catch {
+            return LoadResult(file: nil, diagnostics: [error.diagnostic])
+        }
+        var decoder = ScenarioFileDecoder(document)
+        let file = decoder.decode()
+        return LoadResult(file: file, diagnostics: decoder.diagnostics.sorted { $0.position < $1.position })
+    }
+
+    /// Reads and decodes the scenario file at `path`; an unreadable path is one diagnostic at 1:1.
+    package static func load(path: String, limits: YAMLLimits = .default) -> LoadResult {
+        switch FileReader.contents(of: path, maximumBytes: limits.maximumBytes) {
+        case .success(let bytes): load(bytes: bytes, limits: limits)
+        case .failure(let diagnostic): LoadResult(file: nil, diagnostics: [diagnostic])
+        }
+    }
+
+    /// The machine a scenario file names, as a path: relative to the scenario file's folder.
+    package static func machinePath(of file: ScenarioFile, scenarioPath: String) -> String {
+        if file.machinePath.hasPrefix("/") { return file.machinePath }
+        guard let slash = scenarioPath.lastIndex(of: "/") else { return file.machinePath }
+        return String(scenarioPath[...slash]) + file.machinePath
+    }
+
+    /// The problems of `file` against the machine it tests (unknown names, mistyped values).
+    package static func check(_ file: ScenarioFile, against machine: CompiledMachine) -> [Diagnostic] {
+        ScenarioChecker.check(file, against: machine).sorted { $0.position < $1.position }
+    }
+}

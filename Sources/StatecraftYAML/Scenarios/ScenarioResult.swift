@@ -1,0 +1,31 @@
+import Statecraft
+
+/// How one scenario went: passed, or the first step whose expectations did not hold.
+package struct ScenarioResult: Sendable {
+    /// One expectation that did not hold, both sides written as a scenario file would write them.
+    package struct Mismatch: Sendable, Equatable {
+        /// `state`, `effects`, `context.NAME`, ...
+        package var key: String
+        package var expected: String
+        package var actual: String
+    }
+
+    /// The step that failed.
+    package struct Failure: Sendable {
+        /// The step's number, from 1.
+        package var step: Int
+        package var position: SourcePosition
+        /// `send lock`, `send unlock "1234"` or `check`.
+        package var action: String
+        package var mismatches: [Mismatch]
+    }
+
+    package var name: String
+    package var position: SourcePosition
+    /// `nil` when every step's expectations held.
+    package var failure: Failure?
+    /// The inputs sent, in script form (`INPUT` or `INPUT ARG`), up to the failing step.
+    package var inputs: [String]
+
+    package var passed: Bool { failure == nil }
+}
