@@ -17,12 +17,16 @@ APT_INSTALL = apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get insta
 deps:
 	@pkg-config --exists yaml-0.1 2>/dev/null || { $(APT_INSTALL) libyaml-dev pkg-config; }
 
-# The tests also need Graphviz's dot, to check that every diagram renders.
+# The tests also need Graphviz's dot, to check that every diagram renders, and Python's
+# junitparser, to read `smrun test --format junit` as a CI system does.
 test-deps:
 	@missing=""; \
 	pkg-config --exists yaml-0.1 2>/dev/null || missing="libyaml-dev pkg-config"; \
 	command -v dot >/dev/null || missing="$$missing graphviz"; \
+	command -v python3 >/dev/null || missing="$$missing python3 python3-pip"; \
 	[ -z "$$missing" ] || { $(APT_INSTALL) $$missing; }
+	@python3 -c 'import junitparser' 2>/dev/null || python3 -m pip install -q junitparser \
+	  || python3 -m pip install -q --break-system-packages junitparser
 
 build: deps
 	$(SWIFT) build
@@ -35,9 +39,11 @@ run: release
 	$(SMRUN) machines/self-driving-car.yaml < machines/self-driving-car.script; status=$$?; \
 	  echo "(exit status $$status: 1 means some input was rejected, as noMapInput is here)"
 
+# The example machines' scenario files are run as a step of their own, as a user's CI would.
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$$($(SWIFT) build --show-bin-path)/smrun test machines/
 
 # The whole suite under ThreadSanitizer (the test runner and the smrun it runs end to end are
 # both built with it), in a scratch path of its own so that it does not rebuild `make test`'s.

@@ -7,7 +7,7 @@ import Testing
     /// Every machine in `machines/`, as smrun is given it (it runs in the package root).
     static let machineFiles: [String] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: Paths.machines.path)) ?? []
-        return names.filter { $0.hasSuffix(".yaml") }.sorted().map { "machines/\($0)" }
+        return names.filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".test.yaml") }.sorted().map { "machines/\($0)" }
     }()
 
     @Test func theExampleMachinesAreFound() {

@@ -74,7 +74,7 @@ enum ScenarioChecker {
             }
             let type = machine.variableTypes[slot]
             if ScenarioValues.converted(value, to: type) == nil {
-                error(.argumentType, "context variable '\(variable.name)' holds a \(type), not \(ScenarioValues.describe(value))", position)
+                error(.argumentType, "context variable '\(variable.name)' holds \(ScenarioValues.describe(type)), not \(ScenarioValues.describe(value))", position)
             }
         }
     }

@@ -9,6 +9,12 @@ enum ScenarioValues {
         return value
     }
 
+    /// `an int`, `a string or null`, for messages.
+    static func describe(_ type: ExpressionType) -> String {
+        let base = type.base == .int ? "an int" : "a \(type.base)"
+        return type.base == .null ? "null" : type.isNullable ? base + " or null" : base
+    }
+
     /// `a string "x"`, `an int 3`, `null`, for messages.
     static func describe(_ value: Value) -> String {
         switch value {
