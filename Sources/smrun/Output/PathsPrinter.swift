@@ -1,0 +1,87 @@
+import Statecraft
+
+/// Writes `smrun paths`' output: each path replayed on the engine, then printed as a script or
+/// as a scenario of a scenario file; what no path reaches, as comments at the end.
+struct PathsPrinter {
+    let machine: CompiledMachine
+    let format: PathsFormat
+    private(set) var text = ""
+    private var notes: [String] = []
+
+    init(machine: CompiledMachine, machinePath: String, format: PathsFormat) {
+        self.machine = machine
+        self.format = format
+        if format == .test {
+            let name = machinePath.split(separator: "/").last.map(String.init) ?? machinePath
+            text = "# Shortest paths to every state and transition of \(machinePath), from smrun paths.\n"
+            text += "# Save beside the machine as NAME.test.yaml and run it with smrun test.\n"
+            text += "machine: \(Self.yaml(name))\nscenarios:\n"
+        }
+    }
+
+    /// Adds the path to `state` if replaying it enters the state; false otherwise.
+    mutating func addState(_ state: Int, path: [MachinePaths.Step]) -> Bool {
+        let replay = PathReplay(path, on: machine)
+        guard replay.enters(state, initial: machine.initialState) else { return false }
+        add("to \(machine.stateNames[state])", path, replay)
+        return true
+    }
+
+    /// Adds the path to `transition` if replaying it takes the transition; false otherwise.
+    mutating func addTransition(_ transition: Int, path: [MachinePaths.Step]) -> Bool {
+        let replay = PathReplay(path, on: machine)
+        guard replay.takes(transition) else { return false }
+        add("to \(describe(transition))", path, replay)
+        return true
+    }
+
+    mutating func addUnreachable(_ state: Int, why: String) {
+        notes.append("# unreachable: \(machine.stateNames[state]): \(why)\n")
+    }
+
+    mutating func addUntaken(_ transition: Int) {
+        notes.append("# no path takes \(describe(transition))\n")
+    }
+
+    /// The whole output.
+    var finished: String { text + notes.joined() }
+
+    private mutating func add(_ title: String, _ path: [MachinePaths.Step], _ replay: PathReplay) {
+        switch format {
+        case .script:
+            text += "# \(title)\n"
+            for step in path { text += script(step) + "\n" }
+        case .test:
+            text += "  - name: \(Self.yaml(title))\n    steps:\n"
+            if path.isEmpty { text += "      - expect: { state: \(Self.yaml(machine.stateNames[machine.initialState])) }\n" }
+            for (step, state) in zip(path, replay.statesAfter) {
+                let input = Self.yaml(machine.inputNames[step.input])
+                let send = machine.argumentTypes[step.input] == nil ? input : "{ input: \(input), arg: \(step.argument) }"
+                text += "      - send: \(send)\n        expect: { state: \(Self.yaml(machine.stateNames[state])) }\n"
+            }
+        }
+    }
+
+    /// `INPUT` or `INPUT ARG`, a line of an input script.
+    private func script(_ step: MachinePaths.Step) -> String {
+        let input = machine.inputNames[step.input]
+        return machine.argumentTypes[step.input] == nil ? input : "\(input) \(step.argument)"
+    }
+
+    /// `line 23: open | closed => opened`.
+    private func describe(_ id: Int) -> String {
+        let transition = machine.transitions[id]
+        var sources = transition.sources.prefix(3).map { machine.stateNames[$0] }.joined(separator: ", ")
+        if transition.sources.count > 3 { sources += ", ... (\(transition.sources.count) states)" }
+        let target = transition.target >= 0 ? machine.stateNames[transition.target] : "(stays)"
+        return "line \(transition.position.line): \(machine.inputNames[transition.input]) | \(sources) => \(target)"
+    }
+
+    /// A name or title as a YAML scalar: plain when it reads back as the same string, else JSON-quoted.
+    static func yaml(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == " " || $0 == "." }
+            && !text.hasPrefix("-") && !text.hasPrefix(" ") && !text.hasSuffix(" ") && text.first.map { !$0.isNumber } == true
+            && !["true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"].contains(text.lowercased())
+        return plain ? text : JSONText.quoted(text)
+    }
+}
