@@ -12,8 +12,9 @@ struct ScenarioFileDecoder {
     static let stepKeys: [StaticString] = ["send", "expect"]
     static let expectKeys: [StaticString] = ["ok", "state", "effects", "context", "error", "sent", "finished"]
     static let sentKeys: [StaticString] = ["input", "state", "error"]
-    /// The rejection kinds a scenario may expect (`queued` is the typed API's only).
-    static let errorKinds = RejectionKind.allCases.filter { $0 != .queued }
+    /// The rejection kinds a scenario may expect: not `queued` (the typed API's only), nor
+    /// `unknown-input` and `bad-argument`, which make a scenario invalid before it runs.
+    static let errorKinds = RejectionKind.allCases.filter { ![.queued, .unknownInput, .badArgument].contains($0) }
 
     init(_ document: YAMLDocument) {
         self.document = document
