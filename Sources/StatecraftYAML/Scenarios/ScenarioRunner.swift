@@ -75,31 +75,45 @@ package struct ScenarioRunner {
     /// external input's, then the queued ones; or, for a check, the start's if it came first).
     private func check(_ expected: StepExpectation, results: [TransitionResult], runner: Runner) -> [ScenarioResult.Mismatch] {
         var mismatches: [ScenarioResult.Mismatch] = []
-        func compare(_ key: String, _ expected: String, _ actual: String) {
-            if expected != actual { mismatches.append(.init(key: key, expected: expected, actual: actual)) }
+        // The texts are built only for a mismatch: a passing step allocates no string.
+        func compare(_ key: String, _ holds: Bool, _ expected: @autoclosure () -> String, _ actual: @autoclosure () -> String) {
+            if !holds { mismatches.append(.init(key: key, expected: expected(), actual: actual())) }
         }
         let main = results.first
         let queued = results.dropFirst()
-        if let ok = expected.ok { compare("ok", "\(ok.value)", "\(main.map { !$0.isRejected } ?? true)") }
-        if let error = expected.error { compare("error", error.value.rawValue, main?.rejection?.rawValue ?? "none") }
-        if let state = expected.state { compare("state", state.value.name, machine.stateNames[runner.state]) }
+        if let ok = expected.ok {
+            let actual = main.map { !$0.isRejected } ?? true
+            compare("ok", ok.value == actual, "\(ok.value)", "\(actual)")
+        }
+        if let error = expected.error {
+            compare("error", main?.rejection == error.value, error.value.rawValue, main?.rejection?.rawValue ?? "none")
+        }
+        if let state = expected.state {
+            compare("state", machine.stateNames[runner.state] == state.value.name, state.value.name, machine.stateNames[runner.state])
+        }
         if let effects = expected.effects {
-            let actual = results.flatMap { machine.effectsRun(by: $0).map { machine.effectNames[$0] } }
-            compare("effects", list(effects.value.map(\.name)), list(actual))
+            var ran = results.lazy.flatMap { self.machine.effectsRun(by: $0) }.makeIterator()
+            var holds = true
+            for effect in effects.value where holds {
+                guard let id = ran.next(), machine.effectNames[id] == effect.name else { holds = false; break }
+            }
+            if holds && ran.next() != nil { holds = false }
+            compare(
+                "effects", holds, list(effects.value.map(\.name)),
+                list(results.flatMap { machine.effectsRun(by: $0).map { machine.effectNames[$0] } }))
         }
         for entry in expected.context?.value ?? [] {
             let slot = variableSlots[entry.variable.name]!
             let value = ScenarioValues.converted(entry.value, to: machine.variableTypes[slot]) ?? entry.value
-            compare("context.\(entry.variable.name)", "\(value)", "\(runner.context[slot])")
+            compare("context.\(entry.variable.name)", runner.context[slot] == value, "\(value)", "\(runner.context[slot])")
         }
         if let sent = expected.sent {
-            let allMatch = sent.value.count == queued.count && zip(sent.value, queued).allSatisfy { self.matches($0, $1) }
-            if !allMatch {
-                mismatches.append(
-                    .init(key: "sent", expected: list(sent.value.map(describe)), actual: list(queued.map(describe))))
-            }
+            let holds = sent.value.count == queued.count && zip(sent.value, queued).allSatisfy { self.matches($0, $1) }
+            compare("sent", holds, list(sent.value.map(describe)), list(queued.map(describe)))
         }
-        if let finished = expected.finished { compare("finished", "\(finished.value)", "\(machine.isFinal[runner.state])") }
+        if let finished = expected.finished {
+            compare("finished", machine.isFinal[runner.state] == finished.value, "\(finished.value)", "\(machine.isFinal[runner.state])")
+        }
         return mismatches
     }
 
