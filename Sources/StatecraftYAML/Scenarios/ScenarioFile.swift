@@ -9,14 +9,3 @@ package struct ScenarioFile: Sendable {
     package var machinePathPosition: SourcePosition
     package var scenarios: [Scenario]
 }
-
-/// One scenario: where the machine starts, and the steps it takes from there.
-package struct Scenario: Sendable {
-    package var name: String
-    package var position: SourcePosition
-    /// Start values of the named variables (the others keep their initial values).
-    package var context: [(variable: Named, value: Value, position: SourcePosition)]
-    /// The state to start in, resumed without entry effects; `nil` starts the machine.
-    package var state: Named?
-    package var steps: [ScenarioStep]
-}

@@ -16,30 +16,3 @@ package struct ScenarioStep: Sendable {
     package var send: Send?
     package var expectation: StepExpectation
 }
-
-/// What a step expects; each key is checked only when written.
-package struct StepExpectation: Sendable {
-    /// A key written, where it is written.
-    package struct Key<Value: Sendable>: Sendable {
-        package var value: Value
-        package var position: SourcePosition
-    }
-
-    /// One queued result expected in `sent`, matched on the fields it names.
-    package struct Sent: Sendable {
-        package var input: Named?
-        package var state: Named?
-        package var error: Key<RejectionKind>?
-        package var position: SourcePosition
-    }
-
-    package var ok: Key<Bool>?
-    package var state: Key<Named>?
-    package var effects: Key<[Named]>?
-    package var context: Key<[(variable: Named, value: Value, position: SourcePosition)]>?
-    package var error: Key<RejectionKind>?
-    package var sent: Key<[Sent]>?
-    package var finished: Key<Bool>?
-
-    package init() {}
-}
