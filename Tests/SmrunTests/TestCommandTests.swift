@@ -220,6 +220,21 @@ struct TestCommandTests {
         #expect(try found.jsonLines().map { $0["scenario"] as? String } == ["b", "a"])
     }
 
+    /// Without a path, smrun test searches the current directory, and names files relative to it.
+    @Test func noPathMeansTheCurrentDirectory() throws {
+        let files = try TemporaryFiles()
+        try FileManager.default.createDirectory(at: files.directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let path = try Self.scenarioFile(files, "  - name: a\n    steps: [{ send: lock, expect: { state: opened } }]\n", name: "sub/a.test.yaml")
+        #expect(path.hasSuffix("/sub/a.test.yaml"))
+        let smrun = try Subprocess(try Paths.smrun().path, ["test"], directory: files.directory.path)
+        let output = Subprocess.drain(smrun.output)
+        _ = Subprocess.drain(smrun.errorOutput)
+        let status = try #require(smrun.wait(timeout: .seconds(60)))
+        #expect(status.status == 1)
+        let lines = String(decoding: output.wait(), as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.first == "FAIL sub/a.test.yaml:3: a", "\(lines)")
+    }
+
     @Test func filterRunsOnlyMatchingScenarios() throws {
         let run = try Smrun.run(["test", Self.door, "--filter", "locked door"])
         #expect(run.exited(0))
