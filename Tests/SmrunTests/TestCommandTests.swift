@@ -23,6 +23,7 @@ struct TestCommandTests {
     @Test(arguments: [
         ("ok: false", "ok: false", "ok: true"),
         ("state: opened", "state: opened", "state: locked"),
+        ("states: [opened]", "states: [opened]", "states: [locked]"),
         ("effects: []", "effects: []", "effects: [engageBolt]"),
         ("effects: [engageBolt, releaseBolt]", "effects: [engageBolt, releaseBolt]", "effects: [engageBolt]"),
         ("context: { attempts: 1 }", "context.attempts: 1", "context.attempts: 0"),

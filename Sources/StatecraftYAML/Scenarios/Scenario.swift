@@ -6,7 +6,8 @@ package struct Scenario: Sendable {
     package var position: SourcePosition
     /// Start values of the named variables (the others keep their initial values).
     package var context: [(variable: Named, value: Value, position: SourcePosition)]
-    /// The state to start in, resumed without entry effects; `nil` starts the machine.
-    package var state: Named?
+    /// The state to start in (a statechart's: its active atomic states), resumed without
+    /// entry effects; `nil` starts the machine.
+    package var state: [Named]?
     package var steps: [ScenarioStep]
 }

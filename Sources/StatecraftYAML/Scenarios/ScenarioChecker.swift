@@ -15,12 +15,13 @@ enum ScenarioChecker {
         var diagnostics: [Diagnostic] = []
 
         mutating func check(_ scenario: Scenario) {
-            if let state = scenario.state { check(state: state) }
+            if let states = scenario.state { checkStart(states) }
             for entry in scenario.context { check(variable: entry.variable, value: entry.value, at: entry.position) }
             for step in scenario.steps {
                 if let send = step.send { check(send) }
                 let expectation = step.expectation
                 if let state = expectation.state { check(state: state.value) }
+                for state in expectation.states?.value ?? [] { check(state: state) }
                 for effect in expectation.effects?.value ?? [] where !machine.effectNames.contains(effect.name) {
                     error(.invalidValue, "machine '\(machine.name)' has no effect '\(effect.name)'" + Suggestion.didYouMean(effect.name, in: machine.effectNames), effect.position)
                 }
@@ -34,6 +35,16 @@ enum ScenarioChecker {
 
         private mutating func error(_ code: DiagnosticCode, _ message: String, _ position: SourcePosition) {
             diagnostics.append(.error(code, message, at: position))
+        }
+
+        /// A scenario's start: one state of a flat machine, or a statechart's configuration.
+        private mutating func checkStart(_ states: [Named]) {
+            guard let first = states.first else { return }
+            for state in states { check(state: state) }
+            guard states.allSatisfy({ machine.stateNames.contains($0.name) }) else { return }
+            if let problem = ScenarioRunner.startProblem(states.map { machine.stateNames.firstIndex(of: $0.name)! }, in: machine) {
+                error(.invalidValue, "'state' \(problem)", first.position)
+            }
         }
 
         private mutating func check(state: Named) {

@@ -6,12 +6,15 @@ import Statecraft
 package struct ScenarioCoverage: Sendable {
     package let machine: CompiledMachine
     package private(set) var statesEntered: [Bool]
+    /// Whether each state counts: a statechart's history pseudo-states are never active.
+    package let countsState: [Bool]
     package private(set) var transitionsTaken: [Bool]
     package private(set) var effectsRun: [Bool]
 
     package init(_ machine: CompiledMachine) {
         self.machine = machine
         statesEntered = Array(repeating: false, count: machine.stateCount)
+        countsState = Array(repeating: true, count: machine.stateCount)
         transitionsTaken = Array(repeating: false, count: machine.transitions.count)
         effectsRun = Array(repeating: false, count: machine.effectNames.count)
     }
@@ -21,12 +24,12 @@ package struct ScenarioCoverage: Sendable {
         statesEntered[state] = true
     }
 
-    /// Records one result: its transition, the state it leads to and the effects it ran.
-    package mutating func record(_ result: TransitionResult) {
-        guard result.isAccepted else { return }
-        statesEntered[result.to] = true
-        if result.transition >= 0 { transitionsTaken[result.transition] = true }
-        for effect in machine.effectsRun(by: result) { effectsRun[effect] = true }
+    /// Records one result: the transitions it took, the states active after it and the effects it ran.
+    mutating func record(_ record: StepRecord) {
+        guard record.isAccepted else { return }
+        for state in record.statesActive { statesEntered[state] = true }
+        for transition in record.transitions { transitionsTaken[transition] = true }
+        for effect in record.effects { effectsRun[effect] = true }
     }
 
     /// Adds what `other`, on the same machine, exercised.

@@ -10,7 +10,7 @@ struct ScenarioFileDecoder {
     static let topLevelKeys: [StaticString] = ["machine", "scenarios"]
     static let scenarioKeys: [StaticString] = ["name", "context", "state", "steps"]
     static let stepKeys: [StaticString] = ["send", "expect"]
-    static let expectKeys: [StaticString] = ["ok", "state", "effects", "context", "error", "sent", "finished"]
+    static let expectKeys: [StaticString] = ["ok", "state", "states", "effects", "context", "error", "sent", "finished"]
     static let sentKeys: [StaticString] = ["input", "state", "error"]
     /// The rejection kinds a scenario may expect: not `queued` (the typed API's only), nor
     /// `unknown-input` and `bad-argument`, which make a scenario invalid before it runs.
@@ -46,7 +46,7 @@ struct ScenarioFileDecoder {
         checkKeys(map, allowed: Self.scenarioKeys, in: "a scenario")
         let name = required(map, "name").flatMap { string($0, "'name'") }
         let context = document.entry(map, "context").map { variables($0.value, "'context'") } ?? []
-        let state = document.entry(map, "state").flatMap { self.name($0.value, "'state'") }
+        let state = document.entry(map, "state").map { names($0.value, "'state'") }
         var steps: [ScenarioStep] = []
         if let list = required(map, "steps") {
             if document[list].kind == .sequence {
@@ -110,6 +110,8 @@ struct ScenarioFileDecoder {
                 expectation.finished = bool(value, "'finished'").map { .init(value: $0, position: position) }
             } else if document.text(of: entry.key, is: "state") {
                 expectation.state = name(value, "'state'").map { .init(value: $0, position: position) }
+            } else if document.text(of: entry.key, is: "states") {
+                expectation.states = .init(value: names(value, "'states'"), position: position)
             } else if document.text(of: entry.key, is: "effects") {
                 expectation.effects = .init(value: names(value, "'effects'"), position: position)
             } else if document.text(of: entry.key, is: "context") {

@@ -1,14 +1,14 @@
 import Statecraft
 
-/// Runs scenarios on the engine's ``Runner``: starts the machine (or resumes it in the
-/// scenario's state and context), sends each step's input, and checks the step's expectations
-/// against the results of its run to completion. The scenario must have passed
-/// ``ScenarioChecker``: every name it uses exists.
+/// Runs scenarios on the engine's ``Runner``.
+/// Starts the machine (or resumes it in the scenario's state and context), sends each step's
+/// input, and checks the step's expectations against the results of its run to completion.
+/// The scenario must have passed ``ScenarioChecker``: every name it uses exists.
 package struct ScenarioRunner {
     package let machine: CompiledMachine
-    private let inputIDs: [String: Int]
-    private let stateIDs: [String: Int]
-    private let variableSlots: [String: Int]
+    let inputIDs: [String: Int]
+    let stateIDs: [String: Int]
+    let variableSlots: [String: Int]
 
     package init(_ machine: CompiledMachine) {
         self.machine = machine
@@ -21,31 +21,40 @@ package struct ScenarioRunner {
         Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Collects a step's results.
-    private struct Recorder: ResultSink {
-        var results: [TransitionResult] = []
-        mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
-            results.append(result)
-        }
+    /// What is wrong with starting a scenario in `states`, or `nil`.
+    static func startProblem(_ states: [Int], in machine: CompiledMachine) -> String? {
+        return states.count == 1 ? nil : "names \(states.count) states; a flat machine is in one"
+    }
+
+    /// The machine after a step: what `state`, `states`, `context` and `finished` are checked against.
+    struct After {
+        var states: [Int]
+        var context: [Value]
+        var isFinished: Bool
+    }
+
+    /// A runner of either kind, driven one step at a time.
+    protocol Driver {
+        /// Starts the machine, or resumes it in `states` with `context`; the start's records.
+        mutating func start(in states: [Int]?, context: [Value], coverage: inout ScenarioCoverage) -> [StepRecord]
+        /// Sends an input; the records of its run to completion.
+        mutating func send(_ input: Int, argument: Value) -> [StepRecord]
+        var after: After { get }
     }
 
     /// Runs `scenario`, recording what it exercised in `coverage`.
     package func run(_ scenario: Scenario, coverage: inout ScenarioCoverage) -> ScenarioResult {
-        var runner = Runner(machine)
+        var driver = FlatDriver(runner: Runner(machine))
+        return run(scenario, with: &driver, coverage: &coverage)
+    }
+
+    private func run<D: Driver>(_ scenario: Scenario, with driver: inout D, coverage: inout ScenarioCoverage) -> ScenarioResult {
         var context = machine.initialContext
         for entry in scenario.context {
             let slot = variableSlots[entry.variable.name]!
             context[slot] = ScenarioValues.converted(entry.value, to: machine.variableTypes[slot])!
         }
-        var recorder = Recorder()
-        if let state = scenario.state {
-            runner.restore(state: stateIDs[state.name]!, context: context)
-            coverage.enter(runner.state)
-        } else {
-            if !scenario.context.isEmpty { runner.restore(state: machine.initialState, context: context) }
-            coverage.enter(runner.state)
-            runner.start(into: &recorder)
-        }
+        var records = driver.start(in: scenario.state.map { $0.map { stateIDs[$0.name]! } }, context: context, coverage: &coverage)
         var outcome = ScenarioResult(name: scenario.name, position: scenario.position, failure: nil, inputs: [])
         for (index, step) in scenario.steps.enumerated() {
             var action = "check"
@@ -57,12 +66,11 @@ package struct ScenarioRunner {
                 action = argument.map { "\(send.input.name) \($0)" } ?? send.input.name
                 outcome.inputs.append(action)
                 action = "send " + action
-                recorder.results.removeAll(keepingCapacity: true)
-                runner.send(id, argument: argument ?? .null, into: &recorder)
+                records = driver.send(id, argument: argument ?? .null)
             }
-            for result in recorder.results { coverage.record(result) }
-            let mismatches = check(step.expectation, results: recorder.results, runner: runner)
-            recorder.results.removeAll(keepingCapacity: true)
+            for record in records { coverage.record(record) }
+            let mismatches = check(step.expectation, records: records, after: driver.after)
+            records = []
             if !mismatches.isEmpty {
                 outcome.failure = .init(step: index + 1, position: step.position, action: action, mismatches: mismatches)
                 break
@@ -71,56 +79,64 @@ package struct ScenarioRunner {
         return outcome
     }
 
-    /// The expectations that do not hold after a step whose results were `results` (an
+    /// The expectations that do not hold after a step whose results were `records` (an
     /// external input's, then the queued ones; or, for a check, the start's if it came first).
-    private func check(_ expected: StepExpectation, results: [TransitionResult], runner: Runner) -> [ScenarioResult.Mismatch] {
+    private func check(_ expected: StepExpectation, records: [StepRecord], after: After) -> [ScenarioResult.Mismatch] {
         var mismatches: [ScenarioResult.Mismatch] = []
         // The texts are built only for a mismatch: a passing step allocates no string.
         func compare(_ key: String, _ holds: Bool, _ expected: @autoclosure () -> String, _ actual: @autoclosure () -> String) {
             if !holds { mismatches.append(.init(key: key, expected: expected(), actual: actual())) }
         }
-        let main = results.first
-        let queued = results.dropFirst()
+        let main = records.first { $0.isMain }
+        let queued = records.filter { !$0.isMain }
         if let ok = expected.ok {
-            let actual = main.map { !$0.isRejected } ?? true
+            let actual = main.map { $0.rejection == nil } ?? true
             compare("ok", ok.value == actual, "\(ok.value)", "\(actual)")
         }
         if let error = expected.error {
             compare("error", main?.rejection == error.value, error.value.rawValue, main?.rejection?.rawValue ?? "none")
         }
         if let state = expected.state {
-            compare("state", machine.stateNames[runner.state] == state.value.name, state.value.name, machine.stateNames[runner.state])
+            let holds = after.states.count == 1 && machine.stateNames[after.states[0]] == state.value.name
+            compare("state", holds, state.value.name, describe(states: after.states))
+        }
+        if let states = expected.states {
+            let holds = Set(states.value.map(\.name)) == Set(after.states.map { machine.stateNames[$0] }) && states.value.count == after.states.count
+            compare("states", holds, list(states.value.map(\.name)), list(after.states.map { machine.stateNames[$0] }))
         }
         if let effects = expected.effects {
-            var ran = results.lazy.flatMap { self.machine.effectsRun(by: $0) }.makeIterator()
+            var ran = records.lazy.flatMap(\.effects).makeIterator()
             var holds = true
-            for effect in effects.value where holds {
-                guard let id = ran.next(), machine.effectNames[id] == effect.name else { holds = false; break }
+            for effect in effects.value {
+                guard let id = ran.next(), machine.effectNames[id] == effect.name else {
+                    holds = false
+                    break
+                }
             }
             if holds && ran.next() != nil { holds = false }
-            compare(
-                "effects", holds, list(effects.value.map(\.name)),
-                list(results.flatMap { machine.effectsRun(by: $0).map { machine.effectNames[$0] } }))
+            compare("effects", holds, list(effects.value.map(\.name)), list(records.flatMap(\.effects).map { machine.effectNames[$0] }))
         }
         for entry in expected.context?.value ?? [] {
             let slot = variableSlots[entry.variable.name]!
             let value = ScenarioValues.converted(entry.value, to: machine.variableTypes[slot]) ?? entry.value
-            compare("context.\(entry.variable.name)", runner.context[slot] == value, "\(value)", "\(runner.context[slot])")
+            compare("context.\(entry.variable.name)", after.context[slot] == value, "\(value)", "\(after.context[slot])")
         }
         if let sent = expected.sent {
             let holds = sent.value.count == queued.count && zip(sent.value, queued).allSatisfy { self.matches($0, $1) }
             compare("sent", holds, list(sent.value.map(describe)), list(queued.map(describe)))
         }
         if let finished = expected.finished {
-            compare("finished", machine.isFinal[runner.state] == finished.value, "\(finished.value)", "\(machine.isFinal[runner.state])")
+            compare("finished", after.isFinished == finished.value, "\(finished.value)", "\(after.isFinished)")
         }
         return mismatches
     }
 
-    private func matches(_ expected: StepExpectation.Sent, _ result: TransitionResult) -> Bool {
-        if let input = expected.input, result.input < 0 || machine.inputNames[result.input] != input.name { return false }
-        if let state = expected.state, machine.stateNames[result.to] != state.name { return false }
-        if let error = expected.error, result.rejection != error.value { return false }
+    private func matches(_ expected: StepExpectation.Sent, _ record: StepRecord) -> Bool {
+        if let input = expected.input, record.input < 0 || machine.inputNames[record.input] != input.name { return false }
+        if let state = expected.state, record.statesAfter.count != 1 || machine.stateNames[record.statesAfter[0]] != state.name {
+            return false
+        }
+        if let error = expected.error, record.rejection != error.value { return false }
         return true
     }
 
@@ -132,10 +148,16 @@ package struct ScenarioRunner {
         return "{" + fields.joined(separator: ", ") + "}"
     }
 
-    private func describe(_ result: TransitionResult) -> String {
-        var text = "{input: \(result.input >= 0 ? machine.inputNames[result.input] : "?"), state: \(machine.stateNames[result.to])"
-        if let kind = result.rejection { text += ", error: \(kind.rawValue)" }
+    private func describe(_ record: StepRecord) -> String {
+        let input = record.input >= 0 ? machine.inputNames[record.input] : "(eventless)"
+        var text = "{input: \(input), state: \(describe(states: record.statesAfter))"
+        if let kind = record.rejection { text += ", error: \(kind.rawValue)" }
         return text + "}"
+    }
+
+    /// One state's name, or several as a list.
+    private func describe(states: [Int]) -> String {
+        states.count == 1 ? machine.stateNames[states[0]] : list(states.map { machine.stateNames[$0] })
     }
 
     private func list(_ items: [String]) -> String {

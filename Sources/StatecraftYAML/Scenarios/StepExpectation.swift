@@ -18,6 +18,8 @@ package struct StepExpectation: Sendable {
 
     package var ok: Key<Bool>?
     package var state: Key<Named>?
+    /// The active atomic states, in any order (a statechart's configuration).
+    package var states: Key<[Named]>?
     package var effects: Key<[Named]>?
     package var context: Key<[(variable: Named, value: Value, position: SourcePosition)]>?
     package var error: Key<RejectionKind>?

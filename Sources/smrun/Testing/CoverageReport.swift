@@ -10,8 +10,9 @@ enum CoverageReport {
         for (path, coverage) in coverage {
             let machine = coverage.machine
             out += "coverage of \(path):\n"
-            out += line("states", coverage.statesEntered)
-            for state in missed(coverage.statesEntered) { out += "    never entered: \(machine.stateNames[state])\n" }
+            let states = countedStates(coverage)
+            out += line("states", states.map(\.entered))
+            for state in states.filter({ !$0.entered }).map(\.id) { out += "    never entered: \(machine.stateNames[state])\n" }
             out += line("transitions", coverage.transitionsTaken)
             for transition in missed(coverage.transitionsTaken) {
                 out += "    never taken: \(path):\(machine.transitions[transition].position.line): \(describe(transition, of: machine))\n"
@@ -34,7 +35,8 @@ enum CoverageReport {
                 return #"{"line":\#(transition.position.line),"input":\#(JSONText.quoted(machine.inputNames[transition.input])),"from":[\#(names(transition.sources, machine.stateNames))],"to":\#(transition.target >= 0 ? JSONText.quoted(machine.stateNames[transition.target]) : "null")}"#
             }
             out += #"{"coverage":{"machine":\#(JSONText.quoted(path)),"#
-            out += #""states":{\#(counts(coverage.statesEntered)),"missed":[\#(names(missed(coverage.statesEntered), machine.stateNames))]},"#
+            let states = countedStates(coverage)
+            out += #""states":{\#(counts(states.map(\.entered))),"missed":[\#(names(states.filter { !$0.entered }.map(\.id), machine.stateNames))]},"#
             out += #""transitions":{\#(counts(coverage.transitionsTaken)),"missed":[\#(transitions.joined(separator: ","))]},"#
             out += #""effects":{\#(counts(coverage.effectsRun)),"missed":[\#(names(missed(coverage.effectsRun), machine.effectNames))]}}}"# + "\n"
         }
@@ -59,6 +61,11 @@ enum CoverageReport {
         let percent = covered.isEmpty ? 100 : Double(count) * 100 / Double(covered.count)
         let label = kind + String(repeating: " ", count: max(1, 13 - kind.count))
         return "  \(label)\(count)/\(covered.count) (\(formatted(percent)))\n"
+    }
+
+    /// The states that count (not a statechart's history pseudo-states), each with whether it was entered.
+    private static func countedStates(_ coverage: ScenarioCoverage) -> [(id: Int, entered: Bool)] {
+        coverage.statesEntered.indices.filter { coverage.countsState[$0] }.map { ($0, coverage.statesEntered[$0]) }
     }
 
     private static func missed(_ covered: [Bool]) -> [Int] {

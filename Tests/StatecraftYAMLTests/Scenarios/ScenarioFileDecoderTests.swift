@@ -59,7 +59,7 @@ struct ScenarioFileDecoderTests {
         #expect(file.machinePath == "../m.yaml" && file.machinePathPosition == SourcePosition(line: 1, column: 10))
         let scenario = try #require(file.scenarios.first)
         #expect(scenario.name == "all keys" && scenario.position == SourcePosition(line: 3, column: 5))
-        #expect(scenario.state?.name == "busy")
+        #expect(scenario.state?.map(\.name) == ["busy"])
         #expect(scenario.context.map(\.variable.name) == ["count"] && scenario.context.map(\.value) == [.int(2)])
         #expect(scenario.steps.count == 3)
         let first = scenario.steps[0]
@@ -101,6 +101,9 @@ struct ScenarioFileDecoderTests {
     @Test func namesAndTypesAreCheckedAgainstTheMachine() {
         let base = "machine: m\nscenarios:\n  - name: a\n"
         #expect(problems(base + "    state: bsy\n    steps: []\n") == ["undefined-state@4:12"])
+        // A flat machine is in one state; `states` is checked against the machine's names too.
+        #expect(problems(base + "    state: [idle, busy]\n    steps: []\n") == ["invalid-value@4:13"])
+        #expect(problems(base + "    steps: [{ expect: { states: [busy, dne] } }]\n") == ["undefined-state@4:40"])
         #expect(problems(base + "    context: { cont: 1 }\n    steps: []\n") == ["undefined-variable@4:16"])
         #expect(problems(base + "    context: { count: 1.5 }\n    steps: []\n") == ["argument-type@4:23"])
         // An int is a double; a variable that starts as null takes null or its assigned type.
