@@ -20,6 +20,9 @@ public struct CompiledMachine: Sendable {
     /// Whether any guard or effect may read each input's argument. When not, a caller may skip
     /// building the argument's value (a string, say) after checking its type.
     public let argumentIsRead: [Bool]
+    /// Whether each input is internal: only the machine's effects may send it, and a caller
+    /// sending it from outside treats it as an unknown input (``InputDeclaration/isInternal``).
+    public let inputIsInternal: [Bool]
     public let isFinal: [Bool]
     public let entryEffects: [[Int]]
     public let exitEffects: [[Int]]
@@ -33,7 +36,7 @@ public struct CompiledMachine: Sendable {
         variableNames: [String], initialState: Int, initialContext: [Value],
         onUnhandled: MachineDefinition.UnhandledPolicy, argumentTypes: [ValueType?], argumentIsRead: [Bool],
         isFinal: [Bool], entryEffects: [[Int]], exitEffects: [[Int]], transitions: [CompiledTransition],
-        effects: [CompiledEffect], variableTypes: [ExpressionType]? = nil
+        effects: [CompiledEffect], variableTypes: [ExpressionType]? = nil, inputIsInternal: [Bool]? = nil
     ) {
         self.name = name
         self.description = description
@@ -47,6 +50,7 @@ public struct CompiledMachine: Sendable {
         self.onUnhandled = onUnhandled
         self.argumentTypes = argumentTypes
         self.argumentIsRead = argumentIsRead
+        self.inputIsInternal = inputIsInternal ?? inputNames.map { _ in false }
         self.isFinal = isFinal
         self.entryEffects = entryEffects
         self.exitEffects = exitEffects
@@ -106,6 +110,9 @@ public struct CompiledTransition: Sendable {
     public let guardText: String?
     public let effects: [Int]
     public let position: SourcePosition
+    /// For a transition written `reject: MESSAGE`: the message. Selected, it rejects the input
+    /// (`refused`) and changes nothing; it has no target (-1) and no effects.
+    public let refusal: String?
 }
 
 /// An effect's body in compiled form; a hook has neither assignments nor sends.

@@ -5,11 +5,14 @@ public struct StateDeclaration: Sendable {
     public var exit: [Named]
     /// A final state accepts no more inputs.
     public var isFinal: Bool
+    /// What the state means, shown by diagrams; no part of what the machine does.
+    public var description: String?
 
-    public init(_ name: Named, entry: [Named] = [], exit: [Named] = [], isFinal: Bool = false) {
+    public init(_ name: Named, entry: [Named] = [], exit: [Named] = [], isFinal: Bool = false, description: String? = nil) {
         self.name = name
         self.entry = entry
         self.exit = exit
         self.isFinal = isFinal
+        self.description = description
     }
 }

@@ -7,6 +7,8 @@ public enum RejectionKind: String, Hashable, Sendable, CaseIterable {
     case finished
     case stepLimit = "step-limit"
     case expressionError = "expression-error"
+    /// The selected transition is a refusal (`reject: MESSAGE`): nothing changed.
+    case refused
 }
 
 /// The result of one processed input, or of the machine's start (DESIGN §3.7).

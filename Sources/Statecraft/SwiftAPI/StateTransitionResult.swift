@@ -75,6 +75,9 @@ public struct StateTransitionError<State: Sendable>: Error, Sendable, CustomStri
         case stepLimit = "step-limit"
         /// A machine file's guard or effect body failed to evaluate (division by zero, overflow).
         case expressionError = "expression-error"
+        /// A machine file's transition refused the input with a reason (`reject: MESSAGE`, the
+        /// message); nothing changed.
+        case refused
         /// Sent from inside one of the machine's own effects, guards or works' transitions, on the
         /// thread running it: the input was queued and runs after the current transition; its
         /// own result is published to observers then.
@@ -91,6 +94,7 @@ public struct StateTransitionError<State: Sendable>: Error, Sendable, CustomStri
             case .finished: self = .finished
             case .stepLimit: self = .stepLimit
             case .expressionError: self = .expressionError
+            case .refused: self = .refused
             }
         }
     }

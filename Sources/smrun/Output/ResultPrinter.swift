@@ -127,7 +127,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
     mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
         if result.isRejected { rejected += 1 }
         switch format {
-        case .text: printText(result, runner.machine, queued: result.sentBy >= 0 ? runner.queuedArgument(of: result) : nil)
+        case .text: printText(result, runner, queued: result.sentBy >= 0 ? runner.queuedArgument(of: result) : nil)
         case .json:
             printJSON(result, runner, queued: result.sentBy >= 0 ? runner.queuedArgument(of: result) : nil)
         }
