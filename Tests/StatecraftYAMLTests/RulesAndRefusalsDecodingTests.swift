@@ -65,6 +65,20 @@ import Testing
         #expect(machine.inputIsInternal == [false, true, false])
     }
 
+    /// Descriptions are layout: editing, adding or removing one keeps the fingerprint, so a
+    /// state file saved before the edit still resumes.
+    @Test func descriptionsLeaveTheFingerprintAsItWas() throws {
+        let base = try #require(load(Self.review).machine).fingerprint
+        let edited = Self.review
+            .replacing("waiting for a reviewer", with: "in review")
+            .replacing("    description: authors cannot approve their own work\n", with: "")
+            .replacing("  approved:\n", with: "  approved: { description: merged }\n")
+        #expect(edited != Self.review)
+        #expect(try #require(load(edited).machine).fingerprint == base)
+        let refusalEdited = Self.review.replacing("self-approval is not allowed", with: "no")
+        #expect(try #require(load(refusalEdited).machine).fingerprint != base, "a refusal's message is behaviour")
+    }
+
     @Test func rejectWithToOrEffectsIsAnError() {
         #expect(problems("""
             initial: a

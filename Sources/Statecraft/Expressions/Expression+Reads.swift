@@ -1,7 +1,7 @@
 extension Expression {
     /// The context variables the expression reads, each once, in the order it first reads them,
     /// and whether it reads `arg`: what a message about a false guard shows the values of.
-    public var valuesRead: (variables: [String], readsArgument: Bool) {
+    var valuesRead: (variables: [String], readsArgument: Bool) {
         var variables: [String] = []
         var readsArgument = false
         collectReads(into: &variables, &readsArgument)

@@ -24,7 +24,10 @@ extension CompiledMachine {
                 if let id = result.input >= 0 ? result.input : inputNames.firstIndex(of: input), inputIsInternal[id] {
                     return "input '\(input)' is internal: only effects may send it"
                 }
-                return "unknown input '\(input)'" + Suggestion.didYouMean(input, in: inputNames.indices.filter { !inputIsInternal[$0] }.map { inputNames[$0] })
+                // Internal inputs are not suggested: the caller may not send them either.
+                let sendable =
+                    inputIsInternal.contains(true) ? inputNames.indices.filter { !inputIsInternal[$0] }.map { inputNames[$0] } : inputNames
+                return "unknown input '\(input)'" + Suggestion.didYouMean(input, in: sendable)
             case .badArgument:
                 guard result.input >= 0 else { return "bad argument" }
                 if let type = argumentTypes[result.input] {
