@@ -83,7 +83,6 @@ import Testing
         #expect(result.error?.kind == .refused)
         #expect(result.error?.message == "self-approval is not allowed")
         #expect(fileMachine.state == "open")
-        #expect(StateTransitionError<String>.Kind(RejectionKind.refused) == .refused)
     }
 
     @Test func aRefusalWithATargetOrEffectsIsAnError() {
