@@ -11,11 +11,15 @@ public struct TransitionDefinition: Sendable {
         case anyNonFinalExcept([Named], SourcePosition)
     }
 
+    /// The input it is taken on.
     public var input: Named
+    /// The states it leaves from.
     public var source: Source
     /// The target; `nil` stays in the current state without running exit or entry effects.
     public var target: Named?
+    /// A `bool` expression that must hold for it to be taken.
     public var guardExpression: ExpressionSource?
+    /// Effects run when it is taken, in order, between exit and entry effects.
     public var effects: [Named]
     /// `reject: MESSAGE`: when selected, the transition refuses the input with this message
     /// (error kind `refused`) and changes nothing; such a transition has no target or effects.
@@ -25,6 +29,7 @@ public struct TransitionDefinition: Sendable {
     /// Where the transition is written (the row, or the mapping's first key).
     public var position: SourcePosition
 
+    /// A transition on `input` from `source` to `target` (`nil`: stay).
     public init(
         _ input: Named, from source: Source, to target: Named?, when guardExpression: ExpressionSource? = nil,
         effects: [Named] = [], rejecting refusal: String? = nil, description: String? = nil,

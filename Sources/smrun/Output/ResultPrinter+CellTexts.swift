@@ -31,7 +31,7 @@ extension ResultPrinter {
                         texts.append(Array(#"\#(inputField),"ok":true,"from":\#(JSONText.quoted(from)),"to":\#(JSONText.quoted(to)),"effects":[\#(list)]"#.utf8))
                     }
                 } else if candidates.isEmpty && machine.onUnhandled == .reject {
-                    let message = "no transition for '\(machine.inputNames[input])' from '\(from)'"
+                    let message = ResultWording.noTransition(input: machine.inputNames[input], state: from)
                     texts.append(Self.rejectionText(from: from, kind: .noTransition, message: message, inputField: inputField, format: format))
                 } else if candidates.isEmpty {
                     switch format {
