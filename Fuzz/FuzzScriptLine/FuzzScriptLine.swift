@@ -6,8 +6,8 @@
 // path takes (`parsePlain`) parses and runs as the parser and `send` would have it, and that an
 // internal input never parses as one a script may send.
 import FuzzSupport
-import SmrunCore
-import Statecraft
+@_spi(Engine) import SmrunCore
+@_spi(Engine) import Statecraft
 import StatecraftYAML
 
 /// The inputs of the example machines' scripts (with their argument types), and more of each type.
