@@ -12,6 +12,8 @@ public indirect enum CompiledExpression: Sendable {
     case arithmetic(Expression.BinaryOperator, CompiledExpression, CompiledExpression)
     case concatenate(CompiledExpression, CompiledExpression)
     case toDouble(CompiledExpression)
+    /// A function applied to its arguments (as many as it takes).
+    case call(BuiltinFunction, [CompiledExpression])
     /// A condition written in Swift (a guard of a machine built with the typed API), which
     /// the host evaluates; never produced from a machine file.
     case host(HostCondition)
@@ -22,12 +24,15 @@ public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible 
     case divisionByZero
     case overflow
     case nullOperand
+    /// A function could not convert its argument (`int("abc")`, `int(1e300)`); the message says which.
+    case conversion(String)
 
     public var description: String {
         switch self {
         case .divisionByZero: "division by zero"
         case .overflow: "arithmetic overflow"
         case .nullOperand: "a null value used as a number, string or bool"
+        case .conversion(let message): message
         }
     }
 }
@@ -74,6 +79,10 @@ extension CompiledExpression {
             case .int(let i): return .double(Double(i))
             case let other: return other
             }
+        case .call(let function, let arguments):
+            let first = try arguments[0].evaluate(context, argument: argument)
+            let second = arguments.count > 1 ? try arguments[1].evaluate(context, argument: argument) : .null
+            return try function.apply(first, second)
         }
     }
 
