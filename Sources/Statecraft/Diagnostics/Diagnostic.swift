@@ -65,6 +65,9 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case shadowedTransition = "shadowed-transition"
     case unusedInput = "unused-input"
     case sendCycle = "send-cycle"
+    case undeclaredEffect = "undeclared-effect"
+    case unusedEffect = "unused-effect"
+    case fromFinalState = "from-final-state"
 }
 
 extension Array where Element == Diagnostic {

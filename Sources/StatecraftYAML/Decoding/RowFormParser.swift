@@ -65,6 +65,11 @@ enum RowFormParser {
         guard let sources = text.names(in: sourceField, &spellings), !sources.isEmpty else {
             return fail("a row needs its source states between the first '|' and '=>' (or '*'); \(form)", at: middleField.lowerBound)
         }
+        if let quoted = sources.first(where: { $0.name == "\"*\"" || $0.name == "'*'" }) {
+            return .error(
+                .invalidRow, "a quoted \(quoted.name) is not the '*' that stands for every non-final state: write * without quotes in a row",
+                at: quoted.position)
+        }
         let source: TransitionDefinition.Source
         if sources.contains(where: { $0.name == "*" }) {
             guard sources.count == 1 else {
