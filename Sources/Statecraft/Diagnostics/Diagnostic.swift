@@ -65,8 +65,11 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case shadowedTransition = "shadowed-transition"
     case unusedInput = "unused-input"
     case sendCycle = "send-cycle"
+    /// An effect run by a transition or state that the file's `effects` section does not declare.
     case undeclaredEffect = "undeclared-effect"
+    /// A declared effect (or hook) that no transition or state runs.
     case unusedEffect = "unused-effect"
+    /// A transition that lists a final state in `from`: it can never leave from there.
     case fromFinalState = "from-final-state"
 }
 
