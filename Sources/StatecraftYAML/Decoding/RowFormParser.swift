@@ -162,10 +162,10 @@ enum RowFormParser {
             var quote: UInt8?
             while index < bytes.count {
                 let byte = bytes[index]
-                if let open = quote {
+                if let openingQuote = quote {
                     if byte == UInt8(ascii: "\\") {
                         index += 1
-                    } else if byte == open {
+                    } else if byte == openingQuote {
                         quote = nil
                     }
                 } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
