@@ -154,6 +154,21 @@ struct ExpressionFunctionTests {
         #expect(syntaxError(String(repeating: "abs(", count: 100_000))?.message.contains("nests deeper") == true)
     }
 
+    /// A machine whose context has variables named like functions still loads and runs: the
+    /// names are not reserved.
+    @Test func variablesNamedLikeFunctionsStillWork() throws {
+        let machine = try compile(
+            MachineDefinition(
+                name: "m", initial: "a", context: [ContextVariable("max", .int(5)), ContextVariable("len", .string("ab"))],
+                inputs: [InputDeclaration("go")], states: [StateDeclaration("a")],
+                effects: [EffectDefinition("grow", assignments: [.init("max", "max(max, 2) + len(len)"), .init("len", "len + \"!\"")])],
+                transitions: [TransitionDefinition("go", from: .states(["a"]), to: nil, when: "max < 100", effects: ["grow"])]))
+        var runner = Runner(machine)
+        var recorder = Recorder()
+        runner.send("go", into: &recorder)
+        #expect(runner.context == [.int(7), .string("ab!")])
+    }
+
     /// Through the runner: a converted value is stored; a failed conversion rejects the input
     /// with `expression-error` and changes nothing.
     @Test func theRunnerStoresResultsAndRejectsFailedConversions() throws {
