@@ -101,11 +101,11 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case unusedInput = "unused-input"
     /// Warning: effects that send inputs in a cycle (a livelock, stopped by the step limit).
     case sendCycle = "send-cycle"
-    /// An effect run by a transition or state that the file's `effects` section does not declare.
+    /// Warning: an effect run by a transition or state that the file's `effects` section does not declare.
     case undeclaredEffect = "undeclared-effect"
-    /// A declared effect (or hook) that no transition or state runs.
+    /// Warning: a declared effect (or hook) that no transition or state runs.
     case unusedEffect = "unused-effect"
-    /// A transition that lists a final state in `from`: it can never leave from there.
+    /// Warning: a transition that lists a final state in `from`: it can never leave from there.
     case fromFinalState = "from-final-state"
 }
 

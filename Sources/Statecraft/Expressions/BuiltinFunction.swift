@@ -4,7 +4,7 @@
 /// A name followed by `(` is a call, so a context variable may share a function's name
 /// (`len(len)` is the length of the variable `len`). Each function's argument types are
 /// checked when the machine loads; a value it cannot convert is an `expression-error` at run time.
-public enum BuiltinFunction: String, Hashable, Sendable, CaseIterable {
+package enum BuiltinFunction: String, Hashable, Sendable, CaseIterable {
     /// `string(x)`: any value as text, as smrun prints values (`1.5`, `2.0`, `1e+300`, `true`,
     /// `null`); a string is itself, without quotes.
     case string
@@ -24,7 +24,7 @@ public enum BuiltinFunction: String, Hashable, Sendable, CaseIterable {
     case len
 
     /// How many arguments the function takes.
-    public var arity: Int { self == .min || self == .max ? 2 : 1 }
+    package var arity: Int { self == .min || self == .max ? 2 : 1 }
 
     /// How a call is written, for messages: `min(a, b)`.
     var signature: String {

@@ -42,7 +42,8 @@ public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible 
 }
 
 extension CompiledExpression {
-    /// Evaluates against the context slots and the input's argument. Allocates only to join strings.
+    /// Evaluates against the context slots and the input's argument. Allocates only to make
+    /// strings (joined with `+`, or by `string()`).
     package func evaluate(_ context: [Value], argument: Value) throws(EvaluationError) -> Value {
         switch self {
         case .constant(let value): return value
