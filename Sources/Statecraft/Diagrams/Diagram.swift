@@ -6,8 +6,10 @@
 /// self-loop, and so is a refusal (`reject:`, labelled `input [guard] rejected: MESSAGE`).
 /// Transitions written `from: "*"` leave from one "any state" node instead of from every
 /// non-final state, and those written `from: { not: [a, b] }` from an "any state except a, b"
-/// node (one per set of excluded states). States' and transitions' descriptions are DOT
-/// tooltips, and Mermaid notes (states) or a line under the label (transitions). Everything taken from the machine is escaped, so any name or guard
+/// node (one per set of excluded states). Transitions leaving from a final state are left out:
+/// they can never be taken (`smrun validate` warns `from-final-state`). States' and
+/// transitions' descriptions are DOT tooltips, and Mermaid notes (states) or a line under the
+/// label (transitions). Everything taken from the machine is escaped, so any name or guard
 /// yields valid output, and the same machine always yields the same text.
 public enum Diagram {
     /// A diagram language.

@@ -63,7 +63,8 @@ struct DiagramGraph {
                 }
                 sources = [.anyStateExcept(exceptionIndex[excluded]!)]
             default:
-                sources = transition.sources.map { .state($0) }
+                // A final state accepts no input: an edge leaving one could never be taken, so it is not drawn.
+                sources = transition.sources.filter { !machine.isFinal[$0] }.map { .state($0) }
             }
             let description = written?[index].description
             for source in sources {

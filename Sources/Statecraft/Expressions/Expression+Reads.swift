@@ -17,6 +17,8 @@ extension Expression {
         case .binary(_, let lhs, let rhs, _):
             lhs.collectReads(into: &variables, &readsArgument)
             rhs.collectReads(into: &variables, &readsArgument)
+        case .call(_, let arguments, _):
+            for argument in arguments { argument.collectReads(into: &variables, &readsArgument) }
         }
     }
 }
