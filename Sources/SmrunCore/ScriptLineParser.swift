@@ -1,4 +1,4 @@
-import Statecraft
+@_spi(Engine) import Statecraft
 
 #if canImport(Glibc)
     import Glibc
@@ -9,8 +9,8 @@ import Statecraft
 /// Turns an input-script line (`INPUT` or `INPUT ARG`, docs/cli.md) into an input id and a typed
 /// argument, using the machine's precomputed name table. Allocates only to build a string
 /// argument that the machine reads.
-package struct ScriptLineParser {
-    package enum Parsed {
+@_spi(Engine) public struct ScriptLineParser {
+    @_spi(Engine) public enum Parsed {
         case skip
         case input(Int, ScriptArgument)
         case unknownInput(name: UnsafeRawBufferPointer)
@@ -20,19 +20,19 @@ package struct ScriptLineParser {
 
     /// A plain line, parsed (``parsePlain(line:)``): plain data, so that passing one around
     /// costs no reference counting; a string argument is built only when asked for.
-    package struct Plain {
-        package enum Kind {
+    @_spi(Engine) public struct Plain {
+        @_spi(Engine) public enum Kind {
             case none, int, bool, string
             /// A string the machine never reads.
             case unreadString
         }
 
-        package var input: Int
-        package var kind: Kind
+        @_spi(Engine) public var input: Int
+        @_spi(Engine) public var kind: Kind
         /// An int argument, or a bool's 0 or 1.
-        package var number: Int
+        @_spi(Engine) public var number: Int
         /// A string argument as written, quotes included.
-        package var quoted: UnsafeRawBufferPointer
+        @_spi(Engine) public var quoted: UnsafeRawBufferPointer
 
         @usableFromInline
         init(input: Int, kind: Kind, number: Int, quoted: UnsafeRawBufferPointer) {
@@ -44,7 +44,7 @@ package struct ScriptLineParser {
 
         /// The argument's value (a placeholder for a string that is never read).
         @inlinable @inline(__always)
-        package var value: Value {
+        @_spi(Engine) public var value: Value {
             switch kind {
             case .none: .null
             case .int: .int(number)
@@ -55,7 +55,7 @@ package struct ScriptLineParser {
         }
 
         /// The argument as the printer takes it.
-        package var argument: ScriptArgument {
+        @_spi(Engine) public var argument: ScriptArgument {
             switch kind {
             case .none: .absent
             case .unreadString: ScriptArgument(value: .string(""), raw: quoted, rawIsJSON: true)
@@ -65,10 +65,13 @@ package struct ScriptLineParser {
     }
 
     /// The machine's ``CompiledMachine/argumentTypes`` and ``CompiledMachine/argumentIsRead``
-    /// (only these, so that the parser stays small to pass around).
+    /// (only these, so that the parser stays small to pass around); an internal input's type is
+    /// `nil` here, so that ``parsePlain(line:)`` never takes a line that sends one.
     @usableFromInline let argumentTypes: [ValueType?]
     @usableFromInline let argumentIsRead: [Bool]
-    /// The input names, tagged 1 when the input takes an argument.
+    /// The input names, tagged with ``takesArgumentTag`` when the input takes an argument and
+    /// ``internalTag`` when it is internal: ``parsePlain(line:)`` takes a bare name only when its
+    /// tag is 0, so internal inputs cost the fast path nothing.
     @usableFromInline let names: NameTable
     /// ``NameTable/longestName`` of ``names``, kept beside it so that the check before a whole
     /// line's lookup reads no memory of the table's.
@@ -76,16 +79,24 @@ package struct ScriptLineParser {
     /// Where JSON-quoted strings are decoded, reused across lines.
     private var scratch: [UInt8] = []
 
-    package init(machine: CompiledMachine) {
-        argumentTypes = machine.argumentTypes
+    @usableFromInline static let takesArgumentTag: Int32 = 1
+    @usableFromInline static let internalTag: Int32 = 2
+
+    @_spi(Engine) public init(machine: CompiledMachine) {
+        let isInternal = machine.inputIsInternal
+        argumentTypes = machine.argumentTypes.indices.map { isInternal[$0] ? nil : machine.argumentTypes[$0] }
         argumentIsRead = machine.argumentIsRead
-        self.names = NameTable(machine.inputNames, tags: machine.argumentTypes.map { $0 == nil ? 0 : 1 })
+        self.names = NameTable(
+            machine.inputNames,
+            tags: machine.inputNames.indices.map { input in
+                (machine.argumentTypes[input] == nil ? 0 : Self.takesArgumentTag) | (isInternal[input] ? Self.internalTag : 0)
+            })
         longestName = names.longestName
         scratch.reserveCapacity(256)
     }
 
     /// Parses one script line (without its `\n`): blank lines and `#` comments are skipped.
-    package mutating func parse(line: UnsafeRawBufferPointer) -> Parsed {
+    @_spi(Engine) public mutating func parse(line: UnsafeRawBufferPointer) -> Parsed {
         var end = line.count
         if end > 0 && line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         var start = 0
@@ -107,7 +118,7 @@ package struct ScriptLineParser {
     /// escapes). So the line is also its result's text up to the `:`. `nil` for any other line,
     /// which ``parse(line:)`` takes.
     @inlinable @inline(__always)
-    package func parsePlain(line: UnsafeRawBufferPointer) -> Plain? {
+    @_spi(Engine) public func parsePlain(line: UnsafeRawBufferPointer) -> Plain? {
         // Most lines are a bare name: look the line up whole (when it is not longer than every
         // name) before looking for a space.
         if line.count <= longestName, let (input, takesArgument) = names.entry(of: line) {
@@ -161,9 +172,10 @@ package struct ScriptLineParser {
         return JSONText.isPlain(UnsafeRawBufferPointer(rebasing: bytes[1..<(bytes.count &- 1)]))
     }
 
-    /// Parses an input given as a name and an optional argument (`--send NAME=ARG`).
-    package mutating func parse(name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) -> Parsed {
-        guard let input = names.id(of: name) else { return .unknownInput(name: name) }
+    /// Parses an input given as a name and an optional argument (`--send NAME=ARG`). An internal
+    /// input is unknown to scripts: only the machine's effects may send it.
+    @_spi(Engine) public mutating func parse(name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) -> Parsed {
+        guard let (input, tag) = names.entry(of: name), tag & Self.internalTag == 0 else { return .unknownInput(name: name) }
         guard let type = argumentTypes[input] else {
             if let argument { return .badArgument(input: input, problem: "got \(Self.show(argument))") }
             return .input(input, .absent)

@@ -236,6 +236,52 @@ struct TestCommandTests {
         #expect(lines.first == "FAIL sub/a.test.yaml:3: a", "\(lines)")
     }
 
+    /// An internal input cannot be a step's `send`; a refusal (`reject:`) is covered when selected.
+    @Test func internalInputsAndRefusals() throws {
+        let files = try TemporaryFiles()
+        _ = try files.file(
+            "review.yaml",
+            """
+            initial: draft
+            inputs: { submit: , approve: , uploaded: { internal: true } }
+            states: [draft, review, approved]
+            effects: { upload: { send: [uploaded] } }
+            transitions:
+              - submit | draft => draft | upload
+              - uploaded | draft => review
+              - input: approve
+                from: draft
+                reject: not submitted yet
+              - approve | review => approved
+            """)
+        let invalid = try files.file(
+            "invalid.test.yaml", "machine: review.yaml\nscenarios:\n  - name: a\n    steps: [{ send: uploaded }]\n")
+        let refused = try Smrun.run(["test", invalid])
+        #expect(refused.exited(2))
+        #expect(
+            refused.diagnostic(invalid, 4, 21, "undefined-input")?.contains("input 'uploaded' is internal: only effects may send it") == true,
+            "\(refused.errorText)")
+        let path = try files.file(
+            "review.test.yaml",
+            """
+            machine: review.yaml
+            scenarios:
+              - name: approval
+                steps:
+                  - send: approve
+                    expect: { ok: false, error: refused, state: draft }
+                  - send: submit
+                    expect: { state: review, effects: [upload], sent: [{ input: uploaded, state: review }] }
+            """)
+        let run = try Smrun.run(["test", path, "--coverage"])
+        #expect(run.exited(0), "\(run.text)\(run.errorText)")
+        #expect(run.lines.contains("  transitions  3/4 (75%)"), "\(run.text)")  // the refusal counts; approve from review is never taken
+        let paths = try Smrun.run(["paths", files.path("review.yaml")])
+        #expect(paths.exited(0))
+        #expect(paths.lines.contains("# to line 8: approve | draft => (stays)"), "\(paths.text)")
+        #expect(!paths.lines.contains("uploaded"), "\(paths.text)")
+    }
+
     @Test func filterRunsOnlyMatchingScenarios() throws {
         let run = try Smrun.run(["test", Self.door, "--filter", "locked door"])
         #expect(run.exited(0))

@@ -103,6 +103,8 @@ package struct MachinePaths: Sendable {
             var inputsFrom = [[Int]](repeating: [], count: machine.stateCount)
             var seen = Set<Int>()
             for transition in machine.transitions {
+                // An internal input is sent only by effects, never from outside.
+                guard !machine.inputIsInternal[transition.input] else { continue }
                 for source in transition.sources where seen.insert(source &* machine.inputCount &+ transition.input).inserted {
                     inputsFrom[source].append(transition.input)
                 }
@@ -162,8 +164,9 @@ package struct MachinePaths: Sendable {
         /// Marks the states entered and transitions taken by `results`, reached by `node`'s
         /// path and then `step`.
         private mutating func record(_ results: [TransitionResult], node: Int, step: Step?) {
-            for result in results where result.isAccepted {
+            for result in results where result.isAccepted || result.rejection == .refused {
                 if stateReach[result.to] == nil { stateReach[result.to] = Reach(node: node, step: step) }
+                // A refusal (`reject:`) is reached when selected.
                 if result.transition >= 0 && transitionReach[result.transition] == nil {
                     transitionReach[result.transition] = Reach(node: node, step: step)
                     untaken -= 1

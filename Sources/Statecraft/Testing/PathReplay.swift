@@ -32,6 +32,6 @@ package struct PathReplay: Sendable {
 
     /// Whether the path's last step took `transition`.
     package func takes(_ transition: Int) -> Bool {
-        lastResults.contains { $0.isAccepted && $0.transition == transition }
+        lastResults.contains { ($0.isAccepted || $0.rejection == .refused) && $0.transition == transition }
     }
 }

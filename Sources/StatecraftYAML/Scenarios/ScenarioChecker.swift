@@ -62,6 +62,10 @@ enum ScenarioChecker {
         private mutating func check(_ send: ScenarioStep.Send) {
             guard let id = check(input: send.input) else { return }
             let name = send.input.name
+            if machine.inputIsInternal[id] {
+                error(.undefinedInput, "input '\(name)' is internal: only effects may send it", send.input.position)
+                return
+            }
             switch (machine.argumentTypes[id], send.argument) {
             case (nil, nil): break
             case (nil, let argument?):

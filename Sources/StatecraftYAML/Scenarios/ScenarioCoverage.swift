@@ -26,9 +26,10 @@ package struct ScenarioCoverage: Sendable {
 
     /// Records one result: the transitions it took, the states active after it and the effects it ran.
     mutating func record(_ record: StepRecord) {
+        // A refusal (`reject:`) is covered when selected, though it rejects the input.
+        for transition in record.transitions { transitionsTaken[transition] = true }
         guard record.isAccepted else { return }
         for state in record.statesActive { statesEntered[state] = true }
-        for transition in record.transitions { transitionsTaken[transition] = true }
         for effect in record.effects { effectsRun[effect] = true }
     }
 

@@ -14,7 +14,7 @@ extension ScenarioRunner {
                     StepRecord(
                         input: result.input, isMain: result.isStart || result.sentBy < 0, isAccepted: result.isAccepted,
                         rejection: result.rejection, effects: Array(machine.effectsRun(by: result)),
-                        transitions: result.isAccepted && result.transition >= 0 ? [result.transition] : [],
+                        transitions: result.transition >= 0 && (result.isAccepted || result.rejection == .refused) ? [result.transition] : [],
                         statesAfter: [result.to], statesActive: [result.to]))
             }
         }

@@ -11,7 +11,7 @@ struct StepRecord {
     var rejection: RejectionKind?
     /// Effect ids, in the order they ran.
     var effects: [Int]
-    /// Transition ids (into ``CompiledMachine/transitions``) taken.
+    /// Transition ids (into ``CompiledMachine/transitions``) taken, or selected to refuse the input.
     var transitions: [Int]
     /// The active atomic states after it, in id order.
     var statesAfter: [Int]

@@ -1,4 +1,4 @@
-import Statecraft
+@_spi(Engine) import Statecraft
 
 /// Writes `smrun paths`' output: each path replayed on the engine, then printed as a script or
 /// as a scenario of a scenario file; what no path reaches, as comments at the end.

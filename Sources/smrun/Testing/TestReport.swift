@@ -1,4 +1,4 @@
-import Statecraft
+@_spi(Engine) import Statecraft
 import StatecraftYAML
 
 /// `smrun test`'s results in its three formats (docs/testing-machines.md).
