@@ -7,16 +7,18 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     public var severity: Severity
     public var code: DiagnosticCode
     public var message: String
-    public var position: SourcePosition
+    /// Where in the file, or `nil` for a problem with the file as a whole (it cannot be opened,
+    /// is a directory, is too large): such a problem has no line to point at.
+    public var position: SourcePosition?
 
-    public init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at position: SourcePosition) {
+    public init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at position: SourcePosition?) {
         self.severity = severity
         self.code = code
         self.message = message
         self.position = position
     }
 
-    public static func error(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> Diagnostic {
+    public static func error(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?) -> Diagnostic {
         Diagnostic(.error, code, message, at: position)
     }
 
@@ -24,9 +26,20 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
         Diagnostic(.warning, code, message, at: position)
     }
 
-    /// `LINE:COL: error: MESSAGE [code]`, the compiler style without the file name.
+    /// `LINE:COL: error: MESSAGE [code]`, the compiler style without the file name (without
+    /// `LINE:COL: ` for a problem with the file as a whole).
     public var description: String {
-        "\(position): \(severity.rawValue): \(message) [\(code.rawValue)]"
+        "\(position.map { "\($0): " } ?? "")\(severity.rawValue): \(message) [\(code.rawValue)]"
+    }
+
+    /// Whether `a` comes before `b` in file order: problems with the whole file first, then by
+    /// line and column.
+    public static func inFileOrder(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
+        switch (a.position, b.position) {
+        case (nil, nil), (_?, nil): false
+        case (nil, _?): true
+        case (let a?, let b?): a < b
+        }
     }
 }
 

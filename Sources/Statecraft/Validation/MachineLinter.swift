@@ -13,7 +13,7 @@ public enum MachineLinter {
         warnings += shadowedTransitions(machine, definition)
         warnings += unusedInputs(machine, definition)
         warnings += sendCycles(machine, definition)
-        return warnings.sorted { $0.position < $1.position }
+        return warnings.sorted(by: Diagnostic.inFileOrder)
     }
 
     /// Every state a transition (or a queued input) can lead to from the initial state.

@@ -12,6 +12,8 @@ struct DocumentBuilder {
     /// keys and values alternating).
     private struct Frame {
         var isMapping: Bool
+        /// Whether the collection is written in flow style, `{...}` or `[...]`.
+        var isFlow: Bool
         var start: Int
         var position: SourcePosition
         var anchor: String?
@@ -119,20 +121,22 @@ struct DocumentBuilder {
             document.nodes.append(
                 YAMLDocument.Node(
                     kind: .scalar, style: style, isASCII: Self.isASCII(value), hasTag: scalar.tag != nil, isInSource: isInSource,
-                    position: position, start: isInSource ? start : document.text.count, count: value.count))
+                    isFlow: false, position: position, start: isInSource ? start : document.text.count, count: value.count))
             if !isInSource { document.text.append(contentsOf: value) }
             try add(index, height: 0, anchor: scalar.anchor.map { String(cString: $0) }, nodes: 1)
         case YAML_SEQUENCE_START_EVENT:
             try open(at: position)
             stack.append(
                 Frame(
-                    isMapping: false, start: pending.count, position: position,
+                    isMapping: false, isFlow: event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE, start: pending.count,
+                    position: position,
                     anchor: event.data.sequence_start.anchor.map { String(cString: $0) }, nodesBefore: nodeCount))
         case YAML_MAPPING_START_EVENT:
             try open(at: position)
             stack.append(
                 Frame(
-                    isMapping: true, start: pending.count, position: position,
+                    isMapping: true, isFlow: event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE, start: pending.count,
+                    position: position,
                     anchor: event.data.mapping_start.anchor.map { String(cString: $0) }, nodesBefore: nodeCount))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let height = heights.removeLast() + 1
@@ -142,7 +146,7 @@ struct DocumentBuilder {
             document.nodes.append(
                 YAMLDocument.Node(
                     kind: frame.isMapping ? .mapping : .sequence, style: .plain, isASCII: true, hasTag: false, isInSource: false,
-                    position: frame.position, start: document.children.count, count: frame.isMapping ? children / 2 : children))
+                    isFlow: frame.isFlow, position: frame.position, start: document.children.count, count: frame.isMapping ? children / 2 : children))
             document.children.append(contentsOf: pending[frame.start...])
             pending.removeSubrange(frame.start...)
             try add(index, height: height, anchor: frame.anchor, nodes: nodeCount - frame.nodesBefore)
@@ -194,6 +198,12 @@ struct DocumentBuilder {
             guard key.kind == .scalar else {
                 throw YAMLError(
                     .wrongKind, "a mapping key must be a scalar, not \(document.kindDescription(node))", at: key.position)
+            }
+            if key.style == .plain && !key.hasTag && document.text(of: node, is: "<<") {
+                throw YAMLError(
+                    .yamlSyntax,
+                    "merge keys ('<<: *anchor') are not supported; write the keys out (an alias '*anchor' may stand for a whole value), or quote '<<' if it is a key",
+                    at: key.position)
             }
             if let first = earlierPosition(of: node, in: top) {
                 throw YAMLError(

@@ -4,9 +4,10 @@ import Statecraft
 public struct YAMLError: Error, Sendable, Hashable {
     public var code: DiagnosticCode
     public var message: String
-    public var position: SourcePosition
+    /// Where, or `nil` for a problem with the text as a whole (its size, its encoding).
+    public var position: SourcePosition?
 
-    public init(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) {
+    public init(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?) {
         self.code = code
         self.message = message
         self.position = position

@@ -1,9 +1,10 @@
 import Statecraft
 
-/// Prints diagnostics compiler style: `FILE:LINE:COL: error: MESSAGE [code]`.
+/// Prints diagnostics compiler style: `FILE:LINE:COL: error: MESSAGE [code]`, or
+/// `FILE: error: MESSAGE [code]` for a problem with the file as a whole (no position).
 enum DiagnosticPrinter {
     static func text(_ diagnostic: Diagnostic, file: String) -> String {
-        "\(file):\(diagnostic.position.line):\(diagnostic.position.column): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code.rawValue)]"
+        "\(file):\(diagnostic.position.map { "\($0.line):\($0.column):" } ?? "") \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code.rawValue)]"
     }
 
     static func printToStandardError(_ diagnostics: [Diagnostic], file: String) {
