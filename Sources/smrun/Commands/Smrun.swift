@@ -12,7 +12,7 @@ struct Smrun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "smrun",
         abstract: "Run, validate and draw state machines written in YAML files.",
-        subcommands: [RunCommand.self, ValidateCommand.self, GraphCommand.self],
+        subcommands: [RunCommand.self, ValidateCommand.self, GraphCommand.self, StatusCommand.self],
         defaultSubcommand: RunCommand.self
     )
 
