@@ -8,10 +8,12 @@ struct DiagramGraph {
         case anyState
     }
 
-    /// Every transition from `from` to `to`, one label each, in file order.
+    /// Every transition from `from` to `to`, one label each, in file order; staying transitions
+    /// (no target: no exit or entry effects) have edges of their own.
     struct Edge {
         var from: Node
         var to: Node
+        var stays: Bool
         var labels: [String]
     }
 
@@ -19,6 +21,9 @@ struct DiagramGraph {
     let stateNames: [String]
     let isFinal: [Bool]
     let initialState: Int
+    /// Each state's entry and exit effects, by name, in the order they run.
+    let entryEffects: [[String]]
+    let exitEffects: [[String]]
     /// Edges in order of their first transition in the file.
     private(set) var edges: [Edge] = []
 
@@ -30,19 +35,22 @@ struct DiagramGraph {
         stateNames = machine.stateNames
         isFinal = machine.isFinal
         initialState = machine.initialState
+        entryEffects = machine.entryEffects.map { $0.map { machine.effectNames[$0] } }
+        exitEffects = machine.exitEffects.map { $0.map { machine.effectNames[$0] } }
         let isWildcard = Self.wildcards(machine, definition)
         var edgeIndex: [EdgeKey: Int] = [:]
         for (index, transition) in machine.transitions.enumerated() {
             let label = Self.label(transition, machine)
             let sources: [Node] = isWildcard[index] ? [.anyState] : transition.sources.map { .state($0) }
             for source in sources {
-                let target = transition.target >= 0 ? .state(transition.target) : source
-                let key = EdgeKey(from: source, to: target)
+                let stays = transition.target < 0
+                let target = stays ? source : .state(transition.target)
+                let key = EdgeKey(from: source, to: target, stays: stays)
                 if let existing = edgeIndex[key] {
                     edges[existing].labels.append(label)
                 } else {
                     edgeIndex[key] = edges.count
-                    edges.append(Edge(from: source, to: target, labels: [label]))
+                    edges.append(Edge(from: source, to: target, stays: stays, labels: [label]))
                 }
             }
         }
@@ -51,6 +59,15 @@ struct DiagramGraph {
     private struct EdgeKey: Hashable {
         var from: Node
         var to: Node
+        var stays: Bool
+    }
+
+    /// The lines drawn under a state's name: `entry / a, b` and `exit / c`, when it has them.
+    func effectLines(of state: Int) -> [String] {
+        var lines: [String] = []
+        if !entryEffects[state].isEmpty { lines.append("entry / " + entryEffects[state].joined(separator: ", ")) }
+        if !exitEffects[state].isEmpty { lines.append("exit / " + exitEffects[state].joined(separator: ", ")) }
+        return lines
     }
 
     /// `input [guard] / effect, effect`, the guard and effects only when present.
