@@ -6,7 +6,7 @@ import Statecraft
     import Darwin
 #endif
 
-/// Turns an input-script line (`INPUT` or `INPUT ARG`, DESIGN §4) into an input id and a typed
+/// Turns an input-script line (`INPUT` or `INPUT ARG`, docs/cli.md) into an input id and a typed
 /// argument, using the machine's precomputed name table. Allocates only to build a string
 /// argument that the machine reads.
 public struct ScriptLineParser {

@@ -12,7 +12,7 @@ public struct CompiledMachine: Sendable {
     public let initialState: Int
     public let initialContext: [Value]
     /// The type of each context variable: its initial value's, or, for one that starts as
-    /// `null`, the nullable type assigned to it (DESIGN §2).
+    /// `null`, the nullable type assigned to it (docs/machine-files.md).
     public let variableTypes: [ExpressionType]
     public let onUnhandled: MachineDefinition.UnhandledPolicy
     /// The argument type of each input; `nil` for an input that takes none.
@@ -84,7 +84,7 @@ public struct CompiledMachine: Sendable {
         return result.isAccepted && result.transition >= 0 ? effectsRun(by: result.transition, from: result.from) : .none
     }
 
-    /// The effects that taking `transition` from `source` runs, in order (DESIGN §3.2).
+    /// The effects that taking `transition` from `source` runs, in order (docs/semantics.md).
     public func effectsRun(by transition: Int, from source: Int) -> EffectSequence {
         // Field by field: a copy of the whole transition would retain all its arrays.
         let target = transitions[transition].target

@@ -17,7 +17,7 @@ public indirect enum CompiledExpression: Sendable {
     case host(HostCondition)
 }
 
-/// Why an expression could not be evaluated (DESIGN §3.3: the result `expression-error`).
+/// Why an expression could not be evaluated (the result `expression-error`, docs/semantics.md).
 public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible {
     case divisionByZero
     case overflow

@@ -1,4 +1,4 @@
-/// A parsed guard or assignment expression (DESIGN §3.3): a syntax tree over names, not yet
+/// A parsed guard or assignment expression (docs/machine-files.md): a syntax tree over names, not yet
 /// type-checked. Offsets count Unicode scalars from the start of the expression text.
 public indirect enum Expression: Hashable, Sendable {
     public enum UnaryOperator: String, Hashable, Sendable {

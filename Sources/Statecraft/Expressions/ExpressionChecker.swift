@@ -20,7 +20,7 @@ public struct ExpressionScope: Sendable {
     }
 }
 
-/// Type-checks expressions (DESIGN §3.3) and resolves their names.
+/// Type-checks expressions (docs/machine-files.md) and resolves their names.
 public enum ExpressionChecker {
     /// Checks `expression` in `scope`, returning its compiled form and its type.
     public static func check(_ expression: Expression, in scope: ExpressionScope) throws(ExpressionTypeError)

@@ -1,4 +1,4 @@
-/// Parses the expression language of DESIGN §3.3 by precedence climbing. Never evaluates code.
+/// Parses the expression language (docs/machine-files.md) by precedence climbing. Never evaluates code.
 public struct ExpressionParser {
     private enum Token: Hashable {
         case int(Int), double(Double), string(String), identifier(String)

@@ -1,5 +1,5 @@
 /// A guard written in Swift, for machines built with the typed API: the runner evaluates it
-/// like a guard expression (``CompiledExpression/host(_:)``), in selection order (DESIGN §3.1).
+/// like a guard expression (``CompiledExpression/host(_:)``), in selection order (docs/semantics.md).
 ///
 /// It receives the runner's context and the input's argument; a typed machine's closure reads
 /// its typed context and argument from the machine instead, which holds its lock meanwhile.

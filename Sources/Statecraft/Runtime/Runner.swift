@@ -1,5 +1,5 @@
 /// Runs a ``CompiledMachine``: holds the current state and context, takes inputs, and hands
-/// every result to a ``ResultSink`` (DESIGN §3).
+/// every result to a ``ResultSink`` (docs/semantics.md).
 ///
 /// The hot path, an input whose cell has one unguarded candidate whose effect bodies only copy
 /// values (or none), is one load from the dispatch table and allocates nothing.
@@ -16,7 +16,7 @@ public struct Runner: Sendable {
     /// Counts the changes of ``context``: a caller that shows the context may keep what it
     /// showed last while this stays the same.
     public private(set) var contextVersion = 0
-    /// Queued inputs processed per external input before `step-limit` (DESIGN §3.5).
+    /// Queued inputs processed per external input before `step-limit` (docs/semantics.md).
     public var stepLimit: Int
 
     // The queue and the steps of a transition are internal, not private: the hosted send and
@@ -130,7 +130,7 @@ public struct Runner: Sendable {
     }
 
     /// Processes the next queued input, or reports `step-limit` for it and discards the rest
-    /// of the queue; `nil` when the queue is drained (DESIGN §3.5).
+    /// of the queue; `nil` when the queue is drained (docs/semantics.md).
     mutating func nextQueuedResult(steps: inout Int) -> TransitionResult? {
         guard queueHead < queue.count else { return nil }
         let next = queue[queueHead]

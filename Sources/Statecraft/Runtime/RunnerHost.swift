@@ -8,7 +8,7 @@
 public protocol RunnerHost: ~Copyable {
     /// Called once per result, right after the runner produced it: `runner.state` and
     /// `runner.context` are the state and context after it. Inputs queued here run after every
-    /// input queued before them, and before the next external input (DESIGN §3.5).
+    /// input queued before them, and before the next external input (docs/semantics.md).
     mutating func receive(_ result: TransitionResult, from runner: inout Runner)
 }
 

@@ -1,4 +1,4 @@
-/// Why an input was rejected (DESIGN §4: the JSON `error` field).
+/// Why an input was rejected (the JSON `error` field, docs/cli.md).
 public enum RejectionKind: String, Hashable, Sendable, CaseIterable {
     case unknownInput = "unknown-input"
     case badArgument = "bad-argument"
@@ -9,7 +9,7 @@ public enum RejectionKind: String, Hashable, Sendable, CaseIterable {
     case expressionError = "expression-error"
 }
 
-/// The result of one processed input, or of the machine's start (DESIGN §3.7).
+/// The result of one processed input, or of the machine's start (docs/semantics.md).
 ///
 /// Plain ids and no strings, so producing one allocates nothing; ``CompiledMachine`` turns the
 /// ids back into names, and ``CompiledMachine/message(for:inputName:stepLimit:)`` words them.

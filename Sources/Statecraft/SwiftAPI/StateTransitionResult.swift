@@ -1,4 +1,4 @@
-/// What one input did (DESIGN §3.7): `send` returns it, and observers receive it.
+/// What one input did (docs/semantics.md): `send` returns it, and observers receive it.
 public enum StateTransitionResult<State: Sendable>: Sendable {
     /// A transition was taken, or the input was ignored by the machine's policy.
     case success(StateTransition<State>)

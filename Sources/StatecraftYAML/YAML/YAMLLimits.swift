@@ -1,7 +1,7 @@
 import Statecraft
 
 /// Bounds on a document, so that a hostile file is an error and never a hang or a crash
-/// (DESIGN §2). Each is raised by a flag of `smrun`.
+/// (docs/machine-files.md, bounds). Each is raised by a flag of `smrun`.
 public struct YAMLLimits: Sendable, Hashable {
     /// Largest file, in bytes (`--max-file-size`).
     public var maximumBytes: Int

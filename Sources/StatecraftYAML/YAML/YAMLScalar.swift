@@ -39,6 +39,19 @@ public struct YAMLScalar: Sendable, Hashable {
         return Self.resolve(value) ?? .string(value)
     }
 
+    /// Whether the scalar is written as an integer (plain, untagged or tagged int: decimal, `0x`
+    /// or `0o`) that does not fit in 64 bits, which ``coreSchemaValue`` could only read as a string.
+    package var isOutOfRangeInteger: Bool {
+        guard style == .plain, tag == nil || tag == "tag:yaml.org,2002:int" else { return false }
+        var digits = Substring(value)
+        if let sign = digits.first, sign == "-" || sign == "+" { digits = digits.dropFirst() }
+        for (prefix, radix) in [("0x", 16), ("0o", 8)] where digits.hasPrefix(prefix) {
+            let rest = digits.dropFirst(2)
+            return !rest.isEmpty && rest.allSatisfy { $0.isHexDigit && Int(String($0), radix: radix) != nil } && Int(rest, radix: radix) == nil
+        }
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber } && Int(value) == nil
+    }
+
     private static func resolve(_ text: String) -> Value? {
         switch text {
         case "", "~", "null", "Null", "NULL": return .null
