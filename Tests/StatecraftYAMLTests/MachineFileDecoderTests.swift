@@ -198,22 +198,6 @@ struct MachineFileDecoderTests {
         #expect(problems("description: \"{a, b}\"\ninitial: idle\nstates: [idle]\ntransitions: []\n") == [])
     }
 
-    @Test func mergeKeysAreRefusedWithWhereAndWhy() throws {
-        let result = load(
-            """
-            initial: a
-            common: &common { entry: [e] }
-            states:
-              a:
-                <<: *common
-            transitions: []
-            """)
-        #expect(result.diagnostics.map { "\($0.code.rawValue)@\($0.position.map(\.description) ?? "file")" } == ["yaml-syntax@5:5"])
-        #expect(result.diagnostics.first?.message.contains("merge keys ('<<: *anchor') are not supported") == true)
-        // A quoted '<<' is an ordinary key.
-        #expect(load("initial: a\nstates:\n  a: { '<<': 1 }\ntransitions: []\n").diagnostics.first?.message.contains("merge") == false)
-    }
-
     @Test func fileLevelProblemsHaveNoPosition() {
         let utf16: [UInt8] = [0xFF, 0xFE, 0x61, 0x00]
         let result = MachineFile.load(bytes: utf16, defaultName: "test")
