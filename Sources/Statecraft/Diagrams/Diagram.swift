@@ -34,6 +34,7 @@ public enum Diagram {
         /// a `current` class in Mermaid.
         public var highlightedState: Int?
 
+        /// Options with `direction` and `highlightedState`; the defaults draw as without options.
         public init(direction: Direction? = nil, highlightedState: Int? = nil) {
             self.direction = direction
             self.highlightedState = highlightedState
