@@ -71,8 +71,14 @@ import Testing
 
     @Test func invalidNamesInMachineFilesAreEscapedTheSameWay() throws {
         let files = try TemporaryFiles()
-        let machine = try files.file("m.yaml", "initial: a\nstates: [\"a\\u007fb\"]\ntransitions: []\n")
-        let run = try Smrun.run(["validate", machine])
-        #expect(run.text.contains(#"name 'a\u007fb' contains a space or control character"#), "\(run.text)")
+        let machine = try files.file("m.yaml", "initial: a\n\"k\\x7fz\": 1\nstates: [\"a\\u007fb\"]\ntransitions: []\n")
+        for format in ["text", "github"] {
+            let run = try Smrun.run(["validate", "--format", format, machine])
+            #expect(run.text.contains(#"name 'a\u007fb' contains a space or control character"#), "\(run.text)")
+            #expect(run.text.contains(#"unknown key 'k\u007fz'"#), "\(run.text)")
+            #expect(!run.stdout.contains(0x7F))
+        }
+        let json = try Smrun.run(["validate", "--format", "json", machine])
+        #expect(json.text.contains(#"unknown key 'k\u007fz'"#), "\(json.text)")
     }
 }

@@ -36,7 +36,7 @@ struct ValidationReport {
             return all.map { file, d in
                 let position = d.position.map { "line=\($0.line),col=\($0.column)," } ?? ""
                 return "::\(d.severity.rawValue) file=\(Self.property(file)),\(position)title=\(d.code.rawValue)::"
-                    + Self.data("\(d.message) [\(d.code.rawValue)]") + "\n"
+                    + Self.data("\(JSONText.escapingControls(d.message)) [\(d.code.rawValue)]") + "\n"
             }.joined()
         }
     }
