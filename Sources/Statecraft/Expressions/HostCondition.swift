@@ -3,12 +3,12 @@
 ///
 /// It receives the runner's context and the input's argument; a typed machine's closure reads
 /// its typed context and argument from the machine instead, which holds its lock meanwhile.
-public struct HostCondition: Sendable {
+package struct HostCondition: Sendable {
     /// Whether the guard holds.
-    public let holds: @Sendable (_ context: [Value], _ argument: Value) -> Bool
+    package let holds: @Sendable (_ context: [Value], _ argument: Value) -> Bool
 
     /// A guard that holds when `holds` returns true.
-    public init(_ holds: @escaping @Sendable (_ context: [Value], _ argument: Value) -> Bool) {
+    package init(_ holds: @escaping @Sendable (_ context: [Value], _ argument: Value) -> Bool) {
         self.holds = holds
     }
 }

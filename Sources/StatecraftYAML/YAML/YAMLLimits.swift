@@ -13,6 +13,7 @@ public struct YAMLLimits: Sendable, Hashable {
     /// and (transition, source state) pairs) (`--max-table-cells`).
     public var maximumTableCells: Int
 
+    /// Limits with these values; the defaults suit hand-written machines and generated ones alike.
     public init(
         maximumBytes: Int = 16 << 20, maximumDepth: Int = 256, maximumNodes: Int = 10_000_000,
         maximumTableCells: Int = MachineCompiler.defaultMaximumTableCells
@@ -23,5 +24,6 @@ public struct YAMLLimits: Sendable, Hashable {
         self.maximumTableCells = maximumTableCells
     }
 
+    /// The default limits.
     public static let `default` = YAMLLimits()
 }

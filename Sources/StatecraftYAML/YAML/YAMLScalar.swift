@@ -2,18 +2,18 @@ import Statecraft
 
 /// A scalar: its text exactly as libyaml read it (by length, so an escaped NUL survives), its
 /// style, and its explicit tag if any.
-public struct YAMLScalar: Sendable, Hashable {
-    public enum Style: Sendable, Hashable {
+package struct YAMLScalar: Sendable, Hashable {
+    package enum Style: Sendable, Hashable {
         case plain, singleQuoted, doubleQuoted, literal, folded
     }
 
-    public var value: String
-    public var style: Style
+    package var value: String
+    package var style: Style
     /// An explicit tag such as `!!str`, or `nil`.
-    public var tag: String?
-    public var position: SourcePosition
+    package var tag: String?
+    package var position: SourcePosition
 
-    public init(_ value: String, style: Style = .plain, tag: String? = nil, position: SourcePosition) {
+    package init(_ value: String, style: Style = .plain, tag: String? = nil, position: SourcePosition) {
         self.value = value
         self.style = style
         self.tag = tag
@@ -21,18 +21,18 @@ public struct YAMLScalar: Sendable, Hashable {
     }
 
     /// A plain `null`, `~` or empty scalar, as YAML 1.2's core schema reads it.
-    public var isNull: Bool {
+    package var isNull: Bool {
         style == .plain && tag == nil && ["", "~", "null", "Null", "NULL"].contains(value)
     }
 
     /// Columns between the scalar's position and its first character (the opening quote).
-    public var contentOffset: Int {
+    package var contentOffset: Int {
         style == .singleQuoted || style == .doubleQuoted ? 1 : 0
     }
 
     /// The scalar as a typed value under YAML 1.2's core schema: `true`/`false`, null,
     /// integers, floats; everything else (and anything quoted) is a string.
-    public var coreSchemaValue: Value {
+    package var coreSchemaValue: Value {
         guard style == .plain else { return .string(value) }
         if let tag, tag != "tag:yaml.org,2002:str" { return Self.resolve(value) ?? .string(value) }
         if tag != nil { return .string(value) }
