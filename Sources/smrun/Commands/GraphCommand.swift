@@ -2,12 +2,6 @@ import ArgumentParser
 import Statecraft
 import StatecraftYAML
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `smrun graph MACHINE.yaml`: prints the machine as a Graphviz DOT or Mermaid state diagram.
 struct GraphCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -82,31 +76,16 @@ struct GraphCommand: ParsableCommand {
     /// The state saved in `path`, found by name. A snapshot of another definition of the machine
     /// still shows its state, with a warning; a state the machine does not have is an error.
     private func savedState(_ path: String, of machine: CompiledMachine) throws -> Int {
-        func refuse(_ message: String) -> ExitCode {
-            FileHandleOutput.standardError("smrun: state file \(path): \(message)\n")
-            return ExitCode(Smrun.Status.invalid)
-        }
-        let read: (bytes: [UInt8], mode: mode_t)?
-        do throws(StateFile.Failure) {
-            read = try StateFile.read(path)
-        } catch {
-            throw refuse(error.message)
-        }
-        guard let bytes = read?.bytes else { throw refuse("no such file") }
-        let saved: SavedSnapshot
-        do throws(SnapshotError) {
-            saved = try SavedSnapshot.read(bytes)
-        } catch {
-            throw refuse(error.message)
-        }
+        let saved = try StateFile.readDocument(path).saved
         let codec = SnapshotCodec(machine)
         do throws(SnapshotError) {
             return try codec.check(saved).state
         } catch {
             guard let state = machine.stateNames.firstIndex(of: saved.stateName) else {
-                throw refuse(
-                    "state \(JSONText.quoted(saved.stateName)) is not a state of machine '\(machine.name)'"
-                        + Suggestion.didYouMean(saved.stateName, in: machine.stateNames))
+                FileHandleOutput.standardError(
+                    "smrun: state file \(path): state \(JSONText.quoted(saved.stateName)) is not a state of machine '\(machine.name)'"
+                        + Suggestion.didYouMean(saved.stateName, in: machine.stateNames) + "\n")
+                throw ExitCode(Smrun.Status.invalid)
             }
             FileHandleOutput.standardError("smrun: state file \(path): warning: \(error.message); highlighting state '\(saved.stateName)' by its name\n")
             return state

@@ -2,12 +2,6 @@ import ArgumentParser
 import Statecraft
 import StatecraftYAML
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `smrun status --state FILE [MACHINE]`: shows a state file without running anything.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,23 +28,7 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var limits: LimitOptions
 
     func run() throws {
-        func refuse(_ message: String) -> ExitCode {
-            FileHandleOutput.standardError("smrun: state file \(stateFile): \(message)\n")
-            return ExitCode(Smrun.Status.invalid)
-        }
-        let read: (bytes: [UInt8], mode: mode_t)?
-        do throws(StateFile.Failure) {
-            read = try StateFile.read(stateFile)
-        } catch {
-            throw refuse(error.message)
-        }
-        guard let bytes = read?.bytes else { throw refuse("no such file") }
-        let saved: SavedSnapshot
-        do throws(SnapshotError) {
-            saved = try SavedSnapshot.read(bytes)
-        } catch {
-            throw refuse(error.message)
-        }
+        let (bytes, saved) = try StateFile.readDocument(stateFile)
         var status = SnapshotStatus(file: stateFile, saved: saved)
         if let machine {
             let loaded = MachineFile.load(path: machine, limits: limits.limits)

@@ -34,7 +34,7 @@ final class StateFile {
     /// The largest snapshot read.
     static let maximumBytes = 256 << 20
 
-    struct Failure: Error {
+    private struct Failure: Error {
         var message: String
         /// What the user can do about it, shown after the message.
         var hint = ""
@@ -155,8 +155,30 @@ final class StateFile {
 
     deinit { close(lockDescriptor) }
 
+    /// Reads FILE as a snapshot document, without locking it (saves replace it whole) or
+    /// checking it against a machine: for `smrun status` and `smrun graph --state`. A missing,
+    /// unreadable or damaged FILE is reported on standard error and throws exit status 2.
+    static func readDocument(_ path: String) throws -> (bytes: [UInt8], saved: SavedSnapshot) {
+        func refuse(_ message: String) -> ExitCode {
+            FileHandleOutput.standardError("smrun: state file \(path): \(message)\n")
+            return ExitCode(Smrun.Status.invalid)
+        }
+        let contents: (bytes: [UInt8], mode: mode_t)?
+        do throws(Failure) {
+            contents = try read(path)
+        } catch {
+            throw refuse(error.message)
+        }
+        guard let bytes = contents?.bytes else { throw refuse("no such file") }
+        do throws(SnapshotError) {
+            return (bytes, try SavedSnapshot.read(bytes))
+        } catch {
+            throw refuse(error.message)
+        }
+    }
+
     /// FILE's bytes and permissions, or `nil` when it does not exist.
-    static func read(_ path: String) throws(Failure) -> (bytes: [UInt8], mode: mode_t)? {
+    private static func read(_ path: String) throws(Failure) -> (bytes: [UInt8], mode: mode_t)? {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
