@@ -39,6 +39,15 @@ struct SnapshotMigrationTests {
         #expect(try codec.decode(codec.encode(migration.snapshot)) == migration.snapshot)
     }
 
+    @Test func anIntFitsAVariableThatIsNowADoubleAndNotTheOtherWay() throws {
+        let old = try machine(variables: [("ratio", .int(0)), ("count", .double(0))])
+        let saved = SnapshotCodec(old).encode(state: 0, context: [.int(3), .double(2.5)])
+        let migration = try SnapshotCodec(try machine(variables: [("ratio", .double(0)), ("count", .int(0))])).migrate(saved)
+        #expect(migration.snapshot.context == [.double(3), .int(0)])
+        #expect(migration.kept == ["ratio"])
+        #expect(migration.dropped == [.init(variable: "count", reason: "now of type int, and the saved value is 2.5")])
+    }
+
     @Test func aCurrentSnapshotIsKeptAsItIs() throws {
         let current = try machine(variables: [("count", .int(0))])
         let codec = SnapshotCodec(current)
