@@ -37,6 +37,8 @@ import Testing
         let lines = try expectValidMermaid(file.path)
         #expect(lines.contains("    s4 --> [*]"), "\(lines)")
         #expect(lines.contains("    anyState --> anyState : wait<br/>(stays)"), "\(lines)")
+        #expect(lines.contains("    s0 : entry / e#59;2"), "\(lines)")
+        #expect(lines.contains("    s0 : exit / e#58;1"), "\(lines)")
     }
 
     static let hostileMachine = #"""
@@ -44,7 +46,7 @@ import Testing
         initial: 'x:y'
         context: { mode: '""' }
         states:
-          'x:y':
+          'x:y': { entry: ['e;2'], exit: ['e:1'] }
           'c;d':
           'a<b>&amp;':
           'back\slash':
