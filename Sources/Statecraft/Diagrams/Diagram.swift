@@ -6,8 +6,10 @@
 /// effects are written under its name (`entry / a, b`, `exit / c`). A staying transition (no
 /// `to`) is a self-loop drawn apart from external self-transitions: dashed in DOT, its label
 /// ending with `(stays)` in Mermaid. Transitions written `from: "*"` leave from one "any state"
-/// node instead of from every non-final state. Everything taken from the machine is escaped, so
-/// any name or guard yields valid output, and the same machine always yields the same text.
+/// node instead of from every non-final state. Transitions leaving from a final state are left
+/// out: they can never be taken (`smrun validate` warns `from-final-state`). Everything taken
+/// from the machine is escaped, so any name or guard yields valid output, and the same machine
+/// always yields the same text.
 public enum Diagram {
     /// A diagram language.
     public enum Format: String, Sendable, CaseIterable {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Statecraft
+@_spi(Engine) import Statecraft
 import StatecraftYAML
 
 /// `smrun graph MACHINE.yaml`: prints the machine as a Graphviz DOT or Mermaid state diagram.

@@ -1,4 +1,4 @@
-import Statecraft
+@_spi(Engine) import Statecraft
 
 /// Prints diagnostics compiler style: `FILE:LINE:COL: error: MESSAGE [code]`, or
 /// `FILE: error: MESSAGE [code]` for a problem with the file as a whole (no position). Control

@@ -1,4 +1,4 @@
-import Statecraft
+@_spi(Engine) import Statecraft
 
 /// What `smrun status` shows about a state file: the saved state, context and pending queue,
 /// and, given a machine, whether the snapshot resumes it and what `--migrate` would do if not.
