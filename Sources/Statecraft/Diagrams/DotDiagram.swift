@@ -1,7 +1,9 @@
 /// Writes a ``DiagramGraph`` as a Graphviz `digraph`.
 ///
-/// Node ids are generated (`s0`, `s1`, ... for states, `start`, `any`), so only quoted labels
-/// carry text from the machine. Each node's and edge's attributes are a list, one entry each.
+/// Node ids are generated (`s0`, `s1`, ... for states, `start`, `any`, `except0`, ...), so only
+/// quoted labels carry text from the machine. Each node's and edge's attributes are a list, one
+/// entry each. Descriptions are `tooltip`s of their state or edge (an edge's, of every
+/// transition it draws that has one, one per line).
 enum DotDiagram {
     /// The fill of the highlighted state.
     static let highlightColor = "#ffe08a"
@@ -18,6 +20,9 @@ enum DotDiagram {
         if graph.hasAnyState {
             out += "    any [label=\"any state\", style=\"rounded,dashed\"];\n"
         }
+        for index in graph.exceptions.indices {
+            out += "    except\(index) [label=\(quoted(graph.exceptionLabel(index))), style=\"rounded,dashed\"];\n"
+        }
         out += "    start -> s\(graph.initialState);\n"
         for edge in graph.edges {
             out += "    \(id(edge.from)) -> \(id(edge.to)) [\(edgeAttributes(edge).joined(separator: ", "))];\n"
@@ -31,6 +36,7 @@ enum DotDiagram {
     private static func stateAttributes(_ id: Int, _ graph: DiagramGraph, _ options: Diagram.Options) -> [String] {
         var attributes = ["label=\(quoted(([graph.stateNames[id]] + graph.effectLines(of: id)).joined(separator: "\n")))"]
         if graph.isFinal[id] { attributes.append("peripheries=2") }
+        if let description = graph.stateDescriptions[id] { attributes.append("tooltip=\(quoted(description))") }
         if options.highlightedState == id {
             attributes += ["style=\"rounded,filled,bold\"", "fillcolor=\"\(highlightColor)\""]
         }
@@ -40,6 +46,8 @@ enum DotDiagram {
     /// An edge's attributes: its label, and a dashed line for staying transitions.
     private static func edgeAttributes(_ edge: DiagramGraph.Edge) -> [String] {
         var attributes = ["label=\(quoted(edge.labels.joined(separator: "\n")))"]
+        let descriptions = edge.descriptions.compactMap { $0 }
+        if !descriptions.isEmpty { attributes.append("tooltip=\(quoted(descriptions.joined(separator: "\n")))") }
         if edge.stays { attributes.append("style=dashed") }
         return attributes
     }
@@ -48,6 +56,7 @@ enum DotDiagram {
         switch node {
         case .state(let id): "s\(id)"
         case .anyState: "any"
+        case .anyStateExcept(let index): "except\(index)"
         }
     }
 

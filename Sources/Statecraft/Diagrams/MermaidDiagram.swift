@@ -1,8 +1,10 @@
 /// Writes a ``DiagramGraph`` as a Mermaid `stateDiagram-v2`.
 ///
-/// States get generated ids (`s0`, `s1`, ..., `anyState`) and their names through
-/// `state "NAME" as ID`, so a name is never parsed as syntax. A state's entry and exit effects
-/// are description lines (`s0 : entry / a, b`); a staying transition's label ends with a
+/// States get generated ids (`s0`, `s1`, ..., `anyState`, `anyStateExcept0`, ...) and their
+/// names through `state "NAME" as ID`, so a name is never parsed as syntax. A state's entry and
+/// exit effects are description lines (`s0 : entry / a, b`), and its description a `note right
+/// of` it; a transition's description follows its label, on a line of its own, in parentheses
+/// (Mermaid has no notes on transitions), and a staying transition's label ends with a
 /// `(stays)` line, as Mermaid cannot style one edge apart.
 enum MermaidDiagram {
     /// The class of the highlighted state.
@@ -20,10 +22,18 @@ enum MermaidDiagram {
         if graph.hasAnyState {
             out += "    state \"any state\" as anyState\n"
         }
+        for index in graph.exceptions.indices {
+            out += "    state \"\(escaped(graph.exceptionLabel(index), inName: true))\" as anyStateExcept\(index)\n"
+        }
         out += "    [*] --> s\(graph.initialState)\n"
         for edge in graph.edges {
-            let label = (edge.labels.map { escaped($0) } + (edge.stays ? ["(stays)"] : [])).joined(separator: "<br/>")
+            let label = (zip(edge.labels, edge.descriptions).map { label, description in
+                escaped(label) + (description.map { "<br/>(" + escaped($0) + ")" } ?? "")
+            } + (edge.stays ? ["(stays)"] : [])).joined(separator: "<br/>")
             out += "    \(id(edge.from)) --> \(id(edge.to)) : \(label)\n"
+        }
+        for (id, description) in graph.stateDescriptions.enumerated() {
+            if let description { out += "    note right of s\(id) : \(escaped(description))\n" }
         }
         for (id, isFinal) in graph.isFinal.enumerated() where isFinal {
             out += "    s\(id) --> [*]\n"
@@ -39,6 +49,7 @@ enum MermaidDiagram {
         switch node {
         case .state(let id): "s\(id)"
         case .anyState: "anyState"
+        case .anyStateExcept(let index): "anyStateExcept\(index)"
         }
     }
 
