@@ -20,7 +20,7 @@ package enum ScenarioFileLoader {
         }
         var decoder = ScenarioFileDecoder(document)
         let file = decoder.decode()
-        return LoadResult(file: file, diagnostics: decoder.diagnostics.sorted { $0.position < $1.position })
+        return LoadResult(file: file, diagnostics: decoder.diagnostics.sorted(by: Diagnostic.inFileOrder))
     }
 
     /// Reads and decodes the scenario file at `path`; an unreadable path is one diagnostic at 1:1.
@@ -40,6 +40,6 @@ package enum ScenarioFileLoader {
 
     /// The problems of `file` against the machine it tests (unknown names, mistyped values).
     package static func check(_ file: ScenarioFile, against machine: CompiledMachine) -> [Diagnostic] {
-        ScenarioChecker.check(file, against: machine).sorted { $0.position < $1.position }
+        ScenarioChecker.check(file, against: machine).sorted(by: Diagnostic.inFileOrder)
     }
 }

@@ -55,7 +55,7 @@ struct ScenarioSuite {
             }
             guard let machine = suite.machines[machinePath] else { continue }
             diagnostics += ScenarioFileLoader.check(file, against: machine)
-            diagnostics.sort { $0.position < $1.position }
+            diagnostics.sort(by: Diagnostic.inFileOrder)
             suite.files.append(File(path: path, machinePath: machinePath, scenarios: file.scenarios))
         }
         return valid ? suite : nil

@@ -36,7 +36,7 @@ struct ScenarioFileDecoderTests {
     func problems(_ text: String) -> [String] {
         let loaded = load(text)
         let checked = loaded.file.map { ScenarioFileLoader.check($0, against: Self.machine) } ?? []
-        return (loaded.diagnostics + checked).map { "\($0.code.rawValue)@\($0.position)" }
+        return (loaded.diagnostics + checked).map { "\($0.code.rawValue)@\($0.position.map { "\($0)" } ?? "-")" }
     }
 
     @Test func everyKeyIsDecodedWithItsPosition() throws {
