@@ -19,12 +19,15 @@ public enum Diagram {
     ///
     /// `definition` is the definition the machine was compiled from: it tells which transitions
     /// were written `from: "*"`. Without it (or with another machine's), those transitions are
-    /// drawn from every state they leave from.
-    public static func render(_ machine: CompiledMachine, definition: MachineDefinition? = nil, format: Format) -> String {
+    /// drawn from every state they leave from. `highlighting` is a state's id to draw filled
+    /// and bold (a machine's current state).
+    public static func render(
+        _ machine: CompiledMachine, definition: MachineDefinition? = nil, format: Format, highlighting: Int? = nil
+    ) -> String {
         let graph = DiagramGraph(machine, definition: definition)
         switch format {
-        case .dot: return DotDiagram.render(graph)
-        case .mermaid: return MermaidDiagram.render(graph)
+        case .dot: return DotDiagram.render(graph, highlighting: highlighting)
+        case .mermaid: return MermaidDiagram.render(graph, highlighting: highlighting)
         }
     }
 

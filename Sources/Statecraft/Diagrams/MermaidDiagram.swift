@@ -3,7 +3,8 @@
 /// States get generated ids (`s0`, `s1`, ..., `anyState`) and their names through
 /// `state "NAME" as ID`, so a name is never parsed as syntax.
 enum MermaidDiagram {
-    static func render(_ graph: DiagramGraph) -> String {
+    /// The graph; the state `highlighting` (if any) filled and bold.
+    static func render(_ graph: DiagramGraph, highlighting: Int? = nil) -> String {
         var out = "stateDiagram-v2\n"
         for (id, name) in graph.stateNames.enumerated() {
             out += "    state \"\(escaped(name, inName: true))\" as s\(id)\n"
@@ -18,6 +19,10 @@ enum MermaidDiagram {
         }
         for (id, isFinal) in graph.isFinal.enumerated() where isFinal {
             out += "    s\(id) --> [*]\n"
+        }
+        if let highlighting {
+            out += "    classDef current fill:#ffe08a,stroke-width:3px\n"
+            out += "    class s\(highlighting) current\n"
         }
         return out
     }

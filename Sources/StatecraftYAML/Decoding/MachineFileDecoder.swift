@@ -10,10 +10,6 @@ struct MachineFileDecoder {
     private let document: YAMLDocument
     private var spellings: TextInterner
 
-    static let topLevelKeys: [StaticString] = [
-        "machine", "description", "initial", "on_unhandled", "context", "inputs", "states", "effects", "transitions",
-    ]
-
     init(_ document: YAMLDocument) {
         self.document = document
         spellings = document.spellings
@@ -26,7 +22,7 @@ struct MachineFileDecoder {
             return nil
         }
         guard let top = mapping(root, "a machine file") else { return nil }
-        checkKeys(top, allowed: Self.topLevelKeys, in: "a machine file")
+        checkKeys(top, allowed: MachineFileKeys.topLevel, in: "a machine file")
 
         let name = document.entry(top, "machine").flatMap { string($0.value, "'machine'") } ?? defaultName
         let description = document.entry(top, "description").flatMap { string($0.value, "'description'") }
@@ -86,7 +82,7 @@ struct MachineFileDecoder {
             case .scalar:
                 return InputDeclaration(name, argumentType: argumentType(value), argumentTypePosition: document[value].position)
             case .mapping:
-                checkKeys(value, allowed: ["arg", "description"], in: "input '\(name.name)'")
+                checkKeys(value, allowed: MachineFileKeys.input, in: "input '\(name.name)'")
                 let arg = document.entry(value, "arg")
                 let type = arg.flatMap { entry in
                     document[entry.value].kind == .scalar && !document.isNull(entry.value) ? argumentType(entry.value) : nil
@@ -136,7 +132,7 @@ struct MachineFileDecoder {
                 }
                 return StateDeclaration(name)
             }
-            checkKeys(options, allowed: ["entry", "exit", "final"], in: "state '\(name.name)'")
+            checkKeys(options, allowed: MachineFileKeys.state, in: "state '\(name.name)'")
             var isFinal = false
             if let final = document.entry(options, "final") {
                 if document[final.value].kind == .scalar, case .bool(let b) = document.scalar(final.value).coreSchemaValue {
@@ -164,7 +160,7 @@ struct MachineFileDecoder {
                 }
                 return EffectDefinition(name)
             }
-            checkKeys(body, allowed: ["set", "send"], in: "effect '\(name.name)'")
+            checkKeys(body, allowed: MachineFileKeys.effect, in: "effect '\(name.name)'")
             var assignments: [EffectDefinition.Assignment] = []
             if let set = document.entry(body, "set"), let variables = mapping(set.value, "'set' (a mapping variable -> expression)") {
                 for assignment in document.entries(variables) {
@@ -178,7 +174,7 @@ struct MachineFileDecoder {
                 let items = document[send.value].kind == .sequence ? Array(document.items(send.value)) : [send.value]
                 for item in items {
                     if document[item].kind == .mapping {
-                        checkKeys(item, allowed: ["input", "arg"], in: "a sent input")
+                        checkKeys(item, allowed: MachineFileKeys.sentInput, in: "a sent input")
                         guard let input = required(item, "input").flatMap({ self.name($0, "'input'") }) else { continue }
                         sends.append(.init(input, argument: document.entry(item, "arg").flatMap { expression($0.value, "'arg'") }))
                     } else if let input = self.name(item, "a sent input") {
@@ -229,7 +225,7 @@ struct MachineFileDecoder {
     }
 
     private mutating func decodeTransition(_ map: Int) -> TransitionDefinition? {
-        checkKeys(map, allowed: ["input", "from", "to", "when", "effects"], in: "a transition")
+        checkKeys(map, allowed: MachineFileKeys.transition, in: "a transition")
         let input = required(map, "input").flatMap { name($0, "'input'") }
         var source: TransitionDefinition.Source?
         if let from = required(map, "from") {

@@ -12,7 +12,8 @@ struct Smrun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "smrun",
         abstract: "Run, validate and draw state machines written in YAML files.",
-        subcommands: [RunCommand.self, ValidateCommand.self, GraphCommand.self],
+        version: SmrunVersion.current,
+        subcommands: [RunCommand.self, ValidateCommand.self, GraphCommand.self, ReplCommand.self, SchemaCommand.self],
         defaultSubcommand: RunCommand.self
     )
 

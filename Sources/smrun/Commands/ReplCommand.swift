@@ -1,0 +1,97 @@
+import ArgumentParser
+import Statecraft
+import StatecraftYAML
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `smrun repl MACHINE.yaml`: an interactive session over one machine.
+struct ReplCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl",
+        abstract: "Explore a machine interactively: send inputs, look at its state, undo.",
+        discussion: """
+            Type an input (INPUT or INPUT ARG, as in a script) to send it; its result prints as `smrun run` \
+            prints it. Commands start with ':' (:help lists them). On a terminal, lines are edited with \
+            libedit (TAB completes inputs and commands; history in ~/.smrun_history), Ctrl-C cancels the \
+            line and Ctrl-D leaves. Without a terminal, lines are read from standard input without prompts. \
+            Exit status: 0, or 2 for an invalid machine or a usage error.
+            """
+    )
+
+    @Argument(help: "The machine file (YAML).", completion: .file(extensions: ["yaml", "yml"]))
+    var machine: String
+
+    @Option(help: "Output format of results: text (for people) or json (JSON Lines).")
+    var format: OutputFormat = .text
+
+    @Option(name: .customLong("max-steps"), help: "Most queued inputs processed for one external input before step-limit.")
+    var stepLimit = Runner.defaultStepLimit
+
+    @OptionGroup var limits: LimitOptions
+
+    func validate() throws {
+        if stepLimit < 1 { throw ValidationError("--max-steps must be at least 1, not \(stepLimit)") }
+    }
+
+    func run() throws {
+        let loaded = MachineFile.load(path: machine, limits: limits.limits)
+        DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
+        guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
+        let interactive = isatty(0) == 1 && isatty(1) == 1
+        var session = ReplSession(machine: compiled, definition: loaded.definition, format: format, stepLimit: stepLimit)
+        if interactive {
+            try runInteractive(&session, compiled)
+        } else {
+            runPlain(&session)
+        }
+    }
+
+    /// On a terminal: libedit, a prompt showing the state, history, completion.
+    private func runInteractive(_ session: inout ReplSession, _ compiled: CompiledMachine) throws {
+        let completions = ReplCompletionSource()
+        guard let editor = LineEditor(historyPath: ReplPrompt.historyPath, complete: { completions.complete($0) }) else {
+            FileHandleOutput.standardError("smrun: cannot start line editing on this terminal\n")
+            throw ExitCode(Smrun.Status.invalid)
+        }
+        InterruptSignal.install()
+        let prompt = ReplPrompt(coloured: ReplPrompt.terminalAllowsColour)
+        SessionFile.writeAll(
+            "\(compiled.name): \(compiled.stateCount) states, \(compiled.inputCount) inputs. :help lists the commands, Ctrl-D leaves.\n",
+            to: 1)
+        while true {
+            completions.inputs = session.inputNamesForCompletion
+            editor.setPrompt(prompt.text(state: session.stateName))
+            switch editor.readLine() {
+            case .line(let line):
+                _ = InterruptSignal.take()
+                if !session.handle(line) { return }
+            case .cancelled:
+                continue
+            case .end:
+                return
+            }
+        }
+    }
+
+    /// Without a terminal: one command or input per line of standard input, no prompt.
+    private func runPlain(_ session: inout ReplSession) {
+        var reader = LineReader(fd: 0, maximumLineBytes: 64 << 20)
+        while let line = reader.next(willBlock: {}) {
+            guard case .text(let bytes) = line else { continue }
+            if !session.handle(String(decoding: bytes, as: UTF8.self)) { return }
+        }
+    }
+}
+
+/// The input names TAB offers, updated before each line is read.
+final class ReplCompletionSource {
+    var inputs: [(name: String, takesArgument: Bool)] = []
+
+    func complete(_ typed: String) -> SessionCompletion {
+        SessionCompletion(line: typed, inputs: inputs)
+    }
+}

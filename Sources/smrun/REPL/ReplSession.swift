@@ -1,0 +1,150 @@
+import Statecraft
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `smrun repl`'s session over one machine: inputs go through ``RunSession`` (the runner and
+/// `run`'s result printer, so they print exactly as `run` prints them), `:` commands look at
+/// the runner, and every input can be undone. Nothing here decides what the machine does.
+struct ReplSession: ~Copyable {
+    private var run: RunSession
+    private let definition: MachineDefinition?
+    /// Before each input still in the session: the state and context to go back to.
+    private var undoStack: [(state: Int, context: [Value])] = []
+    /// The session's inputs, as typed (script lines), for `:save`.
+    private var inputs: [String] = []
+
+    init(machine: CompiledMachine, definition: MachineDefinition?, format: OutputFormat, stepLimit: Int) {
+        run = RunSession(machine: machine, format: format, stepLimit: stepLimit, state: nil)
+        self.definition = definition
+        run.flush()
+    }
+
+    /// The current state's name, for the prompt.
+    var stateName: String {
+        let runner = run.current
+        return runner.machine.stateNames[runner.state]
+    }
+
+    /// What TAB offers for an input: every input name, those with a transition from the current
+    /// state first, and whether each takes an argument.
+    var inputNamesForCompletion: [(name: String, takesArgument: Bool)] {
+        let runner = run.current
+        let machine = runner.machine
+        return AvailableInputs(machine: machine, state: runner.state).namesForCompletion.map { name in
+            (name, machine.inputNames.firstIndex(of: name).flatMap { machine.argumentTypes[$0] } != nil)
+        }
+    }
+
+    /// Handles one line; returns `false` when the session ends (`:quit`).
+    mutating func handle(_ text: String) -> Bool {
+        switch SessionLine(text) {
+        case .empty:
+            break
+        case .input(let line):
+            send(line)
+        case .invalid(let message):
+            fail(message)
+        case .command(let command, let argument):
+            if command == .quit { return false }
+            perform(command, argument: argument)
+        }
+        run.flush()
+        return true
+    }
+
+    // MARK: - Inputs
+
+    /// Sends one script line, remembering how to undo it. Blank and comment lines are skipped.
+    private mutating func send(_ line: String) {
+        var text = line
+        let sent = text.withUTF8 { bytes in
+            let bytes = UnsafeRawBufferPointer(bytes)
+            if run.isSkipped(line: bytes) { return false }
+            let runner = run.current
+            undoStack.append((runner.state, runner.context))
+            run.run(line: bytes)
+            return true
+        }
+        if sent { inputs.append(line) }
+    }
+
+    // MARK: - Commands
+
+    private mutating func perform(_ command: SessionCommand, argument: String?) {
+        let runner = run.current
+        let machine = runner.machine
+        switch command {
+        case .state:
+            say(machine.stateNames[runner.state])
+        case .context:
+            if machine.variableNames.isEmpty {
+                say("the machine has no context")
+            } else {
+                say(zip(machine.variableNames, runner.context).map { "\($0) = \($1)" }.joined(separator: "\n"))
+            }
+        case .inputs:
+            say(AvailableInputs(machine: machine, state: runner.state).listing, newline: false)
+        case .undo:
+            guard let previous = undoStack.popLast() else { return fail("nothing to undo") }
+            let undone = inputs.removeLast()
+            run.restore(state: previous.state, context: previous.context)
+            say("undid '\(undone.trimmingBlanks)': back in \(machine.stateNames[previous.state])")
+        case .reset:
+            undoStack.removeAll()
+            inputs.removeAll()
+            run.restart()
+            say("reset: back in \(stateName)")
+        case .graph:
+            let format: Diagram.Format
+            switch argument {
+            case nil, "dot": format = .dot
+            case "mermaid": format = .mermaid
+            case let other?: return fail(":graph draws dot or mermaid, not '\(other)'")
+            }
+            say(Diagram.render(machine, definition: definition, format: format, highlighting: runner.state), newline: false)
+        case .save:
+            save(to: argument ?? "")
+        case .load:
+            load(from: argument ?? "")
+        case .help:
+            say(SessionCommand.helpText, newline: false)
+        case .quit:
+            break
+        }
+    }
+
+    private mutating func save(to path: String) {
+        let text = inputs.map { $0 + "\n" }.joined()
+        if let problem = SessionFile.write(text, to: path) { return fail("cannot save to '\(path)': \(problem)") }
+        say("saved \(inputs.count) input\(inputs.count == 1 ? "" : "s") to \(path)")
+    }
+
+    private mutating func load(from path: String) {
+        switch SessionFile.read(path) {
+        case .failure(let problem):
+            fail("cannot load '\(path)': \(problem.message)")
+        case .success(let text):
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            if lines.last == "" { lines.removeLast() }
+            for line in lines { send(line.hasSuffix("\r") ? String(line.dropLast()) : String(line)) }
+        }
+    }
+
+    // MARK: - Output
+
+    /// Prints a command's answer on standard output, after the results printed before it.
+    private mutating func say(_ text: String, newline: Bool = true) {
+        run.flush()
+        SessionFile.writeAll(text + (newline ? "\n" : ""), to: 1)
+    }
+
+    /// Prints what went wrong on standard error; the session goes on.
+    private mutating func fail(_ message: String) {
+        run.flush()
+        SessionFile.writeAll("error: \(message)\n", to: 2)
+    }
+}
