@@ -16,6 +16,8 @@ struct ReplSession: ~Copyable {
     private var undoStack: [(state: Int, context: [Value])] = []
     /// The session's inputs, as typed (script lines), for `:save`.
     private var inputs: [String] = []
+    /// The number of the line being handled, counting every line read (JSON results' `line`).
+    private var lineNumber = 0
 
     init(machine: CompiledMachine, definition: MachineDefinition?, format: OutputFormat, stepLimit: Int) {
         run = RunSession(machine: machine, format: format, stepLimit: stepLimit, state: nil)
@@ -41,6 +43,7 @@ struct ReplSession: ~Copyable {
 
     /// Handles one line; returns `false` when the session ends (`:quit`).
     mutating func handle(_ text: String) -> Bool {
+        lineNumber += 1
         switch SessionLine(text) {
         case .empty:
             break
@@ -66,7 +69,7 @@ struct ReplSession: ~Copyable {
             if run.isSkipped(line: bytes) { return false }
             let runner = run.current
             undoStack.append((runner.state, runner.context))
-            run.run(line: bytes)
+            run.run(line: bytes, number: lineNumber)
             return true
         }
         if sent { inputs.append(line) }
@@ -128,9 +131,10 @@ struct ReplSession: ~Copyable {
         case .failure(let problem):
             fail("cannot load '\(path)': \(problem.message)")
         case .success(let text):
-            var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            if lines.last == "" { lines.removeLast() }
-            for line in lines { send(line.hasSuffix("\r") ? String(line.dropLast()) : String(line)) }
+            // Split as bytes: as a String, "\r\n" is one Character.
+            var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            if lines.last?.isEmpty == true { lines.removeLast() }
+            for line in lines { send(String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)) }
         }
     }
 

@@ -54,9 +54,10 @@ struct RunSession: ~Copyable {
         return false
     }
 
-    /// Runs one script line (without its line end) and prints its result, as `run` does for a
-    /// line of standard input (`smrun repl`'s inputs).
-    mutating func run(line: UnsafeRawBufferPointer) {
+    /// Runs one script line (without its line end) and prints its result, as `run` does for
+    /// line `number` of standard input (`smrun repl`'s inputs).
+    mutating func run(line: UnsafeRawBufferPointer, number: Int) {
+        printer.line = number
         runLine(line)
     }
 
