@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// A hostile machine file is a quick `limit-exceeded` error, never a hang or a crash, and each
-/// bound is raised by a flag (DESIGN 2: 16 MiB, depth 256, 10,000,000 nodes).
+/// bound is raised by a flag (docs/machine-files.md: 16 MiB, depth 256, 10,000,000 nodes).
 @Suite struct MachineFileLimitTests {
     /// Fast even for a debug build: the limits are checked as the file is read.
     private let quick: Duration = .seconds(1)

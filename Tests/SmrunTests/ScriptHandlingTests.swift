@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// How `smrun` reads an input script from standard input (DESIGN §4): one result per input line,
+/// How `smrun` reads an input script from standard input (docs/cli.md): one result per input line,
 /// whatever the line holds.
 @Suite struct ScriptHandlingTests {
     private let car = "machines/self-driving-car.yaml"

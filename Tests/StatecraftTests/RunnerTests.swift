@@ -46,7 +46,7 @@ extension Runner {
     }
 }
 
-/// The semantics of DESIGN §3, rule by rule, on machines built in Swift.
+/// The semantics of docs/semantics.md, rule by rule, on machines built in Swift.
 struct RunnerTests {
     func row(_ input: String, _ from: [String], _ to: String?, when: ExpressionSource? = nil, _ effects: [Named] = [])
         -> TransitionDefinition

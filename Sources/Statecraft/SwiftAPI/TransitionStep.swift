@@ -59,7 +59,7 @@ public struct TransitionStep<State: MachineState, Context: Sendable, Argument: S
     public var machine: TypedStateMachine<State, Context> { running }
 
     /// Queues `input` to run after this transition and those already queued (run to completion,
-    /// DESIGN §3.5); its result is published to observers when it runs.
+    /// docs/semantics.md); its result is published to observers when it runs.
     public func send(_ input: Input<Void>) {
         running.send(input)
     }

@@ -220,7 +220,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         case .rejected(let kind):
             .failure(
                 StateTransitionError(
-                    state: from, input: input, kind: StateTransitionError.Kind(kind),
+                    state: from, input: input, kind: kind,
                     explanation: .engine(explainer, result)))
         }
     }

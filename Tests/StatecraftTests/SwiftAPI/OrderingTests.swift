@@ -203,12 +203,3 @@ struct OrderingTests {
         #expect(await results.elements(count: 2).count == 1)
     }
 }
-
-/// The typed API reports every kind of rejection the engine has, by the same name.
-struct RejectionKindTests {
-    @Test func everyEngineKindHasATypedKind() {
-        for kind in RejectionKind.allCases {
-            #expect(StateTransitionError<Int>.Kind(kind).rawValue == kind.rawValue)
-        }
-    }
-}
