@@ -61,12 +61,14 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	SWIFT="$(SWIFT)" FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
 
-# smrun, its man page and its completion scripts for bash, zsh and fish, under PREFIX.
+# smrun, its man page, its completion scripts for bash, zsh and fish, and the JSON Schema of
+# machine files (for editors), under PREFIX.
 install: release man
 	install -d $(PREFIX)/bin $(PREFIX)/share/man/man1 $(PREFIX)/share/bash-completion/completions \
-	  $(PREFIX)/share/zsh/site-functions $(PREFIX)/share/fish/vendor_completions.d
+	  $(PREFIX)/share/zsh/site-functions $(PREFIX)/share/fish/vendor_completions.d $(PREFIX)/share/statecraft
 	install $(SMRUN) $(PREFIX)/bin/smrun
 	install -m 644 $(MANPAGE) $(PREFIX)/share/man/man1/smrun.1
+	install -m 644 schema/machine.schema.json $(PREFIX)/share/statecraft/machine.schema.json
 	$(SMRUN) --generate-completion-script bash > $(PREFIX)/share/bash-completion/completions/smrun
 	$(SMRUN) --generate-completion-script zsh > $(PREFIX)/share/zsh/site-functions/_smrun
 	$(SMRUN) --generate-completion-script fish > $(PREFIX)/share/fish/vendor_completions.d/smrun.fish
