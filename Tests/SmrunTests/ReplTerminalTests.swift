@@ -70,6 +70,7 @@ import Testing
         try first.waitForLastLine("green>")
         try first.type(":state")
         try first.press("Enter")
+        try first.waitFor("the state") { $0.suffix(2) == ["green", "green>"] }
         try first.press("Up", "Up")
         try first.waitForLastLine("green> green")
         try first.press("C-u")  // Ctrl-D leaves on an empty line; on text it deletes a character
@@ -114,11 +115,15 @@ import Testing
     @Test func aSessionSavedAtTheTerminalReplaysWithRun() throws {
         let terminal = try session()
         let saved = home.path("session.script")
-        for line in ["green", "yellow", "blue", ":save \(saved)"] {
+        // Each line is typed at its prompt: what is typed ahead is echoed by the terminal.
+        for (line, answer) in [
+            ("green", "green: red -> green / go"), ("yellow", "yellow: green -> yellow / slow"),
+            ("blue", "blue: yellow: rejected: unknown-input: unknown input 'blue'"), (":save \(saved)", "saved 3 inputs to \(saved)"),
+        ] {
             try terminal.type(line)
             try terminal.press("Enter")
+            try terminal.waitFor("'\(answer)'") { $0.suffix(2) == [answer, "yellow>"] || $0.suffix(2) == [answer, "green>"] }
         }
-        try terminal.waitFor("the save") { $0.contains("saved 3 inputs to \(saved)") }
         let screen = try terminal.screen()
         let replayed = try Smrun.run(["machines/traffic-light.yaml"], input: .file(URL(fileURLWithPath: saved)))
         for line in replayed.lines { #expect(screen.contains(line), "\(line) not on the screen: \(screen)") }

@@ -41,57 +41,11 @@ struct ReplCommand: ParsableCommand {
         let loaded = MachineFile.load(path: machine, limits: limits.limits)
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
-        let interactive = isatty(0) == 1 && isatty(1) == 1
         var session = ReplSession(machine: compiled, definition: loaded.definition, format: format, stepLimit: stepLimit)
-        if interactive {
-            try runInteractive(&session, compiled)
+        if isatty(0) == 1 && isatty(1) == 1 {
+            try ReplLoop.runAtTerminal(&session, compiled)
         } else {
-            runPlain(&session)
+            ReplLoop.runFromStandardInput(&session)
         }
-    }
-
-    /// On a terminal: libedit, a prompt showing the state, history, completion.
-    private func runInteractive(_ session: inout ReplSession, _ compiled: CompiledMachine) throws {
-        let completions = ReplCompletionSource()
-        guard let editor = LineEditor(historyPath: ReplPrompt.historyPath, complete: { completions.complete($0) }) else {
-            FileHandleOutput.standardError("smrun: cannot start line editing on this terminal\n")
-            throw ExitCode(Smrun.Status.invalid)
-        }
-        InterruptSignal.install()
-        let prompt = ReplPrompt(coloured: ReplPrompt.terminalAllowsColour)
-        SessionFile.writeAll(
-            "\(compiled.name): \(compiled.stateCount) states, \(compiled.inputCount) inputs. :help lists the commands, Ctrl-D leaves.\n",
-            to: 1)
-        while true {
-            completions.inputs = session.inputNamesForCompletion
-            editor.setPrompt(prompt.text(state: session.stateName))
-            switch editor.readLine() {
-            case .line(let line):
-                _ = InterruptSignal.take()
-                if !session.handle(line) { return }
-            case .cancelled:
-                continue
-            case .end:
-                return
-            }
-        }
-    }
-
-    /// Without a terminal: one command or input per line of standard input, no prompt.
-    private func runPlain(_ session: inout ReplSession) {
-        var reader = LineReader(fd: 0, maximumLineBytes: 64 << 20)
-        while let line = reader.next(willBlock: {}) {
-            guard case .text(let bytes) = line else { continue }
-            if !session.handle(String(decoding: bytes, as: UTF8.self)) { return }
-        }
-    }
-}
-
-/// The input names TAB offers, updated before each line is read.
-final class ReplCompletionSource {
-    var inputs: [(name: String, takesArgument: Bool)] = []
-
-    func complete(_ typed: String) -> SessionCompletion {
-        SessionCompletion(line: typed, inputs: inputs)
     }
 }
