@@ -50,6 +50,14 @@ import Testing
         #expect(output.exited(0))
     }
 
+    @Test func undoRestoresTheContextThatJSONResultsShow() throws {
+        let output = try Self.repl(Paths.fixture("counter.yaml"), ["inc", "inc", ":undo", ":undo", "inc"], ["--format", "json"])
+        let results = try output.lines.filter { $0.hasPrefix("{") }.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let counts = results.map { ($0?["context"] as? [String: Any])?["count"] as? Int }
+        #expect(counts == [1, 2, 1], "\(output.lines)")
+        #expect(output.lines.filter { !$0.hasPrefix("{") } == ["undid 'inc': back in odd", "undid 'inc': back in even"])
+    }
+
     @Test func undoTakesBackARejectedInputToo() throws {
         let output = try Self.repl(Paths.fixture("counter.yaml"), ["inc", "dec", ":undo", ":state"])
         #expect(output.lines.suffix(2) == ["undid 'dec': back in odd", "odd"])
@@ -64,7 +72,10 @@ import Testing
     @Test func mistakesPrintAMessageAndTheSessionGoesOn() throws {
         let output = try Self.repl(
             Paths.fixture("counter.yaml"),
-            [":stat", ":frobnicate", ":undo now", ":save", ":graph png", ":load /nonexistent/script", "inc 3", "blue", "inc"])
+            [
+                ":stat", ":frobnicate", ":undo now", ":save", ":graph png", ":load /nonexistent/script", ":save /nonexistent/dir/s",
+                "inc 3", "blue", "inc",
+            ])
         #expect(
             output.errorLines == [
                 "error: unknown command ':stat' (did you mean ':state'?); :help lists the commands",
@@ -73,6 +84,7 @@ import Testing
                 "error: :save needs a file name: :save FILE",
                 "error: :graph draws dot or mermaid, not 'png'",
                 "error: cannot load '/nonexistent/script': No such file or directory",
+                "error: cannot save to '/nonexistent/dir/s': No such file or directory",
             ])
         #expect(output.lines.count == 3)
         #expect(output.lines[0].hasPrefix("inc: even: rejected: bad-argument: 'inc' takes no argument"))
