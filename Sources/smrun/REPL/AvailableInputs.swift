@@ -11,11 +11,12 @@ struct AvailableInputs {
         machine.isFinal[state] ? [] : (0..<machine.inputCount).filter { !machine.candidates(state: state, input: $0).isEmpty }
     }
 
-    /// Every input name, those of ``inputs`` first (the order TAB offers them).
-    var namesForCompletion: [String] {
+    /// Every input id, those of ``inputs`` first (the order TAB offers them).
+    var inputsForCompletion: [Int] {
         let first = inputs
-        let firstSet = Set(first)
-        return first.map { machine.inputNames[$0] } + machine.inputNames.indices.filter { !firstSet.contains($0) }.map { machine.inputNames[$0] }
+        var isFirst = [Bool](repeating: false, count: machine.inputCount)
+        for input in first { isFirst[input] = true }
+        return first + (0..<machine.inputCount).filter { !isFirst[$0] }
     }
 
     /// One line per transition that an input can take from the state, in the order they are

@@ -36,8 +36,8 @@ struct ReplSession: ~Copyable {
     var inputNamesForCompletion: [(name: String, takesArgument: Bool)] {
         let runner = run.current
         let machine = runner.machine
-        return AvailableInputs(machine: machine, state: runner.state).namesForCompletion.map { name in
-            (name, machine.inputNames.firstIndex(of: name).flatMap { machine.argumentTypes[$0] } != nil)
+        return AvailableInputs(machine: machine, state: runner.state).inputsForCompletion.map { input in
+            (machine.inputNames[input], machine.argumentTypes[input] != nil)
         }
     }
 
