@@ -63,6 +63,22 @@ import Testing
         try terminal.waitForLastLine("red> :graph mermaid")
     }
 
+    @Test func tabCompletesTheFileOfLoad() throws {
+        let terminal = try session()
+        try terminal.type(":load machines/traffic-l")
+        try terminal.press("Tab")
+        try terminal.waitForLastLine("red> :load machines/traffic-light.")
+        try terminal.press("Tab")
+        try terminal.waitFor("the files") {
+            $0.contains("machines/traffic-light.expected.txt  machines/traffic-light.script  machines/traffic-light.yaml")
+        }
+        try terminal.type("s")
+        try terminal.press("Tab")
+        try terminal.waitForLastLine("red> :load machines/traffic-light.script")
+        try terminal.press("Enter")
+        try terminal.waitFor("the script's results") { $0.suffix(2) == ["green: red -> green / go", "green>"] }
+    }
+
     @Test func historyRecallsLinesAndOutlivesTheSession() throws {
         let first = try session()
         try first.type("green")

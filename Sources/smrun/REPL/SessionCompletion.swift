@@ -1,5 +1,6 @@
 /// What TAB completes in `smrun repl`: the first word as an input name (those with a
-/// transition from the current state first) or a `:` command, and `:graph`'s format.
+/// transition from the current state first) or a `:` command, `:graph`'s format, and the
+/// file of `:load` and `:save`.
 struct SessionCompletion: Equatable {
     /// A word that completes the one being typed, and whether a space should follow it (the
     /// word takes an argument).
@@ -16,7 +17,11 @@ struct SessionCompletion: Equatable {
     /// - Parameters:
     ///   - line: the line's text up to the cursor.
     ///   - inputs: the input names, in the order to offer them, and whether each takes an argument.
-    init(line: String, inputs: [(name: String, takesArgument: Bool)]) {
+    ///   - files: the paths that complete a typed one (after `:load` and `:save`).
+    init(
+        line: String, inputs: [(name: String, takesArgument: Bool)],
+        files: (String) -> [Candidate] = FileNameCompletion.candidates(for:)
+    ) {
         let leading = line.drop(while: { $0 == " " || $0 == "\t" })
         guard let blank = leading.firstIndex(where: { $0 == " " || $0 == "\t" }) else {
             prefix = String(leading)
@@ -31,9 +36,12 @@ struct SessionCompletion: Equatable {
         }
         let rest = leading[blank...].drop(while: { $0 == " " || $0 == "\t" })
         prefix = String(rest)
-        if leading[..<blank] == SessionCommand.graph.spelling, !rest.contains(" ") {
+        switch leading[..<blank] {
+        case SessionCommand.graph.spelling where !rest.contains(" "):
             candidates = ["dot", "mermaid"].filter { $0.hasPrefix(rest) }.map { Candidate(word: $0, addsSpace: false) }
-        } else {
+        case SessionCommand.load.spelling, SessionCommand.save.spelling:
+            candidates = files(prefix)
+        default:
             candidates = []
         }
     }
