@@ -60,6 +60,47 @@ import Testing
         #expect(words == ["validate", "dot", "mermaid"], "\(output.lines)")
     }
 
+    /// An interactive zsh at a terminal, with smrun's completion loaded, completing `smrun va`
+    /// and `smrun graph --format m` as a user pressing TAB.
+    @Test func zshCompletesASubcommandAtTheTerminal() throws {
+        let home = try TemporaryFiles()
+        let smrunDirectory = try Paths.smrun().deletingLastPathComponent().path
+        let shell = try TerminalSession(
+            program: try ExternalTool.zsh.executable(), ["-f", "-i"],
+            environment: ["HOME": home.directory.path, "PATH": smrunDirectory + ":/usr/bin:/bin", "PS1": "zsh$ "])
+        try shell.waitFor("zsh's prompt") { $0.last == "zsh$" }
+        try shell.type("autoload -U compinit && compinit -u -D && source <(smrun --generate-completion-script zsh) && clear")
+        try shell.press("Enter")
+        try shell.waitFor("the completion loaded") { $0 == ["zsh$"] }
+        try shell.type("smrun va")
+        try shell.press("Tab")
+        try shell.waitFor("'validate' completed") { $0.first == "zsh$ smrun validate" }
+        try shell.press("C-u")
+        try shell.type("smrun graph --format m")
+        try shell.press("Tab")
+        try shell.waitFor("'mermaid' completed") { $0.first == "zsh$ smrun graph --format mermaid" }
+    }
+
+    /// The same with an interactive bash.
+    @Test func bashCompletesASubcommandAtTheTerminal() throws {
+        let home = try TemporaryFiles()
+        let smrunDirectory = try Paths.smrun().deletingLastPathComponent().path
+        let shell = try TerminalSession(
+            program: try ExternalTool.bash.executable(), ["--norc", "--noprofile", "-i"],
+            environment: ["HOME": home.directory.path, "PATH": smrunDirectory + ":/usr/bin:/bin", "PS1": "bash$ "])
+        try shell.waitFor("bash's prompt") { $0.last == "bash$" }
+        try shell.type("source <(smrun --generate-completion-script bash) && clear")
+        try shell.press("Enter")
+        try shell.waitFor("the completion loaded") { $0 == ["bash$"] }
+        try shell.type("smrun va")
+        try shell.press("Tab")
+        try shell.waitFor("'validate' completed") { $0.first == "bash$ smrun validate" }
+        try shell.press("C-u")
+        try shell.type("smrun repl machines/traffic-l")
+        try shell.press("Tab")
+        try shell.waitFor("the machine file completed") { $0.first == "bash$ smrun repl machines/traffic-light.yaml" }
+    }
+
     @Test func zshLoadsTheScript() throws {
         let output = try ExternalTool.zsh.run([
             "-f", "-c",

@@ -11,9 +11,14 @@ final class TerminalSession {
 
     /// Starts `smrun ARGUMENTS` in a 100x40 terminal, with `environment` set (HOME, to keep
     /// history away from the user's); when smrun exits the pane shows `EXITED=STATUS`.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    convenience init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        try self.init(program: try Paths.smrun().path, arguments, environment: environment)
+    }
+
+    /// Starts `program ARGUMENTS` (a shell, say) the same way.
+    init(program: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quoted($0.value))" }.joined(separator: " ")
-        let command = "env \(assignments) \(Self.quoted(try Paths.smrun().path)) \(arguments.map(Self.quoted).joined(separator: " ")); echo EXITED=$?; sleep 600"
+        let command = "env \(assignments) \(Self.quoted(program)) \(arguments.map(Self.quoted).joined(separator: " ")); echo EXITED=$?; sleep 600"
         try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "40", "-c", Paths.packageRoot.path, command])
     }
 
