@@ -35,6 +35,7 @@ extension Runner {
     /// id for a machine file's effects). For a host's ``RunnerHost/receive(_:from:)``: the input
     /// runs before ``send(_:argument:host:)`` returns. Its argument is not checked: it must be
     /// one the input accepts.
+    @usableFromInline
     package mutating func enqueue(_ input: Int, argument: Value = .null, sentBy: Int) {
         queue.append(Queued(input: input, argument: argument, sentBy: sentBy))
     }

@@ -1,4 +1,5 @@
 @testable import Statecraft
+import TestSupport
 import Testing
 
 /// The order of state changes, effects, queued inputs and observers, as the typed API
