@@ -170,3 +170,48 @@ import Testing
         }
     }
 }
+
+/// Small machine files on the edges of the format: the schema and `smrun validate` must give
+/// the same verdict on each.
+@Suite struct MachineFileSchemaAgreementTests {
+    /// Each case: what it tries, a machine file, and whether smrun accepts it.
+    static let cases: [(name: String, yaml: String, valid: Bool)] = [
+        ("wildcard source", "initial: a\nstates: [a, b]\ntransitions:\n  - { input: go, from: '*', to: b }\n", true),
+        ("wildcard listed with others", "initial: a\nstates: [a, b]\ntransitions:\n  - { input: go, from: [a, '*'], to: b }\n", false),
+        ("empty source list", "initial: a\nstates: [a]\ntransitions:\n  - { input: go, from: [] }\n", false),
+        ("final written yes is a string", "initial: a\nstates: { a: , b: { final: yes } }\ntransitions:\n  - go | a => b\n", false),
+        ("final true", "initial: a\nstates: { a: , b: { final: true } }\ntransitions:\n  - go | a => b\n", true),
+        ("names that look like numbers", "initial: 1\nstates: [1, 2.5, on]\ntransitions:\n  - go | 1 => on\n", true),
+        ("a name with a blank", "initial: a\nstates: [a, 'b c']\ntransitions: []\n", false),
+        ("a name with a bar", "initial: a\nstates: [a, 'b|c']\ntransitions: []\n", false),
+        ("input mapping", "initial: a\ninputs: { go: { arg: int, description: how far } }\nstates: [a]\ntransitions:\n  - go | a\n", true),
+        ("input argument type misspelt", "initial: a\ninputs: { go: integer }\nstates: [a]\ntransitions:\n  - go | a\n", false),
+        ("input as a list", "initial: a\ninputs: { go: [int] }\nstates: [a]\ntransitions:\n  - go | a\n", false),
+        ("variable named arg", "initial: a\ncontext: { arg: 1 }\nstates: [a]\ntransitions: []\n", false),
+        ("variable starting with a digit", "initial: a\ncontext: { 2fast: 1 }\nstates: [a]\ntransitions: []\n", false),
+        ("context value a list", "initial: a\ncontext: { n: [1] }\nstates: [a]\ntransitions: []\n", false),
+        ("send forms",
+            "initial: a\ncontext: { n: 0 }\ninputs: { go: , add: int }\nstates: [a]\neffects:\n  e1: { send: go }\n  e2: { send: [go, { input: add, arg: n + 1 }] }\n  e3: { set: { n: 1 } }\ntransitions:\n  - go | a | e1\n  - add | a | e2, e3\n",
+            true),
+        ("sent input without its name", "initial: a\nstates: [a]\neffects:\n  e: { send: [{ arg: 1 }] }\ntransitions:\n  - go | a | e\n", false),
+        ("unknown key in an effect", "initial: a\nstates: [a]\neffects:\n  e: { sets: { n: 1 } }\ntransitions:\n  - go | a | e\n", false),
+        ("on_unhandled ignore", "initial: a\non_unhandled: ignore\nstates: [a]\ntransitions: []\n", true),
+        ("a row without a bar", "initial: a\nstates: [a]\ntransitions:\n  - go a\n", false),
+        ("a transition as a list", "initial: a\nstates: [a]\ntransitions:\n  - [go, a]\n", false),
+        ("no transitions key", "initial: a\nstates: [a]\n", false),
+        ("transitions empty", "initial: a\nstates: [a]\ntransitions:\n", true),
+    ]
+
+    @Test func theSchemaAndSmrunAgree() throws {
+        let files = try TemporaryFiles()
+        var paths: [String] = []
+        for (index, testCase) in Self.cases.enumerated() { paths.append(try files.file("case\(index).yaml", testCase.yaml)) }
+        let verdicts = try MachineFileSchemaTests.verdicts(paths)
+        for (testCase, path) in zip(Self.cases, paths) {
+            let verdict = verdicts[path] ?? "no verdict"
+            #expect(verdict.hasPrefix(testCase.valid ? "valid " : "invalid "), "schema, \(testCase.name): \(verdict)")
+            let smrun = try Smrun.run(["validate", path])
+            #expect(smrun.exited(testCase.valid ? 0 : 1), "smrun, \(testCase.name): \(smrun.text)")
+        }
+    }
+}
