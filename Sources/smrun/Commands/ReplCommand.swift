@@ -41,7 +41,8 @@ struct ReplCommand: ParsableCommand {
         let loaded = MachineFile.load(path: machine, limits: limits.limits)
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
-        var session = ReplSession(machine: compiled, definition: loaded.definition, format: format, stepLimit: stepLimit)
+        var session = ReplSession(
+            RunSession(machine: compiled, format: format, stepLimit: stepLimit, state: nil), definition: loaded.definition)
         if isatty(0) == 1 && isatty(1) == 1 {
             try ReplLoop.runAtTerminal(&session, compiled)
         } else {

@@ -5,7 +5,7 @@ import Statecraft
 enum ReplLoop {
     /// At a terminal: a banner, a prompt showing the state, line editing, history, completion;
     /// Ctrl-C gives up the line, Ctrl-D leaves.
-    static func runAtTerminal(_ session: inout ReplSession, _ machine: CompiledMachine) throws {
+    static func runAtTerminal<Session: InteractiveSession & ~Copyable>(_ session: inout ReplSession<Session>, _ machine: CompiledMachine) throws {
         let completions = ReplCompletionSource()
         guard let editor = LineEditor(historyPath: ReplPrompt.historyPath, complete: { completions.complete($0) }) else {
             FileHandleOutput.standardError("smrun: cannot start line editing on this terminal\n")
@@ -32,7 +32,7 @@ enum ReplLoop {
     }
 
     /// Without a terminal: one command or input per line of standard input, no prompt.
-    static func runFromStandardInput(_ session: inout ReplSession) {
+    static func runFromStandardInput<Session: InteractiveSession & ~Copyable>(_ session: inout ReplSession<Session>) {
         var reader = LineReader(fd: 0, maximumLineBytes: 64 << 20)
         while let line = reader.next(willBlock: {}) {
             guard case .text(let bytes) = line else {

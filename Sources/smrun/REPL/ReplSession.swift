@@ -6,39 +6,34 @@ import Statecraft
     import Darwin
 #endif
 
-/// `smrun repl`'s session over one machine: inputs go through ``RunSession`` (the runner and
-/// `run`'s result printer, so they print exactly as `run` prints them), `:` commands look at
-/// the runner, and every input can be undone. Nothing here decides what the machine does.
-struct ReplSession: ~Copyable {
-    private var run: RunSession
+/// `smrun repl`'s session over one machine: inputs go through the machine's session
+/// (``RunSession``: the runner and `run`'s result printer, so they print exactly as `run`
+/// prints them), `:` commands ask it, and every input can be undone. Nothing here decides what
+/// the machine does.
+struct ReplSession<Session: InteractiveSession & ~Copyable>: ~Copyable {
+    private var session: Session
     private let definition: MachineDefinition?
-    /// Before each input still in the session: the state and context to go back to.
-    private var undoStack: [(state: Int, context: [Value])] = []
+    /// Before each input still in the session: what to go back to.
+    private var undoStack: [Session.Saved] = []
     /// The session's inputs, as typed (script lines), for `:save`.
     private var inputs: [String] = []
     /// The number of the line being handled, counting every line read (JSON results' `line`).
     private var lineNumber = 0
 
-    init(machine: CompiledMachine, definition: MachineDefinition?, format: OutputFormat, stepLimit: Int) {
-        run = RunSession(machine: machine, format: format, stepLimit: stepLimit, state: nil)
+    init(_ session: consuming Session, definition: MachineDefinition?) {
+        self.session = session
         self.definition = definition
-        run.flush()
+        self.session.flush()
     }
 
-    /// The current state's name, for the prompt.
-    var stateName: String {
-        let runner = run.current
-        return runner.machine.stateNames[runner.state]
-    }
+    /// The current state (or configuration), for the prompt.
+    var stateName: String { session.stateDescription }
 
     /// What TAB offers for an input: every input name, those with a transition from the current
     /// state first, and whether each takes an argument.
     var inputNamesForCompletion: [(name: String, takesArgument: Bool)] {
-        let runner = run.current
-        let machine = runner.machine
-        return AvailableInputs(machine: machine, state: runner.state).inputsForCompletion.map { input in
-            (machine.inputNames[input], machine.argumentTypes[input] != nil)
-        }
+        let machine = session.machine
+        return session.inputsForCompletion.map { input in (machine.inputNames[input], machine.argumentTypes[input] != nil) }
     }
 
     /// Handles one line; returns `false` when the session ends (`:quit`).
@@ -55,7 +50,7 @@ struct ReplSession: ~Copyable {
             if command == .quit { return false }
             perform(command, argument: argument)
         }
-        run.flush()
+        session.flush()
         return true
     }
 
@@ -66,10 +61,9 @@ struct ReplSession: ~Copyable {
         var text = line
         let sent = text.withUTF8 { bytes in
             let bytes = UnsafeRawBufferPointer(bytes)
-            if run.isSkipped(line: bytes) { return false }
-            let runner = run.current
-            undoStack.append((runner.state, runner.context))
-            run.run(line: bytes, number: lineNumber)
+            if session.isSkipped(line: bytes) { return false }
+            undoStack.append(session.saved)
+            session.run(line: bytes, number: lineNumber)
             return true
         }
         if sent { inputs.append(line) }
@@ -78,29 +72,28 @@ struct ReplSession: ~Copyable {
     // MARK: - Commands
 
     private mutating func perform(_ command: SessionCommand, argument: String?) {
-        let runner = run.current
-        let machine = runner.machine
+        let machine = session.machine
         switch command {
         case .state:
-            say(machine.stateNames[runner.state])
+            say(session.stateDescription)
         case .context:
             if machine.variableNames.isEmpty {
                 say("the machine has no context")
             } else {
-                say(zip(machine.variableNames, runner.context).map { "\($0) = \($1)" }.joined(separator: "\n"))
+                say(zip(machine.variableNames, session.contextValues).map { "\($0) = \($1)" }.joined(separator: "\n"))
             }
         case .inputs:
-            say(AvailableInputs(machine: machine, state: runner.state).listing, newline: false)
+            say(session.availableInputs, newline: false)
         case .undo:
             guard let previous = undoStack.popLast() else { return fail("nothing to undo") }
             let undone = inputs.removeLast()
-            run.restore(state: previous.state, context: previous.context)
-            say("undid '\(undone.trimmingBlanks)': back in \(machine.stateNames[previous.state])")
+            session.restore(previous)
+            say("undid '\(undone.trimmingBlanks)': back in \(session.stateDescription)")
         case .reset:
             undoStack.removeAll()
             inputs.removeAll()
-            run.restart()
-            say("reset: back in \(stateName)")
+            session.restart()
+            say("reset: back in \(session.stateDescription)")
         case .graph:
             let format: Diagram.Format
             switch argument {
@@ -108,7 +101,7 @@ struct ReplSession: ~Copyable {
             case "mermaid": format = .mermaid
             case let other?: return fail(":graph draws dot or mermaid, not '\(other)'")
             }
-            say(Diagram.render(machine, definition: definition, format: format, highlighting: runner.state), newline: false)
+            say(session.diagram(format, definition: definition), newline: false)
         case .save:
             save(to: argument ?? "")
         case .load:
@@ -142,13 +135,13 @@ struct ReplSession: ~Copyable {
 
     /// Prints a command's answer on standard output, after the results printed before it.
     private mutating func say(_ text: String, newline: Bool = true) {
-        run.flush()
+        session.flush()
         SessionFile.writeAll(text + (newline ? "\n" : ""), to: 1)
     }
 
     /// Prints what went wrong on standard error; the session goes on.
     private mutating func fail(_ message: String) {
-        run.flush()
+        session.flush()
         SessionFile.writeAll("error: \(message)\n", to: 2)
     }
 }
