@@ -34,6 +34,15 @@ static inline void smrun_el_bind_function(
     el_set(el, EL_BIND, key, name, NULL);
 }
 
+// Puts the terminal back in editing mode and redraws the line: after the process was stopped
+// and continued, the shell had the terminal in its own mode. (Cooked first: libedit skips raw
+// mode when it believes it is in it already, and reads the cooked settings anew from there.)
+static inline void smrun_el_reset_terminal(EditLine *el) {
+    el_set(el, EL_PREP_TERM, 0);
+    el_set(el, EL_PREP_TERM, 1);
+    el_set(el, EL_REFRESH);
+}
+
 static inline History *smrun_history_open(int size) {
     History *list = history_init();
     HistEvent event;

@@ -122,6 +122,28 @@ import Testing
         #expect(!lines.contains("green: red -> green / go"), "Ctrl-C must not send the line")
     }
 
+    @Test func ctrlZAndFgGoOnEditingTheLine() throws {
+        let smrun = try Paths.smrun().path
+        let shell = try TerminalSession(
+            program: try ExternalTool.bash.executable(), ["--norc", "--noprofile", "-i"],
+            environment: ["HOME": home.directory.path, "NO_COLOR": "1", "PS1": "$ "])
+        try shell.waitFor("bash's prompt") { $0.last == "$" }
+        try shell.type("'\(smrun)' repl machines/traffic-light.yaml")
+        try shell.press("Enter")
+        try shell.waitForLastLine("red>")
+        try shell.type("gr")
+        try shell.press("C-z")
+        try shell.waitFor("the job stopped") { $0.last == "$" }
+        try shell.type("fg")
+        try shell.press("Enter")
+        try shell.waitForLastLine("red> gr")
+        try shell.type("e")
+        try shell.press("Tab")
+        try shell.waitForLastLine("red> green")
+        try shell.press("Enter")
+        try shell.waitFor("the result") { $0.suffix(2) == ["green: red -> green / go", "green>"] }
+    }
+
     @Test func ctrlDLeaves() throws {
         let terminal = try session()
         try terminal.press("C-d")

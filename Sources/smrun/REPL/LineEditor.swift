@@ -7,8 +7,8 @@ import CLibEdit
 #endif
 
 /// Reads lines from a terminal through the system's libedit: line editing (emacs keys, or
-/// what `~/.editrc` sets), history kept in a file, TAB completion, and Ctrl-C cancelling the
-/// line instead of ending the program.
+/// what `~/.editrc` sets), history kept in a file, TAB completion, Ctrl-C cancelling the line
+/// instead of ending the program, and the line redrawn after Ctrl-Z and `fg`.
 final class LineEditor {
     /// What one read gave.
     enum Read {
@@ -102,9 +102,13 @@ final class LineEditor {
             let count = read(0, &byte, 1)
             if count < 0 {
                 if errno == EINTR {
-                    if InterruptSignal.take() {
+                    if TerminalSignals.takeInterrupt() {
                         interrupted = true
                         return -1
+                    }
+                    if TerminalSignals.takeContinue() {
+                        // Back from Ctrl-Z: the shell left the terminal in its own mode.
+                        smrun_el_reset_terminal(editLine)
                     }
                     continue
                 }

@@ -11,7 +11,7 @@ enum ReplLoop {
             FileHandleOutput.standardError("smrun: cannot start line editing on this terminal\n")
             throw ExitCode(Smrun.Status.invalid)
         }
-        InterruptSignal.install()
+        TerminalSignals.install()
         let prompt = ReplPrompt(coloured: ReplPrompt.terminalAllowsColour)
         SessionFile.writeAll(
             "\(machine.name): \(machine.stateCount) states, \(machine.inputCount) inputs. :help lists the commands, Ctrl-D leaves.\n",
@@ -21,7 +21,7 @@ enum ReplLoop {
             editor.setPrompt(prompt.text(state: session.stateName))
             switch editor.readLine() {
             case .line(let line):
-                _ = InterruptSignal.take()  // a Ctrl-C between two reads cancels nothing
+                _ = TerminalSignals.takeInterrupt()  // a Ctrl-C between two reads cancels nothing
                 if !session.handle(line) { return }
             case .cancelled:
                 continue
