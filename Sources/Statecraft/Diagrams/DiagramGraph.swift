@@ -34,7 +34,9 @@ struct DiagramGraph {
         var edgeIndex: [EdgeKey: Int] = [:]
         for (index, transition) in machine.transitions.enumerated() {
             let label = Self.label(transition, machine)
-            let sources: [Node] = isWildcard[index] ? [.anyState] : transition.sources.map { .state($0) }
+            // A final state accepts no input: an edge leaving one could never be taken, so it is not drawn.
+            let sources: [Node] =
+                isWildcard[index] ? [.anyState] : transition.sources.filter { !machine.isFinal[$0] }.map { .state($0) }
             for source in sources {
                 let target = transition.target >= 0 ? .state(transition.target) : source
                 let key = EdgeKey(from: source, to: target)

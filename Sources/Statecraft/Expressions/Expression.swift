@@ -29,12 +29,14 @@ package indirect enum Expression: Hashable, Sendable {
     case argument(offset: Int)
     case unary(UnaryOperator, Expression, offset: Int)
     case binary(BinaryOperator, Expression, Expression, offset: Int)
+    /// `name(arguments)`: a call of a function, by name, not yet resolved (``BuiltinFunction``).
+    case call(String, [Expression], offset: Int)
 
     /// Where this expression starts in the text.
     package var offset: Int {
         switch self {
         case .literal(_, let offset), .variable(_, let offset), .argument(let offset),
-            .unary(_, _, let offset), .binary(_, _, _, let offset):
+            .unary(_, _, let offset), .binary(_, _, _, let offset), .call(_, _, let offset):
             offset
         }
     }
@@ -46,6 +48,7 @@ package indirect enum Expression: Hashable, Sendable {
         case .literal, .variable: false
         case .unary(_, let operand, _): operand.readsArgument
         case .binary(_, let lhs, let rhs, _): lhs.readsArgument || rhs.readsArgument
+        case .call(_, let arguments, _): arguments.contains { $0.readsArgument }
         }
     }
 }
