@@ -30,6 +30,7 @@ import Testing
         (["$defs", "effect"], MachineFileKeys.effect),
         (["$defs", "sentInput", "oneOf", "1"], MachineFileKeys.sentInput),
         (["$defs", "transition"], MachineFileKeys.transition),
+        (["$defs", "excludedSources"], MachineFileKeys.excludedSources),
     ]
 
     static func resolve(_ pointer: [String], in schema: Any) throws -> [String: Any] {
@@ -200,6 +201,18 @@ import Testing
         ("a transition as a list", "initial: a\nstates: [a]\ntransitions:\n  - [go, a]\n", false),
         ("no transitions key", "initial: a\nstates: [a]\n", false),
         ("transitions empty", "initial: a\nstates: [a]\ntransitions:\n", true),
+        // Refusals, exceptions, descriptions, internal inputs.
+        ("every state but one",
+            "initial: a\nstates: [a, b, c]\ntransitions:\n  - { input: go, from: { not: c }, to: c }\n  - back | c => a\n", true),
+        ("an exception without not", "initial: a\nstates: [a, b]\ntransitions:\n  - { input: go, from: { but: b }, to: b }\n", false),
+        ("a refusal", "initial: a\nstates: [a]\ntransitions:\n  - { input: go, from: a, reject: not now }\n", true),
+        ("descriptions",
+            "initial: a\nstates: { a: { description: the start } }\ntransitions:\n  - { input: go, from: a, description: loops }\n", true),
+        ("an internal input",
+            "initial: a\ninputs: { go: , tick: { internal: true } }\nstates: [a]\neffects:\n  e: { send: tick }\ntransitions:\n  - go | a | e\n  - tick | a\n",
+            true),
+        ("internal written yes",
+            "initial: a\ninputs: { go: , tick: { internal: yes } }\nstates: [a]\ntransitions:\n  - go | a\n  - tick | a\n", false),
     ]
 
     @Test func theSchemaAndSmrunAgree() throws {

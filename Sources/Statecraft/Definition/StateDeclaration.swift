@@ -8,12 +8,15 @@ public struct StateDeclaration: Sendable {
     public var exit: [Named]
     /// A final state accepts no more inputs.
     public var isFinal: Bool
+    /// What the state means, shown by diagrams; no part of what the machine does.
+    public var description: String?
 
-    /// A state named `name`, with its entry and exit effects.
-    public init(_ name: Named, entry: [Named] = [], exit: [Named] = [], isFinal: Bool = false) {
+    /// A state named `name`, with its entry and exit effects, and what it means.
+    public init(_ name: Named, entry: [Named] = [], exit: [Named] = [], isFinal: Bool = false, description: String? = nil) {
         self.name = name
         self.entry = entry
         self.exit = exit
         self.isFinal = isFinal
+        self.description = description
     }
 }

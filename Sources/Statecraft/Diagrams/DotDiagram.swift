@@ -1,7 +1,8 @@
 /// Writes a ``DiagramGraph`` as a Graphviz `digraph`.
 ///
-/// Node ids are generated (`s0`, `s1`, ... for states, `start`, `any`), so only quoted labels
-/// carry text from the machine.
+/// Node ids are generated (`s0`, `s1`, ... for states, `start`, `any`, `except0`, ...), so only
+/// quoted labels carry text from the machine. Descriptions are `tooltip`s of their state or
+/// edge (an edge's, of every transition it draws that has one, one per line).
 enum DotDiagram {
     /// The graph; the states `highlighting` filled and bold.
     static func render(_ graph: DiagramGraph, highlighting: [Int] = []) -> String {
@@ -11,15 +12,21 @@ enum DotDiagram {
         out += "    edge [fontname=\"Helvetica,Arial,sans-serif\", fontsize=10];\n"
         out += "    start [shape=point, width=0.15, label=\"\"];\n"
         for (id, name) in graph.stateNames.enumerated() {
+            let tooltip = graph.stateDescriptions[id].map { ", tooltip=\(quoted($0))" } ?? ""
             let highlight = highlighting.contains(id) ? ##", style="rounded,filled,bold", fillcolor="#ffe08a""## : ""
-            out += "    s\(id) [label=\(quoted(name))\(graph.isFinal[id] ? ", peripheries=2" : "")\(highlight)];\n"
+            out += "    s\(id) [label=\(quoted(name))\(graph.isFinal[id] ? ", peripheries=2" : "")\(tooltip)\(highlight)];\n"
         }
         if graph.hasAnyState {
             out += "    any [label=\"any state\", style=\"rounded,dashed\"];\n"
         }
+        for index in graph.exceptions.indices {
+            out += "    except\(index) [label=\(quoted(graph.exceptionLabel(index))), style=\"rounded,dashed\"];\n"
+        }
         out += "    start -> s\(graph.initialState);\n"
         for edge in graph.edges {
-            out += "    \(id(edge.from)) -> \(id(edge.to)) [label=\(quoted(edge.labels.joined(separator: "\n")))];\n"
+            let descriptions = edge.descriptions.compactMap { $0 }
+            let tooltip = descriptions.isEmpty ? "" : ", tooltip=\(quoted(descriptions.joined(separator: "\n")))"
+            out += "    \(id(edge.from)) -> \(id(edge.to)) [label=\(quoted(edge.labels.joined(separator: "\n")))\(tooltip)];\n"
         }
         out += "}\n"
         return out
@@ -29,6 +36,7 @@ enum DotDiagram {
         switch node {
         case .state(let id): "s\(id)"
         case .anyState: "any"
+        case .anyStateExcept(let index): "except\(index)"
         }
     }
 

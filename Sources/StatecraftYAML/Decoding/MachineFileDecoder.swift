@@ -102,10 +102,12 @@ struct MachineFileDecoder {
                 return InputDeclaration(
                     name, argumentType: type,
                     description: document.entry(value, "description").flatMap { string($0.value, "'description'") },
-                    argumentTypePosition: arg.map { document[$0.value].position } ?? name.position)
+                    argumentTypePosition: arg.map { document[$0.value].position } ?? name.position,
+                    isInternal: document.entry(value, "internal").map { flag($0.value, "'internal'") } ?? false)
             case .sequence:
                 error(
-                    .wrongKind, "input '\(name.name)' takes an argument type or { arg: TYPE, description: TEXT }, not a list",
+                    .wrongKind,
+                    "input '\(name.name)' takes an argument type or { arg: TYPE, description: TEXT, internal: true }, not a list",
                     document[value].position)
                 return InputDeclaration(name)
             }
@@ -134,23 +136,18 @@ struct MachineFileDecoder {
             guard document[options].kind == .mapping else {
                 if !document.isNull(options) {
                     error(
-                        .wrongKind, "state '\(name.name)' takes options { entry, exit, final }, not \(document.kindDescription(options))",
+                        .wrongKind,
+                        "state '\(name.name)' takes options { entry, exit, final, description }, not \(document.kindDescription(options))",
                         document[options].position)
                 }
                 return StateDeclaration(name)
             }
             checkKeys(options, allowed: MachineFileKeys.state, in: "state '\(name.name)'")
-            var isFinal = false
-            if let final = document.entry(options, "final") {
-                if document[final.value].kind == .scalar, case .bool(let b) = document.scalar(final.value).coreSchemaValue {
-                    isFinal = b
-                } else {
-                    error(.wrongKind, "'final' is true or false", document[final.value].position)
-                }
-            }
             return StateDeclaration(
                 name, entry: document.entry(options, "entry").map { names($0.value, "'entry'") } ?? [],
-                exit: document.entry(options, "exit").map { names($0.value, "'exit'") } ?? [], isFinal: isFinal)
+                exit: document.entry(options, "exit").map { names($0.value, "'exit'") } ?? [],
+                isFinal: document.entry(options, "final").map { flag($0.value, "'final'") } ?? false,
+                description: document.entry(options, "description").flatMap { string($0.value, "'description'") })
         }
     }
 
@@ -236,7 +233,9 @@ struct MachineFileDecoder {
         let input = required(map, "input").flatMap { name($0, "'input'") }
         var source: TransitionDefinition.Source?
         if let from = required(map, "from") {
-            if document[from].kind == .scalar, document.text(of: from, is: "*") {
+            if document[from].kind == .mapping {
+                source = decodeExcept(from)
+            } else if document[from].kind == .scalar, document.text(of: from, is: "*") {
                 source = .anyNonFinal(document[from].position)
             } else {
                 let states = names(from, "'from'")
@@ -249,14 +248,65 @@ struct MachineFileDecoder {
                 }
             }
         }
-        let target = document.entry(map, "to").flatMap { entry in
+        var target = document.entry(map, "to").flatMap { entry in
             document[entry.value].kind == .scalar && document.isNull(entry.value) ? nil : name(entry.value, "'to'")
         }
         let guardExpression = document.entry(map, "when").flatMap { expression($0.value, "'when'") }
-        let effects = document.entry(map, "effects").map { names($0.value, "'effects'") } ?? []
+        var effects = document.entry(map, "effects").map { names($0.value, "'effects'") } ?? []
+        let refusal = document.entry(map, "reject").flatMap { refusalMessage($0.value) }
+        if refusal != nil, let conflict = document.entry(map, "to") ?? document.entry(map, "effects") {
+            error(
+                .invalidValue,
+                "a transition that rejects its input ('reject') changes nothing: it cannot have '\(document.string(conflict.key))' too",
+                document[conflict.key].position)
+            target = nil
+            effects = []
+        }
+        let description = document.entry(map, "description").flatMap { string($0.value, "'description'") }
         guard let input, let source else { return nil }
         return TransitionDefinition(
-            input, from: source, to: target, when: guardExpression, effects: effects, at: document[map].position)
+            input, from: source, to: target, when: guardExpression, effects: effects, rejecting: refusal,
+            description: description, at: document[map].position)
+    }
+
+    /// `from: { not: NAME }` or `from: { not: [NAME, ...] }`: every non-final state but these.
+    private mutating func decodeExcept(_ from: Int) -> TransitionDefinition.Source? {
+        checkKeys(from, allowed: MachineFileKeys.excludedSources, in: "'from' (a state, a list of states, '*', or { not: STATES })")
+        guard let excluded = required(from, "not") else { return nil }
+        let states = names(excluded, "'not'")
+        if states.contains(where: { $0.name == "*" }) {
+            error(.invalidValue, "'not' lists the states to leave out of '*'; it cannot list '*'", document[excluded].position)
+            return nil
+        }
+        if states.isEmpty {
+            if document[excluded].kind == .sequence || document.isNull(excluded) {
+                error(.invalidValue, "'not' lists no state; write from: '*' for every non-final state", document[excluded].position)
+            }
+            return nil
+        }
+        return .anyNonFinalExcept(states, document[excluded].position)
+    }
+
+    /// `reject: MESSAGE`: one line of text, shown as the rejection's message.
+    private mutating func refusalMessage(_ node: Int) -> String? {
+        guard document[node].kind == .scalar, !document.isNull(node) || document.text(of: node, is: "null") else {
+            error(
+                .wrongKind, "'reject' is the message the input is rejected with, not \(document.kindDescription(node))",
+                document[node].position)
+            return nil
+        }
+        let message = document.string(node)
+        if message.allSatisfy({ $0 == " " }) {
+            error(.invalidValue, "'reject' needs a message saying why the input is rejected", document[node].position)
+            return nil
+        }
+        if message.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            error(
+                .invalidValue, "'reject' is a message on one line, without line breaks or control characters",
+                document[node].position)
+            return nil
+        }
+        return message
     }
 
     // MARK: - Values
@@ -293,6 +343,13 @@ struct MachineFileDecoder {
     private mutating func optionalMapping(_ node: Int, _ what: String) -> Int? {
         if document.isNull(node) { return nil }
         return mapping(node, what)
+    }
+
+    /// `true` or `false`; anything else is an error, read as `false`.
+    private mutating func flag(_ node: Int, _ what: String) -> Bool {
+        if document[node].kind == .scalar, case .bool(let value) = document.scalar(node).coreSchemaValue { return value }
+        error(.wrongKind, "\(what) is true or false", document[node].position)
+        return false
     }
 
     private mutating func string(_ node: Int, _ what: String) -> String? {

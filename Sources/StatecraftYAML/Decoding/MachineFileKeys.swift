@@ -7,13 +7,15 @@ package enum MachineFileKeys {
         "machine", "description", "initial", "on_unhandled", "context", "inputs", "states", "effects", "transitions",
     ]
     /// An input written as a mapping: `{ arg: TYPE, description: TEXT }`.
-    package static let input: [StaticString] = ["arg", "description"]
+    package static let input: [StaticString] = ["arg", "description", "internal"]
     /// A state's options.
-    package static let state: [StaticString] = ["entry", "exit", "final"]
+    package static let state: [StaticString] = ["entry", "exit", "final", "description"]
     /// An effect's body.
     package static let effect: [StaticString] = ["set", "send"]
     /// An input an effect sends, written as a mapping.
     package static let sentInput: [StaticString] = ["input", "arg"]
     /// A transition written as a mapping.
-    package static let transition: [StaticString] = ["input", "from", "to", "when", "effects"]
+    package static let transition: [StaticString] = ["input", "from", "to", "when", "effects", "reject", "description"]
+    /// A transition's `from: { not: STATES }`.
+    package static let excludedSources: [StaticString] = ["not"]
 }

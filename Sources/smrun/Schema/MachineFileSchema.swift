@@ -130,6 +130,10 @@ enum MachineFileSchema {
         "description": {
           "description": "What the input means, for people.",
           "$ref": "#/$defs/text"
+        },
+        "internal": {
+          "description": "Whether only the machine's own effects may send the input: sent from outside (a script, --send) it is rejected.",
+          "type": "boolean"
         }
       }
     },
@@ -149,6 +153,10 @@ enum MachineFileSchema {
         "final": {
           "description": "A final state accepts no input: every input sent there is rejected as `finished`.",
           "type": "boolean"
+        },
+        "description": {
+          "description": "What the state means, for people (shown by `smrun graph`).",
+          "$ref": "#/$defs/text"
         }
       }
     },
@@ -200,11 +208,12 @@ enum MachineFileSchema {
       "properties": {
         "input": { "description": "The input that triggers the transition.", "$ref": "#/$defs/name" },
         "from": {
-          "description": "The states it leaves from: a name, a list of names, or \"*\" for every non-final state.",
+          "description": "The states it leaves from: a name, a list of names, \"*\" for every non-final state, or { not: STATES } for every non-final state but those.",
           "oneOf": [
             { "const": "*" },
             { "$ref": "#/$defs/name" },
-            { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/name" } }
+            { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/name" } },
+            { "$ref": "#/$defs/excludedSources" }
           ]
         },
         "to": {
@@ -218,6 +227,29 @@ enum MachineFileSchema {
         "effects": {
           "description": "Effects run, in order, between the source's exit effects and the target's entry effects.",
           "$ref": "#/$defs/names"
+        },
+        "reject": {
+          "description": "Rejects the input with this message (one line) instead of taking a transition: nothing changes. Cannot go with `to` or `effects`.",
+          "$ref": "#/$defs/text"
+        },
+        "description": {
+          "description": "What the transition means, for people (shown by `smrun graph`).",
+          "$ref": "#/$defs/text"
+        }
+      }
+    },
+    "excludedSources": {
+      "description": "Every non-final state except those listed.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["not"],
+      "properties": {
+        "not": {
+          "description": "The states to leave out of \"*\": a name or a list of names.",
+          "oneOf": [
+            { "$ref": "#/$defs/name" },
+            { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/name" } }
+          ]
         }
       }
     }
