@@ -11,10 +11,12 @@ struct DiagramGraph {
         case anyStateExcept(Int)
     }
 
-    /// Every transition from `from` to `to`, one label and description each, in file order.
+    /// Every transition from `from` to `to`, one label and description each, in file order;
+    /// staying transitions (no target: no exit or entry effects) have edges of their own.
     struct Edge {
         var from: Node
         var to: Node
+        var stays: Bool
         var labels: [String]
         /// Each transition's description, `nil` for one without.
         var descriptions: [String?]
@@ -24,6 +26,9 @@ struct DiagramGraph {
     let stateNames: [String]
     let isFinal: [Bool]
     let initialState: Int
+    /// Each state's entry and exit effects, by name, in the order they run.
+    let entryEffects: [[String]]
+    let exitEffects: [[String]]
     /// Each state's description, when the definition gives one.
     let stateDescriptions: [String?]
     /// Edges in order of their first transition in the file.
@@ -40,6 +45,8 @@ struct DiagramGraph {
         stateNames = machine.stateNames
         isFinal = machine.isFinal
         initialState = machine.initialState
+        entryEffects = machine.entryEffects.map { $0.map { machine.effectNames[$0] } }
+        exitEffects = machine.exitEffects.map { $0.map { machine.effectNames[$0] } }
         let written = Self.matching(machine, definition)
         if let states = definition?.states, states.map(\.name.name) == machine.stateNames {
             stateDescriptions = states.map(\.description)
@@ -68,14 +75,15 @@ struct DiagramGraph {
             }
             let description = written?[index].description
             for source in sources {
-                let target = transition.target >= 0 ? .state(transition.target) : source
-                let key = EdgeKey(from: source, to: target)
+                let stays = transition.target < 0
+                let target = stays ? source : .state(transition.target)
+                let key = EdgeKey(from: source, to: target, stays: stays)
                 if let existing = edgeIndex[key] {
                     edges[existing].labels.append(label)
                     edges[existing].descriptions.append(description)
                 } else {
                     edgeIndex[key] = edges.count
-                    edges.append(Edge(from: source, to: target, labels: [label], descriptions: [description]))
+                    edges.append(Edge(from: source, to: target, stays: stays, labels: [label], descriptions: [description]))
                 }
             }
         }
@@ -89,6 +97,15 @@ struct DiagramGraph {
     private struct EdgeKey: Hashable {
         var from: Node
         var to: Node
+        var stays: Bool
+    }
+
+    /// The lines drawn under a state's name: `entry / a, b` and `exit / c`, when it has them.
+    func effectLines(of state: Int) -> [String] {
+        var lines: [String] = []
+        if !entryEffects[state].isEmpty { lines.append("entry / " + entryEffects[state].joined(separator: ", ")) }
+        if !exitEffects[state].isEmpty { lines.append("exit / " + exitEffects[state].joined(separator: ", ")) }
+        return lines
     }
 
     /// `input [guard] / effect, effect`, the guard and effects only when present; a refusal is

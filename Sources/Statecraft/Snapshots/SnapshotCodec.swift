@@ -85,63 +85,23 @@ public struct SnapshotCodec: Sendable {
 
     /// Reads a snapshot document and checks it against the machine.
     public func decode(_ bytes: [UInt8]) throws(SnapshotError) -> MachineSnapshot {
-        let document: SnapshotJSON
-        do {
-            document = try SnapshotJSON.parse(bytes)
-        } catch {
-            let position = SourcePosition(offset: error.offset, in: bytes)
-            throw SnapshotError(.syntax, "not valid JSON: \(error.message) at line \(position.line), column \(position.column)")
-        }
-        guard case .object(let members) = document else {
-            throw SnapshotError(.notASnapshot, "not a Statecraft snapshot: the document is \(document.kind), not an object")
-        }
-        func member(_ key: String) -> SnapshotJSON? { members.first { $0.key == key }?.value }
-        guard case .string(MachineSnapshot.formatName)? = member("format") else {
-            throw SnapshotError(.notASnapshot, "not a Statecraft snapshot: no \"format\": \"\(MachineSnapshot.formatName)\" member")
-        }
-        guard case .number(let versionText)? = member("version"), let version = Int(versionText) else {
-            throw SnapshotError(.invalidField, "\"version\" must be an integer, the snapshot format version")
-        }
-        guard version == MachineSnapshot.formatVersion else {
-            throw SnapshotError(
-                .unsupportedVersion,
-                "snapshot format version \(version) is not supported (this version of Statecraft reads version \(MachineSnapshot.formatVersion))")
-        }
-        let known = ["format", "version", "machine", "fingerprint", "state", "context"]
-        if let unknown = members.first(where: { !known.contains($0.key) }) {
-            throw SnapshotError(.invalidField, "unknown member \(JSONText.quoted(unknown.key))")
-        }
-        func string(_ key: String) throws(SnapshotError) -> String {
-            guard let value = member(key) else { throw SnapshotError(.invalidField, "missing member \"\(key)\"") }
-            guard case .string(let text) = value else {
-                throw SnapshotError(.invalidField, "\"\(key)\" must be a string, not \(value.kind)")
-            }
-            return text
-        }
-        let machineName = try string("machine")
-        let fingerprintText = try string("fingerprint")
-        let stateName = try string("state")
-        guard let contextValue = member("context") else { throw SnapshotError(.invalidField, "missing member \"context\"") }
-        guard case .object(let contextMembers) = contextValue else {
-            throw SnapshotError(.invalidField, "\"context\" must be an object, not \(contextValue.kind)")
-        }
-        guard fingerprintText == fingerprint.text else {
-            let theirs = Self.escaped(Self.short(fingerprintText))
+        try check(SavedSnapshot.read(bytes))
+    }
+
+    /// Checks a snapshot document against the machine: its fingerprint, its state, its context.
+    package func check(_ saved: SavedSnapshot) throws(SnapshotError) -> MachineSnapshot {
+        guard saved.fingerprint == fingerprint.text else {
+            let theirs = Self.escaped(Self.short(saved.fingerprint))
             let ours = Self.short(fingerprint.text)
             let message =
-                machineName == machine.name
+                saved.machineName == machine.name
                 ? "the snapshot was saved by a different definition of machine '\(machine.name)' (fingerprint \(theirs), this definition's is \(ours))"
-                : "the snapshot belongs to machine '\(Self.escaped(machineName))' (fingerprint \(theirs)), not to '\(machine.name)' (fingerprint \(ours))"
+                : "the snapshot belongs to machine '\(Self.escaped(saved.machineName))' (fingerprint \(theirs)), not to '\(machine.name)' (fingerprint \(ours))"
             throw SnapshotError(.differentMachine, message)
         }
-        guard let state = machine.stateNames.firstIndex(of: stateName) else {
-            throw SnapshotError(
-                .unknownState,
-                "state \(JSONText.quoted(stateName)) is not a state of machine '\(machine.name)'"
-                    + Suggestion.didYouMean(stateName, in: machine.stateNames))
-        }
+        let state = try savedState(saved)
         var context = [Value?](repeating: nil, count: machine.variableNames.count)
-        for (name, json) in contextMembers {
+        for (name, json) in saved.context {
             guard let slot = machine.variableNames.firstIndex(of: name) else {
                 throw SnapshotError(.invalidContext, "the context has \(JSONText.quoted(name)), which is not a variable of machine '\(machine.name)'")
             }
@@ -150,11 +110,22 @@ public struct SnapshotCodec: Sendable {
         if let missing = context.firstIndex(where: { $0 == nil }) {
             throw SnapshotError(.invalidContext, "the context has no value for variable '\(machine.variableNames[missing])'")
         }
-        return MachineSnapshot(machineName: machineName, fingerprint: fingerprint, state: state, context: context.map { $0! })
+        return MachineSnapshot(machineName: saved.machineName, fingerprint: fingerprint, state: state, context: context.map { $0! })
+    }
+
+    /// The id of the snapshot's state in this machine.
+    func savedState(_ saved: SavedSnapshot) throws(SnapshotError) -> Int {
+        guard let state = machine.stateNames.firstIndex(of: saved.stateName) else {
+            throw SnapshotError(
+                .unknownState,
+                "state \(JSONText.quoted(saved.stateName)) is not a state of machine '\(machine.name)'"
+                    + Suggestion.didYouMean(saved.stateName, in: machine.stateNames))
+        }
+        return state
     }
 
     /// A JSON value as a value of `type`.
-    private static func value(_ json: SnapshotJSON, of type: ExpressionType, variable: String) throws(SnapshotError) -> Value {
+    static func value(_ json: SnapshotJSON, of type: ExpressionType, variable: String) throws(SnapshotError) -> Value {
         func mismatch(_ detail: String? = nil) -> SnapshotError {
             SnapshotError(
                 .invalidContext, "context variable '\(variable)' is \(type == .null ? "always null" : "of type \(type)"), but the snapshot has \(detail ?? json.kind)")
@@ -196,7 +167,7 @@ public struct SnapshotCodec: Sendable {
     }
 
     /// Text from the file as it may appear in a message: control characters escaped.
-    private static func escaped(_ text: String) -> String {
+    static func escaped(_ text: String) -> String {
         String(JSONText.quoted(text).dropFirst().dropLast())
     }
 

@@ -43,9 +43,19 @@ struct RunCommand: ParsableCommand {
             valueName: "file"), completion: .file())
     var stateFile: String?
 
+    @Flag(help: "With --state: start from the initial state whatever FILE holds, keeping the old FILE as FILE.<UTC time>.bak.")
+    var reset = false
+
+    @Flag(
+        help: ArgumentHelp(
+            "With --state: resume a snapshot saved by an earlier definition of the machine, keeping its state and the context values whose variables still exist with the same type (the old FILE is kept as FILE.<UTC time>.bak). Refused when the saved state no longer exists."))
+    var migrate = false
+
     @OptionGroup var limits: LimitOptions
 
     func validate() throws {
+        if (reset || migrate) && stateFile == nil { throw ValidationError("--\(reset ? "reset" : "migrate") needs --state FILE") }
+        if reset && migrate { throw ValidationError("--reset and --migrate cannot be used together") }
         if stepLimit < 1 { throw ValidationError("--max-steps must be at least 1, not \(stepLimit)") }
         if maximumLineBytes < 1 { throw ValidationError("--max-line-bytes must be at least 1, not \(maximumLineBytes)") }
     }
@@ -55,7 +65,7 @@ struct RunCommand: ParsableCommand {
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
 
-        let state = try StateFile.open(stateFile, machine: compiled)
+        let state = try StateFile.open(stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil)
         var session = RunSession(machine: compiled, format: format, stepLimit: stepLimit, state: state)
         var skippedLines = 0
         if inputs.isEmpty {

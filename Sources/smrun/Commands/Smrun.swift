@@ -11,9 +11,11 @@ import ArgumentParser
 struct Smrun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "smrun",
-        abstract: "Run, validate, draw and explore state machines written in YAML files.",
+        abstract: "Run, validate, draw and explore state machines written in YAML files, and show their state files.",
         version: SmrunVersion.current,
-        subcommands: [RunCommand.self, ValidateCommand.self, GraphCommand.self, ReplCommand.self, SchemaCommand.self],
+        subcommands: [
+            RunCommand.self, ValidateCommand.self, GraphCommand.self, StatusCommand.self, ReplCommand.self, SchemaCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 
