@@ -156,7 +156,7 @@ import Testing
         // Each line is typed at its prompt: what is typed ahead is echoed by the terminal.
         for (line, answer) in [
             ("green", "green: red -> green / go"), ("yellow", "yellow: green -> yellow / slow"),
-            ("blue", "blue: yellow: rejected: unknown-input: unknown input 'blue'"), (":save \(saved)", "saved 3 inputs to \(saved)"),
+            ("blue", "line 3: blue: yellow: rejected: unknown-input: unknown input 'blue'"), (":save \(saved)", "saved 3 inputs to \(saved)"),
         ] {
             try terminal.type(line)
             try terminal.press("Enter")
