@@ -6,13 +6,17 @@ import ArgumentParser
     import Darwin
 #endif
 
-/// `smrun`: runs, validates and draws state machines written in YAML files.
+/// `smrun`: runs, validates, draws and explores state machines written in YAML files.
 @main
 struct Smrun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "smrun",
-        abstract: "Run, validate, draw and test state machines written in YAML files, and show their state files.",
-        subcommands: [RunCommand.self, ValidateCommand.self, GraphCommand.self, StatusCommand.self, TestCommand.self, PathsCommand.self],
+        abstract: "Run, validate, draw, explore and test state machines written in YAML files, and show their state files.",
+        version: SmrunVersion.current,
+        subcommands: [
+            RunCommand.self, ValidateCommand.self, GraphCommand.self, StatusCommand.self, ReplCommand.self, SchemaCommand.self,
+            TestCommand.self, PathsCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 
