@@ -335,6 +335,22 @@ struct TestCommandTests {
         #expect(lines == ["\(path) good <&> \(path) PASS ", "\(path) bad \(path) FAIL step 1: state", "2 1"])
     }
 
+    /// `smrun schema --scenarios` accepts every scenario file of the repository and refuses unknown keys.
+    @Test func scenarioSchemaChecksScenarioFiles() throws {
+        let files = try TemporaryFiles()
+        let schema = try Smrun.run(["schema", "--scenarios"])
+        #expect(schema.exited(0))
+        let path = try files.file("scenario.schema.json", Array(schema.stdout))
+        let scenarioFiles = ["machines/scenarios/traffic-light.test.yaml", "machines/scenarios/app-launcher.test.yaml", "docs/examples/door.test.yaml", "docs/examples/door-invalid.test.yaml"]
+        let check = try Subprocess("/usr/bin/env", ["python3", "schema/check-machine-files.py", path] + scenarioFiles, directory: Paths.packageRoot.path)
+        let output = Subprocess.drain(check.output)
+        _ = Subprocess.drain(check.errorOutput)
+        #expect(check.wait(timeout: .seconds(60))?.status == 0)
+        let lines = String(decoding: output.wait(), as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.prefix(3) == ["valid machines/scenarios/traffic-light.test.yaml", "valid machines/scenarios/app-launcher.test.yaml", "valid docs/examples/door.test.yaml"], "\(lines)")
+        #expect(lines.last?.hasPrefix("invalid docs/examples/door-invalid.test.yaml") == true, "\(lines)")
+    }
+
     /// The door's coverage, counted by hand: the first scenario enters closed and locked, takes
     /// lock and both unlock rows, runs engageBolt, countAttempt and releaseBolt.
     @Test func coverageIsReportedAsATableAndInJSON() throws {

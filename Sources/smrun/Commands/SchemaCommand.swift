@@ -13,9 +13,12 @@ struct SchemaCommand: ParsableCommand {
             """
     )
 
+    @Flag(help: "Print the schema of scenario files (*.test.yaml, for smrun test) instead.")
+    var scenarios = false
+
     func run() throws {
         var output = OutputBuffer(fd: 1)
-        output.append(MachineFileSchema.text)
+        output.append(scenarios ? ScenarioFileSchema.text : MachineFileSchema.text)
         output.append(UInt8(ascii: "\n"))
         output.flush()
     }

@@ -1,0 +1,100 @@
+/// The JSON Schema (draft 2020-12) of scenario files (`NAME.test.yaml`, docs/testing-machines.md)
+/// that `smrun schema --scenarios` prints, for editors: every key with a description. It
+/// checks keys and kinds of values; `smrun test` also checks names and types against the machine.
+enum ScenarioFileSchema {
+    static let text = #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "title": "Statecraft scenario file",
+  "description": "Scenarios that `smrun test` runs against a machine: inputs to send and what must hold after each. This schema checks keys and kinds of values; `smrun test` also checks names and types against the machine.",
+  "type": "object",
+  "required": ["machine", "scenarios"],
+  "additionalProperties": false,
+  "properties": {
+    "machine": {
+      "description": "The machine file, relative to the scenario file's folder (or absolute).",
+      "type": "string",
+      "minLength": 1
+    },
+    "scenarios": {
+      "description": "The scenarios, each run on a fresh machine.",
+      "type": "array",
+      "items": { "$ref": "#/$defs/scenario" }
+    }
+  },
+  "$defs": {
+    "name": { "type": ["string", "integer", "number", "boolean"] },
+    "value": { "type": ["string", "integer", "number", "boolean", "null"] },
+    "variables": {
+      "type": ["object", "null"],
+      "additionalProperties": { "$ref": "#/$defs/value" }
+    },
+    "errorKind": {
+      "description": "A rejection kind (docs/semantics.md).",
+      "type": "string"
+    },
+    "scenario": {
+      "type": "object",
+      "required": ["name", "steps"],
+      "additionalProperties": false,
+      "properties": {
+        "name": { "description": "The scenario's name, for reports and --filter.", "type": ["string", "integer", "number", "boolean"] },
+        "context": { "description": "Start values of the named variables; the others keep their initial values.", "$ref": "#/$defs/variables" },
+        "state": { "description": "The state to start in, resumed without entry effects; without it the machine starts.", "$ref": "#/$defs/name" },
+        "steps": { "description": "The steps, in order.", "type": "array", "items": { "$ref": "#/$defs/step" } }
+      }
+    },
+    "step": {
+      "description": "An input to send, what must hold after its run to completion, or both.",
+      "type": "object",
+      "minProperties": 1,
+      "additionalProperties": false,
+      "properties": {
+        "send": {
+          "description": "The input: a name, or { input, arg }.",
+          "oneOf": [
+            { "$ref": "#/$defs/name" },
+            {
+              "type": "object",
+              "required": ["input"],
+              "additionalProperties": false,
+              "properties": { "input": { "$ref": "#/$defs/name" }, "arg": { "$ref": "#/$defs/value" } }
+            }
+          ]
+        },
+        "expect": { "$ref": "#/$defs/expect" }
+      }
+    },
+    "expect": {
+      "description": "What must hold after the step; only the keys written are checked.",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "ok": { "description": "Whether the input was accepted or ignored (true) or rejected (false).", "type": "boolean" },
+        "error": { "description": "The input's rejection kind.", "$ref": "#/$defs/errorKind" },
+        "state": { "description": "The state the machine rests in after the step.", "$ref": "#/$defs/name" },
+        "effects": {
+          "description": "Exactly the effects that ran, in order.",
+          "oneOf": [{ "$ref": "#/$defs/name" }, { "type": ["array", "null"], "items": { "$ref": "#/$defs/name" } }]
+        },
+        "context": { "description": "The values of the named variables.", "$ref": "#/$defs/variables" },
+        "sent": {
+          "description": "Exactly the inputs the step's effects queued, in order, each matched on the fields it names.",
+          "type": "array",
+          "items": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "input": { "$ref": "#/$defs/name" },
+              "state": { "description": "The state after the queued input.", "$ref": "#/$defs/name" },
+              "error": { "$ref": "#/$defs/errorKind" }
+            }
+          }
+        },
+        "finished": { "description": "Whether the state after the step is final.", "type": "boolean" }
+      }
+    }
+  }
+}
+"""#
+}
