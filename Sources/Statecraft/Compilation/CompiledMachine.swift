@@ -25,7 +25,11 @@ public struct CompiledMachine: Sendable {
     public let exitEffects: [[Int]]
     public let transitions: [CompiledTransition]
     public let effects: [CompiledEffect]
-    /// The dispatch table that ``Runner`` reads.
+    /// The state tree and what the statechart runner reads, for a machine that needs it (any
+    /// nesting, eventless transition or `in()`); `nil` for a flat machine, which ``Runner``
+    /// runs through its dispatch table.
+    public let chart: StateChart?
+    /// The dispatch table that ``Runner`` reads (empty for a statechart).
     @usableFromInline let table: DispatchTable
 
     init(
@@ -33,8 +37,9 @@ public struct CompiledMachine: Sendable {
         variableNames: [String], initialState: Int, initialContext: [Value],
         onUnhandled: MachineDefinition.UnhandledPolicy, argumentTypes: [ValueType?], argumentIsRead: [Bool],
         isFinal: [Bool], entryEffects: [[Int]], exitEffects: [[Int]], transitions: [CompiledTransition],
-        effects: [CompiledEffect], variableTypes: [ExpressionType]? = nil
+        effects: [CompiledEffect], chart: StateChart? = nil, variableTypes: [ExpressionType]? = nil
     ) {
+        self.chart = chart
         self.name = name
         self.description = description
         self.stateNames = stateNames
@@ -52,9 +57,9 @@ public struct CompiledMachine: Sendable {
         self.exitEffects = exitEffects
         self.transitions = transitions
         self.effects = effects
-        table = transitions.withUnsafeBufferPointer { transitions in
+        table = (chart == nil ? transitions : []).withUnsafeBufferPointer { transitions in
             DispatchTable(
-                stateCount: stateNames.count, inputCount: inputNames.count, isFinal: isFinal, transitions: transitions,
+                stateCount: chart == nil ? stateNames.count : 0, inputCount: inputNames.count, isFinal: isFinal, transitions: transitions,
                 effects: effects, entryEffects: entryEffects, exitEffects: exitEffects)
         }
     }
@@ -106,6 +111,16 @@ public struct CompiledTransition: Sendable {
     public let guardText: String?
     public let effects: [Int]
     public let position: SourcePosition
+    /// The targets after ``target`` (a transition into several parallel regions).
+    public internal(set) var moreTargets: [Int] = []
+    /// `type: internal`: does not exit a compound source whose descendants it targets.
+    public internal(set) var isInternal = false
+
+    /// Every target; empty for a transition that stays.
+    public var targets: [Int] { target < 0 ? [] : [target] + moreTargets }
+
+    /// Whether the transition is eventless (``input`` is -1).
+    public var isEventless: Bool { input < 0 }
 }
 
 /// An effect's body in compiled form; a hook has neither assignments nor sends.

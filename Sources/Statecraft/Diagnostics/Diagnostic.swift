@@ -54,6 +54,10 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case duplicateEffect = "duplicate-effect"
     case duplicateVariable = "duplicate-variable"
     case invalidInitial = "invalid-initial"
+    // Statecharts: the shape of the state tree and of transitions' targets.
+    case invalidState = "invalid-state"
+    case invalidTarget = "invalid-target"
+    case eventlessCycle = "eventless-cycle"
     // Expressions and types.
     case expressionSyntax = "expression-syntax"
     case expressionType = "expression-type"
