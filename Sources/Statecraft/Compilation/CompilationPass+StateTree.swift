@@ -30,13 +30,17 @@ extension CompilationPass {
             for send in effect.sends { if let text = send.argument?.text { texts.append(text) } }
         }
         let declared = Set(states.map(\.name.name))
+        var testsStates = false
         for text in texts where text.contains("in") {
             guard let parsed = try? ExpressionParser.parse(text) else { continue }
-            for name in parsed.testedStates where activitySlots[name] == nil && declared.contains(name) {
-                activitySlots[name] = definition.context.count + activitySlots.count
+            for name in parsed.testedStates {
+                testsStates = true
+                if activitySlots[name] == nil && declared.contains(name) {
+                    activitySlots[name] = definition.context.count + activitySlots.count
+                }
             }
         }
-        if !activitySlots.isEmpty || parents.contains(where: { $0 >= 0 }) { stateNamesForTests = states.map(\.name.name) }
+        if testsStates { stateNamesForTests = states.map(\.name.name) }
     }
 
     /// Every state with children has the input `done.state.NAME`, declared or not.
