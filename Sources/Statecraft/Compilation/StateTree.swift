@@ -1,7 +1,8 @@
-/// A statechart's states as a tree, compiled once: ids are in document order (the file's
+/// A statechart's states as a tree, compiled once (a class: the runner reads it in every step
+/// without copying its arrays): ids are in document order (the file's
 /// states flattened depth first, a parent before its children), so a state's descendants are
 /// the ids right after it, up to ``end(of:)``, and exiting innermost first is descending ids.
-public struct StateTree: Sendable {
+public final class StateTree: Sendable {
     /// What a state is in the tree.
     public enum Kind: UInt8, Sendable {
         /// No children (a final state is atomic too; see ``isFinal``).

@@ -37,6 +37,7 @@ public struct Runner: Sendable {
     public static let defaultStepLimit = 10_000
 
     public init(_ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit) {
+        precondition(machine.chart == nil, "Runner runs flat machines; run a statechart with ChartRunner")
         self.machine = machine
         self.current = machine.initialState
         self.values = machine.initialContext
