@@ -44,8 +44,12 @@ let package = Package(
         .executableTarget(
             name: "StatecraftBenchmarks", dependencies: ["Statecraft", "StatecraftYAML"],
             path: "benchmarks/StatecraftBenchmarks"),
-        .testTarget(name: "StatecraftTests", dependencies: ["Statecraft"]),
-        .testTarget(name: "StatecraftYAMLTests", dependencies: ["StatecraftYAML"]),
-        .testTarget(name: "SmrunTests", dependencies: ["smrun", "Statecraft"], exclude: ["Fixtures"]),
+        // Helpers the test targets share (a stream's next elements, a log observers append to, the
+        // `.timeBound` trait); a plain target, as a test target cannot depend on another.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "StatecraftTests", dependencies: ["Statecraft", "TestSupport"]),
+        .testTarget(name: "StatecraftYAMLTests", dependencies: ["StatecraftYAML", "TestSupport"]),
+        .testTarget(name: "SmrunCoreTests", dependencies: ["SmrunCore", "Statecraft"]),
+        .testTarget(name: "SmrunTests", dependencies: ["smrun", "Statecraft", "TestSupport"], exclude: ["Fixtures"]),
     ]
 )

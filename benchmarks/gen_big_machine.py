@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a large, valid machine file (DESIGN §2) for the load benchmark to stdout.
+"""Writes a large, valid machine file (docs/machine-files.md) for the load benchmark to stdout.
 
 Usage: gen_big_machine.py STATES TRANSITIONS INPUTS SEED
 

@@ -1,4 +1,4 @@
-// Fuzzes the guard / assignment expression language (DESIGN §3.3): the input, as UTF-8 text, is
+// Fuzzes the guard / assignment expression language (docs/machine-files.md): the input, as UTF-8 text, is
 // parsed, type-checked in a fixed scope (context variables of every type, `arg` of every type or
 // unavailable) and, when it checks, evaluated against several contexts. Besides crashes, it
 // checks the type system's promise: a value computed from a checked expression has the type the

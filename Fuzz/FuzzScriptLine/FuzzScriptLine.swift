@@ -1,4 +1,4 @@
-// Fuzzes smrun's input-script path (DESIGN §4): each line of the input goes through
+// Fuzzes smrun's input-script path (docs/cli.md): each line of the input goes through
 // `ScriptLineParser` as a script line (`INPUT ARG`) and as a `--send INPUT=ARG` value, against a
 // fixed machine with inputs of every argument type, and what parses is sent to a `Runner`.
 // Besides crashes, it checks the parsed arguments against Swift's own number parsing and that a

@@ -2,15 +2,15 @@ import Statecraft
 
 /// An external input's argument as the script gave it: the typed value and, for a string the
 /// machine never reads, only the raw bytes (so no `String` is built on the hot path).
-public struct ScriptArgument {
-    public var value: Value
+package struct ScriptArgument {
+    package var value: Value
     /// The argument's bytes, when `value` is a placeholder for a string that is not read.
-    public var raw: UnsafeRawBufferPointer?
+    package var raw: UnsafeRawBufferPointer?
     /// Whether `raw` is already a JSON string literal (it was written JSON-quoted).
-    public var rawIsJSON: Bool
+    package var rawIsJSON: Bool
 
     /// No argument.
-    public static var absent: ScriptArgument { ScriptArgument(value: .null, raw: nil, rawIsJSON: false) }
+    package static var absent: ScriptArgument { ScriptArgument(value: .null, raw: nil, rawIsJSON: false) }
 
-    public var isNone: Bool { raw == nil && value == .null }
+    package var isNone: Bool { raw == nil && value == .null }
 }

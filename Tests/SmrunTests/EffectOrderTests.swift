@@ -1,6 +1,6 @@
 import Testing
 
-/// Which effects a transition runs, and in what order (DESIGN 3.2, 3.7).
+/// Which effects a transition runs, and in what order (docs/semantics.md).
 @Suite struct EffectOrderTests {
     @Test func exitThenTransitionThenEntryAndSelfTransitions() throws {
         let run = try Smrun.run(fixture: "effect-order.yaml", script: "go\nagain\nstay\nstayMapped\n")

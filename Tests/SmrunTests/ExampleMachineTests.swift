@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every example in `machines/` prints exactly its expected transcript (DESIGN §4).
+/// Every example in `machines/` prints exactly its expected transcript.
 ///
 /// `machines/NAME[.VARIANT].script` is run as `smrun machines/NAME.yaml < script` and compared
 /// with `machines/NAME[.VARIANT].expected.txt`; a new machine with a script is covered by adding

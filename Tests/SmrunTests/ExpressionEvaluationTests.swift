@@ -1,6 +1,6 @@
 import Testing
 
-/// Guards and `set` values evaluated at run time (DESIGN 3.3, 3.4), seen through the context
+/// Guards and `set` values evaluated at run time (docs/machine-files.md, docs/semantics.md), seen through the context
 /// that JSON results carry.
 @Suite struct ExpressionEvaluationTests {
     private func context(_ result: [String: Any]) -> [String: Any]? { result["context"] as? [String: Any] }

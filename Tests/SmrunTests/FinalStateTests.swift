@@ -1,7 +1,7 @@
 import Testing
 
-/// In a final state every input is `finished` (DESIGN 3.1), yet an unknown name or a bad
-/// argument is still reported as such, being checked first (3.6).
+/// In a final state every input is `finished` (docs/semantics.md), yet an unknown name or a bad
+/// argument is still reported as such, being checked first.
 @Suite struct FinalStateTests {
     @Test func inputsInAFinalStateAreFinished() throws {
         let run = try Smrun.run(fixture: "final-state.yaml", script: "finish\nfinish\nrestart\n", ["--format", "json"])

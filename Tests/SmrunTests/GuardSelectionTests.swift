@@ -1,6 +1,6 @@
 import Testing
 
-/// Which transition an input takes (DESIGN 3.1): the first candidate in file order whose guard
+/// Which transition an input takes (docs/semantics.md): the first candidate in file order whose guard
 /// holds; `guard-rejected` when every guard is false, `no-transition` when there is no candidate.
 @Suite struct GuardSelectionTests {
     private func send(_ input: String) throws -> SmrunOutput {

@@ -1,7 +1,7 @@
 import Testing
 
 /// Machine files with a mistake are refused with exit status 2 and a diagnostic that says
-/// where and what, `FILE:LINE:COL: error: MESSAGE [code]` (DESIGN 2, 4).
+/// where and what, `FILE:LINE:COL: error: MESSAGE [code]` (docs/cli.md).
 @Suite struct InvalidMachineTests {
     /// A fixture with one problem, where it must be reported, and what the message must say.
     struct Problem: CustomTestStringConvertible, Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `--format json` prints one JSON object per result with the fields of DESIGN §4.
+/// `--format json` prints one JSON object per result with the fields listed in docs/cli.md.
 @Suite struct JSONLinesTests {
     private func runExample(_ machine: String, script: String) throws -> (SmrunOutput, [[String: Any]]) {
         let run = try Smrun.run(

@@ -1,6 +1,6 @@
 import Testing
 
-/// A machine file is UTF-8 text (DESIGN 2); other bytes are an `encoding` error that says where.
+/// A machine file is UTF-8 text (docs/machine-files.md); other bytes are an `encoding` error that says where.
 @Suite struct MachineFileEncodingTests {
     private let header = Array("initial: idle\nstates: [idle]\ntransitions: []\n".utf8)
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -6,12 +7,12 @@ import Testing
 #endif
 
 /// A hostile machine file is a quick `limit-exceeded` error, never a hang or a crash, and each
-/// bound is raised by a flag (DESIGN 2: 16 MiB, depth 256, 10,000,000 nodes).
+/// bound is raised by a flag (docs/machine-files.md: 16 MiB, depth 256, 10,000,000 nodes).
 @Suite struct MachineFileLimitTests {
     /// Fast even for a debug build: the limits are checked as the file is read.
     private let quick: Duration = .seconds(1)
 
-    @Test func billionLaughsIsRefusedQuickly() throws {
+    @Test(.timeBound) func billionLaughsIsRefusedQuickly() throws {
         let files = try TemporaryFiles()
         // Nine levels of ten aliases each: 10^9 nodes once expanded.
         var text = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
@@ -26,7 +27,7 @@ import Testing
         #expect(run.elapsed < quick, "took \(run.elapsed)")
     }
 
-    @Test func deepFlowNestingIsRefusedQuickly() throws {
+    @Test(.timeBound) func deepFlowNestingIsRefusedQuickly() throws {
         let files = try TemporaryFiles()
         let file = try files.file("brackets.yaml", "initial: idle\nstates: " + String(repeating: "[", count: 100_000) + "\n")
         let run = try Smrun.run([file])
@@ -36,7 +37,7 @@ import Testing
         #expect(run.elapsed < quick, "took \(run.elapsed)")
     }
 
-    @Test func deepBlockNestingIsRefusedQuickly() throws {
+    @Test(.timeBound) func deepBlockNestingIsRefusedQuickly() throws {
         let files = try TemporaryFiles()
         // `- - - idle` nests block sequences on one line: 100,000 levels in 200 KB.
         let file = try files.file("dashes.yaml", "initial: idle\nstates:\n  " + String(repeating: "- ", count: 100_000) + "idle\ntransitions: []\n")
@@ -58,7 +59,7 @@ import Testing
         #expect(!raised.errorText.contains("[limit-exceeded]"), "\(raised.errorText)")
     }
 
-    @Test func fileOverSixteenMebibytesIsRefused() throws {
+    @Test(.timeBound) func fileOverSixteenMebibytesIsRefused() throws {
         let files = try TemporaryFiles()
         let file = try files.file("huge.yaml", "initial: idle\nstates: [idle]\ntransitions: []\n")
         // Sparse: the size is what matters, no 16 MiB is written.

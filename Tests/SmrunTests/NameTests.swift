@@ -1,6 +1,6 @@
 import Testing
 
-/// Names of states and inputs are strings whatever they look like (DESIGN 2).
+/// Names of states and inputs are strings whatever they look like (docs/machine-files.md).
 @Suite struct NameTests {
     @Test func namesThatLookLikeBooleansNumbersOrNullAreNames() throws {
         let run = try Smrun.run(fixture: "names-that-look-like-values.yaml", script: "yes\n2\nnull\n", ["--format", "json"])

@@ -1,7 +1,7 @@
 import Testing
 
 /// Inputs sent by effects run after the current transition, first in first out, before the next
-/// external input, each with its own result; a step limit stops a livelock (DESIGN 3.5).
+/// external input, each with its own result; a step limit stops a livelock (docs/semantics.md).
 @Suite struct RunToCompletionTests {
     @Test func sentInputsRunFirstInFirstOutBeforeTheNextExternalInput() throws {
         let run = try Smrun.run(fixture: "send-fifo.yaml", script: "start\nfirst\n", ["--format", "json"])

@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
-/// How `smrun` reads an input script from standard input (DESIGN §4): one result per input line,
+/// How `smrun` reads an input script from standard input (docs/cli.md): one result per input line,
 /// whatever the line holds.
 @Suite struct ScriptHandlingTests {
     private let car = "machines/self-driving-car.yaml"
@@ -162,7 +163,7 @@ import Testing
         #expect(run.exited(0))
     }
 
-    @Test func tenMegabyteUnknownNameGivesOneResultQuickly() throws {
+    @Test(.timeBound) func tenMegabyteUnknownNameGivesOneResultQuickly() throws {
         let long = String(repeating: "x", count: 10 << 20)
         // A 10 MB argument takes about a second in a debug build; an unknown name should not take longer.
         let run = try Smrun.run([car, "--format", "json"], input: .bytes(Data("\(long)\nstartEngine\n".utf8)), timeout: .seconds(5))

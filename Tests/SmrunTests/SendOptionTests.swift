@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `--send INPUT[=ARG]` feeds inputs from the command line instead of standard input (DESIGN §4).
+/// `--send INPUT[=ARG]` feeds inputs from the command line instead of standard input (docs/cli.md).
 @Suite struct SendOptionTests {
     private let car = "machines/self-driving-car.yaml"
 

@@ -5,7 +5,7 @@ import Testing
     import Glibc
 #endif
 
-/// `smrun --state FILE` (DESIGN §4, README "State files"): resuming, locking, refusing, and what
+/// `smrun --state FILE` (docs/snapshots.md): resuming, locking, refusing, and what
 /// the file holds after a signal or a crash.
 @Suite struct StateFileTests {
     static let counter = Paths.fixture("counter.yaml")

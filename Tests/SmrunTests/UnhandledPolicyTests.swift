@@ -1,6 +1,6 @@
 import Testing
 
-/// `on_unhandled: ignore` (DESIGN 3.1): `no-transition` becomes an ignored result that is not a
+/// `on_unhandled: ignore` (docs/semantics.md): `no-transition` becomes an ignored result that is not a
 /// failure; every other rejection still fails the run.
 @Suite struct UnhandledPolicyTests {
     private let machine = "on-unhandled-ignore.yaml"

@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// A machine path that is not a readable regular file is refused at once, never waited on
-/// (DESIGN 4: exit status 2 for an I/O error).
+/// (exit status 2 for an I/O error, docs/cli.md).
 @Suite struct UnreadableMachineFileTests {
     @Test func directoryIsRefused() throws {
         let files = try TemporaryFiles()

@@ -1,7 +1,7 @@
 import Testing
 
 /// A command line smrun cannot run exits with status 2, says why on standard error, and prints
-/// no result (DESIGN 4).
+/// no result (docs/cli.md).
 @Suite struct UsageErrorTests {
     @Test(arguments: [
         ["machines/traffic-light.yaml", "--bogus"],

@@ -124,8 +124,13 @@ struct ValidateCommandTests {
 
         let empty = directory.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        #expect(try Smrun.run(["validate", empty.path]).exited(2))
-        #expect(try Smrun.run(["validate"]).exited(2))
+        let nothingToCheck = try Smrun.run(["validate", empty.path])
+        #expect(nothingToCheck.exited(2))
+        // The command line is right: a plain error, not the usage text.
+        #expect(nothingToCheck.errorLines == ["smrun validate: no *.yaml or *.yml files under directory '\(empty.path)'"])
+        let noArgument = try Smrun.run(["validate"])
+        #expect(noArgument.exited(2))
+        #expect(noArgument.errorText.contains("Usage: smrun validate"))
     }
 
     @Test func runRefusesAMachineWithErrorsButNotWithWarnings() throws {

@@ -67,6 +67,7 @@ enum EngineBenchmark {
             Case(name: "file-loaded, no context effects, counting sink", machine: withoutEffects, run: countingRun),
             Case(name: "file-loaded, one observer (closure sink)", machine: withEffects, run: observerRun),
             Case(name: "typed API, enum states (Jester's car)", machine: withEffects, run: TypedBenchmark.run),
+            Case(name: "typed API, owned machine (Jester's car)", machine: withEffects, run: TypedBenchmark.runOwned),
         ]
 
         let counter = AllocationCounter()

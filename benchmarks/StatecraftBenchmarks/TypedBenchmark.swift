@@ -1,7 +1,9 @@
 import Statecraft
 
-/// The typed Swift API's case of the engine benchmark: Jester's car with enum states and typed
-/// inputs (as in its README), driven by the same walk as the file-loaded machine.
+/// The typed Swift API's cases of the engine benchmark: Jester's car with enum states and typed
+/// inputs (as in its README), as a shared ``TypedStateMachine`` and as a single-owner
+/// ``OwnedStateMachine`` built from the same rows, driven by the same walk as the file-loaded
+/// machine.
 enum TypedBenchmark {
     /// Declared in the file's order, so that raw values are the file machine's state ids and
     /// the checksum matches the file-loaded cases.
@@ -26,18 +28,17 @@ enum TypedBenchmark {
         static let noFailInput = Input("noFailInput")
     }
 
-    static func makeCar() -> TypedStateMachine<State, Trip> {
-        TypedStateMachine(initial: .unstarted, context: Trip()) {
-            Inputs.startEngine | .unstarted => .parked
-            Inputs.driveAround | [.parked, .droppingOffPassengers] => .drivingAround
-            Inputs.park | [.drivingAround, .drivingToLocation] => .parked
-            Inputs.pickUpPassengers | .parked => .pickingUpPassengers
-            Inputs.passengersHaveEntered | .pickingUpPassengers => .pickingUpPassengers | { $0.context.passengers = $0.argument }
-            Inputs.driveToLocation | .pickingUpPassengers => .drivingToLocation | { $0.context.location = $0.argument }
-            Inputs.dropOffPassengers | .parked => .droppingOffPassengers | { $0.context.passengers = 0 }
-            for state in [State.unstarted, .drivingAround, .drivingToLocation, .parked, .pickingUpPassengers, .droppingOffPassengers] {
-                Inputs.noFailInput | state => state
-            }
+    @MachineBuilder<State, Trip>
+    static func rows() -> MachineRules<State, Trip> {
+        Inputs.startEngine | .unstarted => .parked
+        Inputs.driveAround | [.parked, .droppingOffPassengers] => .drivingAround
+        Inputs.park | [.drivingAround, .drivingToLocation] => .parked
+        Inputs.pickUpPassengers | .parked => .pickingUpPassengers
+        Inputs.passengersHaveEntered | .pickingUpPassengers => .pickingUpPassengers | { $0.context.passengers = $0.argument }
+        Inputs.driveToLocation | .pickingUpPassengers => .drivingToLocation | { $0.context.location = $0.argument }
+        Inputs.dropOffPassengers | .parked => .droppingOffPassengers | { $0.context.passengers = 0 }
+        for state in [State.unstarted, .drivingAround, .drivingToLocation, .parked, .pickingUpPassengers, .droppingOffPassengers] {
+            Inputs.noFailInput | state => state
         }
     }
 
@@ -74,25 +75,69 @@ enum TypedBenchmark {
             case .driveToLocation(let place): car.send(Inputs.driveToLocation, place)
             }
         }
+
+        func send(to car: inout OwnedStateMachine<State, Trip>) -> StateTransitionResult<State> {
+            switch self {
+            case .startEngine: car.send(Inputs.startEngine)
+            case .driveAround: car.send(Inputs.driveAround)
+            case .park: car.send(Inputs.park)
+            case .pickUpPassengers: car.send(Inputs.pickUpPassengers)
+            case .dropOffPassengers: car.send(Inputs.dropOffPassengers)
+            case .noMapInput: car.send(Inputs.noMapInput)
+            case .noFailInput: car.send(Inputs.noFailInput)
+            case .passengersHaveEntered(let count): car.send(Inputs.passengersHaveEntered, count)
+            case .driveToLocation(let place): car.send(Inputs.driveToLocation, place)
+            }
+        }
     }
 
+    /// The shared machine's case.
     @inline(never)
     static func run(_ machine: CompiledMachine, _ walk: EngineBenchmark.Walk, _ cycles: Int) -> EngineBenchmark.Checksum {
-        let car = makeCar()
+        let car = TypedStateMachine(initial: State.unstarted, context: Trip(), rules: rows)
+        return drive(machine, walk, cycles, finalState: { car.state }) { $0.send(to: car) }
+    }
+
+    /// The single-owner machine's case.
+    @inline(never)
+    static func runOwned(_ machine: CompiledMachine, _ walk: EngineBenchmark.Walk, _ cycles: Int) -> EngineBenchmark.Checksum {
+        var car = OwnedStateMachine(initial: State.unstarted, context: Trip(), rules: rows)
         let prefix = walk.prefix.map { Step($0, named: machine.inputNames[$0.input]) }
         let cycle = walk.cycle.map { Step($0, named: machine.inputNames[$0.input]) }
-        for step in prefix { _ = step.send(to: car) }
+        for step in prefix { _ = step.send(to: &car) }
         var checksum = EngineBenchmark.Checksum()
         for _ in 0..<cycles {
             for step in cycle {
                 checksum.results &+= 1
-                if case .success(let transition) = step.send(to: car) {
+                if case .success(let transition) = step.send(to: &car) {
                     checksum.accepted &+= 1
                     checksum.targets &+= transition.to.rawValue
                 }
             }
         }
         checksum.finalState = car.state.rawValue
+        return checksum
+    }
+
+    @inline(__always)
+    static func drive(
+        _ machine: CompiledMachine, _ walk: EngineBenchmark.Walk, _ cycles: Int, finalState: () -> State,
+        send: (Step) -> StateTransitionResult<State>
+    ) -> EngineBenchmark.Checksum {
+        let prefix = walk.prefix.map { Step($0, named: machine.inputNames[$0.input]) }
+        let cycle = walk.cycle.map { Step($0, named: machine.inputNames[$0.input]) }
+        for step in prefix { _ = send(step) }
+        var checksum = EngineBenchmark.Checksum()
+        for _ in 0..<cycles {
+            for step in cycle {
+                checksum.results &+= 1
+                if case .success(let transition) = send(step) {
+                    checksum.accepted &+= 1
+                    checksum.targets &+= transition.to.rawValue
+                }
+            }
+        }
+        checksum.finalState = finalState().rawValue
         return checksum
     }
 }

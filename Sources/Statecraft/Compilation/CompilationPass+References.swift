@@ -45,7 +45,7 @@ extension CompilationPass {
     }
 
     /// Variable types come from initial values; one that starts as `null` takes the one type
-    /// that assignments to it give it (DESIGN §2).
+    /// that assignments to it give it (docs/machine-files.md).
     mutating func declareVariables(argumentScopes: [Set<ValueType?>]) {
         var unresolved: Set<String> = []
         for (slot, variable) in definition.context.enumerated() {

@@ -3,32 +3,45 @@
 ///
 /// Every id is an index into the matching `...Names` array. Build one with ``MachineCompiler``.
 public struct CompiledMachine: Sendable {
+    /// The machine's name (a file's `machine` key, or its base name).
     public let name: String
+    /// The machine's description, if it has one.
     public let description: String?
+    /// State names, by state id.
     public let stateNames: [String]
+    /// Input names, by input id.
     public let inputNames: [String]
+    /// Effect names, by effect id.
     public let effectNames: [String]
+    /// Context variable names, by slot.
     public let variableNames: [String]
+    /// The initial state's id.
     public let initialState: Int
+    /// The context's initial values, by slot.
     public let initialContext: [Value]
     /// The type of each context variable: its initial value's, or, for one that starts as
-    /// `null`, the nullable type assigned to it (DESIGN §2).
-    public let variableTypes: [ExpressionType]
+    /// `null`, the nullable type assigned to it (docs/machine-files.md).
+    package let variableTypes: [ExpressionType]
+    /// What an input without a transition does: rejected or ignored.
     public let onUnhandled: MachineDefinition.UnhandledPolicy
     /// The argument type of each input; `nil` for an input that takes none.
     public let argumentTypes: [ValueType?]
     /// Whether any guard or effect may read each input's argument. When not, a caller may skip
     /// building the argument's value (a string, say) after checking its type.
-    public let argumentIsRead: [Bool]
+    package let argumentIsRead: [Bool]
+    /// Whether each state, by id, is final.
     public let isFinal: [Bool]
-    public let entryEffects: [[Int]]
-    public let exitEffects: [[Int]]
-    public let transitions: [CompiledTransition]
-    public let effects: [CompiledEffect]
+    package let entryEffects: [[Int]]
+    package let exitEffects: [[Int]]
+    package let transitions: [CompiledTransition]
+    package let effects: [CompiledEffect]
     /// The state tree and what the statechart runner reads, for a machine that needs it (any
     /// nesting, eventless transition or `in()`); `nil` for a flat machine, which ``Runner``
     /// runs through its dispatch table.
-    public let chart: StateChart?
+    package let chart: StateChart?
+    /// Whether the machine is a statechart (any nesting, eventless transition or `in()`): run
+    /// it with ``ChartRunner``; ``Runner`` runs the others.
+    public var isStatechart: Bool { chart != nil }
     /// The dispatch table that ``Runner`` reads (empty for a statechart).
     @usableFromInline let table: DispatchTable
 
@@ -64,14 +77,16 @@ public struct CompiledMachine: Sendable {
         }
     }
 
+    /// The number of states.
     public var stateCount: Int { stateNames.count }
+    /// The number of inputs.
     public var inputCount: Int { inputNames.count }
 
     /// Whether the machine has extended state.
-    public var hasContext: Bool { !variableNames.isEmpty }
+    package var hasContext: Bool { !variableNames.isEmpty }
 
     /// The candidate transitions for `input` in `state`, in file order.
-    public func candidates(state: Int, input: Int) -> ArraySlice<Int32> {
+    package func candidates(state: Int, input: Int) -> ArraySlice<Int32> {
         let cell = table.cells[state * inputCount + input]
         if cell.code >= 0 { return [cell.code][...] }
         let start = Int(cell.next)
@@ -89,8 +104,8 @@ public struct CompiledMachine: Sendable {
         return result.isAccepted && result.transition >= 0 ? effectsRun(by: result.transition, from: result.from) : .none
     }
 
-    /// The effects that taking `transition` from `source` runs, in order (DESIGN §3.2).
-    public func effectsRun(by transition: Int, from source: Int) -> EffectSequence {
+    /// The effects that taking `transition` from `source` runs, in order (docs/semantics.md).
+    package func effectsRun(by transition: Int, from source: Int) -> EffectSequence {
         // Field by field: a copy of the whole transition would retain all its arrays.
         let target = transitions[transition].target
         let effects = transitions[transition].effects
@@ -100,42 +115,42 @@ public struct CompiledMachine: Sendable {
 }
 
 /// A transition in compiled form.
-public struct CompiledTransition: Sendable {
-    public let input: Int
+package struct CompiledTransition: Sendable {
+    package let input: Int
     /// The states it leaves from (a `"*"` source expanded to every non-final state).
-    public let sources: [Int]
+    package let sources: [Int]
     /// The target state, or -1 to stay without exit or entry effects.
-    public let target: Int
-    public let guardExpression: CompiledExpression?
+    package let target: Int
+    package let guardExpression: CompiledExpression?
     /// The guard as written, for messages.
-    public let guardText: String?
-    public let effects: [Int]
-    public let position: SourcePosition
+    package let guardText: String?
+    package let effects: [Int]
+    package let position: SourcePosition
     /// The targets after ``target`` (a transition into several parallel regions).
-    public internal(set) var moreTargets: [Int] = []
+    package internal(set) var moreTargets: [Int] = []
     /// `type: internal`: does not exit a compound source whose descendants it targets.
-    public internal(set) var isInternal = false
+    package internal(set) var isInternal = false
 
     /// Every target; empty for a transition that stays.
-    public var targets: [Int] { target < 0 ? [] : [target] + moreTargets }
+    package var targets: [Int] { target < 0 ? [] : [target] + moreTargets }
 
     /// Whether the transition is eventless (``input`` is -1).
-    public var isEventless: Bool { input < 0 }
+    package var isEventless: Bool { input < 0 }
 }
 
 /// An effect's body in compiled form; a hook has neither assignments nor sends.
-public struct CompiledEffect: Sendable {
-    public struct Send: Sendable {
-        public let input: Int
-        public let argument: CompiledExpression?
+package struct CompiledEffect: Sendable {
+    package struct Send: Sendable {
+        package let input: Int
+        package let argument: CompiledExpression?
     }
 
-    public let assignments: [(slot: Int, value: CompiledExpression)]
-    public let sends: [Send]
+    package let assignments: [(slot: Int, value: CompiledExpression)]
+    package let sends: [Send]
     /// The expressions as written, in assignment-then-send order, for messages.
-    public let expressionTexts: [String]
+    package let expressionTexts: [String]
 
-    public var hasBody: Bool { !assignments.isEmpty || !sends.isEmpty }
+    package var hasBody: Bool { !assignments.isEmpty || !sends.isEmpty }
 }
 
 /// The effects one transition runs: the source's exit effects, the transition's, the target's
@@ -145,15 +160,18 @@ public struct EffectSequence: Sequence, Sendable {
     let transition: [Int]
     let entry: [Int]
 
+    /// Whether no effect runs.
     public var isEmpty: Bool { exit.isEmpty && transition.isEmpty && entry.isEmpty }
 
     static let none = EffectSequence(exit: [], transition: [], entry: [])
 
+    /// Iterates the effect ids in the order they run.
     public struct Iterator: IteratorProtocol {
         let parts: EffectSequence
         var part = 0
         var index = 0
 
+        /// The next effect id, or `nil` after the last.
         public mutating func next() -> Int? {
             while part < 3 {
                 let list = part == 0 ? parts.exit : part == 1 ? parts.transition : parts.entry
@@ -168,5 +186,6 @@ public struct EffectSequence: Sequence, Sendable {
         }
     }
 
+    /// An iterator over the effect ids, in the order they run.
     public func makeIterator() -> Iterator { Iterator(parts: self) }
 }

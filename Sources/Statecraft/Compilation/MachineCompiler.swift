@@ -3,8 +3,11 @@
 /// Every problem is reported, not just the first: the result carries all diagnostics, and a
 /// machine only when there is no error.
 public enum MachineCompiler {
+    /// What compiling produced.
     public struct Output: Sendable {
+        /// The compiled machine, when there were no errors.
         public var machine: CompiledMachine?
+        /// Every problem found (errors; the linter's warnings are separate).
         public var diagnostics: [Diagnostic]
     }
 
@@ -13,6 +16,7 @@ public enum MachineCompiler {
     /// can declare 60,000 states and 60,000 inputs.
     public static let defaultMaximumTableCells = 1 << 24
 
+    /// Checks `definition` and compiles it, with at most `maximumTableCells` dispatch cells.
     public static func compile(_ definition: MachineDefinition, maximumTableCells: Int = defaultMaximumTableCells) -> Output {
         var pass = CompilationPass(definition, maximumTableCells: maximumTableCells)
         let machine = pass.run()

@@ -2,12 +2,12 @@
 ///
 /// Names are written bare in transition rows (`input | a, b => c | e`) and input scripts
 /// (`input ARG`), so they cannot hold the characters those forms split on.
-public enum NameRules {
+package enum NameRules {
     /// Characters a state, input or effect name cannot contain.
-    public static let reservedCharacters: Set<Unicode.Scalar> = ["|", ",", "=", "*", "#", "\"", "[", "]", "{", "}"]
+    package static let reservedCharacters: Set<Unicode.Scalar> = ["|", ",", "=", "*", "#", "\"", "[", "]", "{", "}"]
 
     /// Why `name` is not a valid state, input or effect name, or `nil` when it is.
-    public static func problem(withName name: String) -> String? {
+    package static func problem(withName name: String) -> String? {
         if isPlainASCII(name) { return nil }
         if name.isEmpty { return "a name cannot be empty" }
         for scalar in name.unicodeScalars {
@@ -36,10 +36,10 @@ public enum NameRules {
     }
 
     /// Words of the expression language that cannot name a context variable.
-    public static let keywords: Set<String> = ["true", "false", "null", "arg"]
+    package static let keywords: Set<String> = ["true", "false", "null", "arg"]
 
     /// Why `name` is not a valid context variable name, or `nil` when it is.
-    public static func problem(withVariableName name: String) -> String? {
+    package static func problem(withVariableName name: String) -> String? {
         guard let first = name.unicodeScalars.first else { return "a variable name cannot be empty" }
         let isIdentifier =
             (first == "_" || first.properties.isAlphabetic)

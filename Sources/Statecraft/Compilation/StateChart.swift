@@ -5,42 +5,42 @@
 ///
 /// A machine has one when any state has children, any transition is eventless or any
 /// expression uses `in()`; other machines run on the flat ``DispatchTable``.
-public struct StateChart: Sendable {
+package struct StateChart: Sendable {
     /// A transition from one source state.
-    public struct Transition: Sendable {
+    package struct Transition: Sendable {
         /// The input, or -1 for an eventless transition.
-        public let input: Int32
-        public let source: Int32
+        package let input: Int32
+        package let source: Int32
         /// The targets as written (history pseudo-states included); empty for one that stays.
-        public let targets: [Int32]
+        package let targets: [Int32]
         /// The state whose descendants the transition exits and enters (SCXML's transition
         /// domain): -1 for the whole machine, ``noDomain`` for a transition that stays. Not
         /// valid when ``targetsHistory`` (it then depends on what the history recorded).
-        public let domain: Int32
-        public let targetsHistory: Bool
-        public let isInternal: Bool
-        public let isGuarded: Bool
+        package let domain: Int32
+        package let targetsHistory: Bool
+        package let isInternal: Bool
+        package let isGuarded: Bool
         /// Its index in ``CompiledMachine/transitions`` (guard, effects, position).
-        public let compiled: Int32
+        package let compiled: Int32
     }
 
     /// The domain of a transition without targets: it exits and enters nothing.
-    public static let noDomain: Int32 = -2
+    package static let noDomain: Int32 = -2
 
-    public let tree: StateTree
-    public let transitions: [Transition]
+    package let tree: StateTree
+    package let transitions: [Transition]
     /// The transitions leaving from each state, in file order:
     /// `transitionsBySource[sourceStarts[state] ..< sourceStarts[state + 1]]`.
     let sourceStarts: [Int32]
     let transitionsBySource: [Int32]
     /// Whether any transition is eventless: when none, no eventless selection is needed.
-    public let hasEventless: Bool
+    package let hasEventless: Bool
     /// Per state, the input `done.state.NAME` to raise when it completes, or -1 when no
     /// transition takes that input (raising it could change nothing, and prints nothing).
-    public let doneInputs: [Int32]
+    package let doneInputs: [Int32]
     /// The states that `in()` tests, and the slot after the context's variables where each one's
     /// activity is kept as a bool for expressions to read.
-    public let activityTests: [(state: Int32, slot: Int32)]
+    package let activityTests: [(state: Int32, slot: Int32)]
 
     init(tree: StateTree, transitions: [Transition], doneInputs: [Int32], activityTests: [(state: Int32, slot: Int32)]) {
         self.tree = tree
@@ -62,7 +62,7 @@ public struct StateChart: Sendable {
     }
 
     /// The transitions leaving from `state`, in file order.
-    public func transitions(from state: Int) -> ArraySlice<Int32> {
+    package func transitions(from state: Int) -> ArraySlice<Int32> {
         transitionsBySource[Int(sourceStarts[state])..<Int(sourceStarts[state + 1])]
     }
 }

@@ -2,9 +2,9 @@
 /// without copying its arrays): ids are in document order (the file's
 /// states flattened depth first, a parent before its children), so a state's descendants are
 /// the ids right after it, up to ``end(of:)``, and exiting innermost first is descending ids.
-public final class StateTree: Sendable {
+package final class StateTree: Sendable {
     /// What a state is in the tree.
-    public enum Kind: UInt8, Sendable {
+    package enum Kind: UInt8, Sendable {
         /// No children (a final state is atomic too; see ``isFinal``).
         case atomic
         /// Children of which one is active.
@@ -16,38 +16,38 @@ public final class StateTree: Sendable {
         case shallowHistory, deepHistory
     }
 
-    public let kinds: [Kind]
-    public let isFinal: [Bool]
+    package let kinds: [Kind]
+    package let isFinal: [Bool]
     /// Each state's parent, or -1 at the top level.
-    public let parents: [Int32]
+    package let parents: [Int32]
     /// One past each state's last descendant: its descendants are `id + 1 ..< end`.
     let ends: [Int32]
     /// Each state's depth: 0 at the top level.
-    public let depths: [Int32]
+    package let depths: [Int32]
     /// The children that are states (not history), in document order; the top level's under
     /// ``topLevel``.
-    public let children: [[Int32]]
-    public let topLevel: [Int32]
+    package let children: [[Int32]]
+    package let topLevel: [Int32]
     /// The history pseudo-states among each state's children.
-    public let histories: [[Int32]]
+    package let histories: [[Int32]]
     /// What entering each compound state enters: its `initial` (descendants, one per region)
     /// or its first child. What a history leads to before its parent was left: its `default`,
     /// else its parent's initial. Empty for the others.
-    public let defaultEntries: [[Int32]]
+    package let defaultEntries: [[Int32]]
     /// The configuration the machine starts in is entered from the machine's `initial`.
-    public let initial: [Int32]
+    package let initial: [Int32]
     /// Per history pseudo-state, its slot in the history records (``historyCapacities``);
     /// -1 for the other states.
-    public let historySlots: [Int32]
+    package let historySlots: [Int32]
     /// Per history slot: the most states it may record (the parent's children for a shallow
     /// history, its atomic descendants for a deep one).
-    public let historyCapacities: [Int32]
+    package let historyCapacities: [Int32]
     /// The atomic states (final ones included), one bit per state: a configuration ANDed with
     /// it gives the active atomic states.
-    public let atomicMask: [UInt64]
+    package let atomicMask: [UInt64]
 
-    public var count: Int { kinds.count }
-    public var wordCount: Int { atomicMask.count }
+    package var count: Int { kinds.count }
+    package var wordCount: Int { atomicMask.count }
 
     init(
         kinds: [Kind], isFinal: [Bool], parents: [Int], initialOf: [[Int]], historyDefaults: [[Int]], initial: Int
@@ -122,17 +122,17 @@ public final class StateTree: Sendable {
 
     /// One past the last descendant of `state`; for -1 (the whole machine), the state count.
     @inline(__always)
-    public func end(of state: Int) -> Int { state < 0 ? count : Int(ends[state]) }
+    package func end(of state: Int) -> Int { state < 0 ? count : Int(ends[state]) }
 
     /// Whether `state` is a proper descendant of `ancestor` (-1: the whole machine).
     @inline(__always)
-    public func isDescendant(_ state: Int, of ancestor: Int) -> Bool {
+    package func isDescendant(_ state: Int, of ancestor: Int) -> Bool {
         state > ancestor && state < end(of: ancestor)
     }
 
     /// The least compound (not parallel) state that is a proper ancestor of every state in
     /// `states`, or -1 for the machine itself (SCXML's LCCA, the domain of a transition).
-    public func leastCommonCompoundAncestor(_ states: [Int]) -> Int {
+    package func leastCommonCompoundAncestor(_ states: [Int]) -> Int {
         guard let first = states.first else { return -1 }
         var ancestor = parents[first] >= 0 ? Int(parents[first]) : -1
         while ancestor >= 0 {
@@ -143,14 +143,14 @@ public final class StateTree: Sendable {
     }
 
     /// The least common ancestor of two states, compound or parallel (-1: the machine).
-    public func leastCommonAncestor(_ a: Int, _ b: Int) -> Int {
+    package func leastCommonAncestor(_ a: Int, _ b: Int) -> Int {
         var ancestor = Int(parents[a])
         while ancestor >= 0 && !isDescendant(b, of: ancestor) { ancestor = Int(parents[ancestor]) }
         return ancestor
     }
 
     /// The region of a parallel state that holds `state`, or `nil` when `state` is in none.
-    public func region(of state: Int) -> Int? {
+    package func region(of state: Int) -> Int? {
         var child = state
         var parent = Int(parents[state])
         while parent >= 0 {
@@ -163,5 +163,5 @@ public final class StateTree: Sendable {
 }
 
 extension StateTree.Kind {
-    public var isHistory: Bool { self == .shallowHistory || self == .deepHistory }
+    package var isHistory: Bool { self == .shallowHistory || self == .deepHistory }
 }

@@ -5,9 +5,12 @@
 public struct EffectDefinition: Sendable {
     /// `set: { variable: expression }`.
     public struct Assignment: Sendable {
+        /// The context variable assigned.
         public var variable: Named
+        /// The expression whose value it is assigned.
         public var expression: ExpressionSource
 
+        /// Assigns `expression` to `variable`.
         public init(_ variable: Named, _ expression: ExpressionSource) {
             self.variable = variable
             self.expression = expression
@@ -16,19 +19,26 @@ public struct EffectDefinition: Sendable {
 
     /// `send: INPUT` or `send: [{ input: INPUT, arg: expression }]`.
     public struct Send: Sendable {
+        /// The input queued.
         public var input: Named
+        /// The argument's expression, for an input that takes one.
         public var argument: ExpressionSource?
 
+        /// Queues `input`, with `argument` when it takes one.
         public init(_ input: Named, argument: ExpressionSource? = nil) {
             self.input = input
             self.argument = argument
         }
     }
 
+    /// The effect's name.
     public var name: Named
+    /// Its assignments, run in order.
     public var assignments: [Assignment]
+    /// The inputs it queues, in order, after its assignments.
     public var sends: [Send]
 
+    /// An effect named `name` with this body; an empty body makes a hook.
     public init(_ name: Named, assignments: [Assignment] = [], sends: [Send] = []) {
         self.name = name
         self.assignments = assignments
@@ -38,21 +48,25 @@ public struct EffectDefinition: Sendable {
 
 /// The text of a guard or assignment expression and where it starts in the file.
 public struct ExpressionSource: Sendable, ExpressibleByStringLiteral {
+    /// The expression as written.
     public var text: String
+    /// Where the scalar holding it starts.
     public var position: SourcePosition
     /// Columns between `position` and the first character of `text` (1 for a quoted scalar).
     public var columnOffset: Int
 
+    /// The expression `text`, written at `position`, `columnOffset` columns before its first character.
     public init(_ text: String, at position: SourcePosition = .unknown, columnOffset: Int = 0) {
         self.text = text
         self.position = position
         self.columnOffset = columnOffset
     }
 
+    /// An expression from a literal, at no known position.
     public init(stringLiteral value: String) { self.init(value) }
 
     /// The file position of the character at `offset` (in Unicode scalars) inside the text.
-    public func position(atOffset offset: Int) -> SourcePosition {
+    package func position(atOffset offset: Int) -> SourcePosition {
         position == .unknown ? .unknown : position.advanced(by: columnOffset + offset)
     }
 }

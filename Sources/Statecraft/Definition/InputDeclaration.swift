@@ -1,11 +1,15 @@
 /// An input the machine accepts, and the type of its argument if it takes one.
 public struct InputDeclaration: Sendable {
+    /// The input's name.
     public var name: Named
+    /// The type of its argument; `nil` when it takes none.
     public var argumentType: ValueType?
+    /// What the input means, for readers.
     public var description: String?
     /// Where the argument type was written, for diagnostics.
     public var argumentTypePosition: SourcePosition
 
+    /// An input named `name`, taking an `argumentType` argument (none when `nil`).
     public init(
         _ name: Named, argumentType: ValueType? = nil, description: String? = nil,
         argumentTypePosition: SourcePosition = .unknown

@@ -11,17 +11,26 @@ public struct MachineDefinition: Sendable {
         case ignore
     }
 
+    /// The machine's name.
     public var name: String
+    /// What the machine is for, for readers.
     public var description: String?
+    /// The initial state.
     public var initial: Named
+    /// What an input without a transition does.
     public var onUnhandled: UnhandledPolicy
+    /// The extended state's variables.
     public var context: [ContextVariable]
     /// The declared inputs, or `nil` when the machine's inputs are the ones its transitions use.
     public var inputs: [InputDeclaration]?
+    /// The states, in declaration order.
     public var states: [StateDeclaration]
+    /// The effects that have a body.
     public var effects: [EffectDefinition]
+    /// The transitions, in the order that selection tries them.
     public var transitions: [TransitionDefinition]
 
+    /// A definition with these parts; ``MachineCompiler`` checks it.
     public init(
         name: String, description: String? = nil, initial: Named,
         onUnhandled: UnhandledPolicy = .reject, context: [ContextVariable] = [],
@@ -55,7 +64,9 @@ public struct MachineDefinition: Sendable {
 
 /// A name as written, with where it was written.
 public struct Named: Hashable, Sendable, ExpressibleByStringLiteral {
+    /// The name.
     public var name: String
+    /// Where it was written, or ``SourcePosition/unknown``.
     public var position: SourcePosition
     /// The file decoder's id for the name's spelling (one id per distinct spelling in a file),
     /// or -1: a hint that lets the compiler resolve a name written many times once
@@ -63,6 +74,7 @@ public struct Named: Hashable, Sendable, ExpressibleByStringLiteral {
     /// of the name's value: `==` and hashing ignore it.
     package var spelling: Int
 
+    /// `name`, written at `position`.
     public init(_ name: String, at position: SourcePosition = .unknown) {
         self.init(name, at: position, spelling: -1)
     }
@@ -73,12 +85,15 @@ public struct Named: Hashable, Sendable, ExpressibleByStringLiteral {
         self.spelling = spelling
     }
 
+    /// A name from a literal, at no known position.
     public init(stringLiteral value: String) { self.init(value) }
 
+    /// Equal when the names and positions are.
     public static func == (lhs: Named, rhs: Named) -> Bool {
         lhs.name == rhs.name && lhs.position == rhs.position
     }
 
+    /// Hashes the name and position.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(position)

@@ -2,9 +2,12 @@
 ///
 /// Machines built in Swift have no file; their parts carry ``SourcePosition/unknown``.
 public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The line, from 1; 0 when unknown.
     public var line: Int
+    /// The column in Unicode scalars, from 1; 0 when unknown.
     public var column: Int
 
+    /// The position at `line` and `column`.
     public init(line: Int, column: Int) {
         self.line = line
         self.column = column
@@ -14,7 +17,7 @@ public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConver
     public static let unknown = SourcePosition(line: 0, column: 0)
 
     /// The position of the byte at `offset` in UTF-8 text.
-    public init(offset: Int, in bytes: [UInt8]) {
+    package init(offset: Int, in bytes: [UInt8]) {
         var line = 1
         var lineStart = 0
         for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
@@ -26,13 +29,15 @@ public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConver
     }
 
     /// This position moved right by `columns` (for a position inside a scalar).
-    public func advanced(by columns: Int) -> SourcePosition {
+    package func advanced(by columns: Int) -> SourcePosition {
         SourcePosition(line: line, column: column + columns)
     }
 
+    /// File order: by line, then column.
     public static func < (a: SourcePosition, b: SourcePosition) -> Bool {
         (a.line, a.column) < (b.line, b.column)
     }
 
+    /// `LINE:COLUMN`.
     public var description: String { "\(line):\(column)" }
 }

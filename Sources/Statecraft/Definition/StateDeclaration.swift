@@ -9,8 +9,11 @@ public struct StateDeclaration: Sendable {
         case deep
     }
 
+    /// The state's name.
     public var name: Named
+    /// Effects run on entering the state, in order.
     public var entry: [Named]
+    /// Effects run on leaving the state, in order.
     public var exit: [Named]
     /// A final state accepts no more inputs (at the top level), or completes its parent.
     public var isFinal: Bool
@@ -25,6 +28,8 @@ public struct StateDeclaration: Sendable {
     /// A history pseudo-state's `default`: where it leads before its parent was ever left.
     public var historyDefault: [Named]
 
+    /// A state named `name`, with its entry and exit effects and, in a statechart, its children
+    /// and the options of a compound, parallel or history state.
     public init(
         _ name: Named, entry: [Named] = [], exit: [Named] = [], isFinal: Bool = false, children: [StateDeclaration] = [],
         initial: [Named] = [], isParallel: Bool = false, history: HistoryKind? = nil, historyDefault: [Named] = []

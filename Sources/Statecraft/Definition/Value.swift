@@ -1,9 +1,14 @@
 /// A value of the machine's extended state (context), an input's argument, or an expression.
 public enum Value: Hashable, Sendable {
+    /// An integer.
     case int(Int)
+    /// A floating-point number.
     case double(Double)
+    /// A boolean.
     case bool(Bool)
+    /// A string.
     case string(String)
+    /// No value.
     case null
 
     /// The value's type; `null` has the type ``ValueType/null``.
@@ -33,12 +38,22 @@ extension Value: CustomStringConvertible {
 
 /// The type of a ``Value``.
 public enum ValueType: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    case int, double, bool, string, null
+    /// An integer.
+    case int
+    /// A floating-point number.
+    case double
+    /// A boolean.
+    case bool
+    /// A string.
+    case string
+    /// The type of `null`, before a variable that starts as `null` is assigned a value.
+    case null
 
     /// Types an input argument may have.
-    public static let argumentTypes: [ValueType] = [.int, .double, .bool, .string]
+    package static let argumentTypes: [ValueType] = [.int, .double, .bool, .string]
 
-    public var isNumber: Bool { self == .int || self == .double }
+    package var isNumber: Bool { self == .int || self == .double }
 
+    /// The type's name as written in a machine file.
     public var description: String { rawValue }
 }

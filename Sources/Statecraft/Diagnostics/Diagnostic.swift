@@ -1,26 +1,34 @@
 /// A problem found in a machine definition: where, how bad, a stable code, and what was expected.
 public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
+    /// How bad a diagnostic is.
     public enum Severity: String, Hashable, Sendable {
-        case error, warning
+        /// The machine cannot load.
+        case error
+        /// The machine loads, but probably does not do what was meant.
+        case warning
     }
 
+    /// An error (the machine does not load) or a warning.
     public var severity: Severity
+    /// The stable code.
     public var code: DiagnosticCode
+    /// What is wrong, with a did-you-mean suggestion when one fits.
     public var message: String
+    /// Where in the file.
     public var position: SourcePosition
 
-    public init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at position: SourcePosition) {
+    package init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at position: SourcePosition) {
         self.severity = severity
         self.code = code
         self.message = message
         self.position = position
     }
 
-    public static func error(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> Diagnostic {
+    package static func error(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> Diagnostic {
         Diagnostic(.error, code, message, at: position)
     }
 
-    public static func warning(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> Diagnostic {
+    package static func warning(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> Diagnostic {
         Diagnostic(.warning, code, message, at: position)
     }
 
@@ -33,41 +41,69 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
 /// The stable identifiers of diagnostics, printed as `[code]` and used by tools.
 public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     // The file itself.
+    /// The file could not be read.
     case unreadableFile = "unreadable-file"
+    /// The file is not UTF-8 text.
     case encoding
+    /// The file is not valid YAML.
     case yamlSyntax = "yaml-syntax"
+    /// The file exceeds a ``YAMLLimits`` bound (size, depth, nodes, table cells).
     case limitExceeded = "limit-exceeded"
+    /// A mapping has the same key twice.
     case duplicateKey = "duplicate-key"
     // Schema.
+    /// A key the schema does not have.
     case unknownKey = "unknown-key"
+    /// A required key is missing.
     case missingKey = "missing-key"
+    /// A scalar, list or mapping where another was expected.
     case wrongKind = "wrong-kind"
+    /// A name that is empty or uses reserved characters or words.
     case invalidName = "invalid-name"
+    /// A transition row that does not read `INPUT | FROM => TO | EFFECTS`.
     case invalidRow = "invalid-row"
+    /// A value that the key does not accept.
     case invalidValue = "invalid-value"
     // References and names.
+    /// A reference to a state that is not declared.
     case undefinedState = "undefined-state"
+    /// A reference to an input that is not declared.
     case undefinedInput = "undefined-input"
+    /// A reference to a context variable that is not declared.
     case undefinedVariable = "undefined-variable"
+    /// A state declared twice.
     case duplicateState = "duplicate-state"
+    /// An input declared twice.
     case duplicateInput = "duplicate-input"
+    /// An effect defined twice.
     case duplicateEffect = "duplicate-effect"
+    /// A context variable declared twice.
     case duplicateVariable = "duplicate-variable"
+    /// An initial state that is final, so the machine could accept no input.
     case invalidInitial = "invalid-initial"
     // Statecharts: the shape of the state tree and of transitions' targets.
     case invalidState = "invalid-state"
     case invalidTarget = "invalid-target"
     case eventlessCycle = "eventless-cycle"
     // Expressions and types.
+    /// A guard or effect expression that does not parse.
     case expressionSyntax = "expression-syntax"
+    /// A guard or effect expression of the wrong type.
     case expressionType = "expression-type"
+    /// An argument of the wrong type for its input.
     case argumentType = "argument-type"
     // Warnings: the machine runs, but probably not as meant.
+    /// Warning: no path from the initial state reaches the state.
     case unreachableState = "unreachable-state"
+    /// Warning: no path from the initial state reaches the final state.
     case unreachableFinal = "unreachable-final"
+    /// Warning: a state that is not final but cannot be left.
     case trapState = "trap-state"
+    /// Warning: a transition that an earlier one always takes the place of.
     case shadowedTransition = "shadowed-transition"
+    /// Warning: an input that no transition uses, always rejected.
     case unusedInput = "unused-input"
+    /// Warning: effects that send inputs in a cycle (a livelock, stopped by the step limit).
     case sendCycle = "send-cycle"
 }
 

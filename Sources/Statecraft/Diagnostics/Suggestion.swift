@@ -1,7 +1,7 @@
 /// "Did you mean ...?" for a misspelt name.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `name` by edit distance, if it is close enough to be a typo.
-    public static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
+    package static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
         // Names are short; a long one (a stray line of a script) is no typo of any of them.
         guard name.utf8.count <= 256 else { return nil }
         let target = Array(name.lowercased().unicodeScalars)
@@ -20,7 +20,7 @@ public enum Suggestion {
     }
 
     /// ` (did you mean 'x'?)`, or nothing when no candidate is close.
-    public static func didYouMean(_ name: String, in candidates: some Sequence<String>) -> String {
+    package static func didYouMean(_ name: String, in candidates: some Sequence<String>) -> String {
         closest(to: name, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 

@@ -1,5 +1,5 @@
 /// A type-checked expression with variables resolved to context slots, ready to evaluate.
-public indirect enum CompiledExpression: Sendable {
+package indirect enum CompiledExpression: Sendable {
     case constant(Value)
     case variable(Int)
     case argument
@@ -17,12 +17,16 @@ public indirect enum CompiledExpression: Sendable {
     case host(HostCondition)
 }
 
-/// Why an expression could not be evaluated (DESIGN §3.3: the result `expression-error`).
+/// Why an expression could not be evaluated (the result `expression-error`, docs/semantics.md).
 public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Division or remainder by zero.
     case divisionByZero
+    /// An integer result out of range.
     case overflow
+    /// A `null` where a value was needed.
     case nullOperand
 
+    /// What went wrong, in words.
     public var description: String {
         switch self {
         case .divisionByZero: "division by zero"
@@ -34,7 +38,7 @@ public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible 
 
 extension CompiledExpression {
     /// Evaluates against the context slots and the input's argument. Allocates only to join strings.
-    public func evaluate(_ context: [Value], argument: Value) throws(EvaluationError) -> Value {
+    package func evaluate(_ context: [Value], argument: Value) throws(EvaluationError) -> Value {
         switch self {
         case .constant(let value): return value
         case .variable(let slot): return context[slot]

@@ -1,11 +1,11 @@
-/// A parsed guard or assignment expression (DESIGN §3.3): a syntax tree over names, not yet
+/// A parsed guard or assignment expression (docs/machine-files.md): a syntax tree over names, not yet
 /// type-checked. Offsets count Unicode scalars from the start of the expression text.
-public indirect enum Expression: Hashable, Sendable {
-    public enum UnaryOperator: String, Hashable, Sendable {
+package indirect enum Expression: Hashable, Sendable {
+    package enum UnaryOperator: String, Hashable, Sendable {
         case not = "!", negate = "-"
     }
 
-    public enum BinaryOperator: String, Hashable, Sendable {
+    package enum BinaryOperator: String, Hashable, Sendable {
         case or = "||", and = "&&"
         case equal = "==", notEqual = "!="
         case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
@@ -33,7 +33,7 @@ public indirect enum Expression: Hashable, Sendable {
     case inState(String, offset: Int)
 
     /// Where this expression starts in the text.
-    public var offset: Int {
+    package var offset: Int {
         switch self {
         case .literal(_, let offset), .variable(_, let offset), .argument(let offset),
             .unary(_, _, let offset), .binary(_, _, _, let offset), .inState(_, let offset):
@@ -52,7 +52,7 @@ public indirect enum Expression: Hashable, Sendable {
     }
 
     /// Whether the expression reads `arg` anywhere.
-    public var readsArgument: Bool {
+    package var readsArgument: Bool {
         switch self {
         case .argument: true
         case .literal, .variable, .inState: false
@@ -63,7 +63,7 @@ public indirect enum Expression: Hashable, Sendable {
 }
 
 /// A syntax error in an expression, at an offset into its text.
-public struct ExpressionSyntaxError: Error, Hashable, Sendable {
-    public var message: String
-    public var offset: Int
+package struct ExpressionSyntaxError: Error, Hashable, Sendable {
+    package var message: String
+    package var offset: Int
 }

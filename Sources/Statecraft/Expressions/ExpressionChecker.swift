@@ -1,33 +1,33 @@
 /// A type error in an expression, at an offset into its text.
-public struct ExpressionTypeError: Error, Hashable, Sendable {
-    public var message: String
-    public var offset: Int
+package struct ExpressionTypeError: Error, Hashable, Sendable {
+    package var message: String
+    package var offset: Int
 }
 
 /// What an expression may refer to: the context's variables and the input's argument.
-public struct ExpressionScope: Sendable {
+package struct ExpressionScope: Sendable {
     /// Context variables by name: their slot and type.
-    public var variables: [String: (slot: Int, type: ExpressionType)]
+    package var variables: [String: (slot: Int, type: ExpressionType)]
     /// The argument's type, or `nil` when `arg` is not available here.
-    public var argumentType: ValueType?
+    package var argumentType: ValueType?
     /// Why `arg` is not available, for the error message (e.g. "input 'park' takes no argument").
-    public var argumentUnavailable: String
+    package var argumentUnavailable: String
     /// For `in(STATE)`: the slot after the variables that holds each tested state's activity.
-    public var activitySlots: [String: Int] = [:]
+    package var activitySlots: [String: Int] = [:]
     /// Every state's name, to say which states `in()` may test.
-    public var stateNames: [String] = []
+    package var stateNames: [String] = []
 
-    public init(variables: [String: (slot: Int, type: ExpressionType)], argumentType: ValueType?, argumentUnavailable: String) {
+    package init(variables: [String: (slot: Int, type: ExpressionType)], argumentType: ValueType?, argumentUnavailable: String) {
         self.variables = variables
         self.argumentType = argumentType
         self.argumentUnavailable = argumentUnavailable
     }
 }
 
-/// Type-checks expressions (DESIGN §3.3) and resolves their names.
-public enum ExpressionChecker {
+/// Type-checks expressions (docs/machine-files.md) and resolves their names.
+package enum ExpressionChecker {
     /// Checks `expression` in `scope`, returning its compiled form and its type.
-    public static func check(_ expression: Expression, in scope: ExpressionScope) throws(ExpressionTypeError)
+    package static func check(_ expression: Expression, in scope: ExpressionScope) throws(ExpressionTypeError)
         -> (CompiledExpression, ExpressionType)
     {
         switch expression {
@@ -99,7 +99,7 @@ public enum ExpressionChecker {
     }
 
     /// Checks an expression whose value is stored where `expected` is expected (an assignment or a sent argument).
-    public static func check(_ expression: Expression, in scope: ExpressionScope, storedAs expected: ExpressionType)
+    package static func check(_ expression: Expression, in scope: ExpressionScope, storedAs expected: ExpressionType)
         throws(ExpressionTypeError) -> CompiledExpression
     {
         let (compiled, type) = try check(expression, in: scope)

@@ -1,5 +1,5 @@
-/// Parses the expression language of DESIGN §3.3 by precedence climbing. Never evaluates code.
-public struct ExpressionParser {
+/// Parses the expression language (docs/machine-files.md) by precedence climbing. Never evaluates code.
+package struct ExpressionParser {
     private enum Token: Hashable {
         case int(Int), double(Double), string(String), identifier(String)
         /// `in(NAME)`, read whole: a state's name may hold characters an identifier may not.
@@ -25,7 +25,7 @@ public struct ExpressionParser {
     }
 
     /// Parses `text` as one complete expression.
-    public static func parse(_ text: String) throws(ExpressionSyntaxError) -> Expression {
+    package static func parse(_ text: String) throws(ExpressionSyntaxError) -> Expression {
         var parser = ExpressionParser(text)
         try parser.advance()
         if parser.token == .end {

@@ -1,14 +1,14 @@
 /// A guard written in Swift, for machines built with the typed API: the runner evaluates it
-/// like a guard expression (``CompiledExpression/host(_:)``), in selection order (DESIGN §3.1).
+/// like a guard expression (``CompiledExpression/host(_:)``), in selection order (docs/semantics.md).
 ///
 /// It receives the runner's context and the input's argument; a typed machine's closure reads
 /// its typed context and argument from the machine instead, which holds its lock meanwhile.
-public struct HostCondition: Sendable {
+package struct HostCondition: Sendable {
     /// Whether the guard holds.
-    public let holds: @Sendable (_ context: [Value], _ argument: Value) -> Bool
+    package let holds: @Sendable (_ context: [Value], _ argument: Value) -> Bool
 
     /// A guard that holds when `holds` returns true.
-    public init(_ holds: @escaping @Sendable (_ context: [Value], _ argument: Value) -> Bool) {
+    package init(_ holds: @escaping @Sendable (_ context: [Value], _ argument: Value) -> Bool) {
         self.holds = holds
     }
 }

@@ -18,6 +18,7 @@ public struct ChartResult: Sendable {
         case eventless
     }
 
+    /// How the step ended.
     public enum Outcome: Hashable, Sendable {
         /// Transitions were taken (or the start entered its configuration).
         case accepted
@@ -26,9 +27,11 @@ public struct ChartResult: Sendable {
         case rejected(RejectionKind)
     }
 
+    /// What led to the step.
     public var trigger: Trigger
     /// The input's id; -1 for the start, an eventless microstep and an unknown input's name.
     public var input: Int
+    /// How the step ended.
     public var outcome: Outcome
     /// For a queued input or done event, its place in the runner's queue (its argument).
     public var queueSlot: Int
@@ -36,6 +39,7 @@ public struct ChartResult: Sendable {
     public var discarded: Int
     /// For `expression-error`: what failed, and where.
     public var evaluationError: EvaluationError?
+    /// For `expression-error`: the guard or effect expression that failed.
     public var failedExpression: TransitionResult.ExpressionSite?
 
     init(_ trigger: Trigger, input: Int, outcome: Outcome = .rejected(.noTransition)) {
@@ -46,13 +50,16 @@ public struct ChartResult: Sendable {
         discarded = 0
     }
 
+    /// Whether transitions were taken (or the start entered its configuration).
     public var isAccepted: Bool { outcome == .accepted }
 
+    /// Whether the step counts as a failure for the exit status.
     public var isRejected: Bool {
         if case .rejected = outcome { return true }
         return false
     }
 
+    /// Why the step was rejected, or `nil`.
     public var rejection: RejectionKind? {
         if case .rejected(let kind) = outcome { return kind }
         return nil

@@ -29,6 +29,8 @@ extension ChartRunner {
                 let what = result.trigger == .eventless ? "an eventless transition" : "'\(input)'"
                 return "more than \(stepLimit) eventless transitions and queued inputs for one external input (a livelock?); "
                     + "\(what) and \(result.discarded) more queued inputs were discarded"
+            case .queued:
+                return "'\(input)' was queued"
             case .expressionError:
                 let what = result.evaluationError?.description ?? "evaluation failed"
                 switch result.failedExpression {

@@ -7,8 +7,9 @@
 /// The configuration is a bitset of state ids; every buffer of a step is kept from one input to
 /// the next, so a step allocates nothing once the buffers have grown.
 public struct ChartRunner: Sendable {
+    /// The machine it runs.
     public let machine: CompiledMachine
-    public let chart: StateChart
+    package let chart: StateChart
     /// The active states, one bit per state id (a state's bit is `1 << (id % 64)` of word
     /// `id / 64`).
     public private(set) var configuration: [UInt64]
@@ -27,7 +28,7 @@ public struct ChartRunner: Sendable {
     /// The effects that ran in the latest result's step, in order.
     public private(set) var effectsRun: [Int32] = []
     /// The transitions taken in the latest result's step (indices into ``StateChart/transitions``).
-    public private(set) var transitionsTaken: [Int32] = []
+    package private(set) var transitionsTaken: [Int32] = []
 
     struct Queued: Sendable {
         var input: Int
@@ -54,6 +55,8 @@ public struct ChartRunner: Sendable {
     /// done event.
     private var plan: [Int32] = []
 
+    /// A runner for `machine`, which must be a statechart (``CompiledMachine/isStatechart``),
+    /// not started yet: call ``start(into:)`` first.
     public init(_ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit) {
         precondition(machine.chart != nil, "ChartRunner runs statecharts; run a flat machine with Runner")
         self.machine = machine
@@ -92,7 +95,7 @@ public struct ChartRunner: Sendable {
     public var activeAtomicStates: [Int] { Self.atomicStates(of: configuration, chart.tree) }
 
     /// The atomic states of `configuration`, in document order.
-    public static func atomicStates(of configuration: [UInt64], _ tree: StateTree) -> [Int] {
+    package static func atomicStates(of configuration: [UInt64], _ tree: StateTree) -> [Int] {
         var states: [Int] = []
         forEachAtomic(in: configuration, tree) { states.append($0) }
         return states
@@ -100,7 +103,7 @@ public struct ChartRunner: Sendable {
 
     /// Calls `body` with each atomic state of `configuration`, in document order.
     @inline(__always)
-    public static func forEachAtomic(in configuration: [UInt64], _ tree: StateTree, _ body: (Int) -> Void) {
+    package static func forEachAtomic(in configuration: [UInt64], _ tree: StateTree, _ body: (Int) -> Void) {
         for word in configuration.indices {
             var bits = configuration[word] & tree.atomicMask[word]
             while bits != 0 {

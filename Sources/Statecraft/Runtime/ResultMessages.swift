@@ -10,7 +10,7 @@ extension CompiledMachine {
         let state = stateNames[result.from]
         switch result.outcome {
         case .accepted(let to): return "'\(input)' moved from '\(state)' to '\(stateNames[to])'"
-        case .ignored: return "no transition for '\(input)' from '\(state)'; ignored (on_unhandled: ignore)"
+        case .ignored: return ResultWording.noTransition(input: input, state: state) + "; ignored (on_unhandled: ignore)"
         case .rejected(let kind):
             switch kind {
             case .unknownInput:
@@ -21,7 +21,7 @@ extension CompiledMachine {
                     return "'\(input)' takes one \(type) argument"
                 }
                 return "'\(input)' takes no argument"
-            case .noTransition: return "no transition for '\(input)' from '\(state)'"
+            case .noTransition: return ResultWording.noTransition(input: input, state: state)
             case .guardRejected: return "every guard of '\(input)' from '\(state)' is false"
             case .finished: return "'\(state)' is a final state"
             case .stepLimit:
@@ -29,6 +29,7 @@ extension CompiledMachine {
                     + "'\(input)' and \(result.discarded) more queued inputs were discarded"
             case .expressionError:
                 return expressionErrorMessage(result)
+            case .queued: return ResultWording.queued(input: input)
             }
         }
     }
@@ -45,5 +46,35 @@ extension CompiledMachine {
         case nil:
             return what
         }
+    }
+}
+
+/// Sentences of result messages written in more than one place.
+package enum ResultWording {
+    /// The sentence of a `no-transition` rejection, in pieces: `words` receives the fixed words
+    /// and `name` the input's and the state's names, in order, so that a writer of bytes (smrun's
+    /// printer) composes it without building a `String`. Every other user calls
+    /// ``noTransition(input:state:)``.
+    @inlinable @inline(__always)
+    package static func writeNoTransition<Name>(
+        input: Name, state: Name, words: (StaticString) -> Void, name: (Name) -> Void
+    ) {
+        words("no transition for '")
+        name(input)
+        words("' from '")
+        name(state)
+        words("'")
+    }
+
+    /// "no transition for 'INPUT' from 'STATE'".
+    package static func noTransition(input: String, state: String) -> String {
+        var text = ""
+        writeNoTransition(input: input, state: state, words: { text += $0.description }, name: { text += $0 })
+        return text
+    }
+
+    /// Why an input sent from inside a run was refused for now: it is queued.
+    package static func queued(input: String) -> String {
+        "'\(input)' was sent while the machine runs a transition; it runs after it"
     }
 }

@@ -1,9 +1,10 @@
 /// Runs a ``CompiledMachine``: holds the current state and context, takes inputs, and hands
-/// every result to a ``ResultSink`` (DESIGN §3).
+/// every result to a ``ResultSink`` (docs/semantics.md).
 ///
 /// The hot path, an input whose cell has one unguarded candidate whose effect bodies only copy
 /// values (or none), is one load from the dispatch table and allocates nothing.
 public struct Runner: Sendable {
+    /// The machine it runs.
     public let machine: CompiledMachine
     /// The current state's id.
     public var state: Int { current }
@@ -15,8 +16,8 @@ public struct Runner: Sendable {
     @usableFromInline var values: [Value]
     /// Counts the changes of ``context``: a caller that shows the context may keep what it
     /// showed last while this stays the same.
-    public private(set) var contextVersion = 0
-    /// Queued inputs processed per external input before `step-limit` (DESIGN §3.5).
+    package private(set) var contextVersion = 0
+    /// Queued inputs processed per external input before `step-limit` (docs/semantics.md).
     public var stepLimit: Int
 
     // The queue and the steps of a transition are internal, not private: the hosted send and
@@ -34,8 +35,10 @@ public struct Runner: Sendable {
     /// Where effect bodies write until a transition commits (`expression-error` assigns nothing).
     private var scratch: [Value]
 
+    /// The default ``stepLimit``.
     public static let defaultStepLimit = 10_000
 
+    /// A runner in `machine`'s initial state and context, not yet started (see ``start(into:)``).
     public init(_ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit) {
         precondition(machine.chart == nil, "Runner runs flat machines; run a statechart with ChartRunner")
         self.machine = machine
@@ -94,7 +97,7 @@ public struct Runner: Sendable {
     ///
     /// The fastest path, for a caller that precomputes what it prints per cell.
     @inlinable @inline(__always)
-    public mutating func sendDirect(_ input: Int, argument: Value) -> TransitionResult.Outcome? {
+    package mutating func sendDirect(_ input: Int, argument: Value) -> TransitionResult.Outcome? {
         let cell = cell(of: input)
         if cell.code >= 0 {
             take(cell, argument: argument)
@@ -118,7 +121,7 @@ public struct Runner: Sendable {
 
     /// The result for an input rejected before it reached the machine (an unknown name, a bad
     /// argument); `input` is -1 when the name is unknown.
-    public func rejection(_ kind: RejectionKind, input: Int) -> TransitionResult {
+    package func rejection(_ kind: RejectionKind, input: Int) -> TransitionResult {
         TransitionResult(input: input, from: state, outcome: .rejected(kind), sentBy: -1)
     }
 
@@ -131,7 +134,7 @@ public struct Runner: Sendable {
     }
 
     /// Processes the next queued input, or reports `step-limit` for it and discards the rest
-    /// of the queue; `nil` when the queue is drained (DESIGN §3.5).
+    /// of the queue; `nil` when the queue is drained (docs/semantics.md).
     mutating func nextQueuedResult(steps: inout Int) -> TransitionResult? {
         guard queueHead < queue.count else { return nil }
         let next = queue[queueHead]

@@ -5,17 +5,18 @@
 /// A host runs through ``Runner/send(_:argument:host:)`` and ``Runner/start(host:)``, which share
 /// ``Runner``'s selection, effect bodies, queue and step limit; ``Runner/send(_:argument:into:)``,
 /// the machine-file path, is untouched by hosts.
-public protocol RunnerHost: ~Copyable {
+@usableFromInline
+package protocol RunnerHost: ~Copyable {
     /// Called once per result, right after the runner produced it: `runner.state` and
     /// `runner.context` are the state and context after it. Inputs queued here run after every
-    /// input queued before them, and before the next external input (DESIGN §3.5).
+    /// input queued before them, and before the next external input (docs/semantics.md).
     mutating func receive(_ result: TransitionResult, from runner: inout Runner)
 }
 
 extension Runner {
     /// ``start(into:)`` for a host: runs the initial state's entry effects, reporting a start
     /// result when there are any, then the inputs they and the host queued.
-    public mutating func start<Host: RunnerHost & ~Copyable>(host: inout Host) {
+    package mutating func start<Host: RunnerHost & ~Copyable>(host: inout Host) {
         guard let result = runStartEffects() else { return }
         host.receive(result, from: &self)
         drainQueue(host: &host)
@@ -24,7 +25,7 @@ extension Runner {
     /// ``send(_:argument:into:)`` for a host: processes one external input, then every input
     /// that effect bodies and the host queued (run to completion).
     @inlinable
-    public mutating func send<Host: RunnerHost & ~Copyable>(_ input: Int, argument: Value = .null, host: inout Host) {
+    package mutating func send<Host: RunnerHost & ~Copyable>(_ input: Int, argument: Value = .null, host: inout Host) {
         let result = process(input, argument: argument, sentBy: -1)
         host.receive(result, from: &self)
         if queueHead < queue.count { drainQueue(host: &host) }
@@ -34,7 +35,8 @@ extension Runner {
     /// id for a machine file's effects). For a host's ``RunnerHost/receive(_:from:)``: the input
     /// runs before ``send(_:argument:host:)`` returns. Its argument is not checked: it must be
     /// one the input accepts.
-    public mutating func enqueue(_ input: Int, argument: Value = .null, sentBy: Int) {
+    @usableFromInline
+    package mutating func enqueue(_ input: Int, argument: Value = .null, sentBy: Int) {
         queue.append(Queued(input: input, argument: argument, sentBy: sentBy))
     }
 

@@ -18,6 +18,7 @@ public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
     /// The version of the canonical form; part of what is hashed.
     static let scheme = "statecraft-machine-fingerprint-1"
 
+    /// The fingerprint of `machine` (walks the whole machine).
     public init(_ machine: CompiledMachine) {
         let digest = SHA256.hash(Self.canonicalForm(of: machine))
         let hex = Array("0123456789abcdef".utf8)
@@ -29,6 +30,7 @@ public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
         self.text = String(decoding: text, as: UTF8.self)
     }
 
+    /// The ``text``.
     public var description: String { text }
 
     /// The bytes hashed: one record per line, every string length-prefixed (`5:hello`) so that

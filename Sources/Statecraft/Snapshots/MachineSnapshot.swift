@@ -11,12 +11,14 @@ public struct MachineSnapshot: Hashable, Sendable {
 
     /// The name of the machine that saved it (for messages; the fingerprint decides).
     public var machineName: String
+    /// The fingerprint of the machine that saved it.
     public var fingerprint: MachineFingerprint
     /// The current state's id.
     public var state: Int
     /// Context values by slot, each of its variable's type.
     public var context: [Value]
 
+    /// A snapshot of `state` and `context` for the machine with this name and fingerprint.
     public init(machineName: String, fingerprint: MachineFingerprint, state: Int, context: [Value]) {
         self.machineName = machineName
         self.fingerprint = fingerprint

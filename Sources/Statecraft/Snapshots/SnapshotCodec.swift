@@ -20,9 +20,12 @@
 ///
 /// Computing the fingerprint walks the whole machine: make one codec per machine and keep it.
 public struct SnapshotCodec: Sendable {
+    /// The machine it reads and writes snapshots for.
     public let machine: CompiledMachine
+    /// The machine's fingerprint, computed once.
     public let fingerprint: MachineFingerprint
 
+    /// A codec for `machine`; computes its fingerprint.
     public init(_ machine: CompiledMachine) {
         self.machine = machine
         self.fingerprint = MachineFingerprint(machine)
@@ -36,7 +39,7 @@ public struct SnapshotCodec: Sendable {
     }
 
     /// The snapshot document for `state` and `context`, ending with a newline.
-    public func encode(state: Int, context: [Value]) -> [UInt8] {
+    package func encode(state: Int, context: [Value]) -> [UInt8] {
         precondition(machine.stateNames.indices.contains(state) && context.count == machine.variableNames.count)
         var out: [UInt8] = []
         func member(_ key: String, _ first: Bool = false) {
@@ -75,6 +78,7 @@ public struct SnapshotCodec: Sendable {
         return out
     }
 
+    /// The JSON document for `snapshot`, ending with a newline.
     public func encode(_ snapshot: MachineSnapshot) -> [UInt8] {
         encode(state: snapshot.state, context: snapshot.context)
     }

@@ -1,5 +1,6 @@
 /// Why a snapshot cannot be resumed by a machine.
 public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong with a snapshot.
     public enum Kind: String, Hashable, Sendable {
         /// Not UTF-8 JSON.
         case syntax
@@ -17,13 +18,16 @@ public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible 
         case invalidContext
     }
 
+    /// What is wrong.
     public let kind: Kind
+    /// What is wrong, in the words smrun prints.
     public let message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
+    /// The ``message``.
     public var description: String { message }
 }

@@ -180,7 +180,7 @@ public final class FileMachine: @unchecked Sendable {
     private func reject(_ input: SentInput, _ result: TransitionResult) -> StateTransitionResult<String> {
         let failure = StateTransitionResult<String>.failure(
             StateTransitionError(
-                state: machine.stateNames[currentState], input: input, kind: StateTransitionError.Kind(result.rejection!),
+                state: machine.stateNames[currentState], input: input, kind: result.rejection!,
                 explanation: .text(machine.message(for: result, inputName: input.name))))
         observers.publish(failure, newState: nil)
         return failure
@@ -231,7 +231,7 @@ public final class FileMachine: @unchecked Sendable {
             case .rejected(let kind):
                 typed = .failure(
                     StateTransitionError(
-                        state: from, input: input, kind: StateTransitionError.Kind(kind),
+                        state: from, input: input, kind: kind,
                         explanation: .text(compiled.message(for: result, inputName: input.name, stepLimit: runner.stepLimit))))
                 machine.observers.publish(typed, newState: nil)
             }

@@ -83,7 +83,7 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
     /// Builds the state entered from the frame, before the state changes; nil when ``target`` is the state.
     @usableFromInline let build: (@Sendable (TypedFrame<State, Context>) -> State)?
     /// Runs the effects in order, once the state is `to`; nil when there are none.
-    @usableFromInline let effects: (@Sendable (_ machine: TypedStateMachine<State, Context>, _ from: State, _ to: State) -> Void)?
+    @usableFromInline let effects: (@Sendable (_ frame: TypedFrame<State, Context>, _ from: State, _ to: State) -> Void)?
 
     @inlinable
     init<Argument>(_ row: TransitionRow<State, Context, Argument>) {
@@ -116,8 +116,8 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
         if effects.isEmpty {
             self.effects = nil
         } else {
-            self.effects = { machine, from, to in
-                var step = TransitionStep(from: from, to: to, input: input, machine: machine)
+            self.effects = { frame, from, to in
+                var step = TransitionStep(from: from, to: to, input: input, frame: frame)
                 for effect in effects { effect(&step) }
             }
         }

@@ -14,7 +14,7 @@ enum RejectionExplanation: Sendable {
         switch self {
         case .text(let text): text
         case .engine(let explainer, let result): explainer.message(for: result, inputName: input.name)
-        case .queued: "'\(input.name)' was sent while the machine runs a transition; it runs after it"
+        case .queued: ResultWording.queued(input: input.name)
         }
     }
 }

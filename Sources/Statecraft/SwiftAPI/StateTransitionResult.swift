@@ -1,4 +1,4 @@
-/// What one input did (DESIGN §3.7): `send` returns it, and observers receive it.
+/// What one input did (docs/semantics.md): `send` returns it, and observers receive it.
 public enum StateTransitionResult<State: Sendable>: Sendable {
     /// A transition was taken, or the input was ignored by the machine's policy.
     case success(StateTransition<State>)
@@ -58,42 +58,8 @@ public struct StateTransition<State: Sendable>: Sendable {
 
 /// Why an input was rejected, and where the machine was.
 public struct StateTransitionError<State: Sendable>: Error, Sendable, CustomStringConvertible {
-    /// The kinds of rejection.
-    public enum Kind: String, Hashable, Sendable {
-        /// A machine file has no input of that name.
-        case unknownInput = "unknown-input"
-        /// A machine file's input needs another argument.
-        case badArgument = "bad-argument"
-        /// No transition leaves the current state on the input.
-        case noTransition = "no-transition"
-        /// Transitions leave the current state on the input, but every guard is false.
-        case guardRejected = "guard-rejected"
-        /// The current state is final: the machine takes no more inputs.
-        case finished
-        /// Effects queued more inputs than the step limit for one external input (a livelock);
-        /// this input and the rest of the queue were discarded.
-        case stepLimit = "step-limit"
-        /// A machine file's guard or effect body failed to evaluate (division by zero, overflow).
-        case expressionError = "expression-error"
-        /// Sent from inside one of the machine's own effects, guards or works' transitions, on the
-        /// thread running it: the input was queued and runs after the current transition; its
-        /// own result is published to observers then.
-        case queued
-
-        /// The engine's kind: every engine kind is one of these, by the same name.
-        @inlinable
-        init(_ kind: RejectionKind) {
-            switch kind {
-            case .unknownInput: self = .unknownInput
-            case .badArgument: self = .badArgument
-            case .noTransition: self = .noTransition
-            case .guardRejected: self = .guardRejected
-            case .finished: self = .finished
-            case .stepLimit: self = .stepLimit
-            case .expressionError: self = .expressionError
-            }
-        }
-    }
+    /// The kinds of rejection: the engine's, by the same names, and ``RejectionKind/queued``.
+    public typealias Kind = RejectionKind
 
     /// The current state, unchanged.
     public let state: State

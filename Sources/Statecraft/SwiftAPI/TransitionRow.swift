@@ -24,7 +24,7 @@ public struct TransitionRow<State: MachineState, Context: Sendable, Argument: Se
 
     /// The row, taken only when `condition` holds too (DDStateMachine's `ifCondition`, or
     /// `ifResult` on a work state's result input). Rows of one input and state are tried in the
-    /// order written; the first whose guards hold is taken (DESIGN §3.1).
+    /// order written; the first whose guards hold is taken (docs/semantics.md).
     public func when(_ condition: @escaping @Sendable (TransitionRequest<State, Context, Argument>) -> Bool) -> Self {
         var row = self
         row.guards.append(condition)

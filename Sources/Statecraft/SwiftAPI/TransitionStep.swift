@@ -20,11 +20,10 @@ public struct TransitionRequest<State: MachineState, Context: Sendable, Argument
 }
 
 /// What an effect sees when its transition has been taken: the states before and after, the
-/// input with its typed argument, the context (which it may change), and the machine (whose
-/// `state` is already `to`).
+/// input with its typed argument, and the context, which it may change.
 ///
 /// A step is valid only while its effect runs: it reads and writes the machine's live context
-/// and argument, which the machine's lock guards, so an effect must not keep it.
+/// and argument, which only the thread running the machine touches, so an effect must not keep it.
 public struct TransitionStep<State: MachineState, Context: Sendable, Argument: Sendable> {
     /// The state left.
     public let from: State
@@ -32,40 +31,51 @@ public struct TransitionStep<State: MachineState, Context: Sendable, Argument: S
     public let to: State
     /// The input taken.
     public let input: Input<Argument>
-    /// The machine running the effect, unretained: it outlives the step.
-    @usableFromInline unowned(unsafe) let running: TypedStateMachine<State, Context>
+    /// The frame of the machine running the effect, unretained: it outlives the step.
+    @usableFromInline unowned(unsafe) let frame: TypedFrame<State, Context>
 
     @inlinable
-    init(from: State, to: State, input: Input<Argument>, machine: TypedStateMachine<State, Context>) {
+    init(from: State, to: State, input: Input<Argument>, frame: TypedFrame<State, Context>) {
         self.from = from
         self.to = to
         self.input = input
-        self.running = machine
+        self.frame = frame
     }
 
     /// The input's argument.
     @inlinable
-    public var argument: Argument { running.frame.argument(Argument.self) }
+    public var argument: Argument { frame.argument(Argument.self) }
 
     /// The machine's extended state, changed in place: the next effect, guard and work see the
     /// changes (DDStateMachine's actions).
     @inlinable
     public var context: Context {
-        get { running.frame.context }
-        _modify { yield &running.frame.context }
+        get { frame.context }
+        _modify { yield &frame.context }
     }
 
-    /// The machine running the effect.
-    public var machine: TypedStateMachine<State, Context> { running }
+    /// The shared machine running the effect.
+    ///
+    /// Only a ``TypedStateMachine`` is shared: reading this in an effect that an
+    /// ``OwnedStateMachine`` runs stops the program. Such effects use ``to``, ``context`` and
+    /// ``send(_:)``, which work in both.
+    public var machine: TypedStateMachine<State, Context> {
+        guard let shared = frame.shared else {
+            preconditionFailure("TransitionStep.machine: an OwnedStateMachine is not shared; use the step's context and send")
+        }
+        return shared
+    }
 
-    /// Queues `input` to run after this transition and those already queued (run to completion,
-    /// DESIGN §3.5); its result is published to observers when it runs.
+    /// Queues `input` to run after this transition and those already queued (run to
+    /// completion); its result is published to observers when it runs.
+    @inlinable
     public func send(_ input: Input<Void>) {
-        running.send(input)
+        frame.queue(input, ())
     }
 
     /// Queues `input` with `argument` to run after this transition and those already queued.
+    @inlinable
     public func send<A>(_ input: Input<A>, _ argument: A) {
-        running.send(input, argument)
+        frame.queue(input, argument)
     }
 }

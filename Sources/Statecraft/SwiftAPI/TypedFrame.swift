@@ -1,8 +1,9 @@
 /// The typed state of a running machine, where the guards compiled into its engine table, its
-/// rows' builders and its effects read it. Guarded by the machine's lock: only the thread running
-/// the machine touches it, so its accesses need no exclusivity checks.
+/// rows' builders and its effects read it, and where effects queue what they send. Only the
+/// thread running the machine touches it (a ``TypedStateMachine`` holds its lock; an
+/// ``OwnedStateMachine`` has one owner), so its accesses need no exclusivity checks.
 @usableFromInline
-final class TypedFrame<State: Sendable, Context: Sendable>: @unchecked Sendable {
+final class TypedFrame<State: MachineState, Context: Sendable>: @unchecked Sendable {
     /// The current state.
     @exclusivity(unchecked) @usableFromInline var state: State
     /// The extended state.
@@ -12,6 +13,14 @@ final class TypedFrame<State: Sendable, Context: Sendable>: @unchecked Sendable 
     @exclusivity(unchecked) @usableFromInline var argumentAddress: UnsafeRawPointer?
     /// The argument of the input being processed otherwise (a queued input, a work's result).
     @exclusivity(unchecked) @usableFromInline var boxedArgument: any Sendable = ()
+    /// Inputs sent from inside the run since the last result, with their ids, not yet queued in
+    /// the runner.
+    @exclusivity(unchecked) @usableFromInline var sentFromRun: [(id: Int, input: SentInput)] = []
+    /// The machine's input ids, set once it is compiled.
+    @usableFromInline var inputs = InputTable([:], unmapped: 0)
+    /// The shared machine this frame belongs to, for ``TransitionStep/machine``; nil for an
+    /// ``OwnedStateMachine``, which has no shared reference. The machine owns the frame.
+    @usableFromInline unowned(unsafe) var shared: TypedStateMachine<State, Context>?
 
     init(state: State, context: Context) {
         self.state = state
@@ -25,5 +34,11 @@ final class TypedFrame<State: Sendable, Context: Sendable>: @unchecked Sendable 
         if MemoryLayout<Argument>.size == 0 { return unsafeBitCast((), to: Argument.self) }
         if let argumentAddress { return argumentAddress.assumingMemoryBound(to: Argument.self).pointee }
         return boxedArgument as! Argument
+    }
+
+    /// Queues `input`, sent by an effect, to run after the current transition.
+    @inlinable
+    func queue<Argument>(_ input: Input<Argument>, _ argument: Argument) {
+        sentFromRun.append((inputs.id(of: input), input.sent(argument, queued: true)))
     }
 }

@@ -39,16 +39,13 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     @usableFromInline let inputs: InputTable
     /// Words rejections' messages when they are read.
     @usableFromInline let explainer: ResultExplainer
-    /// Per engine transition, its row.
-    @usableFromInline let rows: [ErasedRow<State, Context>]
+    /// Per engine transition, what taking it does.
+    @usableFromInline let rows: RowActions<State, Context>
     /// Per engine state, its work and the input that reports the work's result.
     @usableFromInline let works: [(work: WorkState<State, Context>, input: Int)?]
     /// The queued inputs of the current run, in the order the runner takes them.
     @exclusivity(unchecked) @usableFromInline var pending: [SentInput] = []
     @exclusivity(unchecked) @usableFromInline var pendingHead = 0
-    /// Inputs sent from inside the run since the last result, with their ids, not yet queued in
-    /// the runner.
-    @exclusivity(unchecked) @usableFromInline var sentFromRun: [(id: Int, input: SentInput)] = []
     /// Counts entries into states; work whose entry is not the latest is stale.
     @exclusivity(unchecked) @usableFromInline var entries = 0
     @exclusivity(unchecked) @usableFromInline var work: Task<Void, Never>?
@@ -71,8 +68,10 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         runner = Runner(compiled.machine, stepLimit: stepLimit)
         inputs = compiled.inputs
         explainer = ResultExplainer(compiled.machine, stepLimit: stepLimit)
-        rows = compiled.rows
+        rows = RowActions(compiled.rows)
         works = compiled.works
+        frame.inputs = compiled.inputs
+        frame.shared = self
         observers.lock.withLock { startWork(in: compiled.machine.initialState) }
     }
 
@@ -172,7 +171,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
             runner.take(cell, argument: .null)
             let from = frame.state
             let to = enter(transition, state: Int(cell.next), from: from, input: input)
-            if !sentFromRun.isEmpty { runQueued(sentBy: transition, after: input, from: from, to: to) }
+            if !frame.sentFromRun.isEmpty { runQueued(sentBy: transition, after: input, from: from, to: to) }
             return .success(StateTransition(from: from, to: to, input: input, isIgnored: false))
         }
         return runThroughRunner(id, input)
@@ -220,7 +219,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         case .rejected(let kind):
             .failure(
                 StateTransitionError(
-                    state: from, input: input, kind: StateTransitionError.Kind(kind),
+                    state: from, input: input, kind: kind,
                     explanation: .engine(explainer, result)))
         }
     }
@@ -229,7 +228,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     /// the lock held, inside a run.
     @inlinable
     func queue(_ id: Int, _ input: SentInput) -> StateTransitionResult<State> {
-        sentFromRun.append((id, input))
+        frame.sentFromRun.append((id, input))
         return .failure(
             StateTransitionError(
                 state: frame.state, input: input, kind: .queued,
@@ -263,11 +262,11 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     /// Moves the inputs sent during a result into the runner's queue. Called with the lock held.
     @usableFromInline
     func queueSentFromRun(sentBy transition: Int, in runner: inout Runner) {
-        for (id, sent) in sentFromRun {
+        for (id, sent) in frame.sentFromRun {
             runner.enqueue(id, sentBy: transition)
             pending.append(sent)
         }
-        sentFromRun.removeAll(keepingCapacity: true)
+        frame.sentFromRun.removeAll(keepingCapacity: true)
     }
 
     /// Takes one of the runner's results: builds the state entered, runs effects, queues what
@@ -289,7 +288,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
             }
         }
         if queued < 0 { host.first = (result, from, to) }
-        if !sentFromRun.isEmpty { queueSentFromRun(sentBy: result.transition, in: &runner) }
+        if !frame.sentFromRun.isEmpty { queueSentFromRun(sentBy: result.transition, in: &runner) }
         if pendingHead < pending.count {
             frame.argumentAddress = nil
             frame.boxedArgument = pending[pendingHead].argument
@@ -301,14 +300,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     /// the new state's work; returns the state entered.
     @inlinable
     func enter(_ transition: Int, state entered: Int, from: State, input: SentInput) -> State {
-        let to: State
-        if let build = rows[transition].build {
-            to = build(frame)
-            let slot = rows[transition].targetSlot
-            precondition(to.slot == slot, "the row for '\(input.name)' built \(to), which is not in its target slot '\(slot)'")
-        } else {
-            to = rows[transition].target!
-        }
+        let to = rows.target(of: transition, in: frame, input: input.name)
         frame.state = to
         if observers.isObserved {
             observers.publish(.success(StateTransition(from: from, to: to, input: input, isIgnored: false)), newState: to)
@@ -318,7 +310,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
             self.work = nil
         }
         entries &+= 1
-        if let effects = rows[transition].effects { effects(self, from, to) }
+        rows.runEffects(of: transition, in: frame, from: from, to: to)
         if works[entered] != nil { startWork(in: entered) }
         return to
     }

@@ -1,7 +1,7 @@
 /// JSON string quoting, shared by value descriptions, diagnostics and output writers.
-public enum JSONText {
+package enum JSONText {
     /// `s` as a JSON string literal, quotes included.
-    public static func quoted(_ s: String) -> String {
+    package static func quoted(_ s: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count + 2)
         appendQuoted(s.utf8, to: &out)
@@ -10,7 +10,7 @@ public enum JSONText {
 
     /// Appends `bytes` (UTF-8, possibly invalid) as a JSON string literal. Invalid UTF-8 becomes
     /// U+FFFD, so the output is always valid JSON.
-    public static func appendQuoted<C: Collection<UInt8>>(_ bytes: C, to out: inout [UInt8]) {
+    package static func appendQuoted<C: Collection<UInt8>>(_ bytes: C, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         if bytes.allSatisfy(isPlain) {
             out.append(contentsOf: bytes)
@@ -25,14 +25,14 @@ public enum JSONText {
     /// Whether `byte` stands for itself inside a JSON string as Statecraft writes one: printable
     /// ASCII other than `"` and `\` (DEL and control characters are escaped).
     @inlinable
-    public static func isPlain(_ byte: UInt8) -> Bool {
+    package static func isPlain(_ byte: UInt8) -> Bool {
         byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 
     /// Whether every byte of `bytes` is ``isPlain(_:)``, tested eight bytes at a time: the check
     /// that lets printers copy a string's bytes between quotes as they are.
     @inlinable
-    public static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress, bytes.count >= 4 else { return bytes.allSatisfy(isPlain) }
         if bytes.count < 8 {
             // Two four-byte halves that overlap in the middle.
@@ -82,8 +82,8 @@ public enum JSONText {
 
     /// Why a backslash escape in a JSON string could not be decoded, and the byte offset to
     /// report it at.
-    public struct EscapeError: Error, Sendable {
-        public enum Kind: Sendable {
+    package struct EscapeError: Error, Sendable {
+        package enum Kind: Sendable {
             /// A backslash before a character that is not an escape.
             case unknownEscape
             /// A `\u` without four hexadecimal digits; the offset is the first missing or bad one.
@@ -92,15 +92,15 @@ public enum JSONText {
             case loneSurrogate
         }
 
-        public let kind: Kind
-        public let offset: Int
+        package let kind: Kind
+        package let offset: Int
     }
 
     /// Decodes the escape whose backslash is at `index` of `bytes`, of which the string may use
     /// the bytes before `end`; at least one must follow the backslash. Appends what the escape
     /// stands for as UTF-8 to `out` and moves `index` past it. A surrogate pair, two `\u`
     /// escapes, is one character. Shared by input scripts and snapshot files.
-    public static func decodeEscape(
+    package static func decodeEscape(
         _ bytes: UnsafeRawBufferPointer, at index: inout Int, end: Int, into out: inout [UInt8]
     ) throws(EscapeError) {
         let backslash = index

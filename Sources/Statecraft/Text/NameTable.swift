@@ -5,7 +5,7 @@
 /// bytes, or four, or three single bytes for a name shorter than four). For a name of at most
 /// sixteen bytes the key is the name, so a lookup is two loads, two multiplies that run side
 /// by side, and one compare; a longer name also hashes and compares its middle bytes.
-public struct NameTable: Sendable {
+package struct NameTable: Sendable {
     @usableFromInline
     struct Slot {
         @usableFromInline var head: UInt64
@@ -88,23 +88,23 @@ public struct NameTable: Sendable {
 
     /// A table of `names`, each with its tag (by default 0), which a lookup also returns: what
     /// the caller would otherwise look up by the id, read with the name.
-    public init(_ names: [String], tags: [Int32] = []) {
+    package init(_ names: [String], tags: [Int32] = []) {
         storage = Storage(names, tags: tags)
     }
 
     /// The length in bytes of the longest name: a longer spelling names nothing.
     @inlinable
-    public var longestName: Int { storage.longest }
+    package var longestName: Int { storage.longest }
 
     /// The id of the name spelt by `name`, or `nil`.
     @inlinable @inline(__always)
-    public func id(of name: UnsafeRawBufferPointer) -> Int? {
+    package func id(of name: UnsafeRawBufferPointer) -> Int? {
         entry(of: name)?.id
     }
 
     /// The id and tag of the name spelt by `name`, or `nil`.
     @inlinable @inline(__always)
-    public func entry(of name: UnsafeRawBufferPointer) -> (id: Int, tag: Int32)? {
+    package func entry(of name: UnsafeRawBufferPointer) -> (id: Int, tag: Int32)? {
         let storage = self.storage
         let key = Self.key(name)
         let count = name.count
@@ -122,7 +122,7 @@ public struct NameTable: Sendable {
     }
 
     /// The id of `name`, or `nil`.
-    public func id(of name: String) -> Int? {
+    package func id(of name: String) -> Int? {
         var name = name
         return name.withUTF8 { id(of: UnsafeRawBufferPointer($0)) }
     }

@@ -1,4 +1,4 @@
-/// Finds what makes a valid machine probably wrong (DESIGN §4, `validate` warnings):
+/// Finds what makes a valid machine probably wrong (`validate` warnings, docs/cli.md):
 /// unreachable states, traps, shadowed transitions, unused inputs, and `send` chains that can
 /// loop without an external input.
 ///

@@ -1,6 +1,6 @@
 import Statecraft
 
-/// Decodes a machine file's YAML (format version 1, DESIGN §2) into a ``MachineDefinition``.
+/// Decodes a machine file's YAML (format version 1, docs/machine-files.md) into a ``MachineDefinition``.
 ///
 /// It checks the schema (keys, value kinds) and reports every problem it finds with its
 /// position; references and types are checked afterwards by ``MachineCompiler``. It reads the
@@ -64,7 +64,14 @@ struct MachineFileDecoder {
                     document[entry.value].position)
                 return nil
             }
-            let value = document.scalar(entry.value).coreSchemaValue
+            let scalar = document.scalar(entry.value)
+            let value = scalar.coreSchemaValue
+            if scalar.isOutOfRangeInteger {
+                error(
+                    .invalidValue,
+                    "context variable '\(document.string(entry.key))' starts as an integer outside the 64-bit range; quote it to make it a string",
+                    document[entry.value].position)
+            }
             if case .double(let d) = value, !d.isFinite {
                 error(.invalidValue, "context variable '\(document.string(entry.key))' must start as a finite number", document[entry.value].position)
             }
@@ -401,7 +408,7 @@ struct MachineFileDecoder {
         return name(node, what).map { [$0] } ?? []
     }
 
-    /// An expression: the scalar's text, whatever its YAML quoting (DESIGN §2).
+    /// An expression: the scalar's text, whatever its YAML quoting (docs/machine-files.md).
     private mutating func expression(_ node: Int, _ what: String) -> ExpressionSource? {
         let scalar = document[node]
         guard scalar.kind == .scalar, !(document.isNull(node) && scalar.count == 0) else {

@@ -1,16 +1,16 @@
 import Statecraft
 
 /// Why a document could not be read: bad encoding, a syntax error, a duplicate key, a limit.
-public struct YAMLError: Error, Sendable, Hashable {
-    public var code: DiagnosticCode
-    public var message: String
-    public var position: SourcePosition
+package struct YAMLError: Error, Sendable, Hashable {
+    package var code: DiagnosticCode
+    package var message: String
+    package var position: SourcePosition
 
-    public init(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) {
+    package init(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) {
         self.code = code
         self.message = message
         self.position = position
     }
 
-    public var diagnostic: Diagnostic { .error(code, message, at: position) }
+    package var diagnostic: Diagnostic { .error(code, message, at: position) }
 }

@@ -1,7 +1,7 @@
 import Statecraft
 
 /// Bounds on a document, so that a hostile file is an error and never a hang or a crash
-/// (DESIGN §2). Each is raised by a flag of `smrun`.
+/// (docs/machine-files.md, bounds). Each is raised by a flag of `smrun`.
 public struct YAMLLimits: Sendable, Hashable {
     /// Largest file, in bytes (`--max-file-size`).
     public var maximumBytes: Int
@@ -13,6 +13,7 @@ public struct YAMLLimits: Sendable, Hashable {
     /// and (transition, source state) pairs) (`--max-table-cells`).
     public var maximumTableCells: Int
 
+    /// Limits with these values; the defaults suit hand-written machines and generated ones alike.
     public init(
         maximumBytes: Int = 16 << 20, maximumDepth: Int = 256, maximumNodes: Int = 10_000_000,
         maximumTableCells: Int = MachineCompiler.defaultMaximumTableCells
@@ -23,5 +24,6 @@ public struct YAMLLimits: Sendable, Hashable {
         self.maximumTableCells = maximumTableCells
     }
 
+    /// The default limits.
     public static let `default` = YAMLLimits()
 }

@@ -1,12 +1,12 @@
 import Statecraft
 
 /// A node of a YAML document, with where it starts in the file. Aliases are already expanded.
-public enum YAMLNode: Sendable {
+package enum YAMLNode: Sendable {
     case scalar(YAMLScalar)
     case sequence(YAMLSequence)
     case mapping(YAMLMapping)
 
-    public var position: SourcePosition {
+    package var position: SourcePosition {
         switch self {
         case .scalar(let scalar): scalar.position
         case .sequence(let sequence): sequence.position
@@ -15,7 +15,7 @@ public enum YAMLNode: Sendable {
     }
 
     /// "a scalar", "a list" or "a mapping", for messages.
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .scalar(let scalar): scalar.isNull ? "null" : "a scalar"
         case .sequence: "a list"
@@ -23,7 +23,7 @@ public enum YAMLNode: Sendable {
         }
     }
 
-    public var scalar: YAMLScalar? {
+    package var scalar: YAMLScalar? {
         if case .scalar(let scalar) = self { return scalar }
         return nil
     }

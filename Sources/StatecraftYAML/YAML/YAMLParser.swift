@@ -14,9 +14,9 @@ import Statecraft
 /// duplicate mapping keys (naming both lines), non-scalar keys, nesting past the depth limit
 /// (checked as events arrive, so 100,000 `[` stop at the limit instead of costing libyaml
 /// quadratic time), and alias expansion past the node limit (a "billion laughs").
-public enum YAMLParser {
+package enum YAMLParser {
     /// Parses `bytes`; `nil` for a document with no content (an empty file, or only comments).
-    public static func parse(_ bytes: [UInt8], limits: YAMLLimits = .default) throws(YAMLError) -> YAMLNode? {
+    package static func parse(_ bytes: [UInt8], limits: YAMLLimits = .default) throws(YAMLError) -> YAMLNode? {
         let document = try parseDocument(bytes, limits: limits)
         return document.root.map { document.node($0) }
     }

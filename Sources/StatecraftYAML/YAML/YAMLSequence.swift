@@ -1,11 +1,11 @@
 import Statecraft
 
 /// A sequence (list) of nodes.
-public struct YAMLSequence: Sendable {
-    public var items: [YAMLNode]
-    public var position: SourcePosition
+package struct YAMLSequence: Sendable {
+    package var items: [YAMLNode]
+    package var position: SourcePosition
 
-    public init(_ items: [YAMLNode], position: SourcePosition) {
+    package init(_ items: [YAMLNode], position: SourcePosition) {
         self.items = items
         self.position = position
     }

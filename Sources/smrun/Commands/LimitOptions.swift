@@ -1,7 +1,7 @@
 import ArgumentParser
 import StatecraftYAML
 
-/// The bounds on a machine file (DESIGN §2), each raised by a flag.
+/// The bounds on a machine file (docs/machine-files.md, bounds), each raised by a flag.
 struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("max-file-size"), help: "Largest machine file accepted, in bytes.")
     var maximumBytes = YAMLLimits.default.maximumBytes
@@ -12,7 +12,7 @@ struct LimitOptions: ParsableArguments {
     @Option(name: .customLong("max-nodes"), help: "Most YAML nodes in a machine file, aliases expanded.")
     var maximumNodes = YAMLLimits.default.maximumNodes
 
-    @Option(name: .customLong("max-table-cells"), help: "Largest dispatch table of a machine: states x inputs.")
+    @Option(name: .customLong("max-table-cells"), help: "Largest dispatch table of a machine: states x inputs, and transitions x the states each leaves from.")
     var maximumTableCells = YAMLLimits.default.maximumTableCells
 
     var limits: YAMLLimits {

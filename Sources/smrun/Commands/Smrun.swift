@@ -16,14 +16,14 @@ struct Smrun: ParsableCommand {
         defaultSubcommand: RunCommand.self
     )
 
-    /// Exit statuses of DESIGN §4.
+    /// Exit statuses (docs/cli.md).
     enum Status {
         static let rejected: Int32 = 1
         static let invalid: Int32 = 2
     }
 
     /// Parses and runs like ArgumentParser's own `main()`, except that a usage error exits
-    /// with 2 (DESIGN §4) rather than 64.
+    /// with 2 (docs/cli.md) rather than 64.
     static func main() {
         do {
             var command = try parseAsRoot()

@@ -56,7 +56,11 @@ struct ValidateCommand: ParsableCommand {
         for path in paths {
             if MachineFileFinder.isDirectory(path) {
                 let found = MachineFileFinder.machineFiles(under: path)
-                if found.isEmpty { throw ValidationError("no *.yaml or *.yml files under directory '\(path)'") }
+                if found.isEmpty {
+                    // Not a usage error: the command line is right, the directory holds nothing to check.
+                    FileHandleOutput.standardError("smrun validate: no *.yaml or *.yml files under directory '\(path)'\n")
+                    throw ExitCode(Smrun.Status.invalid)
+                }
                 files += found
             } else {
                 files.append(path)

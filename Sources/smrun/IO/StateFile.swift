@@ -7,7 +7,7 @@ import Statecraft
     import Darwin
 #endif
 
-/// `smrun --state FILE`: the snapshot a run resumes from and saves to (README, "State files").
+/// `smrun --state FILE`: the snapshot a run resumes from and saves to (docs/snapshots.md).
 ///
 /// - Locking: an exclusive `flock` on `FILE.lock` (created beside FILE and never removed, so
 ///   every run locks the same inode) is taken before FILE is read and held until the process

@@ -4,6 +4,6 @@ import ArgumentParser
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// One short line per result, for people.
     case text
-    /// JSON Lines, one object per result (DESIGN §4), for tools.
+    /// JSON Lines, one object per result (docs/cli.md), for tools.
     case json
 }

@@ -28,7 +28,7 @@ extension ResultPrinter {
                         texts.append(Array(#"\#(inputField),"ok":true,"from":\#(JSONText.quoted(from)),"to":\#(JSONText.quoted(to)),"effects":[\#(list)]"#.utf8))
                     }
                 } else if candidates.isEmpty && machine.onUnhandled == .reject {
-                    let message = "no transition for '\(machine.inputNames[input])' from '\(from)'"
+                    let message = ResultWording.noTransition(input: machine.inputNames[input], state: from)
                     switch format {
                     case .text: texts.append(Array(": \(from): rejected: no-transition: \(message)\n".utf8))
                     case .json:

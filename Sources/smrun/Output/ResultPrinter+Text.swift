@@ -95,11 +95,9 @@ extension ResultPrinter {
             if format == .text { output.append(message) } else { output.append(JSONText.quoted(message)) }
             return
         }
-        output.append("no transition for '" as StaticString)
-        output.append(inputs.text[result.input])
-        output.append("' from '" as StaticString)
-        output.append(states.text[result.from])
-        output.append(UInt8(ascii: "'"))
+        ResultWording.writeNoTransition(
+            input: inputs.text[result.input], state: states.text[result.from],
+            words: { output.append($0) }, name: { output.append($0) })
     }
 
     /// The effects that ran: ` / a, b` in text, `,"effects":["a","b"]` in JSON.

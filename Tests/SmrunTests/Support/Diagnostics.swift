@@ -6,7 +6,7 @@ extension SmrunOutput {
         errorLines.first { $0.hasPrefix("\(file):\(line):\(column): error: ") && $0.hasSuffix(" [\(code)]") }
     }
 
-    /// Checks how smrun refuses an invalid machine file (DESIGN 4): exit status 2, nothing on
+    /// Checks how smrun refuses an invalid machine file (docs/cli.md): exit status 2, nothing on
     /// standard output, and only compiler-style diagnostics naming `file` on standard error.
     func expectRefusedMachine(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(exited(2), "exit status \(status), signalled \(signalled)", sourceLocation: sourceLocation)

@@ -1,5 +1,6 @@
 import Statecraft
 import Synchronization
+import TestSupport
 import Testing
 
 // MARK: DDStateMachine's README example, rewritten with Statecraft

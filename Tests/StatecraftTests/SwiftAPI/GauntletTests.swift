@@ -1,5 +1,6 @@
 import Statecraft
 import Synchronization
+import TestSupport
 import Testing
 
 // MARK: Gauntlet's README examples, rewritten with Statecraft

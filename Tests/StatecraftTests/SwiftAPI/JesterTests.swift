@@ -1,4 +1,5 @@
 import Statecraft
+import TestSupport
 import Testing
 
 /// Jester's README example, rewritten with Statecraft: the car's counters are the machine's

@@ -1,4 +1,5 @@
 @testable import Statecraft
+import TestSupport
 import Testing
 
 /// The order of state changes, effects, queued inputs and observers, as the typed API
@@ -201,14 +202,5 @@ struct OrderingTests {
         machine = nil
         #expect(await states.elements(count: 3) == [.idle, .a])
         #expect(await results.elements(count: 2).count == 1)
-    }
-}
-
-/// The typed API reports every kind of rejection the engine has, by the same name.
-struct RejectionKindTests {
-    @Test func everyEngineKindHasATypedKind() {
-        for kind in RejectionKind.allCases {
-            #expect(StateTransitionError<Int>.Kind(kind).rawValue == kind.rawValue)
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Statecraft
+import TestSupport
 import Testing
 
 /// The row syntax: the overview's example, and rows chosen by `if` and `else`.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import StatecraftYAML
 
-/// Machine files (DESIGN §2) decoded into definitions, and the diagnostics of bad ones.
+/// Machine files (docs/machine-files.md) decoded into definitions, and the diagnostics of bad ones.
 struct MachineFileDecoderTests {
     func load(_ text: String) -> MachineFile.LoadResult {
         MachineFile.load(bytes: Array(text.utf8), defaultName: "test")

@@ -2,7 +2,7 @@ import Testing
 
 @testable import Statecraft
 
-/// The guard and assignment language of DESIGN §3.3: parsing, type checking, evaluation.
+/// The guard and assignment language (docs/machine-files.md): parsing, type checking, evaluation.
 struct ExpressionTests {
     let scope = ExpressionScope(
         variables: [

@@ -2,7 +2,7 @@ import Testing
 
 @testable import Statecraft
 
-/// Diagram export (DESIGN 1, 4 `graph`): Graphviz DOT and Mermaid text for machines built in Swift.
+/// Diagram export (`smrun graph`, docs/cli.md): Graphviz DOT and Mermaid text for machines built in Swift.
 @Suite struct DiagramTests {
     /// A door with every feature a diagram draws: an initial state, a final state, two
     /// transitions between one pair of states, guards, effects, a staying transition, and

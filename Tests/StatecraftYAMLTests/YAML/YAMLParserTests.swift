@@ -1,4 +1,5 @@
 import Statecraft
+import TestSupport
 import Testing
 
 @testable import StatecraftYAML
@@ -85,7 +86,7 @@ struct YAMLParserTests {
         #expect(failure("a: *nowhere")?.code == .yamlSyntax)
     }
 
-    @Test func billionLaughsHitsTheNodeLimitQuickly() throws {
+    @Test(.timeBound) func billionLaughsHitsTheNodeLimitQuickly() throws {
         var text = "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
         for level in 1...9 {
             text += "l\(level): &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 10).joined(separator: ", ") + "]\n"
@@ -98,7 +99,7 @@ struct YAMLParserTests {
         #expect(elapsed < .seconds(1))
     }
 
-    @Test func deepNestingStopsAtTheDepthLimit() throws {
+    @Test(.timeBound) func deepNestingStopsAtTheDepthLimit() throws {
         let clock = ContinuousClock()
         var flow: YAMLError?
         let elapsed = clock.measure { flow = failure(String(repeating: "[", count: 100_000)) }

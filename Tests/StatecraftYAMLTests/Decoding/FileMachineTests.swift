@@ -1,6 +1,7 @@
 import Statecraft
 import StatecraftYAML
 import Synchronization
+import TestSupport
 import Testing
 
 /// Machines loaded from files, run from Swift with the typed machines' observation API, their
@@ -175,19 +176,7 @@ enum URLPath {
     /// The package's root directory, found from this file's path.
     static let packageRoot: String = {
         var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        components.removeLast(3)
+        components.removeLast(4)
         return components.joined(separator: "/")
     }()
-}
-
-extension AsyncStream {
-    /// The next `count` elements (fewer if the stream ends first).
-    func elements(count: Int) async -> [Element] {
-        var elements: [Element] = []
-        for await element in self {
-            elements.append(element)
-            if elements.count == count { break }
-        }
-        return elements
-    }
 }

@@ -1,0 +1,232 @@
+/// A typed state machine that one owner drives without a lock: a noncopyable value, the way
+/// swift-nio writes its protocol state machines, for code that already owns its machine on one
+/// thread (an actor, a channel handler on its event loop).
+///
+/// ```swift
+/// actor Trip {
+///     private var car = OwnedStateMachine(initial: Car.unstarted, context: Passengers()) {
+///         Inputs.startEngine           | .unstarted => .parked
+///         Inputs.passengersHaveEntered | .parked    => .parked | { $0.context.count = $0.argument }
+///     }
+///     func start() -> Car { car.send(Inputs.startEngine); return car.state }
+/// }
+/// ```
+///
+/// It is built from the same rows as a ``TypedStateMachine``, compiles to the same table and
+/// has the same semantics: rows selected in written order by their guards, the state changed
+/// before the row's effects run, inputs sent by effects queued and run to completion before
+/// `send` returns, the same step limit and the same results. What it leaves out is what sharing
+/// needs: `send` takes no lock, and there are no observers, streams or work states. Results of
+/// queued inputs go to ``queuedResultHandler``, if set. An effect that reads
+/// ``TransitionStep/machine`` (the shared machine) stops the program; effects use the step's
+/// `context` and `send` instead.
+///
+/// Use a ``TypedStateMachine`` when several tasks send to one machine or something observes it;
+/// use this when its owner is the only one that touches it.
+///
+/// It is `Sendable` because it cannot be copied: moving it to another task moves its one owner.
+public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyable, Sendable {
+    @usableFromInline var runner: Runner
+    /// State, context, the argument in hand and the sends queued by effects; owned by this
+    /// value alone (it cannot be copied), so no lock guards it.
+    @usableFromInline let frame: TypedFrame<State, Context>
+    /// Per engine transition, what taking it does.
+    @usableFromInline let rows: RowActions<State, Context>
+    /// Input ids (the frame has a copy, for effects' sends).
+    @usableFromInline let inputs: InputTable
+    /// Words rejections' messages when they are read.
+    @usableFromInline let explainer: ResultExplainer
+
+    /// Called with the result of every input that an effect sent, in the order they run; the
+    /// external input's result is what ``send(_:_:)`` returns.
+    public var queuedResultHandler: (@Sendable (StateTransitionResult<State>) -> Void)?
+
+    /// A machine starting in `initial` with `context`, following `rules` (rows and final states;
+    /// a ``WorkState`` needs a shared machine, and stops the program here).
+    ///
+    /// - Parameters:
+    ///   - initial: the state to start in.
+    ///   - context: the extended state's initial value.
+    ///   - onUnhandled: what an input without a transition from the current state gives:
+    ///     a `noTransition` failure (`.reject`), or a success that changes nothing (`.ignore`).
+    ///   - stepLimit: how many queued inputs one external input may cause before `stepLimit`.
+    ///   - rules: the rows and final states, in order.
+    public init(
+        initial: State, context: Context, onUnhandled: MachineDefinition.UnhandledPolicy = .reject,
+        stepLimit: Int = Runner.defaultStepLimit, @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
+    ) {
+        frame = TypedFrame(state: initial, context: context)
+        let compiled = TypedMachineCompiler.compile(initial: initial, rules: rules(), onUnhandled: onUnhandled, frame: frame)
+        precondition(
+            compiled.works.allSatisfy { $0 == nil },
+            "an OwnedStateMachine runs no work states: their results arrive later, from another task; use a TypedStateMachine")
+        frame.inputs = compiled.inputs
+        inputs = compiled.inputs
+        runner = Runner(compiled.machine, stepLimit: stepLimit)
+        rows = RowActions(compiled.rows)
+        explainer = ResultExplainer(compiled.machine, stepLimit: stepLimit)
+    }
+
+    /// A machine without extended state, starting in `initial` and following `rules`.
+    public init(
+        initial: State, onUnhandled: MachineDefinition.UnhandledPolicy = .reject, stepLimit: Int = Runner.defaultStepLimit,
+        @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
+    ) where Context == Void {
+        self.init(initial: initial, context: (), onUnhandled: onUnhandled, stepLimit: stepLimit, rules: rules)
+    }
+
+    /// The current state.
+    @inlinable
+    public var state: State { frame.state }
+
+    /// The extended state.
+    @inlinable
+    public var context: Context { frame.context }
+
+    /// Sends an input without argument and runs it to completion; returns its result.
+    @inlinable
+    @discardableResult
+    public mutating func send(_ input: Input<Void>) -> StateTransitionResult<State> {
+        send(input, ())
+    }
+
+    /// Sends an input with its argument and runs it to completion; returns its result.
+    @inlinable
+    @discardableResult
+    public mutating func send<Argument>(_ input: Input<Argument>, _ argument: Argument) -> StateTransitionResult<State> {
+        let id = inputs.id(of: input)
+        return withUnsafePointer(to: argument) { address in
+            frame.argumentAddress = UnsafeRawPointer(address)
+            defer { frame.argumentAddress = nil }
+            let cell = runner.cell(of: id)
+            guard cell.code >= 0 else { return runThroughRunner(id, input.sent(argument, queued: false)) }
+            // One unguarded row: take it without the runner's result.
+            let transition = Int(cell.code)
+            runner.take(cell, argument: .null)
+            let from = frame.state
+            let to = enter(transition, input: input.name)
+            if !frame.sentFromRun.isEmpty { runQueued(sentBy: transition) }
+            return .success(StateTransition(from: from, to: to, input: input.sent(argument, queued: false), isIgnored: false))
+        }
+    }
+
+    // MARK: - Running
+
+    /// Moves to the state `transition`'s row names (or builds), then runs its effects; returns
+    /// the state entered.
+    @inlinable
+    func enter(_ transition: Int, input: @autoclosure () -> String) -> State {
+        let from = frame.state
+        let to = rows.target(of: transition, in: frame, input: input())
+        frame.state = to
+        rows.runEffects(of: transition, in: frame, from: from, to: to)
+        return to
+    }
+
+    /// Runs an input whose cell needs the runner (a guard, several rows, no row, a final state),
+    /// then what its effects queued. Out of line, so that the direct path stays small.
+    @inlinable @inline(never)
+    mutating func runThroughRunner(_ id: Int, _ input: SentInput) -> StateTransitionResult<State> {
+        var host = Host(frame: frame, rows: rows, external: input)
+        runner.send(id, host: &host)
+        return finish(&host, input: input)
+    }
+
+    /// Queues what the effects of `transition`, taken directly, sent, and runs it to completion.
+    @inlinable @inline(never)
+    mutating func runQueued(sentBy transition: Int) {
+        var host = Host(frame: frame, rows: rows, external: nil)
+        host.queue(sentBy: transition, in: &runner)
+        frame.argumentAddress = nil
+        frame.boxedArgument = host.pending[0].argument
+        runner.drainQueue(host: &host)
+        report(host.queuedResults)
+    }
+
+    /// The external input's typed result, once the run is over; queued results reported.
+    @inlinable
+    func finish(_ host: inout Host, input: SentInput) -> StateTransitionResult<State> {
+        report(host.queuedResults)
+        let first = host.first!
+        return Self.typed(first.result, from: first.from, to: first.to, input: input, explainer: explainer)
+    }
+
+    /// Hands the results of queued inputs to ``queuedResultHandler``.
+    @inlinable
+    func report(_ results: [(result: TransitionResult, from: State, to: State, input: SentInput)]) {
+        guard let queuedResultHandler else { return }
+        for queued in results {
+            queuedResultHandler(Self.typed(queued.result, from: queued.from, to: queued.to, input: queued.input, explainer: explainer))
+        }
+    }
+
+    /// The typed result of the runner's `result` for `input`, which moved the machine from
+    /// `from` to `to` (the same state unless accepted).
+    @inlinable
+    static func typed(
+        _ result: TransitionResult, from: State, to: State, input: SentInput, explainer: ResultExplainer
+    ) -> StateTransitionResult<State> {
+        switch result.outcome {
+        case .accepted: .success(StateTransition(from: from, to: to, input: input, isIgnored: false))
+        case .ignored: .success(StateTransition(from: from, to: to, input: input, isIgnored: true))
+        case .rejected(let kind):
+            .failure(StateTransitionError(state: from, input: input, kind: kind, explanation: .engine(explainer, result)))
+        }
+    }
+
+    /// Takes the runner's results: enters states, runs effects, queues what they send, and
+    /// keeps the results for the machine to type once the run is over.
+    @usableFromInline
+    struct Host: RunnerHost {
+        @usableFromInline unowned(unsafe) let frame: TypedFrame<State, Context>
+        @usableFromInline let rows: RowActions<State, Context>
+        /// The external input, or nil when the run only drains what a direct transition queued.
+        @usableFromInline let external: SentInput?
+        /// The inputs queued so far in this run, in the order the runner takes them.
+        @usableFromInline var pending: [SentInput] = []
+        @usableFromInline var pendingHead = 0
+        /// The external input's result and the states before and after it.
+        @usableFromInline var first: (result: TransitionResult, from: State, to: State)?
+        /// The results of queued inputs, in order.
+        @usableFromInline var queuedResults: [(result: TransitionResult, from: State, to: State, input: SentInput)] = []
+
+        @inlinable
+        init(frame: TypedFrame<State, Context>, rows: RowActions<State, Context>, external: SentInput?) {
+            self.frame = frame
+            self.rows = rows
+            self.external = external
+        }
+
+        @inlinable
+        mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
+            let isExternal = external != nil && first == nil
+            let input = isExternal ? external! : pending[pendingHead]
+            if !isExternal { pendingHead += 1 }
+            let from = frame.state
+            var to = from
+            if result.isAccepted {
+                to = rows.target(of: result.transition, in: frame, input: input.name)
+                frame.state = to
+                rows.runEffects(of: result.transition, in: frame, from: from, to: to)
+            } else if result.rejection == .stepLimit {
+                pendingHead = pending.count
+            }
+            if isExternal { first = (result, from, to) } else { queuedResults.append((result, from, to, input)) }
+            if !frame.sentFromRun.isEmpty { queue(sentBy: result.transition, in: &runner) }
+            if pendingHead < pending.count {
+                frame.argumentAddress = nil
+                frame.boxedArgument = pending[pendingHead].argument
+            }
+        }
+
+        /// Moves the inputs effects sent into the runner's queue.
+        @inlinable
+        mutating func queue(sentBy transition: Int, in runner: inout Runner) {
+            for (id, sent) in frame.sentFromRun {
+                runner.enqueue(id, sentBy: transition)
+                pending.append(sent)
+            }
+            frame.sentFromRun.removeAll(keepingCapacity: true)
+        }
+    }
+}

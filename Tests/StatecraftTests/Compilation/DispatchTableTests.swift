@@ -1,0 +1,298 @@
+import Testing
+
+@testable import Statecraft
+
+/// The `state x input` table the runner reads: which cells take a transition directly (and
+/// where it leads), which search their candidates (in file order), which have none, and which
+/// belong to a final state.
+struct DispatchTableTests {
+    func row(
+        _ input: String, _ from: [String], _ to: String?, when: ExpressionSource? = nil, _ effects: [Named] = []
+    ) -> TransitionDefinition {
+        TransitionDefinition(Named(input), from: .states(from.map { Named($0) }), to: to.map { Named($0) }, when: when, effects: effects)
+    }
+
+    func cell(_ machine: CompiledMachine, _ state: String, _ input: String) -> DispatchTable.Cell {
+        let state = machine.stateNames.firstIndex(of: state)!
+        let input = machine.inputNames.firstIndex(of: input)!
+        return machine.table.cells[state * machine.inputCount + input]
+    }
+
+    func candidates(_ machine: CompiledMachine, _ state: String, _ input: String) -> [Int] {
+        machine.candidates(state: machine.stateNames.firstIndex(of: state)!, input: machine.inputNames.firstIndex(of: input)!).map(Int.init)
+    }
+
+    func index(_ machine: CompiledMachine, state: String) -> Int32 { Int32(machine.stateNames.firstIndex(of: state)!) }
+
+    /// The copies of transition `index`'s own effects, as `slot=source`.
+    func copies(_ machine: CompiledMachine, transition index: Int) -> [String] {
+        let table = machine.table
+        return table.copies[Int(table.transitionCopies[index])..<Int(table.transitionCopies[index + 1])].map { copy in
+            switch copy.source {
+            case .constant(let value): "\(machine.variableNames[copy.slot])=\(value)"
+            case .variable(let slot): "\(machine.variableNames[copy.slot])=\(machine.variableNames[slot])"
+            case .argument: "\(machine.variableNames[copy.slot])=arg"
+            }
+        }
+    }
+
+    @Test func aLoneUnguardedRowIsTakenDirectlyToItsTarget() throws {
+        let machine = try compile(
+            MachineDefinition(
+                name: "m", initial: "a", states: [StateDeclaration("a"), StateDeclaration("b"), StateDeclaration("c")],
+                transitions: [row("go", ["a"], "b"), row("go", ["b"], "c"), row("back", ["c"], "a")]))
+        #expect(cell(machine, "a", "go").code == 0)
+        #expect(cell(machine, "a", "go").next == index(machine, state: "b"))
+        #expect(cell(machine, "b", "go").code == 1)
+        #expect(cell(machine, "b", "go").next == index(machine, state: "c"))
+        #expect(cell(machine, "c", "back").code == 2)
+        #expect(cell(machine, "c", "back").next == index(machine, state: "a"))
+        #expect(candidates(machine, "a", "go") == [0])
+
+        var runner = Runner(machine)
+        var recorder = Recorder()
+        runner.send("go", into: &recorder)
+        runner.send("go", into: &recorder)
+        #expect(recorder.entries.map(\.state) == ["b", "c"])
+    }
+
+    @Test func cellsWithoutARowAreUnhandled() throws {
+        let machine = try compile(
+            MachineDefinition(
+                name: "m", initial: "a", states: [StateDeclaration("a"), StateDeclaration("b")],
+                transitions: [row("go", ["a"], "b"), row("back", ["b"], "a")]))
+        for (state, input) in [("a", "back"), ("b", "go")] {
+            #expect(cell(machine, state, input).code == DispatchTable.unhandled, "\(state) \(input)")
+            #expect(candidates(machine, state, input).isEmpty, "\(state) \(input)")
+        }
+        var runner = Runner(machine)
+        var recorder = Recorder()
+        runner.send("back", into: &recorder)
+        #expect(recorder.entries.last?.result.rejection == .noTransition)
+    }
+
+    @Test func aRowThatStaysLeadsEachOfItsSourcesBackToItself() throws {
+        let machine = try compile(
+            MachineDefinition(
+                name: "m", initial: "a", states: [StateDeclaration("a"), StateDeclaration("b"), StateDeclaration("c")],
+                transitions: [row("tick", ["a", "b", "c"], nil), row("go", ["a"], "b"), row("go", ["b"], "c")]))
+        for state in ["a", "b", "c"] {
+            #expect(cell(machine, state, "tick").code == 0, "\(state)")
+            #expect(cell(machine, state, "tick").next == index(machine, state: state), "\(state)")
+        }
+    }
+
+    @Test func everyCellOfAFinalStateIsFinishedEvenOneARowLeavesFrom() throws {
+        let machine = try compile(
+            MachineDefinition(
+                name: "m", initial: "a", states: [StateDeclaration("a"), StateDeclaration("done", isFinal: true)],
+                transitions: [row("finish", ["a"], "done"), row("stay", ["done"], nil), row("poke", ["a"], nil)]))
+        for input in ["finish", "stay", "poke"] {
+            #expect(cell(machine, "done", input).code == DispatchTable.finished, "\(input)")
+        }
+        #expect(cell(machine, "a", "stay").code == DispatchTable.unhandled)
+        #expect(cell(machine, "a", "finish").code == 0)
+        var runner = Runner(machine)
+        var recorder = Recorder()
+        runner.send("finish", into: &recorder)
+        runner.send("stay", into: &recorder)
+        #expect(recorder.entries.last?.result.rejection == .finished)
+    }
+
+    @Test func aWildcardSourceFillsTheCellsOfEveryNonFinalState() throws {
+        let machine = try compile(
+            MachineDefinition(
+                name: "m", initial: "a",
+                states: [StateDeclaration("a"), StateDeclaration("b"), StateDeclaration("c"), StateDeclaration("done", isFinal: true)],
+                transitions: [
+                    TransitionDefinition("reset", from: .anyNonFinal(.unknown), to: "a"), row("go", ["a"], "b"), row("go", ["b"], "c"),
+                    row("finish", ["c"], "done"),
+                ]))
+        for state in ["a", "b", "c"] {
+            #expect(cell(machine, state, "reset").code == 0, "\(state)")
+            #expect(cell(machine, state, "reset").next == index(machine, state: "a"), "\(state)")
+        }
+        #expect(cell(machine, "done", "reset").code == DispatchTable.finished)
+    }
+
+    @Test func guardedOrSeveralRowsAreSearchedInFileOrder() throws {
+        let machine = try compile(
+            MachineDefinition(
+                name: "m", initial: "a", context: [ContextVariable("n", .int(5))],
+                states: ["a", "b", "c", "d"].map { StateDeclaration(Named($0)) },
+                transitions: [
+                    row("go", ["a"], "b", when: "n > 10"),  // 0
+                    row("other", ["a"], "b"),  // 1
+                    row("go", ["a", "b"], "c", when: "n > 1"),  // 2
+                    row("go", ["a"], "d"),  // 3
+                    row("stop", ["b"], "a"),  // 4
+                    row("stop", ["b", "c"], "d"),  // 5
+                    row("back", ["d"], "a", when: "n > 1"),  // 6
+                ]))
+        #expect(cell(machine, "a", "go").code == DispatchTable.search)
+        #expect(candidates(machine, "a", "go") == [0, 2, 3])
+        #expect(candidates(machine, "b", "go") == [2])
+        #expect(cell(machine, "b", "go").code == DispatchTable.search)
+        // Two unguarded rows: the second can never be taken, but both are listed.
+        #expect(cell(machine, "b", "stop").code == DispatchTable.search)
+        #expect(candidates(machine, "b", "stop") == [4, 5])
+        #expect(cell(machine, "c", "stop").code == 5)
+        #expect(cell(machine, "d", "back").code == DispatchTable.search)
+        #expect(candidates(machine, "d", "back") == [6])
+
+        var runner = Runner(machine)
+        var recorder = Recorder()
+        runner.send("go", into: &recorder)
+        #expect(recorder.entries.last?.state == "c")
+    }
+
+    @Test func effectsThatOnlyCopyAreTakenDirectlyWithTheirCopies() throws {
+        let machine = try compile(
+            MachineDefinition(
+                name: "m", initial: "a",
+                context: [ContextVariable("n", .int(0)), ContextVariable("m", .int(0)), ContextVariable("s", .string(""))],
+                inputs: [
+                    InputDeclaration("set", argumentType: .int), InputDeclaration("put"), InputDeclaration("bump"),
+                    InputDeclaration("ping"), InputDeclaration("hooked"), InputDeclaration("back"),
+                ],
+                states: [StateDeclaration("a"), StateDeclaration("b")],
+                effects: [
+                    EffectDefinition("copyArgument", assignments: [.init("n", "arg")]),
+                    EffectDefinition("copyConstantAndVariable", assignments: [.init("s", "\"x\""), .init("m", "n")]),
+                    EffectDefinition("compute", assignments: [.init("n", "n + 1")]),
+                    EffectDefinition("sendBack", sends: [.init("back")]),
+                ],
+                transitions: [
+                    row("set", ["a"], "b", ["copyArgument"]),  // 0
+                    row("put", ["a"], "b", ["copyConstantAndVariable"]),  // 1
+                    row("bump", ["a"], "b", ["compute"]),  // 2
+                    row("ping", ["a"], "b", ["sendBack"]),  // 3
+                    row("hooked", ["a"], "b", ["log"]),  // 4: a hook, bound by the host, has no body
+                    row("back", ["b"], "a"),  // 5
+                ]))
+        let b = index(machine, state: "b")
+        // Copies run bodies: the state after is given as its complement.
+        #expect(cell(machine, "a", "set").code == 0)
+        #expect(cell(machine, "a", "set").next == ~b)
+        #expect(copies(machine, transition: 0) == ["n=arg"])
+        #expect(cell(machine, "a", "put").code == 1)
+        #expect(cell(machine, "a", "put").next == ~b)
+        #expect(copies(machine, transition: 1) == ["s=\(Value.string("x"))", "m=n"])
+        // Arithmetic may fail and a send queues an input: both are searched.
+        #expect(cell(machine, "a", "bump").code == DispatchTable.search)
+        #expect(candidates(machine, "a", "bump") == [2])
+        #expect(cell(machine, "a", "ping").code == DispatchTable.search)
+        #expect(cell(machine, "a", "hooked").code == 4)
+        #expect(cell(machine, "a", "hooked").next == b)
+
+        var runner = Runner(machine)
+        var recorder = Recorder()
+        runner.send("set", .int(7), into: &recorder)
+        runner.send("back", into: &recorder)
+        runner.send("put", into: &recorder)
+        #expect(recorder.entries.last?.context == [.int(7), .int(7), .string("x")])
+    }
+
+    @Test func entryAndExitEffectsCountForTheTransitionsThatRunThem() throws {
+        let machine = try compile(
+            MachineDefinition(
+                name: "m", initial: "a", context: [ContextVariable("n", .int(0))],
+                states: [
+                    StateDeclaration("a", exit: ["exitCopy"]), StateDeclaration("b", entry: ["entrySend"], exit: ["exitSend"]),
+                    StateDeclaration("c", entry: ["entryCopy"]),
+                ],
+                effects: [
+                    EffectDefinition("exitCopy", assignments: [.init("n", "1")]),
+                    EffectDefinition("entrySend", sends: [.init("tick")]),
+                    EffectDefinition("exitSend", sends: [.init("tick")]),
+                    EffectDefinition("entryCopy", assignments: [.init("n", "3")]),
+                ],
+                transitions: [
+                    row("go", ["a"], "b"),  // 0: b's entry sends
+                    row("jump", ["a"], "c"),  // 1: a's exit and c's entry copy
+                    row("tick", ["a", "b", "c"], nil),  // 2: staying runs neither exit nor entry
+                    row("leave", ["b"], "c"),  // 3: b's exit sends
+                    row("again", ["c"], "c"),  // 4: a self-transition leaves and enters c
+                ]))
+        let (a, b, c) = (index(machine, state: "a"), index(machine, state: "b"), index(machine, state: "c"))
+        #expect(cell(machine, "a", "go").code == DispatchTable.search)
+        #expect(cell(machine, "a", "jump").code == 1)
+        #expect(cell(machine, "a", "jump").next == ~c)
+        #expect(cell(machine, "a", "tick").code == 2)
+        #expect(cell(machine, "a", "tick").next == a)
+        #expect(cell(machine, "b", "tick").next == b)
+        #expect(cell(machine, "b", "leave").code == DispatchTable.search)
+        #expect(cell(machine, "c", "again").code == 4)
+        #expect(cell(machine, "c", "again").next == ~c)
+        let table = machine.table
+        let exitOfA = table.copies[Int(table.exitCopies[Int(a)])..<Int(table.exitCopies[Int(a) + 1])]
+        let entryOfC = table.copies[Int(table.entryCopies[Int(c)])..<Int(table.entryCopies[Int(c) + 1])]
+        #expect(exitOfA.map(\.slot) == [0] && entryOfC.map(\.slot) == [0])
+
+        var runner = Runner(machine)
+        var recorder = Recorder()
+        runner.send("jump", into: &recorder)
+        #expect(recorder.entries.last?.state == "c")
+        #expect(recorder.entries.last?.context == [.int(3)])
+        #expect(recorder.entries.last?.effects == ["exitCopy", "entryCopy"])
+    }
+
+    /// Against a plain reading of the rows, on machines of random shape: each cell lists the
+    /// rows for its state and input in file order, and is settled as the rule says.
+    @Test func randomMachinesAgreeWithTheirRows() throws {
+        var random = SplitMix(seed: 2026)
+        for _ in 0..<30 {
+            let stateCount = 1 + Int(random.next() % 12)
+            let states = (0..<stateCount).map { StateDeclaration(Named("s\($0)"), isFinal: $0 > 0 && random.next() % 5 == 0) }
+            let inputs = (0..<(1 + Int(random.next() % 6))).map { "i\($0)" }
+            let rows = (0..<Int(random.next() % 60)).map { _ in
+                let sources = Set((0...(random.next() % 3)).map { _ in Int(random.next() % UInt64(stateCount)) }).sorted()
+                return row(
+                    inputs[Int(random.next() % UInt64(inputs.count))], sources.map { "s\($0)" },
+                    random.next() % 4 == 0 ? nil : "s\(random.next() % UInt64(stateCount))",
+                    when: random.next() % 3 == 0 ? "n > 1" : nil)
+            }
+            let machine = try compile(
+                MachineDefinition(
+                    name: "m", initial: "s0", context: [ContextVariable("n", .int(0))], inputs: inputs.map { InputDeclaration(Named($0)) },
+                    states: states, transitions: rows))
+            for state in 0..<machine.stateCount {
+                for input in 0..<machine.inputCount {
+                    let expected = machine.transitions.indices.filter {
+                        machine.transitions[$0].input == input && machine.transitions[$0].sources.contains(state)
+                    }
+                    let cell = machine.table.cells[state * machine.inputCount + input]
+                    let listed = machine.candidates(state: state, input: input).map(Int.init)
+                    if machine.isFinal[state] {
+                        #expect(cell.code == DispatchTable.finished)
+                    } else if expected.isEmpty {
+                        #expect(cell.code == DispatchTable.unhandled && listed.isEmpty)
+                    } else if expected.count == 1 && machine.transitions[expected[0]].guardExpression == nil {
+                        let target = machine.transitions[expected[0]].target
+                        #expect(cell.code == Int32(expected[0]))
+                        #expect(cell.next == Int32(target >= 0 ? target : state))
+                        #expect(listed == expected)
+                    } else {
+                        #expect(cell.code == DispatchTable.search)
+                        #expect(listed == expected)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A small deterministic random number generator, so that a failure can be reproduced.
+private struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

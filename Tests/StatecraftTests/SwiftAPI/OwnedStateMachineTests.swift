@@ -1,0 +1,276 @@
+import Statecraft
+import Testing
+
+/// The typed API's scenarios, run against both machines built from the same rows: the shared
+/// ``TypedStateMachine`` and the single-owner ``OwnedStateMachine`` must give the same results,
+/// states and contexts.
+struct OwnedStateMachineTests {
+    enum Kind: CaseIterable, Sendable { case shared, owned }
+
+    /// Drives either machine and records every result in order: the external input's and, for
+    /// the shared machine through an observer, for the owned one through its queued-result
+    /// handler, those of the inputs effects sent.
+    final class Driver<State: MachineState, Context: Sendable> {
+        private var shared: TypedStateMachine<State, Context>?
+        private var owned: OwnedBox?
+        private var observation: Observation?
+        /// The owned machine's queued results, as its handler receives them.
+        private let queued = Log<String>()
+        let transcript = Log<String>()
+
+        init(
+            _ kind: Kind, initial: State, context: Context, onUnhandled: MachineDefinition.UnhandledPolicy = .reject,
+            stepLimit: Int = Runner.defaultStepLimit, @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
+        ) {
+            switch kind {
+            case .shared:
+                let machine = TypedStateMachine(initial: initial, context: context, onUnhandled: onUnhandled, stepLimit: stepLimit, rules: rules)
+                let transcript = transcript
+                observation = machine.observeResults { transcript.append(Self.describe($0)) }
+                shared = machine
+            case .owned:
+                var machine = OwnedStateMachine(initial: initial, context: context, onUnhandled: onUnhandled, stepLimit: stepLimit, rules: rules)
+                let queued = queued
+                machine.queuedResultHandler = { queued.append(Self.describe($0)) }
+                owned = OwnedBox(machine: machine)
+            }
+        }
+
+        @discardableResult
+        func send<A>(_ input: Input<A>, _ argument: A) -> StateTransitionResult<State> {
+            if let shared { return shared.send(input, argument) }
+            // The shared machine's observer sees the external input's result first, then its
+            // queued inputs'; the owned machine returns the first after handing over the others.
+            let mark = queued.elements.count
+            let result = owned!.machine.send(input, argument)
+            transcript.append(Self.describe(result))
+            for line in queued.elements[mark...] { transcript.append(line) }
+            return result
+        }
+
+        @discardableResult
+        func send(_ input: Input<Void>) -> StateTransitionResult<State> { send(input, ()) }
+
+        var state: State { shared?.state ?? owned!.machine.state }
+        var context: Context { shared?.context ?? owned!.machine.context }
+
+        /// A noncopyable machine in a class, so that it is borrowed in place.
+        final class OwnedBox {
+            var machine: OwnedStateMachine<State, Context>
+            init(machine: consuming OwnedStateMachine<State, Context>) { self.machine = machine }
+        }
+
+        static func describe(_ result: StateTransitionResult<State>) -> String {
+            switch result {
+            case .success(let step):
+                "\(step.input): \(step.from) -> \(step.to)\(step.isIgnored ? " (ignored)" : "")"
+            case .failure(let error):
+                "\(error.input): \(error.state): \(error.kind.rawValue): \(error.message)"
+            }
+        }
+    }
+
+    enum Phase: MachineState { case idle, a, b, c, d, done }
+
+    enum Go {
+        static let a = Input("a")
+        static let b = Input("b")
+        static let c = Input("c")
+        static let d = Input("d")
+        static let finish = Input("finish")
+        static let count = Input("count", taking: Int.self)
+        static let loop = Input("loop", taking: Int.self)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func jestersCarDrivesItsJourney(_ kind: Kind) {
+        typealias Inputs = ShopKeepSelfDrivingCar.Inputs
+        let car = Driver(kind, initial: ShopKeepSelfDrivingCar.State.unstarted, context: ShopKeepSelfDrivingCar.Trip()) {
+            Inputs.startEngine           | .unstarted           => .parked
+            Inputs.driveAround           | [.parked, .droppingOffPassengers] => .drivingAround
+            Inputs.park                  | [.drivingAround, .drivingToLocation] => .parked
+            Inputs.pickUpPassengers      | .parked              => .pickingUpPassengers
+            Inputs.passengersHaveEntered | .pickingUpPassengers => .pickingUpPassengers | { $0.context.numberOfPassengers = $0.argument }
+            Inputs.driveToLocation       | .pickingUpPassengers => .drivingToLocation   | { $0.context.locationRequested = $0.argument }
+            Inputs.dropOffPassengers     | .parked              => .droppingOffPassengers | { $0.context.numberOfPassengers = 0 }
+        }
+        car.send(Inputs.startEngine)
+        car.send(Inputs.pickUpPassengers)
+        car.send(Inputs.passengersHaveEntered, 4)
+        #expect(car.context.numberOfPassengers == 4)
+        car.send(Inputs.driveToLocation, "The Witches Brew")
+        car.send(Inputs.park)
+        car.send(Inputs.dropOffPassengers)
+        car.send(Inputs.noMapInput)
+        #expect(car.state == .droppingOffPassengers)
+        #expect(car.context.numberOfPassengers == 0)
+        #expect(car.context.locationRequested == "The Witches Brew")
+        #expect(
+            car.transcript.elements == [
+                "startEngine: unstarted -> parked",
+                "pickUpPassengers: parked -> pickingUpPassengers",
+                "passengersHaveEntered(4): pickingUpPassengers -> pickingUpPassengers",
+                "driveToLocation(The Witches Brew): pickingUpPassengers -> drivingToLocation",
+                "park: drivingToLocation -> parked",
+                "dropOffPassengers: parked -> droppingOffPassengers",
+                "noMapInput: droppingOffPassengers: no-transition: no transition for 'noMapInput' from 'droppingOffPassengers'",
+            ])
+    }
+
+    @Test(arguments: Kind.allCases)
+    func guardsAreTriedInWrittenOrderAndEffectsSeeTheNewState(_ kind: Kind) {
+        let seen = Log<String>()
+        let machine = Driver(kind, initial: Phase.idle, context: 0) {
+            Go.count | .idle => .a | .when { $0.argument > 10 } | { $0.context = $0.argument }
+            Go.count | .idle => .b | .when { $0.argument > 0 } | { step in seen.append("\(step.from)->\(step.to)"); step.context = -step.argument }
+        }
+        let rejected = machine.send(Go.count, 0)
+        #expect(rejected.error?.kind == .guardRejected)
+        #expect(machine.send(Go.count, 3).transition?.to == .b)
+        #expect(machine.context == -3)
+        #expect(seen.elements == ["idle->b"])
+        #expect(machine.transcript.elements.first == "count(0): idle: guard-rejected: every guard of 'count' from 'idle' is false")
+    }
+
+    @Test(arguments: Kind.allCases)
+    func queuedInputsRunFirstInFirstOutBeforeSendReturns(_ kind: Kind) {
+        let machine = Driver(kind, initial: Phase.idle, context: [String]()) {
+            Go.a | .idle => .a | { $0.context.append("a"); $0.send(Go.b) } | { $0.send(Go.c) }
+            Go.b | .a => .b | { $0.context.append("b"); $0.send(Go.d) }
+            Go.c | .b => .c | { $0.context.append("c") }
+            Go.d | .c => .d | { $0.context.append("d") }
+        }
+        let result = machine.send(Go.a)
+        #expect(result.transition?.to == .a)
+        #expect(machine.state == .d)
+        #expect(machine.context == ["a", "b", "c", "d"])
+        #expect(machine.transcript.elements == ["a: idle -> a", "b: a -> b", "c: b -> c", "d: c -> d"])
+    }
+
+    @Test(arguments: Kind.allCases)
+    func queuedInputsAfterAGuardedTransitionRunToo(_ kind: Kind) {
+        let machine = Driver(kind, initial: Phase.idle, context: 0) {
+            Go.count | .idle => .a | .when { $0.argument > 0 } | { $0.context = $0.argument; $0.send(Go.b) }
+            Go.b | .a => .b | { $0.context += 1 }
+        }
+        #expect(machine.send(Go.count, 5).transition?.to == .a)
+        #expect(machine.state == .b)
+        #expect(machine.context == 6)
+        #expect(machine.transcript.elements == ["count(5): idle -> a", "b: a -> b"])
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aLivelockIsAStepLimitErrorAndTheMachineGoesOn(_ kind: Kind) {
+        let machine = Driver(kind, initial: Phase.idle, context: (), stepLimit: 100) {
+            Go.loop | .idle => .idle | { $0.send(Go.loop, $0.argument + 1) }
+            Go.a | .idle => .a
+        }
+        #expect(machine.send(Go.loop, 0).isSuccess)
+        let transcript = machine.transcript.elements
+        #expect(transcript.count == 102)
+        #expect(transcript.last?.hasPrefix("loop(101): idle: step-limit: more than 100 queued inputs for one external input") == true)
+        #expect(machine.send(Go.a).transition?.to == .a)
+    }
+
+    @Test(arguments: Kind.allCases)
+    func unhandledInputsAreIgnoredByPolicyAndFinalStatesFinish(_ kind: Kind) {
+        let machine = Driver(kind, initial: Phase.idle, context: (), onUnhandled: .ignore) {
+            Go.finish | .idle => .done
+            FinalState<Phase>(.done)
+        }
+        #expect(machine.send(Go.a).transition?.isIgnored == true)
+        #expect(machine.send(Go.finish).transition?.to == .done)
+        #expect(machine.send(Go.finish).error?.kind == .finished)
+        #expect(machine.transcript.elements == ["a: idle -> idle (ignored)", "finish: idle -> done", "finish: done: finished: 'done' is a final state"])
+    }
+
+    @Test(arguments: Kind.allCases)
+    func statesBuiltFromTheInputCarryItsData(_ kind: Kind) {
+        let machine = Driver(kind, initial: Download.idle, context: ()) {
+            Download.Inputs.start.given(.idle).transition(to: .loading) { .loading(url: $0.argument) }
+            Download.Inputs.finish.given(.loading).transition(to: .done) { request in
+                guard case .loading(let url) = request.from else { return .done(bytes: 0) }
+                return .done(bytes: url.count)
+            }
+        }
+        machine.send(Download.Inputs.start, "https://example.com")
+        #expect(machine.state == .loading(url: "https://example.com"))
+        machine.send(Download.Inputs.finish)
+        #expect(machine.state == .done(bytes: 19))
+    }
+
+    enum Download: MachineState, Equatable {
+        case idle, loading(url: String), done(bytes: Int)
+
+        enum Slot: Hashable, Sendable { case idle, loading, done }
+        var slot: Slot {
+            switch self {
+            case .idle: .idle
+            case .loading: .loading
+            case .done: .done
+            }
+        }
+
+        enum Inputs {
+            static let start = Input("start", taking: String.self)
+            static let finish = Input("finish")
+        }
+    }
+
+    @Test func anOwnedMachineLivesInAnActor() async {
+        actor Counter {
+            private var machine = OwnedStateMachine(initial: Phase.idle, context: 0) {
+                Go.count | [.idle, .a] => .a | { $0.context += $0.argument }
+            }
+            func add(_ n: Int) -> Int {
+                machine.send(Go.count, n)
+                return machine.context
+            }
+        }
+        let counter = Counter()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<100 { group.addTask { _ = await counter.add(1) } }
+        }
+        #expect(await counter.add(0) == 100)
+    }
+
+    @Test func readingTheSharedMachineFromAnOwnedMachinesEffectStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            var machine = OwnedStateMachine(initial: Phase.idle) {
+                Go.a | .idle => .a | { _ = $0.machine }
+            }
+            machine.send(Go.a)
+        }
+    }
+
+    /// The DocC article's example (Statecraft.docc/SharedOrOwned.md), as written there.
+    @Test func theArticlesDoorControllerLocksOnce() async {
+        #expect(await DoorController().lock(by: "Ada"))
+        let controller = DoorController()
+        #expect(await controller.lock(by: "Ada"))
+        #expect(await !controller.lock(by: "Grace"))
+        #expect(await controller.state == .locked)
+    }
+}
+
+enum Door: MachineState { case closed, open, locked }
+
+enum DoorInputs {
+    static let open = Input("open")
+    static let close = Input("close")
+    static let lock = Input("lock", taking: String.self)
+}
+
+actor DoorController {
+    private var door = OwnedStateMachine(initial: Door.closed, context: String?.none) {
+        DoorInputs.open  | .closed => .open
+        DoorInputs.close | .open   => .closed
+        DoorInputs.lock  | .closed => .locked | { $0.context = $0.argument }
+    }
+
+    func lock(by owner: String) -> Bool {
+        door.send(DoorInputs.lock, owner).isSuccess
+    }
+
+    var state: Door { door.state }
+}
