@@ -1,4 +1,5 @@
 import Statecraft
+import TestSupport
 import Testing
 
 /// The typed API's scenarios, run against both machines built from the same rows: the shared
