@@ -45,7 +45,9 @@ extension CompilationPass {
 
     /// Every state with children has the input `done.state.NAME`, declared or not.
     mutating func declareDoneInputs() {
-        for (index, state) in states.enumerated() where parents.contains(index) || state.isParallel {
+        var hasChildren = [Bool](repeating: false, count: states.count)
+        for parent in parents where parent >= 0 { hasChildren[parent] = true }
+        for (index, state) in states.enumerated() where hasChildren[index] || state.isParallel {
             let name = "done.state." + state.name.name
             guard inputIDs[name] == nil else { continue }
             inputIDs[name] = inputNames.count

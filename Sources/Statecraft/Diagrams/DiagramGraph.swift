@@ -19,6 +19,9 @@ struct DiagramGraph {
     let stateNames: [String]
     let isFinal: [Bool]
     let initialState: Int
+    /// A statechart's tree, drawn as nested clusters (DOT) or composite states (Mermaid);
+    /// `nil` for a flat machine.
+    let tree: StateTree?
     /// Edges in order of their first transition in the file.
     private(set) var edges: [Edge] = []
 
@@ -30,19 +33,23 @@ struct DiagramGraph {
         stateNames = machine.stateNames
         isFinal = machine.isFinal
         initialState = machine.initialState
+        tree = machine.chart?.tree
         let isWildcard = Self.wildcards(machine, definition)
         var edgeIndex: [EdgeKey: Int] = [:]
         for (index, transition) in machine.transitions.enumerated() {
             let label = Self.label(transition, machine)
             let sources: [Node] = isWildcard[index] ? [.anyState] : transition.sources.map { .state($0) }
+            // A transition into several regions is an edge to each of its targets.
+            let targets = transition.targets
             for source in sources {
-                let target = transition.target >= 0 ? .state(transition.target) : source
-                let key = EdgeKey(from: source, to: target)
-                if let existing = edgeIndex[key] {
-                    edges[existing].labels.append(label)
-                } else {
-                    edgeIndex[key] = edges.count
-                    edges.append(Edge(from: source, to: target, labels: [label]))
+                for target in targets.isEmpty ? [source] : targets.map({ .state($0) }) {
+                    let key = EdgeKey(from: source, to: target)
+                    if let existing = edgeIndex[key] {
+                        edges[existing].labels.append(label)
+                    } else {
+                        edgeIndex[key] = edges.count
+                        edges.append(Edge(from: source, to: target, labels: [label]))
+                    }
                 }
             }
         }
