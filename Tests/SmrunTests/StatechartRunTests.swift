@@ -47,12 +47,48 @@ struct StatechartRunTests {
             ])
     }
 
-    @Test func stateFilesAreRefusedForStatechartsUntilTheyHoldConfigurations() throws {
+    @Test func aStateFileKeepsTheConfigurationAndHistoryBetweenRuns() throws {
         let files = try TemporaryFiles()
-        let run = try Smrun.run([Paths.fixture("statechart.yaml"), "--state", files.path("s.json"), "--send", "start"])
+        let state = files.path("player.json")
+        let first = try Smrun.run(["machines/media-player.yaml", "--state", state, "--send", "play", "--send", "mute", "--send", "lowBandwidth", "--send", "pause"])
+        #expect(first.exited(0), "\(first.errorText)")
+        let saved = try String(contentsOfFile: state, encoding: .utf8)
+        #expect(saved.contains(#""configuration": ["paused"],"#))
+        #expect(saved.contains(#""lastPlayback": ["muted", "sd"]"#))
+        let second = try Smrun.run(["machines/media-player.yaml", "--state", state, "--send", "stop"])
+        #expect(second.lines == ["stop: paused -> stopped / hideControls"])
+        // Deep history restores the paused player, and pausing's history brings back the regions.
+        let third = try Smrun.run(["machines/media-player.yaml", "--state", state, "--send", "resume", "--send", "play"])
+        #expect(third.lines == ["resume: stopped -> paused / showControls, freezeFrame", "play: paused -> muted, sd / showMuteIcon, lowerResolution"])
+    }
+
+    @Test(arguments: [
+        (#"["muted", "sound", "hd"]"#, "the configuration [sound, muted, hd] holds 2 children of a compound state; machine 'media-player' cannot be in it"),
+        (#"["muted"]"#, "the configuration [muted] leaves a region of a parallel state inactive; machine 'media-player' cannot be in it"),
+        (#"["playing"]"#, "the configuration [playing] is not an atomic state; machine 'media-player' cannot be in it"),
+        (#"["stoped"]"#, "state \"stoped\" is not a state of machine 'media-player' (did you mean 'stopped'?)"),
+    ])
+    func aSnapshotWhoseConfigurationCannotBeIsRefusedAndLeftAlone(_ configuration: String, _ message: String) throws {
+        let files = try TemporaryFiles()
+        let state = files.path("player.json")
+        _ = try Smrun.run(["machines/media-player.yaml", "--state", state, "--send", "play"])
+        let edited = try String(contentsOfFile: state, encoding: .utf8).replacing(#"["sound", "hd"]"#, with: configuration)
+        try edited.write(toFile: state, atomically: true, encoding: .utf8)
+        let run = try Smrun.run(["machines/media-player.yaml", "--state", state, "--send", "stop"])
         #expect(run.exited(2))
-        #expect(run.errorText.contains("--state does not support statecharts yet"))
-        #expect(!FileManager.default.fileExists(atPath: files.path("s.json")))
+        #expect(run.errorText.contains(message), "\(run.errorText)")
+        #expect(try String(contentsOfFile: state, encoding: .utf8) == edited)
+    }
+
+    @Test func aHistoryRecordThatCannotBeIsRefused() throws {
+        let files = try TemporaryFiles()
+        let state = files.path("player.json")
+        _ = try Smrun.run(["machines/media-player.yaml", "--state", state, "--send", "play", "--send", "pause"])
+        let edited = try String(contentsOfFile: state, encoding: .utf8).replacing(#"["sound", "hd"]"#, with: #"["stopped"]"#)
+        try edited.write(toFile: state, atomically: true, encoding: .utf8)
+        let run = try Smrun.run(["machines/media-player.yaml", "--state", state, "--send", "play"])
+        #expect(run.exited(2))
+        #expect(run.errorText.contains("history state 'lastPlayback' records states it cannot recall"), "\(run.errorText)")
     }
 
     @Test func validateAcceptsTheExampleStatecharts() throws {

@@ -149,6 +149,30 @@ package final class StateTree: Sendable {
         return ancestor
     }
 
+    /// The whole configuration (as a bitset) whose atomic states are `atomic`: the atomic states
+    /// and their ancestors; or why `atomic` is no configuration the machine can be in (a state
+    /// that is not atomic, two children of one compound state, a region of a parallel state
+    /// without an active state, two top-level states).
+    package func configuration(ofAtomicStates atomic: [Int]) -> (configuration: [UInt64]?, problem: String?) {
+        var set = [UInt64](repeating: 0, count: wordCount)
+        func has(_ state: Int) -> Bool { set[state >> 6] & (1 << UInt64(state & 63)) != 0 }
+        for state in atomic {
+            guard kinds[state] == .atomic else { return (nil, "is not an atomic state") }
+            var current = state
+            while current >= 0 {
+                set[current >> 6] |= 1 << UInt64(current & 63)
+                current = Int(parents[current])
+            }
+        }
+        guard topLevel.count(where: { has(Int($0)) }) == 1 else { return (nil, "holds no or several top-level states") }
+        for state in 0..<count where has(state) {
+            let active = children[state].count { has(Int($0)) }
+            if kinds[state] == .compound && active != 1 { return (nil, "holds \(active) children of a compound state") }
+            if kinds[state] == .parallel && active != children[state].count { return (nil, "leaves a region of a parallel state inactive") }
+        }
+        return (set, nil)
+    }
+
     /// The region of a parallel state that holds `state`, or `nil` when `state` is in none.
     package func region(of state: Int) -> Int? {
         var child = state

@@ -38,10 +38,59 @@ public struct SnapshotCodec: Sendable {
         MachineSnapshot(machineName: machine.name, fingerprint: fingerprint, state: runner.state, context: runner.context)
     }
 
+    /// A statechart runner's configuration, history records and context as a snapshot; taken
+    /// between inputs, as for ``snapshot(of:)-(Runner)``.
+    public func snapshot(of runner: borrowing ChartRunner) -> MachineSnapshot {
+        let (configuration, histories) = runner.savedState
+        return MachineSnapshot(
+            machineName: machine.name, fingerprint: fingerprint, state: configuration[0], context: runner.context,
+            configuration: configuration, histories: histories)
+    }
+
     /// The snapshot document for `state` and `context`, ending with a newline.
     package func encode(state: Int, context: [Value]) -> [UInt8] {
         precondition(machine.stateNames.indices.contains(state) && context.count == machine.variableNames.count)
+        return encode(context: context) { out, member in
+            member(&out, "state")
+            JSONText.appendQuoted(machine.stateNames[state].utf8, to: &out)
+        }
+    }
+
+    /// A statechart's snapshot document: `"configuration"`, the active atomic states, and
+    /// `"history"`, each history state's record, instead of `"state"`.
+    package func encode(configuration: [Int], histories: [Int: [Int]], context: [Value]) -> [UInt8] {
+        func names(_ states: [Int], into out: inout [UInt8]) {
+            out.append(UInt8(ascii: "["))
+            for (index, state) in states.enumerated() {
+                if index > 0 { out.append(contentsOf: ", ".utf8) }
+                JSONText.appendQuoted(machine.stateNames[state].utf8, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        return encode(context: context) { out, member in
+            member(&out, "configuration")
+            names(configuration, into: &out)
+            member(&out, "history")
+            out.append(UInt8(ascii: "{"))
+            for (index, history) in histories.keys.sorted().enumerated() {
+                out.append(contentsOf: (index == 0 ? "\n    " : ",\n    ").utf8)
+                JSONText.appendQuoted(machine.stateNames[history].utf8, to: &out)
+                out.append(contentsOf: ": ".utf8)
+                names(histories[history]!, into: &out)
+            }
+            out.append(contentsOf: (histories.isEmpty ? "}" : "\n  }").utf8)
+        }
+    }
+
+    /// The document around what says where the machine is (`stateMembers`, which writes its
+    /// members with the `member` function it is given).
+    private func encode(context: [Value], stateMembers: (inout [UInt8], (inout [UInt8], String) -> Void) -> Void) -> [UInt8] {
         var out: [UInt8] = []
+        func startMember(_ out: inout [UInt8], _ key: String) {
+            out.append(contentsOf: ",\n  ".utf8)
+            JSONText.appendQuoted(key.utf8, to: &out)
+            out.append(contentsOf: ": ".utf8)
+        }
         func member(_ key: String, _ first: Bool = false) {
             out.append(contentsOf: first ? "{\n  ".utf8 : ",\n  ".utf8)
             JSONText.appendQuoted(key.utf8, to: &out)
@@ -56,8 +105,7 @@ public struct SnapshotCodec: Sendable {
         string(machine.name)
         member("fingerprint")
         string(fingerprint.text)
-        member("state")
-        string(machine.stateNames[state])
+        stateMembers(&out, startMember)
         member("context")
         out.append(UInt8(ascii: "{"))
         for (slot, value) in context.enumerated() {
@@ -80,7 +128,10 @@ public struct SnapshotCodec: Sendable {
 
     /// The JSON document for `snapshot`, ending with a newline.
     public func encode(_ snapshot: MachineSnapshot) -> [UInt8] {
-        encode(state: snapshot.state, context: snapshot.context)
+        guard machine.chart == nil else {
+            return encode(configuration: snapshot.configuration, histories: snapshot.histories, context: snapshot.context)
+        }
+        return encode(state: snapshot.state, context: snapshot.context)
     }
 
     /// Reads a snapshot document and checks it against the machine.
@@ -107,7 +158,8 @@ public struct SnapshotCodec: Sendable {
                 .unsupportedVersion,
                 "snapshot format version \(version) is not supported (this version of Statecraft reads version \(MachineSnapshot.formatVersion))")
         }
-        let known = ["format", "version", "machine", "fingerprint", "state", "context"]
+        let isChart = machine.chart != nil
+        let known = ["format", "version", "machine", "fingerprint", "context"] + (isChart ? ["configuration", "history"] : ["state"])
         if let unknown = members.first(where: { !known.contains($0.key) }) {
             throw SnapshotError(.invalidField, "unknown member \(JSONText.quoted(unknown.key))")
         }
@@ -120,7 +172,7 @@ public struct SnapshotCodec: Sendable {
         }
         let machineName = try string("machine")
         let fingerprintText = try string("fingerprint")
-        let stateName = try string("state")
+        let stateName = isChart ? "" : try string("state")
         guard let contextValue = member("context") else { throw SnapshotError(.invalidField, "missing member \"context\"") }
         guard case .object(let contextMembers) = contextValue else {
             throw SnapshotError(.invalidField, "\"context\" must be an object, not \(contextValue.kind)")
@@ -134,7 +186,12 @@ public struct SnapshotCodec: Sendable {
                 : "the snapshot belongs to machine '\(Self.escaped(machineName))' (fingerprint \(theirs)), not to '\(machine.name)' (fingerprint \(ours))"
             throw SnapshotError(.differentMachine, message)
         }
-        guard let state = machine.stateNames.firstIndex(of: stateName) else {
+        var configuration: [Int] = []
+        var histories: [Int: [Int]] = [:]
+        if let tree = machine.chart?.tree {
+            (configuration, histories) = try decodeChartState(member("configuration"), member("history"), tree)
+        }
+        guard let state = isChart ? configuration.first : machine.stateNames.firstIndex(of: stateName) else {
             throw SnapshotError(
                 .unknownState,
                 "state \(JSONText.quoted(stateName)) is not a state of machine '\(machine.name)'"
@@ -150,7 +207,58 @@ public struct SnapshotCodec: Sendable {
         if let missing = context.firstIndex(where: { $0 == nil }) {
             throw SnapshotError(.invalidContext, "the context has no value for variable '\(machine.variableNames[missing])'")
         }
-        return MachineSnapshot(machineName: machineName, fingerprint: fingerprint, state: state, context: context.map { $0! })
+        return MachineSnapshot(
+            machineName: machineName, fingerprint: fingerprint, state: state, context: context.map { $0! }, configuration: configuration,
+            histories: histories)
+    }
+
+    /// A statechart's `"configuration"` and `"history"`, checked: the configuration is one the
+    /// machine can be in, and each history records what it could have (children of its parent
+    /// for a shallow history, atomic states below it for a deep one).
+    private func decodeChartState(_ configurationJSON: SnapshotJSON?, _ historyJSON: SnapshotJSON?, _ tree: StateTree) throws(SnapshotError)
+        -> ([Int], [Int: [Int]])
+    {
+        func states(_ json: SnapshotJSON?, _ what: String) throws(SnapshotError) -> [Int] {
+            guard let json else { throw SnapshotError(.invalidField, "missing member \"\(what)\"") }
+            guard case .array(let items) = json else { throw SnapshotError(.invalidField, "\"\(what)\" must be an array of state names, not \(json.kind)") }
+            var ids: [Int] = []
+            for item in items {
+                guard case .string(let name) = item else { throw SnapshotError(.invalidField, "\"\(what)\" must be an array of state names, not of \(item.kind)") }
+                guard let id = machine.stateNames.firstIndex(of: name) else {
+                    throw SnapshotError(
+                        .unknownState,
+                        "state \(JSONText.quoted(name)) is not a state of machine '\(machine.name)'" + Suggestion.didYouMean(name, in: machine.stateNames))
+                }
+                ids.append(id)
+            }
+            return ids
+        }
+        let configuration = try states(configurationJSON, "configuration").sorted()
+        if let problem = tree.configuration(ofAtomicStates: configuration).problem {
+            let names = configuration.map { machine.stateNames[$0] }.joined(separator: ", ")
+            throw SnapshotError(.unknownState, "the configuration [\(names)] \(problem); machine '\(machine.name)' cannot be in it")
+        }
+        guard let historyJSON else { throw SnapshotError(.invalidField, "missing member \"history\"") }
+        guard case .object(let members) = historyJSON else { throw SnapshotError(.invalidField, "\"history\" must be an object, not \(historyJSON.kind)") }
+        var histories: [Int: [Int]] = [:]
+        for (name, json) in members {
+            guard let history = machine.stateNames.firstIndex(of: name), tree.kinds[history].isHistory else {
+                throw SnapshotError(.unknownState, "\"history\" has \(JSONText.quoted(name)), which is not a history state of machine '\(machine.name)'")
+            }
+            let recorded = try states(json, "history")
+            let parent = Int(tree.parents[history])
+            let capacity = Int(tree.historyCapacities[Int(tree.historySlots[history])])
+            let fits = recorded.allSatisfy { state in
+                tree.kinds[history] == .deepHistory
+                    ? tree.kinds[state] == .atomic && tree.isDescendant(state, of: parent)
+                    : tree.parents[state] == Int32(parent) && !tree.kinds[state].isHistory
+            }
+            guard fits, recorded.count <= capacity, Set(recorded).count == recorded.count else {
+                throw SnapshotError(.unknownState, "history state '\(name)' records states it cannot recall")
+            }
+            histories[history] = recorded
+        }
+        return (configuration, histories)
     }
 
     /// A JSON value as a value of `type`.

@@ -72,15 +72,11 @@ struct RunCommand: ParsableCommand {
         if skippedLines > 0 || session.hadRejections { throw ExitCode(Smrun.Status.rejected) }
     }
 
-    /// A statechart: the same loop on the statechart runner. Snapshots of configurations are
-    /// not written yet, so `--state` is refused rather than saving less than the machine's state.
+    /// A statechart: the same loop on the statechart runner; its snapshots hold the
+    /// configuration and the history records.
     private func runChart(_ compiled: CompiledMachine) throws {
-        if stateFile != nil {
-            FileHandleOutput.standardError(
-                "smrun: --state does not support statecharts yet (machine '\(compiled.name)' has nested states, eventless transitions or in()); run without it\n")
-            throw ExitCode(Smrun.Status.invalid)
-        }
-        var session = ChartSession(machine: compiled, format: format, stepLimit: stepLimit)
+        let state = try StateFile.open(stateFile, machine: compiled)
+        var session = ChartSession(machine: compiled, format: format, stepLimit: stepLimit, state: state)
         var skippedLines = 0
         if inputs.isEmpty {
             skippedLines = try session.runScript(maximumLineBytes: maximumLineBytes)

@@ -26,6 +26,8 @@ final class StateFile {
     private let lockDescriptor: Int32
     /// What FILE holds now; `nil` until it exists.
     private var saved: (state: Int, context: [Value])?
+    /// For a statechart, the document FILE holds now; `nil` until it exists.
+    private var savedDocument: [UInt8]?
     /// FILE's permissions, kept by every save; a new file gets 0666 less the umask.
     private var mode: mode_t?
 
@@ -77,6 +79,7 @@ final class StateFile {
         self.lockDescriptor = lock
         self.mode = mode
         saved = snapshot.map { ($0.state, $0.context) }
+        savedDocument = snapshot.map { codec.encode($0) }
     }
 
     private static func refusal(_ path: String, _ message: String) -> ExitCode {
@@ -122,6 +125,21 @@ final class StateFile {
         do {
             try write(codec.encode(state: runner.state, context: runner.context))
             saved = (runner.state, runner.context)
+        } catch {
+            FileHandleOutput.standardError("smrun: state file \(path): cannot save: \(error.message)\n")
+            exit(Smrun.Status.invalid)
+        }
+    }
+
+    /// Saves a statechart runner's configuration, history records and context unless FILE
+    /// already holds them; a failure ends the run as for ``save(_:)-(Runner)``.
+    func save(_ runner: borrowing ChartRunner) {
+        let (configuration, histories) = runner.savedState
+        let document = codec.encode(configuration: configuration, histories: histories, context: runner.context)
+        if document == savedDocument { return }
+        do {
+            try write(document)
+            savedDocument = document
         } catch {
             FileHandleOutput.standardError("smrun: state file \(path): cannot save: \(error.message)\n")
             exit(Smrun.Status.invalid)
