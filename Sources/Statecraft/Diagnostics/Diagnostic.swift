@@ -105,6 +105,7 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case unusedInput = "unused-input"
     /// Warning: effects that send inputs in a cycle (a livelock, stopped by the step limit).
     case sendCycle = "send-cycle"
+    case singleRegion = "single-region"
 }
 
 extension Array where Element == Diagnostic {

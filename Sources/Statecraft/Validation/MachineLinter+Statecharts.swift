@@ -1,5 +1,17 @@
 // Warnings that think in configurations, for statecharts.
 extension MachineLinter {
+    /// Parallel states with one region: their one child runs alone, as it would in a compound state.
+    static func singleRegions(_ machine: CompiledMachine, _ chart: StateChart, _ definition: MachineDefinition) -> [Diagnostic] {
+        let tree = chart.tree
+        let states = definition.allStates
+        return tree.kinds.indices.filter { tree.kinds[$0] == .parallel && tree.children[$0].count == 1 }.map { state in
+            .warning(
+                .singleRegion,
+                "parallel state '\(machine.stateNames[state])' has one region, which runs alone as in any compound state; add a region or drop 'parallel: true'",
+                at: states[state].name.position)
+        }
+    }
+
     /// States that no configuration reachable from the initial one holds: from the initial
     /// configuration, every transition leaving an active state enters its targets, their
     /// ancestors, and what entering them enters by default (initial children, every region of a

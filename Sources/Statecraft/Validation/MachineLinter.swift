@@ -10,6 +10,7 @@ public enum MachineLinter {
         var warnings: [Diagnostic] = []
         if let chart = machine.chart {
             warnings += chartReachability(machine, chart, definition)
+            warnings += singleRegions(machine, chart, definition)
             warnings += unusedInputs(machine, definition)
             warnings += sendCycles(machine, definition)
             return warnings.sorted { $0.position < $1.position }
