@@ -91,6 +91,18 @@ struct StatechartRunTests {
         #expect(run.errorText.contains("history state 'lastPlayback' records states it cannot recall"), "\(run.errorText)")
     }
 
+    @Test func aStartWhoseEntryEffectFailsShowsTheConfigurationItEntered() throws {
+        let files = try TemporaryFiles()
+        let machine = try files.file(
+            "boom.yaml", "initial: a\ncontext: { z: 0, n: 0 }\nstates: { a: { entry: [boom], states: [a1] } }\neffects:\n  boom: { set: { n: 1 / z } }\ntransitions: []\n")
+        let run = try Smrun.run([machine, "--format", "json"])
+        #expect(
+            run.lines == [
+                #"{"start":true,"ok":false,"from":["a1"],"error":"expression-error","message":"division by zero in '1 / z' of effect 'boom'; nothing changed"}"#
+            ])
+        #expect(run.exited(1))
+    }
+
     @Test func validateAcceptsTheExampleStatecharts() throws {
         let run = try Smrun.run(["validate", "machines/media-player.yaml", "machines/checkout.yaml", "machines/network-link.yaml"])
         #expect(run.exited(0), "\(run.errorText)")

@@ -94,6 +94,15 @@ public struct ChartRunner: Sendable {
     /// The active atomic states in document order.
     public var activeAtomicStates: [Int] { Self.atomicStates(of: configuration, chart.tree) }
 
+    /// Whether the state named `name` is active (`false` for a name the machine does not have).
+    public func isActive(_ name: String) -> Bool {
+        guard let state = machine.stateNames.firstIndex(of: name) else { return false }
+        return isActive(state)
+    }
+
+    /// The names of the active atomic states, in document order: the configuration as results show it.
+    public var activeStateNames: [String] { activeAtomicStates.map { machine.stateNames[$0] } }
+
     /// The atomic states of `configuration`, in document order.
     package static func atomicStates(of configuration: [UInt64], _ tree: StateTree) -> [Int] {
         var states: [Int] = []

@@ -98,7 +98,8 @@ struct ChartPrinter: ChartResultSink, ~Copyable {
             appendConfiguration(runner.previousConfiguration, runner)
             base.output.append(": ignored (no transition)" as StaticString)
         case .rejected(let kind):
-            appendConfiguration(runner.previousConfiguration, runner)
+            // The start has no configuration before it: it shows the one it entered.
+            appendConfiguration(result.trigger == .start ? runner.configuration : runner.previousConfiguration, runner)
             base.output.append(": rejected: " as StaticString)
             base.output.append(kind.rawValue)
             base.output.append(": " as StaticString)
@@ -187,7 +188,7 @@ struct ChartPrinter: ChartResultSink, ~Copyable {
             base.output.append(",\"effects\":[],\"transitions\":[]" as StaticString)
         case .rejected(let kind):
             base.output.append("\"ok\":false,\"from\":" as StaticString)
-            appendConfiguration(runner.previousConfiguration, runner)
+            appendConfiguration(result.trigger == .start ? runner.configuration : runner.previousConfiguration, runner)
             base.output.append(",\"error\":\"" as StaticString)
             base.output.append(kind.rawValue)
             base.output.append("\",\"message\":" as StaticString)

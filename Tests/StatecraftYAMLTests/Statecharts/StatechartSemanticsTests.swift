@@ -329,6 +329,15 @@ struct StatechartSemanticsTests {
             ])
     }
 
+    @Test func theRunnerSaysWhichStatesAreActiveByName() throws {
+        var runner = ChartRunner(try ChartTrace.machine(Self.twoRegions))
+        var trace = ChartTrace()
+        runner.start(into: &trace)
+        #expect(runner.activeStateNames == ["a1", "b1"])
+        #expect(runner.isActive("p") && runner.isActive("left") && runner.isActive("b1"))
+        #expect(!runner.isActive("a2") && !runner.isActive("no such state"))
+    }
+
     @Test func inputPatternsMatchAFamilyOrEveryInput() throws {
         let yaml = """
             initial: ok
