@@ -53,6 +53,13 @@ extension CompilationPass {
                     targetsDefined = false
                 }
             }
+            if !isChart && !moreTargets.isEmpty, let target {
+                let names = ([target] + moreTargets).map { "'\(states[$0].name.name)'" }.joined(separator: ", ")
+                error(
+                    .invalidTarget,
+                    "transition's targets cannot be entered together: \(names) are states of the top level, where only one state is active at a time",
+                    transitions[index].position)
+            }
             let guardSource = transitions[index].guardExpression
             for input in inputs {
                 var guardExpression: CompiledExpression?

@@ -98,7 +98,11 @@ struct CompilationPass {
     mutating func run() -> CompiledMachine? {
         flattenStates()
         findActivityTests()
-        isChart = parents.contains { $0 >= 0 } || definition.transitions.contains { $0.isEventless } || !activitySlots.isEmpty
+        // Statechart options on a state without children (`history`, `parallel`, `initial`) make
+        // a statechart too, so that the tree's checks report them.
+        isChart =
+            parents.contains { $0 >= 0 } || states.contains { $0.history != nil || $0.isParallel || !$0.initial.isEmpty }
+            || definition.transitions.contains { $0.isEventless } || !activitySlots.isEmpty
         declareStates()
         declareInputs()
         if isChart { declareDoneInputs() }

@@ -155,3 +155,37 @@ struct StatechartDiagnosticsTests {
         #expect(runner.activeAtomicStates.map { runner.machine.stateNames[$0] } == (0..<20).map { "s\($0)_1" })
     }
 }
+
+/// Statechart options in a machine without nesting are checked as in any statechart.
+struct FlatStatechartOptionTests {
+    @Test func severalTargetsAtTheTopLevelAreAnError() {
+        let yaml = """
+            initial: a
+            states: [a, b, c]
+            transitions:
+              - input: go
+                from: a
+                to: [b, c]
+            """
+        #expect(
+            ChartTrace.diagnostics(yaml) == [
+                "4:5 invalid-target: transition's targets cannot be entered together: 'b', 'c' are states of the top level, where only one state is active at a time"
+            ])
+    }
+
+    @Test func aHistoryOrParallelStateWithoutAParentOrChildrenIsAnError() {
+        let yaml = """
+            initial: a
+            states:
+              a:
+              h: { history: deep }
+              p: { parallel: true }
+            transitions: []
+            """
+        #expect(
+            ChartTrace.diagnostics(yaml) == [
+                "4:3 invalid-state: history state 'h' is at the top level; a history state is a child of the state whose past it recalls",
+                "5:3 invalid-state: parallel state 'p' has no regions; give it child states under 'states'",
+            ])
+    }
+}
