@@ -30,7 +30,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Output format: text (for people) or json (JSON Lines).")
     var format: OutputFormat = .text
 
-    @Option(name: .customLong("max-steps"), help: "Most queued inputs processed for one external input before step-limit.")
+    @Option(name: .customLong("max-steps"), help: "Most queued inputs (and, in a statechart, eventless steps) processed for one external input before step-limit.")
     var stepLimit = Runner.defaultStepLimit
 
     @Option(name: .customLong("max-line-bytes"), help: "Longest input-script line accepted, in bytes.")
