@@ -11,6 +11,7 @@ public enum MachineLinter {
         if let chart = machine.chart {
             warnings += chartReachability(machine, chart, definition)
             warnings += singleRegions(machine, chart, definition)
+            warnings += chartTraps(machine, chart, definition)
             warnings += unusedInputs(machine, definition)
             warnings += sendCycles(machine, definition)
             return warnings.sorted { $0.position < $1.position }
