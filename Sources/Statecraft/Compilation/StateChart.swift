@@ -33,6 +33,9 @@ package struct StateChart: Sendable {
     /// `transitionsBySource[sourceStarts[state] ..< sourceStarts[state + 1]]`.
     let sourceStarts: [Int32]
     let transitionsBySource: [Int32]
+    /// The input of each transition of ``transitionsBySource``, beside it: selection scans a
+    /// state's inputs without reading its transitions.
+    let inputsBySource: [Int32]
     /// Whether any transition is eventless: when none, no eventless selection is needed.
     package let hasEventless: Bool
     /// Per state, the input `done.state.NAME` to raise when it completes, or -1 when no
@@ -58,6 +61,7 @@ package struct StateChart: Sendable {
         }
         sourceStarts = starts
         transitionsBySource = bySource
+        inputsBySource = bySource.map { transitions[Int($0)].input }
         hasEventless = transitions.contains { $0.input < 0 }
     }
 

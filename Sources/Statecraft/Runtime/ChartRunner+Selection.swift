@@ -11,24 +11,26 @@ extension ChartRunner {
         var failure: (EvaluationError, Int)?
         let tree = chart.tree
         let input32 = Int32(input)
+        // Read once: each is then indexed without retaining it again.
+        let starts = chart.sourceStarts
+        let inputs = chart.inputsBySource
+        let transitions = chart.transitionsBySource
         atomics: for word in configuration.indices {
             var bits = configuration[word] & tree.atomicMask[word]
             while bits != 0 {
                 var state = word << 6 | bits.trailingZeroBitCount
                 bits &= bits &- 1
                 ancestors: while state >= 0 {
-                    for index in chart.transitions(from: state) {
-                        let transition = chart.transitions[Int(index)]
-                        guard transition.input == input32 else { continue }
+                    for position in Int(starts[state])..<Int(starts[state + 1]) where inputs[position] == input32 {
+                        let index = transitions[position]
                         matched = true
-                        if transition.isGuarded {
+                        if chart.transitions[Int(index)].isGuarded {
+                            let compiled = Int(chart.transitions[Int(index)].compiled)
                             do {
-                                guard
-                                    case .bool(true) = try machine.transitions[Int(transition.compiled)].guardExpression!.evaluate(
-                                        values, argument: argument)
+                                guard case .bool(true) = try machine.transitions[compiled].guardExpression!.evaluate(values, argument: argument)
                                 else { continue }
                             } catch {
-                                failure = (error, Int(transition.compiled))
+                                failure = (error, compiled)
                                 break atomics
                             }
                         }
