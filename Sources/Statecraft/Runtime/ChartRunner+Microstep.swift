@@ -50,6 +50,10 @@ extension ChartRunner {
     /// nothing changed.
     mutating func runPlan(argument: Value) -> (error: EvaluationError, site: TransitionResult.ExpressionSite)? {
         let tree = chart.tree
+        // Read once, as locals: the loops below call mutating methods of self, and reading
+        // these through self there would copy the runner.
+        let (exitEffects, entryEffects, effects) = (machine.exitEffects, machine.entryEffects, machine.effects)
+        let (compiledTransitions, chartTransitions, doneInputs) = (machine.transitions, chart.transitions, chart.doneInputs)
         for word in configuration.indices { nextConfiguration[word] = configuration[word] & ~exitSet[word] }
         // Exits, innermost first: descending ids.
         var word = exitSet.count - 1
@@ -58,12 +62,12 @@ extension ChartRunner {
             while bits != 0 {
                 let bit = 63 - bits.leadingZeroBitCount
                 bits &= ~(1 << UInt64(bit))
-                for effect in machine.exitEffects[word << 6 | bit] { appendEffect(effect) }
+                for effect in exitEffects[word << 6 | bit] { appendEffect(effect) }
             }
             word -= 1
         }
         for index in transitionsTaken {
-            for effect in machine.transitions[Int(chart.transitions[Int(index)].compiled)].effects { appendEffect(effect) }
+            for effect in compiledTransitions[Int(chartTransitions[Int(index)].compiled)].effects { appendEffect(effect) }
         }
         // Entries, outermost first: ascending ids.
         for word in entrySet.indices {
@@ -73,7 +77,7 @@ extension ChartRunner {
                 bits &= bits &- 1
                 if Self.contains(nextConfiguration, state) { continue }
                 Self.insert(state, into: &nextConfiguration)
-                for effect in machine.entryEffects[state] { appendEffect(effect) }
+                for effect in entryEffects[state] { appendEffect(effect) }
                 guard tree.isFinal[state] else { continue }
                 let parent = Int(tree.parents[state])
                 if parent < 0 {
@@ -100,12 +104,12 @@ extension ChartRunner {
             }
             if step < -1 {
                 let state = Int(-step) - 2
-                let input = chart.doneInputs[state]
+                let input = doneInputs[state]
                 if input >= 0 { queue.append(Queued(input: Int(input), argument: .null, sender: ~state)) }
                 continue
             }
             let id = Int(step)
-            let effect = machine.effects[id]
+            let effect = effects[id]
             guard effect.hasBody else { continue }
             if !copied {
                 for slot in values.indices { scratch[slot] = values[slot] }
@@ -141,7 +145,7 @@ extension ChartRunner {
             swap(&values, &scratch)
             contextVersion &+= 1
         }
-        updateActivity(of: &values)
+        updateActivity()
         if finishes { isFinished = true }
         return nil
     }
@@ -171,7 +175,9 @@ extension ChartRunner {
         historyCounts[slot] = Int32(count)
     }
 
-    func updateActivity(of values: inout [Value]) {
+    /// Writes each tested state's activity into its slot of ``values``. Mutating, not given
+    /// `values` inout: a method of self given one of self's properties inout copies self.
+    mutating func updateActivity() {
         for test in chart.activityTests { values[Int(test.slot)] = .bool(Self.contains(configuration, Int(test.state))) }
     }
 

@@ -5,8 +5,10 @@ extension ChartRunner {
     /// removed; false when there are none, with `result` saying why (no candidate, every guard
     /// false, or a guard that failed to evaluate).
     mutating func select(input: Int, argument: Value, _ result: inout ChartResult) -> Bool {
-        enabled.removeAll(keepingCapacity: true)
-        enabledDomains.removeAll(keepingCapacity: true)
+        if !enabled.isEmpty {
+            enabled.removeAll(keepingCapacity: true)
+            enabledDomains.removeAll(keepingCapacity: true)
+        }
         var matched = false
         var failure: (EvaluationError, Int)?
         let tree = chart.tree

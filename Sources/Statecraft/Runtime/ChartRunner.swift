@@ -156,7 +156,7 @@ public struct ChartRunner: Sendable {
             result.failedExpression = failure.site
             // The configuration is entered all the same; the context stays as it was.
             configuration = nextConfiguration
-            updateActivity(of: &values)
+            updateActivity()
         }
         if !effectsRun.isEmpty || result.isRejected { sink.receive(result, from: self) }
         runToCompletion(into: &sink)
@@ -172,9 +172,10 @@ public struct ChartRunner: Sendable {
 
     mutating func clearStep() {
         for word in configuration.indices { previousConfiguration[word] = configuration[word] }
-        effectsRun.removeAll(keepingCapacity: true)
-        transitionsTaken.removeAll(keepingCapacity: true)
-        plan.removeAll(keepingCapacity: true)
+        // Emptied only when there is something to empty: most steps of a rejected input have nothing.
+        if !effectsRun.isEmpty { effectsRun.removeAll(keepingCapacity: true) }
+        if !transitionsTaken.isEmpty { transitionsTaken.removeAll(keepingCapacity: true) }
+        if !plan.isEmpty { plan.removeAll(keepingCapacity: true) }
     }
 
     /// Eventless microsteps until none is enabled, then the next queued input, and again,

@@ -29,7 +29,7 @@ extension ChartRunner {
             historyCounts[slot] = Int32(states.count)
         }
         for (slot, value) in snapshot.context.enumerated() { values[slot] = value }
-        updateActivity(of: &values)
+        updateActivity()
         isFinished = tree.topLevel.contains { tree.isFinal[Int($0)] && isActive(Int($0)) }
         contextVersion &+= 1
     }
