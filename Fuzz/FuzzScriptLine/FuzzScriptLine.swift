@@ -5,8 +5,8 @@
 // JSON-quoted string survives a round trip through `JSONText.quoted`, and that a line the fast
 // path takes (`parsePlain`) parses and runs as the parser and `send` would have it.
 import FuzzSupport
-import SmrunCore
-import Statecraft
+@_spi(Engine) import SmrunCore
+@_spi(Engine) import Statecraft
 import StatecraftYAML
 
 /// The inputs of the example machines' scripts (with their argument types), and more of each type.

@@ -1,4 +1,4 @@
-import Statecraft
+@_spi(Engine) import Statecraft
 
 /// Decoding of JSON string literals given in input scripts (`driveToLocation "The Witches Brew"`).
 enum JSONString {

@@ -1,4 +1,4 @@
-import Statecraft
+@_spi(Engine) import Statecraft
 
 #if canImport(Glibc)
     import Glibc
@@ -9,8 +9,8 @@ import Statecraft
 /// Turns an input-script line (`INPUT` or `INPUT ARG`, docs/cli.md) into an input id and a typed
 /// argument, using the machine's precomputed name table. Allocates only to build a string
 /// argument that the machine reads.
-package struct ScriptLineParser {
-    package enum Parsed {
+@_spi(Engine) public struct ScriptLineParser {
+    @_spi(Engine) public enum Parsed {
         case skip
         case input(Int, ScriptArgument)
         case unknownInput(name: UnsafeRawBufferPointer)
@@ -20,19 +20,19 @@ package struct ScriptLineParser {
 
     /// A plain line, parsed (``parsePlain(line:)``): plain data, so that passing one around
     /// costs no reference counting; a string argument is built only when asked for.
-    package struct Plain {
-        package enum Kind {
+    @_spi(Engine) public struct Plain {
+        @_spi(Engine) public enum Kind {
             case none, int, bool, string
             /// A string the machine never reads.
             case unreadString
         }
 
-        package var input: Int
-        package var kind: Kind
+        @_spi(Engine) public var input: Int
+        @_spi(Engine) public var kind: Kind
         /// An int argument, or a bool's 0 or 1.
-        package var number: Int
+        @_spi(Engine) public var number: Int
         /// A string argument as written, quotes included.
-        package var quoted: UnsafeRawBufferPointer
+        @_spi(Engine) public var quoted: UnsafeRawBufferPointer
 
         @usableFromInline
         init(input: Int, kind: Kind, number: Int, quoted: UnsafeRawBufferPointer) {
@@ -44,7 +44,7 @@ package struct ScriptLineParser {
 
         /// The argument's value (a placeholder for a string that is never read).
         @inlinable @inline(__always)
-        package var value: Value {
+        @_spi(Engine) public var value: Value {
             switch kind {
             case .none: .null
             case .int: .int(number)
@@ -55,7 +55,7 @@ package struct ScriptLineParser {
         }
 
         /// The argument as the printer takes it.
-        package var argument: ScriptArgument {
+        @_spi(Engine) public var argument: ScriptArgument {
             switch kind {
             case .none: .absent
             case .unreadString: ScriptArgument(value: .string(""), raw: quoted, rawIsJSON: true)
@@ -76,7 +76,7 @@ package struct ScriptLineParser {
     /// Where JSON-quoted strings are decoded, reused across lines.
     private var scratch: [UInt8] = []
 
-    package init(machine: CompiledMachine) {
+    @_spi(Engine) public init(machine: CompiledMachine) {
         argumentTypes = machine.argumentTypes
         argumentIsRead = machine.argumentIsRead
         self.names = NameTable(machine.inputNames, tags: machine.argumentTypes.map { $0 == nil ? 0 : 1 })
@@ -85,7 +85,7 @@ package struct ScriptLineParser {
     }
 
     /// Parses one script line (without its `\n`): blank lines and `#` comments are skipped.
-    package mutating func parse(line: UnsafeRawBufferPointer) -> Parsed {
+    @_spi(Engine) public mutating func parse(line: UnsafeRawBufferPointer) -> Parsed {
         var end = line.count
         if end > 0 && line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         var start = 0
@@ -107,7 +107,7 @@ package struct ScriptLineParser {
     /// escapes). So the line is also its result's text up to the `:`. `nil` for any other line,
     /// which ``parse(line:)`` takes.
     @inlinable @inline(__always)
-    package func parsePlain(line: UnsafeRawBufferPointer) -> Plain? {
+    @_spi(Engine) public func parsePlain(line: UnsafeRawBufferPointer) -> Plain? {
         // Most lines are a bare name: look the line up whole (when it is not longer than every
         // name) before looking for a space.
         if line.count <= longestName, let (input, takesArgument) = names.entry(of: line) {
@@ -162,7 +162,7 @@ package struct ScriptLineParser {
     }
 
     /// Parses an input given as a name and an optional argument (`--send NAME=ARG`).
-    package mutating func parse(name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) -> Parsed {
+    @_spi(Engine) public mutating func parse(name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) -> Parsed {
         guard let input = names.id(of: name) else { return .unknownInput(name: name) }
         guard let type = argumentTypes[input] else {
             if let argument { return .badArgument(input: input, problem: "got \(Self.show(argument))") }

@@ -1,7 +1,7 @@
-import Statecraft
+@_spi(Engine) import Statecraft
 import Testing
 
-@testable import SmrunCore
+@_spi(Engine) @testable import SmrunCore
 
 /// A parse's outcome as plain values: the parser hands back pointers into the line, which live
 /// only as long as the line does.

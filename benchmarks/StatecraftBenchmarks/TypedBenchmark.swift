@@ -76,7 +76,7 @@ enum TypedBenchmark {
             }
         }
 
-        func send(to car: inout OwnedStateMachine<State, Trip>) -> StateTransitionResult<State> {
+        func send(to car: inout OwnedStateMachine<State, Trip>) -> OwnedTransitionResult<State> {
             switch self {
             case .startEngine: car.send(Inputs.startEngine)
             case .driveAround: car.send(Inputs.driveAround)
@@ -109,9 +109,9 @@ enum TypedBenchmark {
         for _ in 0..<cycles {
             for step in cycle {
                 checksum.results &+= 1
-                if case .success(let transition) = step.send(to: &car) {
+                if case .moved(_, let to) = step.send(to: &car) {
                     checksum.accepted &+= 1
-                    checksum.targets &+= transition.to.rawValue
+                    checksum.targets &+= to.rawValue
                 }
             }
         }

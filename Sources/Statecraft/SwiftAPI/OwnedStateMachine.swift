@@ -15,9 +15,10 @@
 /// It is built from the same rows as a ``TypedStateMachine``, compiles to the same table and
 /// has the same semantics: rows selected in written order by their guards, the state changed
 /// before the row's effects run, inputs sent by effects queued and run to completion before
-/// `send` returns, the same step limit and the same results. What it leaves out is what sharing
-/// needs: `send` takes no lock, and there are no observers, streams or work states. Results of
-/// queued inputs go to ``queuedResultHandler``, if set. An effect that reads
+/// `send` returns, the same step limit and the same rejections. What it leaves out is what
+/// sharing needs: `send` takes no lock, and there are no observers, streams or work states.
+/// `send` returns a plain ``OwnedTransitionResult``; results of queued inputs go to
+/// ``queuedResultHandler``, if set. An effect that reads
 /// ``TransitionStep/machine`` (the shared machine) stops the program; effects use the step's
 /// `context` and `send` instead.
 ///
@@ -86,14 +87,14 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
     /// Sends an input without argument and runs it to completion; returns its result.
     @inlinable
     @discardableResult
-    public mutating func send(_ input: Input<Void>) -> StateTransitionResult<State> {
+    public mutating func send(_ input: Input<Void>) -> OwnedTransitionResult<State> {
         send(input, ())
     }
 
     /// Sends an input with its argument and runs it to completion; returns its result.
     @inlinable
     @discardableResult
-    public mutating func send<Argument>(_ input: Input<Argument>, _ argument: Argument) -> StateTransitionResult<State> {
+    public mutating func send<Argument>(_ input: Input<Argument>, _ argument: Argument) -> OwnedTransitionResult<State> {
         let id = inputs.id(of: input)
         return withUnsafePointer(to: argument) { address in
             frame.argumentAddress = UnsafeRawPointer(address)
@@ -106,7 +107,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
             let from = frame.state
             let to = enter(transition, input: input.name)
             if !frame.sentFromRun.isEmpty { runQueued(sentBy: transition) }
-            return .success(StateTransition(from: from, to: to, input: input.sent(argument, queued: false), isIgnored: false))
+            return .moved(from: from, to: to)
         }
     }
 
@@ -126,7 +127,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
     /// Runs an input whose cell needs the runner (a guard, several rows, no row, a final state),
     /// then what its effects queued. Out of line, so that the direct path stays small.
     @inlinable @inline(never)
-    mutating func runThroughRunner(_ id: Int, _ input: SentInput) -> StateTransitionResult<State> {
+    mutating func runThroughRunner(_ id: Int, _ input: SentInput) -> OwnedTransitionResult<State> {
         var host = Host(frame: frame, rows: rows, external: input)
         runner.send(id, host: &host)
         return finish(&host, input: input)
@@ -143,12 +144,17 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         report(host.queuedResults)
     }
 
-    /// The external input's typed result, once the run is over; queued results reported.
+    /// The external input's result, once the run is over; queued results reported.
     @inlinable
-    func finish(_ host: inout Host, input: SentInput) -> StateTransitionResult<State> {
+    func finish(_ host: inout Host, input: SentInput) -> OwnedTransitionResult<State> {
         report(host.queuedResults)
         let first = host.first!
-        return Self.typed(first.result, from: first.from, to: first.to, input: input, explainer: explainer)
+        switch first.result.outcome {
+        case .accepted: return .moved(from: first.from, to: first.to)
+        case .ignored: return .ignored(in: first.from)
+        case .rejected(let kind):
+            return .rejected(StateTransitionError(state: first.from, input: input, kind: kind, explanation: .engine(explainer, first.result)))
+        }
     }
 
     /// Hands the results of queued inputs to ``queuedResultHandler``.

@@ -5,7 +5,7 @@
 /// bytes, or four, or three single bytes for a name shorter than four). For a name of at most
 /// sixteen bytes the key is the name, so a lookup is two loads, two multiplies that run side
 /// by side, and one compare; a longer name also hashes and compares its middle bytes.
-package struct NameTable: Sendable {
+@_spi(Engine) public struct NameTable: Sendable {
     @usableFromInline
     struct Slot {
         @usableFromInline var head: UInt64
@@ -88,23 +88,23 @@ package struct NameTable: Sendable {
 
     /// A table of `names`, each with its tag (by default 0), which a lookup also returns: what
     /// the caller would otherwise look up by the id, read with the name.
-    package init(_ names: [String], tags: [Int32] = []) {
+    @_spi(Engine) public init(_ names: [String], tags: [Int32] = []) {
         storage = Storage(names, tags: tags)
     }
 
     /// The length in bytes of the longest name: a longer spelling names nothing.
     @inlinable
-    package var longestName: Int { storage.longest }
+    @_spi(Engine) public var longestName: Int { storage.longest }
 
     /// The id of the name spelt by `name`, or `nil`.
     @inlinable @inline(__always)
-    package func id(of name: UnsafeRawBufferPointer) -> Int? {
+    @_spi(Engine) public func id(of name: UnsafeRawBufferPointer) -> Int? {
         entry(of: name)?.id
     }
 
     /// The id and tag of the name spelt by `name`, or `nil`.
     @inlinable @inline(__always)
-    package func entry(of name: UnsafeRawBufferPointer) -> (id: Int, tag: Int32)? {
+    @_spi(Engine) public func entry(of name: UnsafeRawBufferPointer) -> (id: Int, tag: Int32)? {
         let storage = self.storage
         let key = Self.key(name)
         let count = name.count
@@ -122,7 +122,7 @@ package struct NameTable: Sendable {
     }
 
     /// The id of `name`, or `nil`.
-    package func id(of name: String) -> Int? {
+    @_spi(Engine) public func id(of name: String) -> Int? {
         var name = name
         return name.withUTF8 { id(of: UnsafeRawBufferPointer($0)) }
     }
@@ -141,7 +141,7 @@ package struct NameTable: Sendable {
     /// Two words that, with the length, spell a name of up to sixteen bytes: overlapping loads
     /// from both ends.
     @inlinable @inline(__always)
-    package static func key(_ bytes: UnsafeRawBufferPointer) -> (head: UInt64, tail: UInt64) {
+    @_spi(Engine) public static func key(_ bytes: UnsafeRawBufferPointer) -> (head: UInt64, tail: UInt64) {
         let count = bytes.count
         guard let base = bytes.baseAddress, count > 0 else { return (0, 0) }
         if count >= 8 {
@@ -195,7 +195,7 @@ package struct NameTable: Sendable {
     /// Whether the bytes between the first and the last eight are equal (for names longer than
     /// sixteen bytes, of equal length): up to 24 bytes one word, in line.
     @inlinable @inline(__always)
-    package static func middleEqual(_ stored: UnsafePointer<UInt8>, _ name: UnsafeRawBufferPointer) -> Bool {
+    @_spi(Engine) public static func middleEqual(_ stored: UnsafePointer<UInt8>, _ name: UnsafeRawBufferPointer) -> Bool {
         guard name.count <= 24 else { return longMiddleEqual(stored, name) }
         return UnsafeRawPointer(stored).loadUnaligned(fromByteOffset: 8, as: UInt64.self)
             == name.baseAddress!.loadUnaligned(fromByteOffset: 8, as: UInt64.self)

@@ -1,4 +1,4 @@
-import Statecraft
+@_spi(Engine) import Statecraft
 
 /// Gives each distinct spelling (UTF-8 bytes) one id and one `String`, so that a name written
 /// many times in a file is decoded and allocated once, and its later uses only share it.

@@ -1,4 +1,4 @@
-import Statecraft
+@_spi(Engine) import Statecraft
 
 // What an external input's result prints when it depends on its cell alone, computed once per
 // machine so that a plain script line's result is one copy.

@@ -1,5 +1,5 @@
-import SmrunCore
-import Statecraft
+@_spi(Engine) import SmrunCore
+@_spi(Engine) import Statecraft
 
 // Text results: `INPUT [ARG]: FROM -> TO [/ EFFECTS]`, rejections with their message.
 extension ResultPrinter {

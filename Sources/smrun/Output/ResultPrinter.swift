@@ -1,5 +1,5 @@
-import SmrunCore
-import Statecraft
+@_spi(Engine) import SmrunCore
+@_spi(Engine) import Statecraft
 
 /// Prints results as they arrive, in text or JSON Lines, straight into an ``OutputBuffer``.
 ///

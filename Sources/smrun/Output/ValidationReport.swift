@@ -1,4 +1,4 @@
-import Statecraft
+@_spi(Engine) import Statecraft
 
 /// The diagnostics of every validated file, rendered in a ``ValidationFormat``.
 struct ValidationReport {

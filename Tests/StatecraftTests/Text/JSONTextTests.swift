@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Statecraft
+@_spi(Engine) @testable import Statecraft
 
 struct JSONTextTests {
     /// The word-at-a-time check agrees with the byte-by-byte definition for every byte value,

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Statecraft
+@_spi(Engine) @testable import Statecraft
 
 struct NameTableTests {
     @Test func findsEveryNameByItsBytesAndNothingElse() {
