@@ -1,4 +1,5 @@
-import Statecraft
+@_spi(Engine) import SmrunCore
+@_spi(Engine) import Statecraft
 
 /// Prints a statechart's results (``ChartResult``) in text or JSON Lines, on the name pools
 /// and JSON helpers of a ``ResultPrinter``.

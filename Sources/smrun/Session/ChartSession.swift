@@ -1,5 +1,5 @@
 import ArgumentParser
-import SmrunCore
+@_spi(Engine) import SmrunCore
 import Statecraft
 
 #if canImport(Glibc)
