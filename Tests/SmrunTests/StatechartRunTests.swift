@@ -103,6 +103,14 @@ struct StatechartRunTests {
         #expect(run.exited(1))
     }
 
+    @Test func inputPatternsWorkInRowsAndInFlatMachines() throws {
+        let files = try TemporaryFiles()
+        let machine = try files.file(
+            "patterns.yaml", "initial: a\ninputs: [error, error.disk, errors, go]\nstates: [a, b]\ntransitions:\n  - error.* | a => b\n  - \"* | b => a\"\n")
+        let run = try Smrun.run([machine], input: .bytes(Data("error.disk\ngo\nerror\nerrors\nerrors\n".utf8)))
+        #expect(run.lines == ["error.disk: a -> b", "go: b -> a", "error: a -> b", "errors: b -> a", "errors: a: rejected: no-transition: no transition for 'errors' from 'a'"])
+    }
+
     @Test func validateAcceptsTheExampleStatecharts() throws {
         let run = try Smrun.run(["validate", "machines/media-player.yaml", "machines/checkout.yaml", "machines/network-link.yaml"])
         #expect(run.exited(0), "\(run.errorText)")
