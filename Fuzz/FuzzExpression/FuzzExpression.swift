@@ -71,7 +71,8 @@ private enum Fixture {
         .int: [.int(0), .int(7), .int(.min)],
         .double: [.double(0), .double(-2.5), .double(1e300)],
         .bool: [.bool(true), .bool(false)],
-        .string: [.string(""), .string("a\u{301}")],
+        // Numeric strings, for int() and double() to convert.
+        .string: [.string(""), .string("a\u{301}"), .string("-9223372036854775808"), .string("1.5e3")],
     ]
 
     static let storedTypes: [ExpressionType] =

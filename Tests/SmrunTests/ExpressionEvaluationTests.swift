@@ -44,6 +44,62 @@ import Testing
         #expect(JSONValue.int(context(backward)?["b"]) == 2)
     }
 
+    /// `{ x: y, y: x }` is not a swap: `y` reads the `x` just set, so both end as `y` was. A swap
+    /// goes through a temporary variable: `{ t: x, x: y, y: t }`.
+    @Test func setIsNotSimultaneousSoSwapThroughATemporary() throws {
+        let naive = try #require(try Smrun.run(fixture: "set-in-written-order.yaml", script: "swapNaively\n", ["--format", "json"]).jsonLines().first)
+        #expect(JSONValue.int(context(naive)?["x"]) == 2)
+        #expect(JSONValue.int(context(naive)?["y"]) == 2)
+        let swapped = try #require(try Smrun.run(fixture: "set-in-written-order.yaml", script: "swap\n", ["--format", "json"]).jsonLines().first)
+        #expect(JSONValue.int(context(swapped)?["x"]) == 2)
+        #expect(JSONValue.int(context(swapped)?["y"]) == 1)
+    }
+
+    /// Functions convert, bound and measure values; a failed conversion is an `expression-error`
+    /// that changes nothing; guards written in rows select as in the mapping form.
+    @Test func functionsAndRowGuardsEndToEnd() throws {
+        let script = """
+            setLimit 2
+            fail
+            add 2.5
+            report
+            add 1e3
+            add lots
+            setLimit two
+            setLimit -4
+            greet Zoë
+            greet Roberta
+            greet everyone
+            report
+            fail
+
+            """
+        let text = try Smrun.run(fixture: "functions-and-row-guards.yaml", script: script)
+        #expect(text.lines == [
+            "setLimit \"2\": trying -> trying / parseLimit",
+            "fail: trying -> trying / countRetry",
+            "add \"2.5\": trying -> trying / addAmount",
+            "report: trying -> trying / describe",
+            "add \"1e3\": trying -> trying / addAmount",
+            "add \"lots\": trying: rejected: expression-error: cannot convert \"lots\" to double (not a finite decimal number) in 'min(total + double(arg), 100)' of effect 'addAmount'; nothing changed",
+            "setLimit \"two\": trying: rejected: expression-error: cannot convert \"two\" to int (not a decimal integer) in 'max(int(arg), 1)' of effect 'parseLimit'; nothing changed",
+            "setLimit \"-4\": trying -> trying / parseLimit",
+            "greet \"Zoë\": trying -> trying",
+            "greet \"Roberta\": trying: rejected: guard-rejected: every guard of 'greet' from 'trying' is false",
+            "greet \"everyone\": trying -> trying",
+            "report: trying -> trying / describe",
+            "fail: trying -> gaveUp / countRetry, giveUp",
+        ])
+        #expect(text.exited(1))
+        let results = try Smrun.run(fixture: "functions-and-row-guards.yaml", script: script, ["--format", "json"]).jsonLines()
+        try #require(results.count == 13)
+        #expect(context(results[3])?["message"] as? String == "2.5 of 100, 1 tries left")
+        #expect(JSONValue.double(context(results[4])?["total"]) == 100, "min() caps the total")
+        #expect(JSONValue.int(context(results[7])?["limit"]) == 1, "max() keeps the limit at least 1")
+        #expect(context(results[11])?["message"] as? String == "100.0 of 100, 0 tries left", "a whole double prints as smrun prints it")
+        #expect(context(results[12])?["message"] as? String == "gave up after 2 retries")
+    }
+
     @Test(arguments: [("3.5", "heavy"), ("3.1", "heavy"), ("4", "heavy"), ("3.0", "light"), ("2.5", "light")])
     func intsAndDoublesCompareAsNumbers(weight: String, target: String) throws {
         let run = try Smrun.run([Paths.fixture("int-double-comparison.yaml"), "--format", "json", "--send", "weigh=\(weight)"])

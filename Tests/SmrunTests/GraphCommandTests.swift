@@ -64,6 +64,24 @@ import Testing
           - 'wait | *'
         """#
 
+    /// A transition cannot leave a final state, so no edge leaves one: `revive | done => revived`
+    /// is not drawn, and `poke | running, done` is drawn from `running` only.
+    @Test func edgesFromFinalStatesAreLeftOut() throws {
+        let file = "Tests/SmrunTests/Fixtures/validate/from-final-state.yaml"
+        let mermaid = try Smrun.run(["graph", file, "--format", "mermaid"])
+        #expect(mermaid.exited(0), "\(mermaid.errorText)")
+        #expect(mermaid.lines == [
+            "stateDiagram-v2", "    state \"running\" as s0", "    state \"revived\" as s1", "    state \"done\" as s2",
+            "    [*] --> s0", "    s0 --> s2 : finish", "    s0 --> s0 : poke", "    s1 --> s0 : back", "    s2 --> [*]",
+        ])
+        let dot = try Smrun.run(["graph", file])
+        #expect(dot.exited(0))
+        #expect(dot.lines.filter { $0.contains("->") } == [
+            "    start -> s0;", "    s0 -> s2 [label=\"finish\"];", "    s0 -> s0 [label=\"poke\"];",
+            "    s1 -> s0 [label=\"back\"];",
+        ])
+    }
+
     @Test func trafficLightInMermaid() throws {
         let run = try Smrun.run(["graph", "machines/traffic-light.yaml", "--format", "mermaid"])
         #expect(run.exited(0), "\(run.status): \(run.errorText)")

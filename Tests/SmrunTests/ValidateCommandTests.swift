@@ -58,6 +58,23 @@ struct ValidateCommandTests {
         #expect(try Smrun.run(["validate", "--strict", "machines"]).exited(1), "--strict fails on warnings")
     }
 
+    /// Named hooks stay possible: a file without an `effects` section names hooks freely, and
+    /// one with it declares a hook as a key without a body. `--strict` fails on a misspelt effect.
+    @Test func hooksNeedDeclaringOnlyWhereEffectsAreDeclared() throws {
+        let files = try TemporaryFiles()
+        let hooks = try files.file(
+            "hooks.yaml", "initial: a\nstates:\n  a: { exit: [leaving] }\n  b:\ntransitions:\n  - go | a => b | notify\n  - back | b => a\n")
+        let hooksOnly = try Smrun.run(["validate", "--strict", hooks])
+        #expect(hooksOnly.exited(0), "\(hooksOnly.text)")
+        #expect(hooksOnly.lines.isEmpty)
+        let misspelt = try Smrun.run(["validate", "--strict", "Tests/SmrunTests/Fixtures/validate/undeclared-effect.yaml"])
+        #expect(misspelt.exited(1))
+        #expect(misspelt.lines.contains(
+            "Tests/SmrunTests/Fixtures/validate/undeclared-effect.yaml:17:23: warning: this 'tick' transition runs effect 'countTik', which is not declared under 'effects' (did you mean 'countTick'?); it runs as a hook that does nothing (to mean a hook, declare it as 'countTik:' with no body) [undeclared-effect]"
+        ))
+        #expect(misspelt.lines.count == 3, "notify (line 14), declared without a body, is a hook used without warning\n\(misspelt.text)")
+    }
+
     @Test func everyFileIsCheckedNotJustTheFirst() throws {
         let files = ["machines/traffic-light.yaml", "Tests/SmrunTests/Fixtures/validate/undefined-state.yaml",
                      "Tests/SmrunTests/Fixtures/validate/duplicate-key.yaml"]

@@ -105,6 +105,13 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case unusedInput = "unused-input"
     /// Warning: effects that send inputs in a cycle (a livelock, stopped by the step limit).
     case sendCycle = "send-cycle"
+    /// Warning: an effect run by a transition or state that the file's `effects` section does not declare.
+    case undeclaredEffect = "undeclared-effect"
+    /// Warning: a declared effect (or hook) that no transition or state runs.
+    case unusedEffect = "unused-effect"
+    /// Warning: a transition that lists a final state in `from`: it can never leave from there.
+    case fromFinalState = "from-final-state"
+    /// Warning: a parallel state with one region.
     case singleRegion = "single-region"
 }
 

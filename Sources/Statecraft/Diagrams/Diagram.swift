@@ -4,8 +4,10 @@
 /// (final states marked), and one edge per pair of states that some transition joins, labelled
 /// `input [guard] / effects` once per transition, in file order. A staying transition is a
 /// self-loop. Transitions written `from: "*"` leave from one "any state" node instead of from
-/// every non-final state. Everything taken from the machine is escaped, so any name or guard
-/// yields valid output, and the same machine always yields the same text.
+/// every non-final state. Transitions leaving from a final state are left out: they can never
+/// be taken (`smrun validate` warns `from-final-state`). Everything taken from the machine is
+/// escaped, so any name or guard yields valid output, and the same machine always yields the
+/// same text.
 public enum Diagram {
     /// A diagram language.
     public enum Format: String, Sendable, CaseIterable {

@@ -38,7 +38,9 @@ struct DiagramGraph {
         var edgeIndex: [EdgeKey: Int] = [:]
         for (index, transition) in machine.transitions.enumerated() {
             let label = Self.label(transition, machine)
-            let sources: [Node] = isWildcard[index] ? [.anyState] : transition.sources.map { .state($0) }
+            // A final state accepts no input: an edge leaving one could never be taken, so it is not drawn.
+            let sources: [Node] =
+                isWildcard[index] ? [.anyState] : transition.sources.filter { !machine.isFinal[$0] }.map { .state($0) }
             // A transition into several regions is an edge to each of its targets.
             let targets = transition.targets
             for source in sources {

@@ -12,6 +12,8 @@ package indirect enum CompiledExpression: Sendable {
     case arithmetic(Expression.BinaryOperator, CompiledExpression, CompiledExpression)
     case concatenate(CompiledExpression, CompiledExpression)
     case toDouble(CompiledExpression)
+    /// A function applied to its arguments (as many as it takes).
+    case call(BuiltinFunction, [CompiledExpression])
     /// A condition written in Swift (a guard of a machine built with the typed API), which
     /// the host evaluates; never produced from a machine file.
     case host(HostCondition)
@@ -25,6 +27,8 @@ public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible 
     case overflow
     /// A `null` where a value was needed.
     case nullOperand
+    /// A function could not convert its argument (`int("abc")`, `int(1e300)`); the message says which.
+    case conversion(String)
 
     /// What went wrong, in words.
     public var description: String {
@@ -32,12 +36,14 @@ public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible 
         case .divisionByZero: "division by zero"
         case .overflow: "arithmetic overflow"
         case .nullOperand: "a null value used as a number, string or bool"
+        case .conversion(let message): message
         }
     }
 }
 
 extension CompiledExpression {
-    /// Evaluates against the context slots and the input's argument. Allocates only to join strings.
+    /// Evaluates against the context slots and the input's argument. Allocates only to make
+    /// strings (joined with `+`, or by `string()`).
     package func evaluate(_ context: [Value], argument: Value) throws(EvaluationError) -> Value {
         switch self {
         case .constant(let value): return value
@@ -78,6 +84,10 @@ extension CompiledExpression {
             case .int(let i): return .double(Double(i))
             case let other: return other
             }
+        case .call(let function, let arguments):
+            let first = try arguments[0].evaluate(context, argument: argument)
+            let second = arguments.count > 1 ? try arguments[1].evaluate(context, argument: argument) : .null
+            return try function.apply(first, second)
         }
     }
 

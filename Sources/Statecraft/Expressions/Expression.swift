@@ -31,12 +31,14 @@ package indirect enum Expression: Hashable, Sendable {
     case binary(BinaryOperator, Expression, Expression, offset: Int)
     /// `in(STATE)`: whether the state is active (a statechart's configuration holds it).
     case inState(String, offset: Int)
+    /// `name(arguments)`: a call of a function, by name, not yet resolved (``BuiltinFunction``).
+    case call(String, [Expression], offset: Int)
 
     /// Where this expression starts in the text.
     package var offset: Int {
         switch self {
         case .literal(_, let offset), .variable(_, let offset), .argument(let offset),
-            .unary(_, _, let offset), .binary(_, _, _, let offset), .inState(_, let offset):
+            .unary(_, _, let offset), .binary(_, _, _, let offset), .inState(_, let offset), .call(_, _, let offset):
             offset
         }
     }
@@ -48,6 +50,7 @@ package indirect enum Expression: Hashable, Sendable {
         case .literal, .variable, .argument: []
         case .unary(_, let operand, _): operand.testedStates
         case .binary(_, let lhs, let rhs, _): lhs.testedStates + rhs.testedStates
+        case .call(_, let arguments, _): arguments.flatMap(\.testedStates)
         }
     }
 
@@ -58,6 +61,7 @@ package indirect enum Expression: Hashable, Sendable {
         case .literal, .variable, .inState: false
         case .unary(_, let operand, _): operand.readsArgument
         case .binary(_, let lhs, let rhs, _): lhs.readsArgument || rhs.readsArgument
+        case .call(_, let arguments, _): arguments.contains { $0.readsArgument }
         }
     }
 }

@@ -61,6 +61,8 @@ package enum ExpressionChecker {
                 try require(type.base.isNumber, "'-' needs a number, found \(type)", offset)
                 return (.negate(compiled), ExpressionType(type.base, nullable: type.isNullable))
             }
+        case .call(let name, let arguments, let offset):
+            return try checkCall(name, arguments, offset, in: scope)
         case .binary(let op, let lhs, let rhs, let offset):
             let (left, leftType) = try check(lhs, in: scope)
             let (right, rightType) = try check(rhs, in: scope)
@@ -105,6 +107,39 @@ package enum ExpressionChecker {
         let (compiled, type) = try check(expression, in: scope)
         try require(expected.accepts(type), "expected a value of type \(expected), found \(type)", expression.offset)
         return expected.base == .double && type.base == .int ? .toDouble(compiled) : compiled
+    }
+
+    /// A call: the function known, as many arguments as it takes, each of a type it accepts.
+    private static func checkCall(_ name: String, _ arguments: [Expression], _ offset: Int, in scope: ExpressionScope)
+        throws(ExpressionTypeError) -> (CompiledExpression, ExpressionType)
+    {
+        guard let function = BuiltinFunction(rawValue: name) else {
+            throw ExpressionTypeError(
+                message: "unknown function '\(name)'" + Suggestion.didYouMean(name, in: BuiltinFunction.names)
+                    + "; the functions are \(BuiltinFunction.names.joined(separator: ", "))",
+                offset: offset)
+        }
+        try require(
+            arguments.count == function.arity,
+            "\(name)() takes \(function.arity == 1 ? "one argument" : "\(function.arity) arguments"), found \(arguments.count); write \(function.signature)",
+            offset)
+        var compiled: [CompiledExpression] = []
+        var types: [ExpressionType] = []
+        for argument in arguments {
+            let (expression, type) = try check(argument, in: scope)
+            compiled.append(expression)
+            types.append(type)
+        }
+        switch function.resultType(types) {
+        case .success(let type): return (.call(function, compiled), type)
+        case .failure(let problem): throw ExpressionTypeError(message: problem.message, offset: start(of: arguments[problem.index]))
+        }
+    }
+
+    /// Where the text of `expression` starts (its ``Expression/offset`` is an operator's, for a binary one).
+    private static func start(of expression: Expression) -> Int {
+        if case .binary(_, let lhs, _, _) = expression { return start(of: lhs) }
+        return expression.offset
     }
 
     private static func require(_ condition: Bool, _ message: @autoclosure () -> String, _ offset: Int)

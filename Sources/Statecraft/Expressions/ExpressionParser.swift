@@ -89,6 +89,9 @@ package struct ExpressionParser {
             return .inState(name, offset: offset)
         case .identifier(let name):
             try advance()
+            // A name followed by '(' is a call, whatever else the name means (a variable `len`
+            // stays readable as `len`).
+            if token == .symbol("(") { return try parseCall(name, offset: offset) }
             switch name {
             case "true": return .literal(.bool(true), offset: offset)
             case "false": return .literal(.bool(false), offset: offset)
@@ -99,6 +102,27 @@ package struct ExpressionParser {
         default:
             throw unexpected("a value, a name, '(' , '!' or '-'")
         }
+    }
+
+    /// The arguments of a call, from its '(' to its ')'. Each ',' counts as an operator, so a
+    /// call cannot hold more arguments than an expression may have operators.
+    private mutating func parseCall(_ name: String, offset: Int) throws(ExpressionSyntaxError) -> Expression {
+        let open = tokenOffset
+        try advance()
+        var arguments: [Expression] = []
+        if token != .symbol(")") {
+            while true {
+                arguments.append(try parseBinary(minimumPrecedence: 1))
+                guard token == .symbol(",") else { break }
+                try countOperator()
+                try advance()
+            }
+        }
+        guard token == .symbol(")") else {
+            throw unexpected("',' or ')' to close the '(' of \(name) at column \(open + 1)")
+        }
+        try advance()
+        return .call(name, arguments, offset: offset)
     }
 
     private mutating func countOperator() throws(ExpressionSyntaxError) {
@@ -152,7 +176,7 @@ package struct ExpressionParser {
             if ["==", "!=", "<=", ">=", "&&", "||"].contains(two) {
                 position += 2
                 token = .symbol(two)
-            } else if "!<>+-*/()".unicodeScalars.contains(c) {
+            } else if "!<>+-*/(),".unicodeScalars.contains(c) {
                 position += 1
                 token = .symbol(String(c))
             } else if c == "=" {

@@ -80,7 +80,9 @@ extension MachineLinter {
             }
         }
         for state in tree.initial { enter(Int(state)) }
+        // A final state accepts no input: what leaves from it never fires.
         while let state = frontier.popLast() {
+            guard !tree.isFinal[state] else { continue }
             for index in chart.transitions(from: state) {
                 for target in chart.transitions[Int(index)].targets { enter(Int(target)) }
             }

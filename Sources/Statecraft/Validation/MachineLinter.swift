@@ -1,6 +1,7 @@
 /// Finds what makes a valid machine probably wrong (`validate` warnings, docs/cli.md):
-/// unreachable states, traps, shadowed transitions, unused inputs, and `send` chains that can
-/// loop without an external input.
+/// unreachable states, traps, shadowed transitions, unused inputs, `send` chains that can
+/// loop without an external input, effects used but not declared or declared but not used,
+/// and transitions that leave from a final state.
 ///
 /// Transitions are read by index, field by field: iterating `machine.transitions` would copy
 /// each one, retaining and releasing all its arrays.
@@ -14,6 +15,8 @@ public enum MachineLinter {
             warnings += chartTraps(machine, chart, definition)
             warnings += unusedInputs(machine, definition)
             warnings += sendCycles(machine, definition)
+            warnings += effectDeclarations(definition)
+            warnings += transitionsFromFinalStates(machine, definition)
             return warnings.sorted { $0.position < $1.position }
         }
         warnings += reachability(machine, definition)
@@ -21,6 +24,8 @@ public enum MachineLinter {
         warnings += shadowedTransitions(machine, definition)
         warnings += unusedInputs(machine, definition)
         warnings += sendCycles(machine, definition)
+        warnings += effectDeclarations(definition)
+        warnings += transitionsFromFinalStates(machine, definition)
         return warnings.sorted { $0.position < $1.position }
     }
 
@@ -33,7 +38,8 @@ public enum MachineLinter {
         let transitions = machine.transitions
         for index in transitions.indices where transitions[index].target >= 0 {
             let target = transitions[index].target
-            for source in transitions[index].sources { outgoing[source].append(target) }
+            // A final state accepts no input: what leaves from it never fires.
+            for source in transitions[index].sources where !machine.isFinal[source] { outgoing[source].append(target) }
         }
         while let state = frontier.popLast() {
             for target in outgoing[state] where !reached[target] {
@@ -124,7 +130,7 @@ public enum MachineLinter {
         for index in transitions.indices {
             let input = transitions[index].input
             guard input >= 0 else { continue }
-            for source in transitions[index].sources {
+            for source in transitions[index].sources where !machine.isFinal[source] {
                 for effect in machine.effectsRun(by: index, from: source) {
                     for send in machine.effects[effect].sends where !edges[input].contains(where: { $0 == (send.input, effect) }) {
                         edges[input].append((send.input, effect))
@@ -168,6 +174,63 @@ public enum MachineLinter {
             marks[input] = .done
         }
         for input in 0..<machine.inputCount where marks[input] == .unvisited { visit(input) }
+        return warnings
+    }
+
+    /// When the file declares effects, an effect a transition or state names but the file does
+    /// not declare is probably a typo (it would run as an empty hook), and a declared one that
+    /// nothing names never runs. A hook is declared by a key without a body (`notify:`).
+    private static func effectDeclarations(_ definition: MachineDefinition) -> [Diagnostic] {
+        guard !definition.effects.isEmpty else { return [] }
+        let declared = Set(definition.effects.map(\.name.name))
+        var used: Set<String> = []
+        var warnings: [Diagnostic] = []
+        func mention(_ name: Named, by user: @autoclosure () -> String) {
+            used.insert(name.name)
+            guard !declared.contains(name.name) else { return }
+            warnings.append(
+                .warning(
+                    .undeclaredEffect,
+                    "\(user()) runs effect '\(name.name)', which is not declared under 'effects'"
+                        + Suggestion.didYouMean(name.name, in: declared)
+                        + "; it runs as a hook that does nothing (to mean a hook, declare it as '\(name.name):' with no body)",
+                    at: name.position))
+        }
+        for state in definition.allStates {
+            for name in state.entry { mention(name, by: "state '\(state.name.name)' (entry)") }
+            for name in state.exit { mention(name, by: "state '\(state.name.name)' (exit)") }
+        }
+        let transitions = definition.transitions
+        for index in transitions.indices {
+            for name in transitions[index].effects { mention(name, by: "this '\(transitions[index].input.name)' transition") }
+        }
+        for effect in definition.effects where !used.contains(effect.name.name) {
+            warnings.append(
+                .warning(
+                    .unusedEffect, "effect '\(effect.name.name)' is declared but no transition or state runs it",
+                    at: effect.name.position))
+        }
+        return warnings
+    }
+
+    /// A final state accepts no more input, so a transition listing it in `from` can never
+    /// leave from it.
+    private static func transitionsFromFinalStates(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
+        guard machine.isFinal.contains(true) else { return [] }
+        var finalStates: Set<String> = []
+        for state in machine.stateNames.indices where machine.isFinal[state] { finalStates.insert(machine.stateNames[state]) }
+        var warnings: [Diagnostic] = []
+        let transitions = definition.transitions
+        for index in transitions.indices {
+            guard case .states(let sources) = transitions[index].source else { continue }
+            for source in sources where finalStates.contains(source.name) {
+                warnings.append(
+                    .warning(
+                        .fromFinalState,
+                        "this '\(transitions[index].input.name)' transition leaves from final state '\(source.name)', which accepts no input; it can never be taken from there",
+                        at: source.position))
+            }
+        }
         return warnings
     }
 }

@@ -6,8 +6,10 @@ import Statecraft
     import Darwin
 #endif
 
-/// The row form of a transition, as in the seeds' DSL: `INPUT | FROM => TO | EFFECT, EFFECT`,
-/// where `=> TO` and the effects are optional and FROM is names separated by commas, or `*`.
+/// The row form of a transition, as in the seeds' DSL: `INPUT | FROM => TO [GUARD] | EFFECT, EFFECT`,
+/// where `=> TO`, the guard and the effects are optional and FROM is names separated by commas,
+/// or `*`. The guard, an expression in brackets, ends the FROM => TO part; a `|` inside it
+/// (`[a || b]`) does not split the row.
 enum RowFormParser {
     /// A row: a scalar's text, where the scalar is written and how its text lies on the line.
     struct Scalar {
@@ -30,13 +32,29 @@ enum RowFormParser {
             .error(.invalidRow, message, at: text.position(offset))
         }
 
-        // Fields are separated by '|': the input, FROM => TO, and the effects if any.
+        // The guard, `[...]`, is found first: a '|' inside it does not separate fields.
         let count = text.bytes.count
+        var guardBrackets: Range<Int>?
+        if let open = text.firstIndex(of: "[", in: 0..<count) {
+            guard let close = text.closingBracket(of: open) else {
+                return fail("'[' opens a guard that no ']' closes; \(form)", at: open)
+            }
+            if let second = text.firstIndex(of: "[", in: (close + 1)..<count) {
+                return fail("a row has at most one guard; \(form)", at: second)
+            }
+            guardBrackets = open..<(close + 1)
+        }
+
+        // Fields are separated by '|': the input, FROM => TO [GUARD], and the effects if any.
         var bars = 0
         var firstBar = 0
         var secondBar = 0
         var searched = 0
         while let bar = text.firstIndex(of: "|", in: searched..<count) {
+            if let guardBrackets, guardBrackets.contains(bar) {
+                searched = guardBrackets.upperBound
+                continue
+            }
             if bars == 0 { firstBar = bar } else if bars == 1 { secondBar = bar }
             bars += 1
             searched = bar + 1
@@ -45,8 +63,20 @@ enum RowFormParser {
             return fail("a row has two or three fields separated by '|', found \(bars + 1); \(form)", at: 0)
         }
         let inputField = 0..<firstBar
-        let middleField = (firstBar + 1)..<(bars == 2 ? secondBar : count)
+        var middleField = (firstBar + 1)..<(bars == 2 ? secondBar : count)
         let effectsField = bars == 2 ? (secondBar + 1)..<count : nil
+
+        var guardExpression: ExpressionSource?
+        if let guardBrackets {
+            guard middleField.contains(guardBrackets.lowerBound) else {
+                return fail("a guard [...] goes after FROM => TO, before the effects; \(form)", at: guardBrackets.lowerBound)
+            }
+            if let extra = text.firstNonBlank(in: guardBrackets.upperBound..<middleField.upperBound) {
+                return fail("a guard [...] ends the FROM => TO part; \(form)", at: extra)
+            }
+            middleField = middleField.lowerBound..<guardBrackets.lowerBound
+            guardExpression = text.expression(in: (guardBrackets.lowerBound + 1)..<(guardBrackets.upperBound - 1), &spellings)
+        }
 
         guard let input = text.singleName(in: inputField, &spellings) else {
             return fail("a row starts with one input name; \(form)", at: inputField.lowerBound)
@@ -64,6 +94,11 @@ enum RowFormParser {
         }
         guard let sources = text.names(in: sourceField, &spellings), !sources.isEmpty else {
             return fail("a row needs its source states between the first '|' and '=>' (or '*'); \(form)", at: middleField.lowerBound)
+        }
+        if let quoted = sources.first(where: { $0.name == "\"*\"" || $0.name == "'*'" }) {
+            return .error(
+                .invalidRow, "a quoted \(quoted.name) is not the '*' that stands for every non-final state: write * without quotes in a row",
+                at: quoted.position)
         }
         let source: TransitionDefinition.Source
         if sources.contains(where: { $0.name == "*" }) {
@@ -84,11 +119,13 @@ enum RowFormParser {
         }
         // Each part handed over, not copied: a copy costs a retain and a release of its names.
         transitions.append(
-            TransitionDefinition(consume input, from: consume source, to: consume target, effects: consume effects, at: row.position))
+            TransitionDefinition(
+                consume input, from: consume source, to: consume target, when: consume guardExpression, effects: consume effects,
+                at: row.position))
         return nil
     }
 
-    private static let form = "write a row as 'INPUT | FROM => TO | EFFECTS' (=> TO and EFFECTS are optional)"
+    private static let form = "write a row as 'INPUT | FROM => TO [GUARD] | EFFECTS' (=> TO, [GUARD] and EFFECTS are optional)"
 
     /// A row's UTF-8 bytes, and how an offset into them maps onto the file.
     private struct Text {
@@ -116,6 +153,43 @@ enum RowFormParser {
                 let found = memchr(base + range.lowerBound, Int32(byte.value), range.count)
             else { return nil }
             return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+
+        /// The offset of the `]` that closes the guard opened at `open`, skipping quoted strings
+        /// (`[name == "]"]`), whose quotes and escapes are the expression language's.
+        func closingBracket(of open: Int) -> Int? {
+            var index = open + 1
+            var quote: UInt8?
+            while index < bytes.count {
+                let byte = bytes[index]
+                if let openingQuote = quote {
+                    if byte == UInt8(ascii: "\\") {
+                        index += 1
+                    } else if byte == openingQuote {
+                        quote = nil
+                    }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: "]") {
+                    return index
+                }
+                index += 1
+            }
+            return nil
+        }
+
+        /// The offset of the first byte in `range` that is not blank, if any.
+        func firstNonBlank(in range: Range<Int>) -> Int? {
+            range.first { !Self.isBlank(bytes[$0]) }
+        }
+
+        /// The guard between brackets, blanks around it trimmed, positioned where its text starts.
+        func expression(in part: Range<Int>, _ spellings: inout TextInterner) -> ExpressionSource {
+            var first = part.lowerBound
+            var end = part.upperBound
+            while first < end, Self.isBlank(bytes[first]) { first += 1 }
+            while end > first, Self.isBlank(bytes[end - 1]) { end -= 1 }
+            return ExpressionSource(spellings.string(UnsafeRawBufferPointer(rebasing: scalar.text[first..<end])), at: position(first))
         }
 
         func arrowIndex(in field: Range<Int>) -> Int? {

@@ -187,4 +187,22 @@ import Testing
             }
         }
     }
+
+    /// A final state accepts no input, so no edge leaves it, even without the definition: a
+    /// transition is drawn from its other sources only, and not at all when all are final.
+    @Test func noEdgeLeavesAFinalState() throws {
+        let definition = MachineDefinition(
+            name: "m", initial: "a", states: [StateDeclaration("a"), StateDeclaration("done", isFinal: true)],
+            transitions: [
+                TransitionDefinition("finish", from: .states(["a"]), to: "done"),
+                TransitionDefinition("restart", from: .states(["done"]), to: "a"),
+                TransitionDefinition("poke", from: .states(["a", "done"]), to: nil),
+            ])
+        let machine = try compile(definition)
+        for diagram in [Diagram.mermaid(machine, definition: definition), Diagram.mermaid(machine)] {
+            #expect(diagram.split(separator: "\n").filter { $0.contains("-->") } == [
+                "    [*] --> s0", "    s0 --> s1 : finish", "    s0 --> s0 : poke", "    s1 --> [*]",
+            ])
+        }
+    }
 }

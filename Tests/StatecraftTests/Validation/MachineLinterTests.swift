@@ -175,4 +175,57 @@ struct MachineLinterTests {
         #expect(warnings.map(\.code) == [.unreachableState, .shadowedTransition, .unusedInput])
         #expect(warnings.map(\.position) == [at(3), at(11, 5), at(31)])
     }
+
+    @Test func anEffectRunButNotDeclaredWarnsWhereEffectsAreDeclared() throws {
+        let warnings = try lint(
+            MachineDefinition(
+                name: "m", initial: "a", context: [ContextVariable("ticks", .int(0))],
+                states: [
+                    StateDeclaration(Named("a", at: at(1)), entry: [Named("notify", at: at(1, 20))], exit: [Named("leve", at: at(1, 30))]),
+                    state("b", line: 2),
+                ],
+                effects: [
+                    EffectDefinition(Named("countTick", at: at(5)), assignments: [.init("ticks", "ticks + 1")]),
+                    EffectDefinition(Named("notify", at: at(6))),  // a hook, declared
+                    EffectDefinition(Named("leave", at: at(7))),
+                ],
+                transitions: [
+                    row("tick", ["a"], nil, line: 10, [Named("countTik", at: at(10, 20))]),
+                    row("go", ["a"], "b", line: 11, [Named("notify", at: at(11, 20))]), row("back", ["b"], "a", line: 12),
+                ]))
+        #expect(warnings.map(\.code) == [.undeclaredEffect, .unusedEffect, .unusedEffect, .undeclaredEffect])
+        #expect(warnings.map(\.position) == [at(1, 30), at(5), at(7), at(10, 20)])
+        #expect(warnings[0].message.hasPrefix("state 'a' (exit) runs effect 'leve', which is not declared under 'effects' (did you mean 'leave'?)"))
+        #expect(warnings[1].message == "effect 'countTick' is declared but no transition or state runs it")
+        #expect(warnings[3].message.hasPrefix("this 'tick' transition runs effect 'countTik', which is not declared under 'effects' (did you mean 'countTick'?)"))
+    }
+
+    @Test func hooksNeedNoDeclarationWhereNoEffectIsDeclared() throws {
+        let warnings = try lint(
+            MachineDefinition(
+                name: "m", initial: "a", states: [StateDeclaration("a", entry: ["enterA"]), state("b", line: 2)],
+                transitions: [row("go", ["a"], "b", line: 10, ["notify"]), row("back", ["b"], "a", line: 11)]))
+        #expect(warnings.isEmpty, "\(warnings)")
+    }
+
+    @Test func aTransitionFromAFinalStateWarnsAndLeadsNowhere() throws {
+        let warnings = try lint(
+            MachineDefinition(
+                name: "m", initial: "a",
+                states: [state("a", line: 1), state("revived", line: 2), state("done", line: 3, isFinal: true)],
+                transitions: [
+                    row("finish", ["a"], "done", line: 10),
+                    TransitionDefinition(
+                        Named("revive", at: at(11, 5)), from: .states([Named("done", at: at(11, 15))]), to: "revived", at: at(11, 5)),
+                    TransitionDefinition(
+                        Named("poke", at: at(12, 5)), from: .states([Named("a", at: at(12, 12)), Named("done", at: at(12, 15))]), to: nil,
+                        at: at(12, 5)),
+                    row("back", ["revived"], "a", line: 13),
+                    // `*` leaves from non-final states only: no warning.
+                    TransitionDefinition("reset", from: .anyNonFinal(at(14, 13)), to: "a", at: at(14, 5)),
+                ]))
+        #expect(warnings.map(\.code) == [.unreachableState, .fromFinalState, .fromFinalState])
+        #expect(warnings.map(\.position) == [at(2), at(11, 15), at(12, 15)])
+        #expect(warnings[1].message == "this 'revive' transition leaves from final state 'done', which accepts no input; it can never be taken from there")
+    }
 }

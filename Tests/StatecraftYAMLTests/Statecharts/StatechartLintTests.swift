@@ -25,7 +25,7 @@ struct StatechartLintTests {
               - go | a => stuck
               - go | b => quit
               - bye | quit => done
-              - in | done => nested
+              - in | quit => nested
             """
         // `stuck` is left when `right`'s `quit` leaves `p`; `inner` by nothing; `b` and `a` move.
         #expect(try Self.warnings(yaml) == ["9:22 trap-state"])
