@@ -2,8 +2,9 @@
 // `ScriptLineParser` as a script line (`INPUT ARG`) and as a `--send INPUT=ARG` value, against a
 // fixed machine with inputs of every argument type, and what parses is sent to a `Runner`.
 // Besides crashes, it checks the parsed arguments against Swift's own number parsing and that a
-// JSON-quoted string survives a round trip through `JSONText.quoted`, and that a line the fast
-// path takes (`parsePlain`) parses and runs as the parser and `send` would have it.
+// JSON-quoted string survives a round trip through `JSONText.quoted`, that a line the fast
+// path takes (`parsePlain`) parses and runs as the parser and `send` would have it, and that an
+// internal input never parses as one a script may send.
 import FuzzSupport
 @_spi(Engine) import SmrunCore
 @_spi(Engine) import Statecraft
@@ -46,6 +47,9 @@ private let machineText = #"""
       note: string
       größe: int
       名前: string
+      finished: { internal: true }
+      progress: { arg: int, internal: true }
+      withdraw:
     states: [a, b, done]
     effects:
       board: { set: { passengers: passengers + arg } }
@@ -56,6 +60,7 @@ private let machineText = #"""
       remember: { set: { flag: arg || flag } }
       rename: { set: { name: arg } }
       echo: { send: [{ input: tick, arg: now / passengers }] }
+      report: { send: [finished, { input: progress, arg: passengers }] }
     transitions:
       - green | a => b
       - red | b => a
@@ -80,6 +85,17 @@ private let machineText = #"""
       - startEngine | * => b
       - park | b => a
       - noFailInput | *
+      - logOut | * | report
+      - finished | b => a
+      - progress | *
+      - input: withdraw
+        from: b
+        reject: refused in b
+      - input: withdraw
+        from: { not: b }
+        when: passengers > 2
+        reject: too many passengers
+      - withdraw | a
     """#
 
 private let machine: CompiledMachine = {
@@ -124,6 +140,7 @@ private func process(_ parsed: ScriptLineParser.Parsed, _ runner: inout Runner, 
     case .skip:
         break
     case .input(let input, let argument):
+        precondition(!machine.inputIsInternal[input], "an internal input sent from a script")
         if let type = machine.argumentTypes[input] {
             precondition(argument.value.type == type, "argument of type \(argument.value.type) for a \(type) input")
         } else {
@@ -131,7 +148,9 @@ private func process(_ parsed: ScriptLineParser.Parsed, _ runner: inout Runner, 
         }
         runner.send(input, argument: argument.value, into: &sink)
     case .unknownInput(let name):
-        precondition(!machine.inputNames.contains { $0.utf8.elementsEqual(name) }, "a known input reported unknown")
+        precondition(
+            !machine.inputNames.indices.contains { !machine.inputIsInternal[$0] && machine.inputNames[$0].utf8.elementsEqual(name) },
+            "a known input reported unknown")
         guard describe else { return }
         _ = machine.message(for: runner.rejection(.unknownInput, input: -1), inputName: String(decoding: name, as: UTF8.self))
     case .badArgument(let input, let problem):

@@ -65,10 +65,13 @@
     }
 
     /// The machine's ``CompiledMachine/argumentTypes`` and ``CompiledMachine/argumentIsRead``
-    /// (only these, so that the parser stays small to pass around).
+    /// (only these, so that the parser stays small to pass around); an internal input's type is
+    /// `nil` here, so that ``parsePlain(line:)`` never takes a line that sends one.
     @usableFromInline let argumentTypes: [ValueType?]
     @usableFromInline let argumentIsRead: [Bool]
-    /// The input names, tagged 1 when the input takes an argument.
+    /// The input names, tagged with ``takesArgumentTag`` when the input takes an argument and
+    /// ``internalTag`` when it is internal: ``parsePlain(line:)`` takes a bare name only when its
+    /// tag is 0, so internal inputs cost the fast path nothing.
     @usableFromInline let names: NameTable
     /// ``NameTable/longestName`` of ``names``, kept beside it so that the check before a whole
     /// line's lookup reads no memory of the table's.
@@ -76,10 +79,18 @@
     /// Where JSON-quoted strings are decoded, reused across lines.
     private var scratch: [UInt8] = []
 
+    @usableFromInline static let takesArgumentTag: Int32 = 1
+    @usableFromInline static let internalTag: Int32 = 2
+
     @_spi(Engine) public init(machine: CompiledMachine) {
-        argumentTypes = machine.argumentTypes
+        let isInternal = machine.inputIsInternal
+        argumentTypes = machine.argumentTypes.indices.map { isInternal[$0] ? nil : machine.argumentTypes[$0] }
         argumentIsRead = machine.argumentIsRead
-        self.names = NameTable(machine.inputNames, tags: machine.argumentTypes.map { $0 == nil ? 0 : 1 })
+        self.names = NameTable(
+            machine.inputNames,
+            tags: machine.inputNames.indices.map { input in
+                (machine.argumentTypes[input] == nil ? 0 : Self.takesArgumentTag) | (isInternal[input] ? Self.internalTag : 0)
+            })
         longestName = names.longestName
         scratch.reserveCapacity(256)
     }
@@ -161,9 +172,10 @@
         return JSONText.isPlain(UnsafeRawBufferPointer(rebasing: bytes[1..<(bytes.count &- 1)]))
     }
 
-    /// Parses an input given as a name and an optional argument (`--send NAME=ARG`).
+    /// Parses an input given as a name and an optional argument (`--send NAME=ARG`). An internal
+    /// input is unknown to scripts: only the machine's effects may send it.
     @_spi(Engine) public mutating func parse(name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) -> Parsed {
-        guard let input = names.id(of: name) else { return .unknownInput(name: name) }
+        guard let (input, tag) = names.entry(of: name), tag & Self.internalTag == 0 else { return .unknownInput(name: name) }
         guard let type = argumentTypes[input] else {
             if let argument { return .badArgument(input: input, problem: "got \(Self.show(argument))") }
             return .input(input, .absent)

@@ -377,3 +377,51 @@ struct JSONStringTests {
         for bytes in invalid { #expect(!bytes.withUnsafeBytes { JSONString.isValidUTF8($0) }, "\(bytes)") }
     }
 }
+
+/// Internal inputs (`{ internal: true }`) are unknown to scripts and `--send`: only the machine's
+/// effects may send them. The fast path never takes one either.
+struct InternalInputScriptTests {
+    static let machine: CompiledMachine = {
+        let output = MachineCompiler.compile(
+            MachineDefinition(
+                name: "internal", initial: "idle",
+                inputs: [
+                    InputDeclaration("start"), InputDeclaration("done", isInternal: true),
+                    InputDeclaration("progress", argumentType: .int, isInternal: true),
+                ],
+                states: [StateDeclaration("idle")],
+                transitions: ["start", "done", "progress"].map { TransitionDefinition(Named($0), from: .states(["idle"]), to: nil) }))
+        precondition(output.diagnostics.isEmpty, "\(output.diagnostics)")
+        return output.machine!
+    }()
+
+    var parser = ScriptLineParser(machine: Self.machine)
+
+    func isUnknown(_ parsed: ScriptLineParser.Parsed) -> Bool {
+        if case .unknownInput = parsed { return true }
+        return false
+    }
+
+    @Test(arguments: ["done", "progress 3", "  done  ", "progress \"3\"", "progress"])
+    mutating func aScriptLineSendingOneIsAnUnknownInput(_ line: String) {
+        let bytes = Array(line.utf8)
+        bytes.withUnsafeBytes { bytes in
+            #expect(parser.parsePlain(line: bytes) == nil)
+            #expect(isUnknown(parser.parse(line: bytes)))
+        }
+    }
+
+    @Test mutating func sendIsRefusedTooButOtherInputsParse() {
+        Array("done".utf8).withUnsafeBytes { #expect(isUnknown(parser.parse(name: $0, argument: nil))) }
+        Array("progress".utf8).withUnsafeBytes { name in
+            Array("1".utf8).withUnsafeBytes { #expect(isUnknown(parser.parse(name: name, argument: $0))) }
+        }
+        Array("start".utf8).withUnsafeBytes { bytes in
+            #expect(parser.parsePlain(line: bytes)?.input == 0)
+            guard case .input(0, _) = parser.parse(line: bytes) else {
+                Issue.record("'start' did not parse")
+                return
+            }
+        }
+    }
+}

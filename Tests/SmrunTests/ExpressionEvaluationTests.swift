@@ -85,7 +85,7 @@ import Testing
             "setLimit \"two\": trying: rejected: expression-error: cannot convert \"two\" to int (not a decimal integer) in 'max(int(arg), 1)' of effect 'parseLimit'; nothing changed",
             "setLimit \"-4\": trying -> trying / parseLimit",
             "greet \"Zoë\": trying -> trying",
-            "greet \"Roberta\": trying: rejected: guard-rejected: every guard of 'greet' from 'trying' is false",
+            "greet \"Roberta\": trying: rejected: guard-rejected: every guard of 'greet' from 'trying' is false: 'len(arg) <= 5 || arg == \"everyone\"' (arg = \"Roberta\")",
             "greet \"everyone\": trying -> trying",
             "report: trying -> trying / describe",
             "fail: trying -> gaveUp / countRetry, giveUp",

@@ -16,7 +16,10 @@ import Testing
 
     @Test func everyGuardFalseIsGuardRejected() throws {
         let run = try send("measure=0")
-        #expect(run.text == "measure 0: idle: rejected: guard-rejected: every guard of 'measure' from 'idle' is false\n")
+        #expect(
+            run.text
+                == "measure 0: idle: rejected: guard-rejected: every guard of 'measure' from 'idle' is false: "
+                + "'arg >= 100' (arg = 0); 'arg >= 10' (arg = 0); 'arg >= 50' (arg = 0); 'arg >= 1' (arg = 0)\n")
         #expect(run.exited(1))
     }
 

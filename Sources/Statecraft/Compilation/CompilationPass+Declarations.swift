@@ -37,6 +37,7 @@ extension CompilationPass {
                 inputIDs[input.name.name] = inputNames.count
                 inputNames.append(input.name.name)
                 argumentTypes.append(input.argumentType)
+                inputIsInternal.append(input.isInternal)
             }
         } else {
             for transition in definition.transitions where inputIDs[transition.input.name] == nil && !transition.isEventless && !transition.isPattern {
@@ -46,6 +47,7 @@ extension CompilationPass {
                 inputIDs[transition.input.name] = inputNames.count
                 inputNames.append(transition.input.name)
                 argumentTypes.append(nil)
+                inputIsInternal.append(false)
             }
         }
     }

@@ -30,6 +30,12 @@ extension CompilationPass {
                 }
             case .anyNonFinal:
                 sources = nonFinal
+            case .anyNonFinalExcept(let names, _):
+                var excluded = [Bool](repeating: false, count: definition.states.count)
+                for name in names {
+                    if let id = stateResolver.id(of: name) { excluded[id] = true } else { hasUndefinedSource = true }
+                }
+                sources = nonFinal.filter { !excluded[$0] }
             }
             let target: Int? = if let name = transitions[index].target { stateResolver.id(of: name) } else { -1 }
             let moreTargets = transitions[index].moreTargets.map { stateResolver.id(of: $0) }

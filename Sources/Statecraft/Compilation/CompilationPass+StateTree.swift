@@ -53,6 +53,7 @@ extension CompilationPass {
             inputIDs[name] = inputNames.count
             inputNames.append(name)
             argumentTypes.append(nil)
+            inputIsInternal.append(false)
         }
     }
 
@@ -202,7 +203,7 @@ extension CompilationPass {
                     StateChart.Transition(
                         input: Int32(transition.input), source: Int32(source), targets: targets.map { Int32($0) }, domain: domain,
                         targetsHistory: targetsHistory, isInternal: transition.isInternal,
-                        isGuarded: transition.guardExpression != nil, compiled: Int32(index)))
+                        isGuarded: transition.guardExpression != nil, refuses: transition.refusal != nil, compiled: Int32(index)))
             }
         }
         checkEventlessCycles(tree, chartTransitions, transitions)

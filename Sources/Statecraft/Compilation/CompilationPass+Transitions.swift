@@ -40,10 +40,26 @@ extension CompilationPass {
             } else if let input = references.input ?? input(transitions[index].input, role: "transition") {
                 inputs = [input]
             }
-            if references.hasUndefinedSource, case .states(let names) = transitions[index].source {
+            switch transitions[index].source {
+            case .states(let names) where references.hasUndefinedSource:
                 for name in names where stateIDs[name.name] == nil { _ = state(name, role: "transition") }
+            case .anyNonFinalExcept(let names, let position):
+                for name in names where stateIDs[name.name] == nil { _ = state(name, role: "'not'") }
+                if !references.hasUndefinedSource && references.sources.isEmpty {
+                    error(
+                        .invalidValue,
+                        "'not' excludes every non-final state, so the transition leaves from none and can never be taken",
+                        position)
+                }
+            default:
+                break
             }
             let target = references.target ?? transitions[index].target.flatMap { state($0, role: "transition") }
+            if transitions[index].refusal != nil && (transitions[index].target != nil || !transitions[index].effects.isEmpty) {
+                error(
+                    .invalidValue, "a transition that rejects its input ('reject') has no target ('to') and no effects",
+                    transitions[index].position)
+            }
             var moreTargets: [Int] = []
             var targetsDefined = target != nil
             for (offset, id) in references.moreTargets.enumerated() {
@@ -69,7 +85,7 @@ extension CompilationPass {
                     CompiledTransition(
                         input: input, sources: references.sources, target: target, guardExpression: guardExpression,
                         guardText: guardSource?.text, effects: references.effects, position: transitions[index].position,
-                        moreTargets: moreTargets, isInternal: transitions[index].isInternal))
+                        refusal: transitions[index].refusal, moreTargets: moreTargets, isInternal: transitions[index].isInternal))
             }
         }
         return compiled

@@ -29,6 +29,9 @@ public struct CompiledMachine: Sendable {
     /// Whether any guard or effect may read each input's argument. When not, a caller may skip
     /// building the argument's value (a string, say) after checking its type.
     package let argumentIsRead: [Bool]
+    /// Whether each input is internal: only the machine's effects may send it, and a caller
+    /// sending it from outside treats it as an unknown input (``InputDeclaration/isInternal``).
+    package let inputIsInternal: [Bool]
     /// Whether each state, by id, is final.
     public let isFinal: [Bool]
     package let entryEffects: [[Int]]
@@ -50,7 +53,7 @@ public struct CompiledMachine: Sendable {
         variableNames: [String], initialState: Int, initialContext: [Value],
         onUnhandled: MachineDefinition.UnhandledPolicy, argumentTypes: [ValueType?], argumentIsRead: [Bool],
         isFinal: [Bool], entryEffects: [[Int]], exitEffects: [[Int]], transitions: [CompiledTransition],
-        effects: [CompiledEffect], chart: StateChart? = nil, variableTypes: [ExpressionType]? = nil
+        effects: [CompiledEffect], chart: StateChart? = nil, variableTypes: [ExpressionType]? = nil, inputIsInternal: [Bool]? = nil
     ) {
         self.chart = chart
         self.name = name
@@ -65,6 +68,7 @@ public struct CompiledMachine: Sendable {
         self.onUnhandled = onUnhandled
         self.argumentTypes = argumentTypes
         self.argumentIsRead = argumentIsRead
+        self.inputIsInternal = inputIsInternal ?? inputNames.map { _ in false }
         self.isFinal = isFinal
         self.entryEffects = entryEffects
         self.exitEffects = exitEffects
@@ -126,6 +130,9 @@ package struct CompiledTransition: Sendable {
     package let guardText: String?
     package let effects: [Int]
     package let position: SourcePosition
+    /// For a transition written `reject: MESSAGE`: the message. Selected, it rejects the input
+    /// (`refused`) and changes nothing; it has no target (-1) and no effects.
+    package let refusal: String?
     /// The targets after ``target`` (a transition into several parallel regions).
     package internal(set) var moreTargets: [Int] = []
     /// `type: internal`: does not exit a compound source whose descendants it targets.

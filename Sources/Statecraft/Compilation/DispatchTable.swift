@@ -3,7 +3,8 @@
 ///
 /// Most cells are settled by one code, read with one load: the transition to take, when the
 /// cell's only candidate has no guard and its effect bodies only copy values (so they cannot
-/// fail or queue inputs), or that the cell has no candidate, or that its state is final. The
+/// fail or queue inputs), or that the cell has no candidate, or that its state is final, or that
+/// its only candidate is an unguarded refusal. The
 /// other cells list their candidates, in file order, for a search that evaluates guards.
 @usableFromInline
 struct DispatchTable: Sendable {
@@ -13,6 +14,9 @@ struct DispatchTable: Sendable {
     @usableFromInline static let finished: Int32 = -2
     /// A code for a cell whose candidates are searched.
     @usableFromInline static let search: Int32 = -3
+    /// A code for a cell whose one candidate is an unguarded refusal (`reject: MESSAGE`): the
+    /// input is rejected as `refused`. Its `next` is where its candidate is listed, as a search's.
+    @usableFromInline static let refused: Int32 = -4
 
     /// One assignment of a copy-only effect body: a constant, a variable or the argument.
     @usableFromInline
@@ -49,6 +53,8 @@ struct DispatchTable: Sendable {
     /// stays), whether it has a guard, and whether any effect it may run has a body.
     @usableFromInline let targets: [Int32]
     @usableFromInline let isGuarded: [Bool]
+    /// Per transition, whether it refuses its input (`reject: MESSAGE`) when selected.
+    @usableFromInline let refuses: [Bool]
     @usableFromInline let runsBodies: [Bool]
     /// The copies of a directly taken transition: its source's exit effects'
     /// (`copies[exitCopies[state] ..< exitCopies[state + 1]]`), its own (by transition index),
@@ -109,6 +115,7 @@ struct DispatchTable: Sendable {
         self.cellTransitions = cellTransitions
         targets = transitions.indices.map { Int32(transitions[$0].target) }
         isGuarded = transitions.indices.map { transitions[$0].guardExpression != nil }
+        refuses = transitions.indices.map { transitions[$0].refusal != nil }
         let hasBody = effects.map(\.hasBody)
         let entryRunsBodies = entryEffects.map { $0.contains { hasBody[$0] } }
         let exitRunsBodies = exitEffects.map { $0.contains { hasBody[$0] } }
@@ -167,14 +174,15 @@ struct DispatchTable: Sendable {
                 let cell = state * inputCount + input
                 let start = cells[cell].next
                 // A cell of one candidate (its list is it and -1) is this transition's.
+                let alone = cellTransitions[Int(start) + 1] < 0 && !isGuarded[index]
                 let direct =
-                    cellTransitions[Int(start) + 1] < 0 && !isGuarded[index] && own.copies[index]
+                    alone && !refuses[index] && own.copies[index]
                     && (target < 0 || (exit.copies[state] && entry.copies[target]))
                 let next = Int32(target >= 0 ? target : state)
                 cells[cell] =
                     direct
                     ? Cell(code: Int32(index), next: runsBodies[index] ? ~next : next)
-                    : Cell(code: Self.search, next: start)
+                    : Cell(code: alone && refuses[index] ? Self.refused : Self.search, next: start)
             }
         }
         self.cells = cells

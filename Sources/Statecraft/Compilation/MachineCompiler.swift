@@ -48,6 +48,7 @@ struct CompilationPass {
     var inputIDs: [String: Int] = [:]
     var inputNames: [String] = []
     var argumentTypes: [ValueType?] = []
+    var inputIsInternal: [Bool] = []
     var effectIDs: [String: Int] = [:]
     var effectNames: [String] = []
     var variables: [String: (slot: Int, type: ExpressionType)] = [:]
@@ -137,7 +138,8 @@ struct CompilationPass {
             argumentTypes: argumentTypes, argumentIsRead: argumentIsRead, isFinal: states.map(\.isFinal),
             entryEffects: entryEffects, exitEffects: exitEffects,
             transitions: transitions, effects: effects, chart: chart,
-            variableTypes: definition.context.map { variables[$0.name.name]?.type ?? ExpressionType($0.initialValue.type) })
+            variableTypes: definition.context.map { variables[$0.name.name]?.type ?? ExpressionType($0.initialValue.type) },
+            inputIsInternal: inputIsInternal)
     }
 
     mutating func readsArgument(_ text: String) -> Bool {

@@ -20,6 +20,8 @@ package struct StateChart: Sendable {
         package let targetsHistory: Bool
         package let isInternal: Bool
         package let isGuarded: Bool
+        /// Whether it refuses its input when selected (`reject: MESSAGE`).
+        package let refuses: Bool
         /// Its index in ``CompiledMachine/transitions`` (guard, effects, position).
         package let compiled: Int32
     }

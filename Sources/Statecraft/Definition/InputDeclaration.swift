@@ -6,17 +6,21 @@ public struct InputDeclaration: Sendable {
     public var argumentType: ValueType?
     /// What the input means, for readers.
     public var description: String?
+    /// An internal input may be sent only by the machine's effects: sent from outside (a
+    /// script, `--send`, ``FileMachine/send(_:_:)``) it is an `unknown-input` rejection.
+    public var isInternal: Bool
     /// Where the argument type was written, for diagnostics.
     public var argumentTypePosition: SourcePosition
 
     /// An input named `name`, taking an `argumentType` argument (none when `nil`).
     public init(
         _ name: Named, argumentType: ValueType? = nil, description: String? = nil,
-        argumentTypePosition: SourcePosition = .unknown
+        argumentTypePosition: SourcePosition = .unknown, isInternal: Bool = false
     ) {
         self.name = name
         self.argumentType = argumentType
         self.description = description
         self.argumentTypePosition = argumentTypePosition
+        self.isInternal = isInternal
     }
 }

@@ -28,16 +28,21 @@ public struct StateDeclaration: Sendable {
     /// A history pseudo-state's `default`: where it leads before its parent was ever left.
     public var historyDefault: [Named]
 
-    /// A state named `name`, with its entry and exit effects and, in a statechart, its children
-    /// and the options of a compound, parallel or history state.
+    /// What the state means, shown by diagrams; no part of what the machine does.
+    public var description: String?
+
+    /// A state named `name`, with its entry and exit effects, what it means and, in a
+    /// statechart, its children and the options of a compound, parallel or history state.
     public init(
-        _ name: Named, entry: [Named] = [], exit: [Named] = [], isFinal: Bool = false, children: [StateDeclaration] = [],
-        initial: [Named] = [], isParallel: Bool = false, history: HistoryKind? = nil, historyDefault: [Named] = []
+        _ name: Named, entry: [Named] = [], exit: [Named] = [], isFinal: Bool = false, description: String? = nil,
+        children: [StateDeclaration] = [], initial: [Named] = [], isParallel: Bool = false, history: HistoryKind? = nil,
+        historyDefault: [Named] = []
     ) {
         self.name = name
         self.entry = entry
         self.exit = exit
         self.isFinal = isFinal
+        self.description = description
         self.children = children
         self.initial = initial
         self.isParallel = isParallel

@@ -6,6 +6,9 @@ public struct TransitionDefinition: Sendable {
         case states([Named])
         /// `"*"`: every state that is not final.
         case anyNonFinal(SourcePosition)
+        /// `{ not: [...] }`: every state that is not final, except the listed ones; the position
+        /// is where the list is written.
+        case anyNonFinalExcept([Named], SourcePosition)
     }
 
     /// The input it is taken on; for an eventless transition (``isEventless``), an empty name
@@ -26,14 +29,19 @@ public struct TransitionDefinition: Sendable {
     public var guardExpression: ExpressionSource?
     /// Effects run when it is taken, in order, between exit and entry effects.
     public var effects: [Named]
+    /// `reject: MESSAGE`: when selected, the transition refuses the input with this message
+    /// (error kind `refused`) and changes nothing; such a transition has no target or effects.
+    public var refusal: String?
+    /// What the transition is for, shown by diagrams; no part of what the machine does.
+    public var description: String?
     /// Where the transition is written (the row, or the mapping's first key).
     public var position: SourcePosition
 
     /// A transition on `input` from `source` to `target` (`nil`: stay).
     public init(
         _ input: Named, from source: Source, to target: Named?, when guardExpression: ExpressionSource? = nil,
-        effects: [Named] = [], at position: SourcePosition = .unknown, moreTargets: [Named] = [],
-        isInternal: Bool = false, isEventless: Bool = false
+        effects: [Named] = [], rejecting refusal: String? = nil, description: String? = nil,
+        at position: SourcePosition = .unknown, moreTargets: [Named] = [], isInternal: Bool = false, isEventless: Bool = false
     ) {
         self.input = input
         self.moreTargets = moreTargets
@@ -43,6 +51,8 @@ public struct TransitionDefinition: Sendable {
         self.target = target
         self.guardExpression = guardExpression
         self.effects = effects
+        self.refusal = refusal
+        self.description = description
         self.position = position
     }
 

@@ -3,11 +3,14 @@
 /// Both formats draw the same graph: an initial marker, every state in declaration order
 /// (final states marked), and one edge per pair of states that some transition joins, labelled
 /// `input [guard] / effects` once per transition, in file order. A staying transition is a
-/// self-loop. Transitions written `from: "*"` leave from one "any state" node instead of from
-/// every non-final state. Transitions leaving from a final state are left out: they can never
-/// be taken (`smrun validate` warns `from-final-state`). Everything taken from the machine is
-/// escaped, so any name or guard yields valid output, and the same machine always yields the
-/// same text.
+/// self-loop, and so is a refusal (`reject:`, labelled `input [guard] rejected: MESSAGE`).
+/// Transitions written `from: "*"` leave from one "any state" node instead of from every
+/// non-final state, and those written `from: { not: [a, b] }` from an "any state except a, b"
+/// node (one per set of excluded states). Transitions leaving from a final state are left out:
+/// they can never be taken (`smrun validate` warns `from-final-state`). States' and
+/// transitions' descriptions are DOT tooltips, and Mermaid notes (states) or a line under the
+/// label (transitions). Everything taken from the machine is escaped, so any name or guard
+/// yields valid output, and the same machine always yields the same text.
 public enum Diagram {
     /// A diagram language.
     public enum Format: String, Sendable, CaseIterable {
@@ -20,8 +23,9 @@ public enum Diagram {
     /// `machine` as a diagram in `format`.
     ///
     /// `definition` is the definition the machine was compiled from: it tells which transitions
-    /// were written `from: "*"`. Without it (or with another machine's), those transitions are
-    /// drawn from every state they leave from.
+    /// were written `from: "*"` or `from: { not: [...] }`, and gives the descriptions. Without it
+    /// (or with another machine's), those transitions are drawn from every state they leave
+    /// from, and there are no descriptions.
     public static func render(_ machine: CompiledMachine, definition: MachineDefinition? = nil, format: Format) -> String {
         let graph = DiagramGraph(machine, definition: definition)
         switch format {

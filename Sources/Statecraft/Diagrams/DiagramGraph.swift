@@ -6,24 +6,34 @@ struct DiagramGraph {
         case state(Int)
         /// The pseudo-node that stands for every non-final state (`from: "*"`).
         case anyState
+        /// The pseudo-node that stands for every non-final state but some (`from: { not: [...] }`):
+        /// the index of the excluded states in ``DiagramGraph/exceptions``.
+        case anyStateExcept(Int)
     }
 
-    /// Every transition from `from` to `to`, one label each, in file order.
+    /// Every transition from `from` to `to`, one label and description each, in file order.
     struct Edge {
         var from: Node
         var to: Node
         var labels: [String]
+        /// Each transition's description, `nil` for one without.
+        var descriptions: [String?]
     }
 
     let name: String
     let stateNames: [String]
     let isFinal: [Bool]
     let initialState: Int
+    /// Each state's description, when the definition gives one.
+    let stateDescriptions: [String?]
     /// A statechart's tree, drawn as nested clusters (DOT) or composite states (Mermaid);
     /// `nil` for a flat machine.
     let tree: StateTree?
     /// Edges in order of their first transition in the file.
     private(set) var edges: [Edge] = []
+    /// The sets of states that `from: { not: [...] }` transitions leave out, each once, by name
+    /// in the order written; a pseudo-node each.
+    private(set) var exceptions: [[String]] = []
 
     /// Whether some transition leaves from the "any state" node.
     var hasAnyState: Bool { edges.contains { $0.from == .anyState } }
@@ -34,13 +44,33 @@ struct DiagramGraph {
         isFinal = machine.isFinal
         initialState = machine.initialState
         tree = machine.chart?.tree
-        let isWildcard = Self.wildcards(machine, definition)
+        let written = Self.matching(machine, definition)
+        if let states = definition?.allStates, states.map(\.name.name) == machine.stateNames {
+            stateDescriptions = states.map(\.description)
+        } else {
+            stateDescriptions = machine.stateNames.map { _ in nil }
+        }
         var edgeIndex: [EdgeKey: Int] = [:]
+        var exceptionIndex: [[String]: Int] = [:]
         for (index, transition) in machine.transitions.enumerated() {
             let label = Self.label(transition, machine)
-            // A final state accepts no input: an edge leaving one could never be taken, so it is not drawn.
-            let sources: [Node] =
-                isWildcard[index] ? [.anyState] : transition.sources.filter { !machine.isFinal[$0] }.map { .state($0) }
+            let sources: [Node]
+            switch written?[index].source {
+            case .anyNonFinal?:
+                sources = [.anyState]
+            case .anyNonFinalExcept(let names, _)?:
+                var excluded: [String] = []
+                for name in names.map(\.name) where !excluded.contains(name) { excluded.append(name) }
+                if exceptionIndex[excluded] == nil {
+                    exceptionIndex[excluded] = exceptions.count
+                    exceptions.append(excluded)
+                }
+                sources = [.anyStateExcept(exceptionIndex[excluded]!)]
+            default:
+                // A final state accepts no input: an edge leaving one could never be taken, so it is not drawn.
+                sources = transition.sources.filter { !machine.isFinal[$0] }.map { .state($0) }
+            }
+            let description = written?[index].description
             // A transition into several regions is an edge to each of its targets.
             let targets = transition.targets
             for source in sources {
@@ -48,13 +78,19 @@ struct DiagramGraph {
                     let key = EdgeKey(from: source, to: target)
                     if let existing = edgeIndex[key] {
                         edges[existing].labels.append(label)
+                        edges[existing].descriptions.append(description)
                     } else {
                         edgeIndex[key] = edges.count
-                        edges.append(Edge(from: source, to: target, labels: [label]))
+                        edges.append(Edge(from: source, to: target, labels: [label], descriptions: [description]))
                     }
                 }
             }
         }
+    }
+
+    /// The label of the pseudo-node for ``exceptions`` `index`: `any state except a, b`.
+    func exceptionLabel(_ index: Int) -> String {
+        "any state except " + exceptions[index].joined(separator: ", ")
     }
 
     private struct EdgeKey: Hashable {
@@ -62,27 +98,28 @@ struct DiagramGraph {
         var to: Node
     }
 
-    /// `input [guard] / effect, effect`, the guard and effects only when present.
+    /// `input [guard] / effect, effect`, the guard and effects only when present; a refusal is
+    /// `input [guard] rejected: MESSAGE` (a self-loop, as it changes nothing).
     static func label(_ transition: CompiledTransition, _ machine: CompiledMachine) -> String {
         // An eventless transition has no input: its label is its guard (or nothing).
         var label = transition.input >= 0 ? machine.inputNames[transition.input] : "(eventless)"
         if let guardText = transition.guardText { label += " [\(guardText)]" }
+        if let refusal = transition.refusal { label += " rejected: \(refusal)" }
         if !transition.effects.isEmpty {
             label += " / " + transition.effects.map { machine.effectNames[$0] }.joined(separator: ", ")
         }
         return label
     }
 
-    /// For each compiled transition, whether it was written `from: "*"`; all `false` when
-    /// `definition` is missing or is not the one `machine` was compiled from.
-    private static func wildcards(_ machine: CompiledMachine, _ definition: MachineDefinition?) -> [Bool] {
-        let none = [Bool](repeating: false, count: machine.transitions.count)
-        guard let written = definition?.transitions, written.count == machine.transitions.count else { return none }
-        var flags = none
-        for (index, (compiled, definition)) in zip(machine.transitions, written).enumerated() {
-            guard compiled.input >= 0 ? machine.inputNames[compiled.input] == definition.input.name : definition.isEventless else { return none }
-            if case .anyNonFinal = definition.source { flags[index] = true }
+    /// The definition's transitions, one per compiled transition (they tell how sources were
+    /// written, and descriptions); `nil` when `definition` is missing or is not the one
+    /// `machine` was compiled from.
+    private static func matching(_ machine: CompiledMachine, _ definition: MachineDefinition?) -> [TransitionDefinition]? {
+        guard let written = definition?.transitions, written.count == machine.transitions.count else { return nil }
+        for (compiled, definition) in zip(machine.transitions, written)
+        where compiled.input >= 0 ? machine.inputNames[compiled.input] != definition.input.name : !definition.isEventless {
+            return nil
         }
-        return flags
+        return written
     }
 }

@@ -1,7 +1,8 @@
 /// Writes a ``DiagramGraph`` as a Graphviz `digraph`.
 ///
-/// Node ids are generated (`s0`, `s1`, ... for states, `start`, `any`), so only quoted labels
-/// carry text from the machine.
+/// Node ids are generated (`s0`, `s1`, ... for states, `start`, `any`, `except0`, ...), so only
+/// quoted labels carry text from the machine. Descriptions are `tooltip`s of their state or
+/// edge (an edge's, of every transition it draws that has one, one per line).
 enum DotDiagram {
     static func render(_ graph: DiagramGraph) -> String {
         var out = "digraph \(quoted(graph.name)) {\n"
@@ -16,6 +17,9 @@ enum DotDiagram {
                 out += "    s\(state) [label=\(quoted(tree.kinds[state] == .deepHistory ? "H*" : "H")), shape=circle];\n"
             }
             if graph.hasAnyState { out += "    any [label=\"any state\", style=\"rounded,dashed\"];\n" }
+            for index in graph.exceptions.indices {
+                out += "    except\(index) [label=\(quoted(graph.exceptionLabel(index))), style=\"rounded,dashed\"];\n"
+            }
             out += "    start -> \(anchor(graph.initialState, tree))\(head(graph.initialState, tree));\n"
             for edge in graph.edges {
                 var attributes = "label=\(quoted(edge.labels.joined(separator: "\n")))"
@@ -32,14 +36,20 @@ enum DotDiagram {
             return out
         }
         for (id, name) in graph.stateNames.enumerated() {
-            out += "    s\(id) [label=\(quoted(name))\(graph.isFinal[id] ? ", peripheries=2" : "")];\n"
+            let tooltip = graph.stateDescriptions[id].map { ", tooltip=\(quoted($0))" } ?? ""
+            out += "    s\(id) [label=\(quoted(name))\(graph.isFinal[id] ? ", peripheries=2" : "")\(tooltip)];\n"
         }
         if graph.hasAnyState {
             out += "    any [label=\"any state\", style=\"rounded,dashed\"];\n"
         }
+        for index in graph.exceptions.indices {
+            out += "    except\(index) [label=\(quoted(graph.exceptionLabel(index))), style=\"rounded,dashed\"];\n"
+        }
         out += "    start -> s\(graph.initialState);\n"
         for edge in graph.edges {
-            out += "    \(id(edge.from)) -> \(id(edge.to)) [label=\(quoted(edge.labels.joined(separator: "\n")))];\n"
+            let descriptions = edge.descriptions.compactMap { $0 }
+            let tooltip = descriptions.isEmpty ? "" : ", tooltip=\(quoted(descriptions.joined(separator: "\n")))"
+            out += "    \(id(edge.from)) -> \(id(edge.to)) [label=\(quoted(edge.labels.joined(separator: "\n")))\(tooltip)];\n"
         }
         out += "}\n"
         return out
@@ -84,6 +94,7 @@ enum DotDiagram {
         switch node {
         case .state(let id): anchor(id, tree)
         case .anyState: "any"
+        case .anyStateExcept(let index): "except\(index)"
         }
     }
 
@@ -91,6 +102,7 @@ enum DotDiagram {
         switch node {
         case .state(let id): "s\(id)"
         case .anyState: "any"
+        case .anyStateExcept(let index): "except\(index)"
         }
     }
 

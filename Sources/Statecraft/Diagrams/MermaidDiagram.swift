@@ -1,13 +1,18 @@
 /// Writes a ``DiagramGraph`` as a Mermaid `stateDiagram-v2`.
 ///
-/// States get generated ids (`s0`, `s1`, ..., `anyState`) and their names through
-/// `state "NAME" as ID`, so a name is never parsed as syntax.
+/// States get generated ids (`s0`, `s1`, ..., `anyState`, `anyStateExcept0`, ...) and their
+/// names through `state "NAME" as ID`, so a name is never parsed as syntax. A state's
+/// description is a `note right of` it; a transition's follows its label, on a line of its
+/// own, in parentheses (Mermaid has no notes on transitions).
 enum MermaidDiagram {
     static func render(_ graph: DiagramGraph) -> String {
         var out = "stateDiagram-v2\n"
         if let tree = graph.tree {
             for state in tree.topLevel { composite(Int(state), graph, tree, indent: "    ", into: &out) }
             if graph.hasAnyState { out += "    state \"any state\" as anyState\n" }
+            for index in graph.exceptions.indices {
+                out += "    state \"\(escaped(graph.exceptionLabel(index), inName: true))\" as anyStateExcept\(index)\n"
+            }
             out += "    [*] --> s\(graph.initialState)\n"
             for edge in graph.edges {
                 let label = edge.labels.map { escaped($0) }.joined(separator: "<br/>")
@@ -22,10 +27,18 @@ enum MermaidDiagram {
         if graph.hasAnyState {
             out += "    state \"any state\" as anyState\n"
         }
+        for index in graph.exceptions.indices {
+            out += "    state \"\(escaped(graph.exceptionLabel(index), inName: true))\" as anyStateExcept\(index)\n"
+        }
         out += "    [*] --> s\(graph.initialState)\n"
         for edge in graph.edges {
-            let label = edge.labels.map { escaped($0) }.joined(separator: "<br/>")
+            let label = zip(edge.labels, edge.descriptions).map { label, description in
+                escaped(label) + (description.map { "<br/>(" + escaped($0) + ")" } ?? "")
+            }.joined(separator: "<br/>")
             out += "    \(id(edge.from)) --> \(id(edge.to)) : \(label)\n"
+        }
+        for (id, description) in graph.stateDescriptions.enumerated() {
+            if let description { out += "    note right of s\(id) : \(escaped(description))\n" }
         }
         for (id, isFinal) in graph.isFinal.enumerated() where isFinal {
             out += "    s\(id) --> [*]\n"
@@ -67,6 +80,7 @@ enum MermaidDiagram {
         switch node {
         case .state(let id): "s\(id)"
         case .anyState: "anyState"
+        case .anyStateExcept(let index): "anyStateExcept\(index)"
         }
     }
 

@@ -41,6 +41,8 @@ public struct ChartResult: Sendable {
     public var evaluationError: EvaluationError?
     /// For `expression-error`: the guard or effect expression that failed.
     public var failedExpression: TransitionResult.ExpressionSite?
+    /// For `refused`: the compiled transition whose `reject` message refused the input, or -1.
+    public var refusingTransition: Int
 
     init(_ trigger: Trigger, input: Int, outcome: Outcome = .rejected(.noTransition)) {
         self.trigger = trigger
@@ -48,6 +50,7 @@ public struct ChartResult: Sendable {
         self.outcome = outcome
         queueSlot = -1
         discarded = 0
+        refusingTransition = -1
     }
 
     /// Whether transitions were taken (or the start entered its configuration).

@@ -8,7 +8,8 @@ extension ChartRunner {
     /// configuration it met (``previousConfiguration``, while a sink receives the result).
     ///
     /// - Parameter inputName: the name as written, for an input unknown to the machine.
-    public func message(for result: ChartResult, inputName: String? = nil) -> String {
+    ///   - argument: the input's argument, shown by a `guard-rejected` message when a guard reads it.
+    public func message(for result: ChartResult, inputName: String? = nil, argument: Value = .null) -> String {
         let input = inputName ?? (result.input >= 0 ? machine.inputNames[result.input] : "an eventless transition")
         let states = configurationText(previousConfiguration)
         switch result.outcome {
@@ -23,12 +24,16 @@ extension ChartRunner {
                 if let type = machine.argumentTypes[result.input] { return "'\(input)' takes one \(type) argument" }
                 return "'\(input)' takes no argument"
             case .noTransition: return "no transition for '\(input)' from '\(states)'"
-            case .guardRejected: return "every guard of '\(input)' from '\(states)' is false"
+            case .guardRejected:
+                let guards = result.input >= 0 ? machine.falseGuards(of: candidates(of: result.input), context: values, argument: argument) : nil
+                return "every guard of '\(input)' from '\(states)' is false" + (guards.map { ": \($0)" } ?? "")
             case .finished: return "the machine has finished (it entered a top-level final state)"
             case .stepLimit:
                 let what = result.trigger == .eventless ? "an eventless transition" : "'\(input)'"
                 return "more than \(stepLimit) eventless transitions and queued inputs for one external input (a livelock?); "
                     + "\(what) and \(result.discarded) more queued inputs were discarded"
+            case .refused:
+                return result.refusingTransition >= 0 ? machine.transitions[result.refusingTransition].refusal ?? "refused" : "refused"
             case .queued:
                 return "'\(input)' was queued"
             case .expressionError:
@@ -45,5 +50,23 @@ extension ChartRunner {
                 }
             }
         }
+    }
+
+    /// The transitions of `input` that the active atomic states and their ancestors offer, in
+    /// selection order, each once (by index in ``CompiledMachine/transitions``).
+    private func candidates(of input: Int) -> [Int] {
+        var found: [Int] = []
+        let tree = chart.tree
+        for atomic in Self.atomicStates(of: previousConfiguration, tree) {
+            var state = atomic
+            while state >= 0 {
+                for index in chart.transitions(from: state) where chart.transitions[Int(index)].input == Int32(input) {
+                    let compiled = Int(chart.transitions[Int(index)].compiled)
+                    if !found.contains(compiled) { found.append(compiled) }
+                }
+                state = Int(tree.parents[state])
+            }
+        }
+        return found
     }
 }

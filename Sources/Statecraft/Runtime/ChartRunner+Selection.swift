@@ -11,6 +11,7 @@ extension ChartRunner {
         }
         var matched = false
         var failure: (EvaluationError, Int)?
+        var refusal = -1
         let tree = chart.tree
         let input32 = Int32(input)
         // Read once: each is then indexed without retaining it again.
@@ -36,12 +37,23 @@ extension ChartRunner {
                                 break atomics
                             }
                         }
+                        // A refusal chosen for any active state refuses the whole input.
+                        if chart.transitions[Int(index)].refuses {
+                            refusal = Int(chart.transitions[Int(index)].compiled)
+                            break atomics
+                        }
                         if !enabled.contains(index) { enabled.append(index) }
                         break ancestors
                     }
                     state = Int(tree.parents[state])
                 }
             }
+        }
+        if refusal >= 0 {
+            enabled.removeAll(keepingCapacity: true)
+            result.outcome = .rejected(.refused)
+            result.refusingTransition = refusal
+            return false
         }
         if let (error, transition) = failure {
             enabled.removeAll(keepingCapacity: true)

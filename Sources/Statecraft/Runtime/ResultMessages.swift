@@ -5,7 +5,14 @@ extension CompiledMachine {
     /// - Parameters:
     ///   - inputName: the name as written, for an input unknown to the machine.
     ///   - stepLimit: the runner's step limit, for `step-limit` results.
-    public func message(for result: TransitionResult, inputName: String? = nil, stepLimit: Int = Runner.defaultStepLimit) -> String {
+    ///   - context: for `guard-rejected`, the context the guards read (the runner's, which a
+    ///     rejection leaves as it was), so that the message shows the values each guard read;
+    ///     `nil` to name the guards only.
+    ///   - argument: for `guard-rejected`, the input's argument, shown when a guard reads `arg`.
+    public func message(
+        for result: TransitionResult, inputName: String? = nil, stepLimit: Int = Runner.defaultStepLimit,
+        context: [Value]? = nil, argument: Value = .null
+    ) -> String {
         let input = inputName ?? (result.input >= 0 ? inputNames[result.input] : "?")
         let state = stateNames[result.from]
         switch result.outcome {
@@ -14,7 +21,13 @@ extension CompiledMachine {
         case .rejected(let kind):
             switch kind {
             case .unknownInput:
-                return "unknown input '\(input)'" + Suggestion.didYouMean(input, in: inputNames)
+                if let id = result.input >= 0 ? result.input : inputNames.firstIndex(of: input), inputIsInternal[id] {
+                    return "input '\(input)' is internal: only effects may send it"
+                }
+                // Internal inputs are not suggested: the caller may not send them either.
+                let sendable =
+                    inputIsInternal.contains(true) ? inputNames.indices.filter { !inputIsInternal[$0] }.map { inputNames[$0] } : inputNames
+                return "unknown input '\(input)'" + Suggestion.didYouMean(input, in: sendable)
             case .badArgument:
                 guard result.input >= 0 else { return "bad argument" }
                 if let type = argumentTypes[result.input] {
@@ -22,7 +35,9 @@ extension CompiledMachine {
                 }
                 return "'\(input)' takes no argument"
             case .noTransition: return ResultWording.noTransition(input: input, state: state)
-            case .guardRejected: return "every guard of '\(input)' from '\(state)' is false"
+            case .guardRejected:
+                let guards = result.input >= 0 ? falseGuards(input: result.input, state: result.from, context: context, argument: argument) : nil
+                return "every guard of '\(input)' from '\(state)' is false" + (guards.map { ": \($0)" } ?? "")
             case .finished: return "'\(state)' is a final state"
             case .stepLimit:
                 return "more than \(stepLimit) queued inputs for one external input (a livelock?); "
@@ -30,6 +45,8 @@ extension CompiledMachine {
             case .expressionError:
                 return expressionErrorMessage(result)
             case .queued: return ResultWording.queued(input: input)
+            case .refused:
+                return result.transition >= 0 ? transitions[result.transition].refusal ?? "refused" : "refused"
             }
         }
     }

@@ -91,8 +91,9 @@ public struct Runner: Sendable {
     }
 
     /// Processes an external input whose cell in the current state is settled without a search
-    /// (its only candidate has no guard and its effect bodies only copy values, or it has no
-    /// candidate), and returns the outcome; no sink is told, the caller reports the result.
+    /// (its only candidate has no guard and its effect bodies only copy values or it refuses the
+    /// input, or it has no candidate), and returns the outcome; no sink is told, the caller
+    /// reports the result.
     /// `nil`, with nothing changed, for any other input: send it with ``send(_:argument:into:)``.
     ///
     /// The fastest path, for a caller that precomputes what it prints per cell.
@@ -104,6 +105,7 @@ public struct Runner: Sendable {
             return .accepted(to: current)
         }
         if cell.code == DispatchTable.unhandled { return machine.onUnhandled == .ignore ? .ignored : .rejected(.noTransition) }
+        if cell.code == DispatchTable.refused { return .rejected(.refused) }
         return nil
     }
 
@@ -248,6 +250,10 @@ public struct Runner: Sendable {
                 }
             }
             result.transition = index
+            if machine.table.refuses[index] {
+                result.outcome = .rejected(.refused)
+                return
+            }
             if machine.table.runsBodies[index], let failure = runEffects(machine.effectsRun(by: index, from: current), argument: argument) {
                 result.outcome = .rejected(.expressionError)
                 result.evaluationError = failure.error

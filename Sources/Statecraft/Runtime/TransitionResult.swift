@@ -20,6 +20,8 @@ public enum RejectionKind: String, Hashable, Sendable, CaseIterable {
     /// the input was queued and runs after the current transition; its own result is published
     /// to observers then.
     case queued
+    /// The selected transition is a refusal (`reject: MESSAGE`, the message): nothing changed.
+    case refused
 }
 
 /// The result of one processed input, or of the machine's start (docs/semantics.md).

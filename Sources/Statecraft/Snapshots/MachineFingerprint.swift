@@ -2,13 +2,15 @@
 /// never resumed by another.
 ///
 /// It covers everything that gives a state or a context value its meaning: the states (final or
-/// not, entry and exit effects), the inputs and their argument types, the context variables
-/// (types and initial values), the initial state, the unhandled-input policy, every transition
-/// in order (input, sources, target, guard text, effects) and every effect body (the variables
-/// it sets and the inputs it sends, with their expressions as written).
+/// not, entry and exit effects), the inputs (argument types, internal or not), the context
+/// variables (types and initial values), the initial state, the unhandled-input policy, every
+/// transition in order (input, sources, target, guard text, effects, refusal message) and every
+/// effect body (the variables it sets and the inputs it sends, with their expressions as
+/// written). Sources count as the states they expand to: `from: { not: [b] }` is the list of
+/// every other non-final state, and fingerprints as that list written out.
 ///
-/// It leaves out what does not change behaviour: the machine's name and description, source
-/// positions, and the order in which states, inputs, variables and effects are declared (they
+/// It leaves out what does not change behaviour: the machine's name and descriptions (of the
+/// machine, its inputs, states and transitions), source positions, and the order in which states, inputs, variables and effects are declared (they
 /// are written sorted by name; only transition order, which decides selection, is kept).
 /// Expressions count as written, so reformatting a guard changes the fingerprint.
 public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
@@ -50,7 +52,12 @@ public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
             out.list("exit", effectNames(machine.exitEffects[state]))
         }
         for input in byName(machine.inputNames) {
-            out.record("input", machine.inputNames[input], machine.argumentTypes[input]?.rawValue ?? "-")
+            // Written only when it holds, so that machines without internal inputs keep their fingerprints.
+            if machine.inputIsInternal[input] {
+                out.record("input", machine.inputNames[input], machine.argumentTypes[input]?.rawValue ?? "-", "internal")
+            } else {
+                out.record("input", machine.inputNames[input], machine.argumentTypes[input]?.rawValue ?? "-")
+            }
         }
         for slot in byName(machine.variableNames) {
             out.record(
@@ -74,6 +81,7 @@ public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
                 transition.target >= 0 ? machine.stateNames[transition.target] : "-", transition.guardText ?? "-")
             out.list("from", transition.sources.map { machine.stateNames[$0] }.sorted(by: utf8Order))
             out.list("effects", effectNames(transition.effects))
+            if let refusal = transition.refusal { out.record("reject", refusal) }
             // A statechart's transitions may be eventless, internal or lead to several states.
             if machine.chart != nil {
                 out.record("kind", transition.input >= 0 ? "input" : "eventless", transition.isInternal ? "internal" : "external")

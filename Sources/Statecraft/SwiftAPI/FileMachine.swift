@@ -75,7 +75,7 @@ public final class FileMachine: @unchecked Sendable {
         currentState = machine.initialState
         currentContext = machine.initialContext
         observers.lock.withLock {
-            var host = Host(machine: self, external: nil)
+            var host = Host(machine: self, external: nil, externalArgument: .null)
             runner.start(host: &host)
         }
     }
@@ -95,16 +95,18 @@ public final class FileMachine: @unchecked Sendable {
     }
 
     /// Sends the input named `input`, with `argument` if it takes one; returns its result, also
-    /// published to observers. An unknown name is an `unknownInput` failure, and a missing,
-    /// extra or mistyped argument a `badArgument` one (an int is accepted for a double).
+    /// published to observers. An unknown name is an `unknownInput` failure, and so is an
+    /// internal input (``InputDeclaration/isInternal``: only effects may send it); a missing,
+    /// extra or mistyped argument is a `badArgument` one (an int is accepted for a double).
     ///
-    /// Called from inside one of this machine's bound closures, a valid input is queued instead
-    /// (run to completion), and the result is a `queued` failure.
+    /// Called from inside one of this machine's bound closures (the Swift side of an effect), a
+    /// valid input, internal ones included, is queued instead (run to completion), and the
+    /// result is a `queued` failure.
     @discardableResult
     public func send(_ input: String, _ argument: Value? = nil) -> StateTransitionResult<String> {
         let result = observers.lock.withLock { () -> StateTransitionResult<String> in
             let nested = observers.lock.depth > 1
-            guard let id = inputIDs[input] else {
+            guard let id = inputIDs[input], nested || !machine.inputIsInternal[id] else {
                 return reject(
                     Self.sent(input, argument, queued: nested),
                     TransitionResult(input: -1, from: currentState, outcome: .rejected(.unknownInput), sentBy: -1))
@@ -122,7 +124,7 @@ public final class FileMachine: @unchecked Sendable {
                         state: machine.stateNames[currentState], input: sent, kind: .queued,
                         explanation: .queued))
             }
-            var host = Host(machine: self, external: sent)
+            var host = Host(machine: self, external: sent, externalArgument: value)
             runner.send(id, argument: value, host: &host)
             return host.first!
         }
@@ -195,6 +197,8 @@ public final class FileMachine: @unchecked Sendable {
         unowned let machine: FileMachine
         /// The external input, or nil at start.
         let external: SentInput?
+        /// The external input's argument as the runner took it.
+        let externalArgument: Value
         var first: StateTransitionResult<String>?
 
         mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
@@ -232,7 +236,10 @@ public final class FileMachine: @unchecked Sendable {
                 typed = .failure(
                     StateTransitionError(
                         state: from, input: input, kind: kind,
-                        explanation: .text(compiled.message(for: result, inputName: input.name, stepLimit: runner.stepLimit))))
+                        explanation: .text(
+                            compiled.message(
+                                for: result, inputName: input.name, stepLimit: runner.stepLimit, context: runner.context,
+                                argument: result.sentBy < 0 ? externalArgument : runner.queuedArgument(of: result) ?? .null))))
                 machine.observers.publish(typed, newState: nil)
             }
             if first == nil { first = typed }

@@ -77,7 +77,8 @@ enum TypedMachineCompiler {
             }
             return CompiledTransition(
                 input: inputIDs[row.input]!, sources: sources, target: slotIDs[row.targetSlot]!,
-                guardExpression: condition, guardText: condition == nil ? nil : "when", effects: [], position: .unknown)
+                guardExpression: condition, guardText: condition == nil ? nil : "when", effects: [], position: .unknown,
+                refusal: nil)
         }
         let machine = CompiledMachine(
             name: String(describing: State.self), description: nil, stateNames: slots.map { String(describing: $0) },

@@ -93,7 +93,7 @@ struct MachineFileDecoder {
             case .scalar:
                 return InputDeclaration(name, argumentType: argumentType(value), argumentTypePosition: document[value].position)
             case .mapping:
-                checkKeys(value, allowed: ["arg", "description"], in: "input '\(name.name)'")
+                checkKeys(value, allowed: ["arg", "description", "internal"], in: "input '\(name.name)'")
                 let arg = document.entry(value, "arg")
                 let type = arg.flatMap { entry in
                     document[entry.value].kind == .scalar && !document.isNull(entry.value) ? argumentType(entry.value) : nil
@@ -106,10 +106,12 @@ struct MachineFileDecoder {
                 return InputDeclaration(
                     name, argumentType: type,
                     description: document.entry(value, "description").flatMap { string($0.value, "'description'") },
-                    argumentTypePosition: arg.map { document[$0.value].position } ?? name.position)
+                    argumentTypePosition: arg.map { document[$0.value].position } ?? name.position,
+                    isInternal: document.entry(value, "internal").map { flag($0.value, "'internal'") } ?? false)
             case .sequence:
                 error(
-                    .wrongKind, "input '\(name.name)' takes an argument type or { arg: TYPE, description: TEXT }, not a list",
+                    .wrongKind,
+                    "input '\(name.name)' takes an argument type or { arg: TYPE, description: TEXT, internal: true }, not a list",
                     document[value].position)
                 return InputDeclaration(name)
             }
@@ -131,7 +133,7 @@ struct MachineFileDecoder {
     /// at once, before the decoder or the compiler recurses into it.
     static let maximumStateDepth = 100
 
-    static let stateKeys: [StaticString] = ["entry", "exit", "final", "states", "initial", "parallel", "history", "default"]
+    static let stateKeys: [StaticString] = ["entry", "exit", "final", "description", "states", "initial", "parallel", "history", "default"]
 
     /// A `states` list or mapping; `depth` is 1 at the top level.
     private mutating func decodeStates(_ node: Int, depth: Int = 1) -> [StateDeclaration]? {
@@ -146,7 +148,7 @@ struct MachineFileDecoder {
                 if !document.isNull(options) {
                     error(
                         .wrongKind,
-                        "state '\(name.name)' takes options { entry, exit, final, states, initial, parallel, history }, not \(document.kindDescription(options))",
+                        "state '\(name.name)' takes options { entry, exit, final, description, states, initial, parallel, history }, not \(document.kindDescription(options))",
                         document[options].position)
                 }
                 return StateDeclaration(name)
@@ -155,8 +157,9 @@ struct MachineFileDecoder {
             var state = StateDeclaration(
                 name, entry: document.entry(options, "entry").map { names($0.value, "'entry'") } ?? [],
                 exit: document.entry(options, "exit").map { names($0.value, "'exit'") } ?? [],
-                isFinal: flag(options, "final"))
-            state.isParallel = flag(options, "parallel")
+                isFinal: document.entry(options, "final").map { flag($0.value, "'final'") } ?? false,
+                description: document.entry(options, "description").flatMap { string($0.value, "'description'") })
+            state.isParallel = document.entry(options, "parallel").map { flag($0.value, "'parallel'") } ?? false
             state.initial = document.entry(options, "initial").map { names($0.value, "'initial'") } ?? []
             if let history = document.entry(options, "history") {
                 let text = string(history.value, "'history'") ?? ""
@@ -168,9 +171,9 @@ struct MachineFileDecoder {
                             + Suggestion.didYouMean(text, in: ["shallow", "deep"]),
                         document[history.value].position)
                 }
-                for entry in document.entries(options) where !document.text(of: entry.key, is: "history") && !document.text(of: entry.key, is: "default") {
+                for entry in document.entries(options) where !document.text(of: entry.key, is: "history") && !document.text(of: entry.key, is: "default") && !document.text(of: entry.key, is: "description") {
                     error(
-                        .invalidState, "history state '\(name.name)' takes only 'history' and 'default', not '\(document.string(entry.key))'",
+                        .invalidState, "history state '\(name.name)' takes only 'history', 'default' and 'description', not '\(document.string(entry.key))'",
                         document[entry.key].position)
                 }
             }
@@ -190,14 +193,6 @@ struct MachineFileDecoder {
             }
             return state
         }
-    }
-
-    /// A `true`/`false` option of a state; false when absent.
-    private mutating func flag(_ options: Int, _ key: StaticString) -> Bool {
-        guard let entry = document.entry(options, key) else { return false }
-        if document[entry.value].kind == .scalar, case .bool(let b) = document.scalar(entry.value).coreSchemaValue { return b }
-        error(.wrongKind, "'\(key)' is true or false", document[entry.value].position)
-        return false
     }
 
     private mutating func decodeEffects(_ node: Int) -> [EffectDefinition] {
@@ -278,13 +273,15 @@ struct MachineFileDecoder {
     }
 
     private mutating func decodeTransition(_ map: Int) -> TransitionDefinition? {
-        checkKeys(map, allowed: ["input", "from", "to", "when", "effects", "type"], in: "a transition")
+        checkKeys(map, allowed: ["input", "from", "to", "when", "effects", "type", "reject", "description"], in: "a transition")
         // Without `input`, the transition is eventless: taken as soon as its guard holds.
         let inputEntry = document.entry(map, "input")
         let input = inputEntry.map { name($0.value, "'input'") } ?? Named("", at: document[map].position)
         var source: TransitionDefinition.Source?
         if let from = required(map, "from") {
-            if document[from].kind == .scalar, document.text(of: from, is: "*") {
+            if document[from].kind == .mapping {
+                source = decodeExcept(from)
+            } else if document[from].kind == .scalar, document.text(of: from, is: "*") {
                 source = .anyNonFinal(document[from].position)
             } else {
                 let states = names(from, "'from'")
@@ -318,11 +315,62 @@ struct MachineFileDecoder {
             }
         }
         let guardExpression = document.entry(map, "when").flatMap { expression($0.value, "'when'") }
-        let effects = document.entry(map, "effects").map { names($0.value, "'effects'") } ?? []
+        var effects = document.entry(map, "effects").map { names($0.value, "'effects'") } ?? []
+        let refusal = document.entry(map, "reject").flatMap { refusalMessage($0.value) }
+        if refusal != nil, let conflict = document.entry(map, "to") ?? document.entry(map, "effects") {
+            error(
+                .invalidValue,
+                "a transition that rejects its input ('reject') changes nothing: it cannot have '\(document.string(conflict.key))' too",
+                document[conflict.key].position)
+            targets = []
+            effects = []
+        }
+        let description = document.entry(map, "description").flatMap { string($0.value, "'description'") }
         guard let input, let source else { return nil }
         return TransitionDefinition(
-            input, from: source, to: targets.first, when: guardExpression, effects: effects, at: document[map].position,
-            moreTargets: Array(targets.dropFirst()), isInternal: isInternal, isEventless: inputEntry == nil)
+            input, from: source, to: targets.first, when: guardExpression, effects: effects, rejecting: refusal,
+            description: description, at: document[map].position, moreTargets: Array(targets.dropFirst()), isInternal: isInternal,
+            isEventless: inputEntry == nil)
+    }
+
+    /// `from: { not: NAME }` or `from: { not: [NAME, ...] }`: every non-final state but these.
+    private mutating func decodeExcept(_ from: Int) -> TransitionDefinition.Source? {
+        checkKeys(from, allowed: ["not"], in: "'from' (a state, a list of states, '*', or { not: STATES })")
+        guard let excluded = required(from, "not") else { return nil }
+        let states = names(excluded, "'not'")
+        if states.contains(where: { $0.name == "*" }) {
+            error(.invalidValue, "'not' lists the states to leave out of '*'; it cannot list '*'", document[excluded].position)
+            return nil
+        }
+        if states.isEmpty {
+            if document[excluded].kind == .sequence || document.isNull(excluded) {
+                error(.invalidValue, "'not' lists no state; write from: '*' for every non-final state", document[excluded].position)
+            }
+            return nil
+        }
+        return .anyNonFinalExcept(states, document[excluded].position)
+    }
+
+    /// `reject: MESSAGE`: one line of text, shown as the rejection's message.
+    private mutating func refusalMessage(_ node: Int) -> String? {
+        guard document[node].kind == .scalar, !document.isNull(node) || document.text(of: node, is: "null") else {
+            error(
+                .wrongKind, "'reject' is the message the input is rejected with, not \(document.kindDescription(node))",
+                document[node].position)
+            return nil
+        }
+        let message = document.string(node)
+        if message.allSatisfy({ $0 == " " }) {
+            error(.invalidValue, "'reject' needs a message saying why the input is rejected", document[node].position)
+            return nil
+        }
+        if message.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            error(
+                .invalidValue, "'reject' is a message on one line, without line breaks or control characters",
+                document[node].position)
+            return nil
+        }
+        return message
     }
 
     // MARK: - Values
@@ -359,6 +407,13 @@ struct MachineFileDecoder {
     private mutating func optionalMapping(_ node: Int, _ what: String) -> Int? {
         if document.isNull(node) { return nil }
         return mapping(node, what)
+    }
+
+    /// `true` or `false`; anything else is an error, read as `false`.
+    private mutating func flag(_ node: Int, _ what: String) -> Bool {
+        if document[node].kind == .scalar, case .bool(let value) = document.scalar(node).coreSchemaValue { return value }
+        error(.wrongKind, "\(what) is true or false", document[node].position)
+        return false
     }
 
     private mutating func string(_ node: Int, _ what: String) -> String? {

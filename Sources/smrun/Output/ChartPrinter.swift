@@ -55,6 +55,11 @@ struct ChartPrinter: ChartResultSink, ~Copyable {
         }
     }
 
+    /// The argument a rejection's message may show: the external input's, or a queued one's.
+    private func messageArgument(_ result: ChartResult, _ runner: borrowing ChartRunner) -> Value {
+        result.trigger == .external ? base.argument.value : runner.queuedArgument(of: result) ?? .null
+    }
+
     // MARK: - Text
 
     private mutating func printText(_ result: ChartResult, _ runner: borrowing ChartRunner) {
@@ -104,7 +109,7 @@ struct ChartPrinter: ChartResultSink, ~Copyable {
             base.output.append(": rejected: " as StaticString)
             base.output.append(kind.rawValue)
             base.output.append(": " as StaticString)
-            base.output.append(runner.message(for: result))
+            base.output.append(runner.message(for: result, argument: messageArgument(result, runner)))
         }
         base.output.append(UInt8(ascii: "\n"))
     }
@@ -193,7 +198,7 @@ struct ChartPrinter: ChartResultSink, ~Copyable {
             base.output.append(",\"error\":\"" as StaticString)
             base.output.append(kind.rawValue)
             base.output.append("\",\"message\":" as StaticString)
-            base.output.append(JSONText.quoted(runner.message(for: result)))
+            base.output.append(JSONText.quoted(runner.message(for: result, argument: messageArgument(result, runner))))
         }
         switch result.trigger {
         case .sent(let effect):

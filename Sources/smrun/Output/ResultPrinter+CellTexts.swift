@@ -15,6 +15,9 @@ extension ResultPrinter {
                 let from = machine.stateNames[state]
                 if machine.isFinal[state] {
                     texts.append([])
+                } else if candidates.count == 1, let refusal = machine.transitions[Int(candidates.first!)].refusal {
+                    // Shown when the candidate refuses the input (not when its guard is false).
+                    texts.append(Self.rejectionText(from: from, kind: .refused, message: refusal, inputField: inputField, format: format))
                 } else if candidates.count == 1 {
                     let transition = Int(candidates.first!)
                     let target = machine.transitions[transition].target
@@ -29,14 +32,7 @@ extension ResultPrinter {
                     }
                 } else if candidates.isEmpty && machine.onUnhandled == .reject {
                     let message = ResultWording.noTransition(input: machine.inputNames[input], state: from)
-                    switch format {
-                    case .text: texts.append(Array(": \(from): rejected: no-transition: \(message)\n".utf8))
-                    case .json:
-                        texts.append(
-                            Array(
-                                #"\#(inputField),"ok":false,"from":\#(JSONText.quoted(from)),"error":"no-transition","message":\#(JSONText.quoted(message))"#
-                                    .utf8))
-                    }
+                    texts.append(Self.rejectionText(from: from, kind: .noTransition, message: message, inputField: inputField, format: format))
                 } else if candidates.isEmpty {
                     switch format {
                     case .text: texts.append(Array(": \(from): ignored (no transition)\n".utf8))
@@ -50,5 +46,19 @@ extension ResultPrinter {
             }
         }
         return texts
+    }
+
+    /// A rejection's text after `INPUT[ ARG]`: `: FROM: rejected: KIND: MESSAGE` and a newline,
+    /// or in JSON the fields from `input` on.
+    private static func rejectionText(
+        from: String, kind: RejectionKind, message: String, inputField: String, format: OutputFormat
+    ) -> [UInt8] {
+        switch format {
+        case .text: Array(": \(from): rejected: \(kind.rawValue): \(message)\n".utf8)
+        case .json:
+            Array(
+                #"\#(inputField),"ok":false,"from":\#(JSONText.quoted(from)),"error":"\#(kind.rawValue)","message":\#(JSONText.quoted(message))"#
+                    .utf8)
+        }
     }
 }

@@ -14,7 +14,6 @@ extension ResultPrinter {
     }
 
     mutating func printJSON(_ result: TransitionResult, _ runner: borrowing Runner, queued: Value?) {
-        let machine = runner.machine
         if result.isStart {
             output.append("{\"start\":true," as StaticString)
         } else {
@@ -47,7 +46,7 @@ extension ResultPrinter {
             output.append(",\"error\":\"" as StaticString)
             output.append(kind.rawValue)
             output.append("\",\"message\":" as StaticString)
-            appendMessage(result, kind, machine)
+            appendMessage(result, kind, runner, queued: queued)
         }
         if result.sentBy >= 0 {
             output.append(",\"sent_by\":" as StaticString)

@@ -5,9 +5,9 @@
 extension ResultPrinter {
     /// - Parameter queued: a queued input's argument.
     @inline(__always)
-    mutating func printText(_ result: TransitionResult, _ machine: CompiledMachine, queued: Value?) {
+    mutating func printText(_ result: TransitionResult, _ runner: borrowing Runner, queued: Value?) {
         if format == .text, cellText.count > 0, !result.isStart, result.sentBy < 0,
-            result.isAccepted || result.outcome == .ignored || result.rejection == .noTransition
+            result.isAccepted || result.outcome == .ignored || result.rejection == .noTransition || result.rejection == .refused
         {
             let text = cellText[result.from &* inputCount &+ result.input]
             if !text.isEmpty {
@@ -47,7 +47,7 @@ extension ResultPrinter {
             output.append(": rejected: " as StaticString)
             output.append(kind.rawValue)
             output.append(": " as StaticString)
-            appendMessage(result, kind, machine)
+            appendMessage(result, kind, runner, queued: queued)
         }
         output.append(UInt8(ascii: "\n"))
     }
@@ -88,10 +88,16 @@ extension ResultPrinter {
     }
 
     /// Why a result was rejected. `no-transition`, the one met in bulk, is composed from the
-    /// name pools; the others are rare and built as strings.
-    mutating func appendMessage(_ result: TransitionResult, _ kind: RejectionKind, _ machine: CompiledMachine) {
+    /// name pools; the others are rare and built as strings (a `guard-rejected` one with the
+    /// values its guards read: the runner's context, which the rejection left as it was, and
+    /// the argument).
+    ///
+    /// - Parameter queued: a queued input's argument.
+    mutating func appendMessage(_ result: TransitionResult, _ kind: RejectionKind, _ runner: borrowing Runner, queued: Value?) {
         guard kind == .noTransition, format == .text else {
-            let message = machine.message(for: result, stepLimit: stepLimit)
+            let message = runner.machine.message(
+                for: result, stepLimit: stepLimit, context: runner.context,
+                argument: result.sentBy >= 0 ? queued ?? .null : argument.value)
             if format == .text { output.append(message) } else { output.append(JSONText.quoted(message)) }
             return
         }

@@ -31,7 +31,8 @@ struct ResultPrinter: ResultSink, ~Copyable {
     let transitionMoves: [Bool]
     /// Per cell `state * inputCount + input`, what an external input's result prints after
     /// `INPUT[ ARG]` when it depends on the cell alone: for a cell with one candidate, its
-    /// acceptance; for a cell with none, its `no-transition` rejection or that it was ignored.
+    /// acceptance, or its `refused` rejection for a refusal; for a cell with none, its
+    /// `no-transition` rejection or that it was ignored.
     /// In text, the rest of the line (`: FROM -> TO / EFFECTS`); in JSON, the fields from
     /// `input` on (an argument goes after `input`), up to the context. Empty when not
     /// precomputed, or for machines too large to precompute.
@@ -127,7 +128,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
     mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
         if result.isRejected { rejected += 1 }
         switch format {
-        case .text: printText(result, runner.machine, queued: result.sentBy >= 0 ? runner.queuedArgument(of: result) : nil)
+        case .text: printText(result, runner, queued: result.sentBy >= 0 ? runner.queuedArgument(of: result) : nil)
         case .json:
             printJSON(result, runner, queued: result.sentBy >= 0 ? runner.queuedArgument(of: result) : nil)
         }

@@ -359,6 +359,33 @@ struct StatechartSemanticsTests {
             ])
     }
 
+    @Test func aRefusalChosenForAnyActiveStateRefusesTheInput() throws {
+        let yaml = """
+            initial: p
+            states:
+              p:
+                parallel: true
+                states:
+                  left: { states: [a, a2] }
+                  right: { states: [locked, open] }
+            transitions:
+              - go | a => a2
+              - input: go
+                from: locked
+                reject: the door is locked
+              - unlock | locked => open
+            """
+        var runner = ChartRunner(try ChartTrace.machine(yaml))
+        var trace = ChartTrace()
+        runner.start(into: &trace)
+        let go = runner.machine.inputNames.firstIndex(of: "go")!
+        runner.send(go, into: &trace)
+        #expect(trace.lines == ["go: a, locked: rejected: refused"])
+        runner.send(runner.machine.inputNames.firstIndex(of: "unlock")!, into: &trace)
+        runner.send(go, into: &trace)
+        #expect(trace.lines.last == "go: a, open -> a2, open")
+    }
+
     @Test func aTopLevelFinalStateFinishesTheMachine() throws {
         let yaml = """
             initial: run
