@@ -16,7 +16,7 @@ public func fuzzMachineFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // An upper bound on the lines: YAML also breaks lines at a lone CR, NEL (C2 85), LS and PS (E2 80 A8/A9).
     let lines = bytes.reduce(1) { $0 + ([0x0A, 0x0D, 0x85, 0xA8, 0xA9].contains($1) ? 1 : 0) }
     for diagnostic in loaded.diagnostics {
-        let position = diagnostic.position
+        let position = diagnostic.position ?? .unknown
         precondition(
             position == .unknown || (1...lines + 1).contains(position.line) && position.column >= 1,
             "diagnostic outside the file: \(diagnostic)")
@@ -28,6 +28,8 @@ public func fuzzMachineFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for format in Diagram.Format.allCases {
         _ = Diagram.render(machine, definition: definition, format: format)
         _ = Diagram.render(machine, format: format)
+        let options = Diagram.Options(direction: .topToBottom, highlightedState: machine.stateCount - 1)
+        _ = Diagram.render(machine, definition: definition, format: format, options: options)
     }
     for warning in MachineLinter.lint(machine, definition: definition) {
         precondition(warning.severity == .warning, "the linter reports warnings only")

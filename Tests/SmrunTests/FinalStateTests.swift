@@ -15,8 +15,8 @@ import Testing
         let run = try Smrun.run(fixture: "final-state.yaml", script: "finish\nfinsh\nfinish now\n")
         #expect(run.lines == [
             "finish: running -> done",
-            "finsh: done: rejected: unknown-input: unknown input 'finsh' (did you mean 'finish'?)",
-            "finish: done: rejected: bad-argument: 'finish' takes no argument, got \"now\"",
+            "line 2: finsh: done: rejected: unknown-input: unknown input 'finsh' (did you mean 'finish'?)",
+            "line 3: finish: done: rejected: bad-argument: 'finish' takes no argument, got \"now\"",
         ])
         #expect(run.exited(1))
     }

@@ -36,7 +36,9 @@ import Testing
         try expectDrawnByGraphviz(file.path)
         let lines = try expectValidMermaid(file.path)
         #expect(lines.contains("    s4 --> [*]"), "\(lines)")
-        #expect(lines.contains("    anyState --> anyState : wait"), "\(lines)")
+        #expect(lines.contains("    anyState --> anyState : wait<br/>(stays)"), "\(lines)")
+        #expect(lines.contains("    s0 : entry / e#59;2"), "\(lines)")
+        #expect(lines.contains("    s0 : exit / e#58;1"), "\(lines)")
     }
 
     static let hostileMachine = #"""
@@ -44,7 +46,7 @@ import Testing
         initial: 'x:y'
         context: { mode: '""' }
         states:
-          'x:y':
+          'x:y': { entry: ['e;2'], exit: ['e:1'] }
           'c;d':
           'a<b>&amp;':
           'back\slash':
@@ -72,12 +74,12 @@ import Testing
         #expect(mermaid.exited(0), "\(mermaid.errorText)")
         #expect(mermaid.lines == [
             "stateDiagram-v2", "    state \"running\" as s0", "    state \"revived\" as s1", "    state \"done\" as s2",
-            "    [*] --> s0", "    s0 --> s2 : finish", "    s0 --> s0 : poke", "    s1 --> s0 : back", "    s2 --> [*]",
+            "    [*] --> s0", "    s0 --> s2 : finish", "    s0 --> s0 : poke<br/>(stays)", "    s1 --> s0 : back", "    s2 --> [*]",
         ])
         let dot = try Smrun.run(["graph", file])
         #expect(dot.exited(0))
         #expect(dot.lines.filter { $0.contains("->") } == [
-            "    start -> s0;", "    s0 -> s2 [label=\"finish\"];", "    s0 -> s0 [label=\"poke\"];",
+            "    start -> s0;", "    s0 -> s2 [label=\"finish\"];", "    s0 -> s0 [label=\"poke\", style=dashed];",
             "    s1 -> s0 [label=\"back\"];",
         ])
     }
@@ -92,12 +94,59 @@ import Testing
                     state "red" as s0
                     state "yellow" as s1
                     state "green" as s2
+                    s0 : entry / stop
+                    s1 : entry / slow
+                    s2 : entry / go
                     [*] --> s0
                     s0 --> s2 : green
                     s2 --> s1 : yellow
                     s1 --> s0 : red
 
                 """)
+    }
+
+    @Test func directionAndTheSavedStateAreDrawn() throws {
+        let files = try TemporaryFiles()
+        let state = files.path("light.json")
+        #expect(try Smrun.run(["machines/traffic-light.yaml", "--state", state, "--send", "green"]).exited(0))
+        let saved = try Data(contentsOf: URL(fileURLWithPath: state))
+
+        let dot = try Smrun.run(["graph", "machines/traffic-light.yaml", "--direction", "TB", "--state", state])
+        #expect(dot.exited(0), "\(dot.errorText)")
+        #expect(dot.lines.contains("    rankdir=TB;"))
+        #expect(dot.lines.contains(##"    s2 [label="green\nentry / go", style="rounded,filled,bold", fillcolor="#ffe08a"];"##), "\(dot.text)")
+        #expect(dot.lines.filter { $0.contains("fillcolor") }.count == 1)
+        let drawn = try Graphviz.run(["-Tsvg"], input: dot.stdout)
+        #expect(drawn.status == 0 && drawn.text.contains("#ffe08a"), "\(drawn.errorText)")
+
+        let lines = try expectValidMermaid("machines/traffic-light.yaml", options: ["--direction", "LR", "--state", state])
+        #expect(lines[1] == "    direction LR")
+        #expect(lines.suffix(2) == ["    classDef current fill:#ffe08a,stroke:#b58900,stroke-width:2px", "    class s2 current"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == saved, "graph only reads the state file")
+
+        #expect(try Smrun.run(["graph", "machines/traffic-light.yaml", "--direction", "RL"]).exited(2))
+    }
+
+    @Test func aStateFileThatDoesNotFitIsRefusedOrWarnedAbout() throws {
+        let files = try TemporaryFiles()
+        let state = files.path("light.json")
+        #expect(try Smrun.run(["machines/traffic-light.yaml", "--state", state, "--send", "green"]).exited(0))
+        // Another definition with the same state: drawn, with a warning.
+        let edited = try files.file(
+            "light.yaml", "machine: traffic-light\ninitial: red\nstates: [red, green]\ntransitions:\n  - green | red => green\n")
+        let warned = try Smrun.run(["graph", edited, "--state", state])
+        #expect(warned.exited(0))
+        #expect(warned.lines.contains(##"    s1 [label="green", style="rounded,filled,bold", fillcolor="#ffe08a"];"##), "\(warned.text)")
+        #expect(warned.errorText.contains("warning: the snapshot was saved by a different definition of machine 'traffic-light'"), "\(warned.errorText)")
+        // A state the machine does not have: refused.
+        let other = try files.file("other.yaml", "machine: traffic-light\ninitial: red\nstates: [red, blue]\ntransitions:\n  - blue | red => blue\n")
+        let refused = try Smrun.run(["graph", other, "--state", state])
+        #expect(refused.exited(2))
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.errorLines == [#"smrun: state file \#(state): state "green" is not a state of machine 'traffic-light'"#])
+        let missing = try Smrun.run(["graph", "machines/traffic-light.yaml", "--state", files.path("none.json")])
+        #expect(missing.exited(2))
+        #expect(missing.errorText.contains("no such file"))
     }
 
     @Test func dotIsTheDefaultFormat() throws {
@@ -152,23 +201,34 @@ import Testing
     /// Runs `smrun graph FILE --format mermaid` and checks each line against the part of
     /// Mermaid's `stateDiagram-v2` grammar that smrun writes; returns the lines.
     @discardableResult
-    private func expectValidMermaid(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
-        let run = try Smrun.run(["graph", file, "--format", "mermaid"])
+    private func expectValidMermaid(
+        _ file: String, options: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [String] {
+        let run = try Smrun.run(["graph", file, "--format", "mermaid"] + options)
         #expect(run.exited(0), "smrun exit \(run.status): \(run.errorText)", sourceLocation: sourceLocation)
         let lines = run.lines
         #expect(lines.first == "stateDiagram-v2", "\(run.text.prefix(500))", sourceLocation: sourceLocation)
         var declared: Set<Substring> = []
         var used: Set<Substring> = []
         var initialMarkers = 0
+        var classes: Set<Substring> = []
         // Composite states (a statechart's compound and parallel states) open with `{`, close
         // with `}`, and separate a parallel state's regions with `--`.
         var depth = 0
-        for line in lines.dropFirst() {
+        for (index, line) in lines.dropFirst().enumerated() {
             let statement = line.trimmingCharacters(in: .whitespaces)
+            if index == 0, statement.wholeMatch(of: #/direction (TB|LR)/#) != nil { continue }
             #expect(
                 line.firstMatch(of: #/(?i)direction\s+(tb|bt|rl|lr)/#) == nil, "reads as a direction statement: \(line)",
                 sourceLocation: sourceLocation)
-            if let match = statement.wholeMatch(of: #/state "([^"]*)" as ([A-Za-z_][A-Za-z0-9_]*)( \{)?/#) {
+            if let match = statement.wholeMatch(of: #/classDef ([a-z]+) [a-z-]+:[#0-9a-z]+(,[a-z-]+:[#0-9a-z]+)*/#) {
+                classes.insert(match.1)
+            } else if let match = statement.wholeMatch(of: #/class ([A-Za-z_][A-Za-z0-9_]*) ([a-z]+)/#) {
+                #expect(declared.contains(match.1) && classes.contains(match.2), "class of an unknown state or class: \(line)", sourceLocation: sourceLocation)
+            } else if let match = statement.wholeMatch(of: #/([A-Za-z_][A-Za-z0-9_]*) : (.+)/#) {
+                #expect(declared.contains(match.1), "description of an undeclared state: \(line)", sourceLocation: sourceLocation)
+                #expect(Self.isPlainText(match.2), "description with syntax in it: \(line)", sourceLocation: sourceLocation)
+            } else if let match = statement.wholeMatch(of: #/state "([^"]*)" as ([A-Za-z_][A-Za-z0-9_]*)( \{)?/#) {
                 #expect(Self.isPlainText(match.1), "state name with syntax in it: \(line)", sourceLocation: sourceLocation)
                 #expect(!declared.contains(match.2), "state id declared twice: \(line)", sourceLocation: sourceLocation)
                 declared.insert(match.2)

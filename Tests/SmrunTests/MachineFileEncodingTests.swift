@@ -37,7 +37,7 @@ import Testing
         let file = try files.file("utf16.yaml", byteOrderMark + units)
         let run = try Smrun.run([file])
         run.expectRefusedMachine(file)
-        #expect(run.diagnostic(file, 1, 1, "encoding")?.contains("UTF-16") == true, "\(run.errorText)")
+        #expect(run.fileDiagnostic(file, "encoding")?.contains("UTF-16") == true, "\(run.errorText)")
     }
 
     @Test func utf8ByteOrderMarkIsAllowed() throws {

@@ -66,7 +66,7 @@ import Testing
         try #require(truncate(file, 16 << 20 + 1) == 0)
         let run = try Smrun.run([file])
         run.expectRefusedMachine(file)
-        let line = try #require(run.diagnostic(file, 1, 1, "limit-exceeded"), "\(run.errorText)")
+        let line = try #require(run.fileDiagnostic(file, "limit-exceeded"), "\(run.errorText)")
         #expect(line.contains("--max-file-size"), "\(line)")
         #expect(run.elapsed < quick, "took \(run.elapsed)")
     }
@@ -74,6 +74,6 @@ import Testing
     @Test func maxFileSizeLowersTheSizeLimit() throws {
         let run = try Smrun.run(["machines/traffic-light.yaml", "--max-file-size", "100"])
         run.expectRefusedMachine("machines/traffic-light.yaml")
-        #expect(run.diagnostic("machines/traffic-light.yaml", 1, 1, "limit-exceeded") != nil, "\(run.errorText)")
+        #expect(run.fileDiagnostic("machines/traffic-light.yaml", "limit-exceeded") != nil, "\(run.errorText)")
     }
 }

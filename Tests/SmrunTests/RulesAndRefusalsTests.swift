@@ -12,11 +12,11 @@ import Testing
         let run = try Smrun.run(fixture: "review.yaml", script: "submit\napprove \"ann\"\napprove \"bob\"\nwithdraw\nclose\n")
         #expect(run.lines == [
             "submit: draft -> review",
-            "approve \"ann\": review: rejected: refused: self-approval is not allowed",
+            "line 2: approve \"ann\": review: rejected: refused: self-approval is not allowed",
             "approve \"bob\": review -> review / merge",
             "  merged (sent by merge): review -> done",
-            "withdraw: done: rejected: refused: a merged review cannot be withdrawn",
-            "close: done: rejected: no-transition: no transition for 'close' from 'done'",
+            "line 4: withdraw: done: rejected: refused: a merged review cannot be withdrawn",
+            "line 5: close: done: rejected: no-transition: no transition for 'close' from 'done'",
         ])
         #expect(run.exited(1))
     }
@@ -42,10 +42,10 @@ import Testing
         // A bare name (the fast path), a name with an argument, a JSON-quoted one, and blanks.
         let run = try Smrun.run(fixture: "review.yaml", script: "merged\nreopen 1\n  reopen   \"x\"  \nmergd\n")
         #expect(run.lines == [
-            "merged: draft: rejected: unknown-input: input 'merged' is internal: only effects may send it",
-            "reopen: draft: rejected: unknown-input: input 'reopen' is internal: only effects may send it",
-            "reopen: draft: rejected: unknown-input: input 'reopen' is internal: only effects may send it",
-            "mergd: draft: rejected: unknown-input: unknown input 'mergd'",
+            "line 1: merged: draft: rejected: unknown-input: input 'merged' is internal: only effects may send it",
+            "line 2: reopen: draft: rejected: unknown-input: input 'reopen' is internal: only effects may send it",
+            "line 3: reopen: draft: rejected: unknown-input: input 'reopen' is internal: only effects may send it",
+            "line 4: mergd: draft: rejected: unknown-input: unknown input 'mergd'",
         ])
         #expect(run.exited(1))
     }
@@ -61,7 +61,7 @@ import Testing
 
     @Test func aGuardRejectedMessageShowsTheValuesTheGuardsRead() throws {
         let run = try Smrun.run(fixture: "review.yaml", script: "submit\napprove \"\"\n")
-        #expect(run.lines[1] == #"approve "": review: rejected: guard-rejected: every guard of 'approve' from 'review' is false: 'arg == author' (arg = "", author = "ann"); 'arg != ""' (arg = "")"#)
+        #expect(run.lines[1] == #"line 2: approve "": review: rejected: guard-rejected: every guard of 'approve' from 'review' is false: 'arg == author' (arg = "", author = "ann"); 'arg != ""' (arg = "")"#)
         let json = try Smrun.run(fixture: "review.yaml", script: "submit\napprove \"\"\n", ["--format", "json"])
         #expect(try json.jsonLines()[1]["message"] as? String == #"every guard of 'approve' from 'review' is false: 'arg == author' (arg = "", author = "ann"); 'arg != ""' (arg = "")"#)
     }
@@ -79,7 +79,7 @@ import Testing
         #expect(dot.text.contains(#"    except0 -> s3 [label="close"];"#), "\(dot.text)")
         #expect(
             dot.text.contains(
-                #"    s1 -> s1 [label="approve [arg == author] rejected: self-approval is not allowed\napprove [arg != \"\"] / merge\nwithdraw", tooltip="authors cannot approve their own work"];"#),
+                #"    s1 -> s1 [label="approve [arg == author] rejected: self-approval is not allowed\napprove [arg != \"\"] / merge\nwithdraw", tooltip="authors cannot approve their own work", style=dashed];"#),
             "\(dot.text)")
         let mermaid = try Smrun.run(["graph", "--format", "mermaid", Self.machine])
         #expect(mermaid.text.contains("    note right of s0 : being written\n"), "\(mermaid.text)")

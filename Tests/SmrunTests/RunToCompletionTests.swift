@@ -61,7 +61,7 @@ import Testing
         let lines = run.lines
         try #require(lines.count == 8)
         #expect(lines[1...5].allSatisfy { $0 == "  tick (sent by again): spinning -> spinning / again" })
-        #expect(lines[6].hasPrefix("  tick (sent by again): spinning: rejected: step-limit: "))
+        #expect(lines[6].hasPrefix("  line 1: tick (sent by again): spinning: rejected: step-limit: "))
         #expect(lines[6].contains("more than 5 queued inputs"))
         #expect(lines[6].contains("6 more queued inputs were discarded"))
         #expect(lines[7] == "rest: spinning -> spinning")

@@ -26,9 +26,9 @@ struct StatechartRunTests {
                 "overload: bright, fast -> burnt, fast",
                 "  done.state.lamp (sent by lamp): burnt, fast -> resting",
                 "  (eventless): resting -> off",
-                "up: off: rejected: no-transition: no transition for 'up' from 'off'",
+                "line 4: up: off: rejected: no-transition: no transition for 'up' from 'off'",
                 "start: off -> dim, slow / countRun, enterOn",
-                "nope: dim, slow: rejected: unknown-input: unknown input 'nope'",
+                "line 6: nope: dim, slow: rejected: unknown-input: unknown input 'nope'",
             ])
         #expect(run.exited(1))
     }
@@ -47,48 +47,12 @@ struct StatechartRunTests {
             ])
     }
 
-    @Test func aStateFileKeepsTheConfigurationAndHistoryBetweenRuns() throws {
+    @Test func stateFilesAreRefusedForStatechartsUntilSmrunWritesConfigurations() throws {
         let files = try TemporaryFiles()
-        let state = files.path("player.json")
-        let first = try Smrun.run(["machines/media-player.yaml", "--state", state, "--send", "play", "--send", "mute", "--send", "lowBandwidth", "--send", "pause"])
-        #expect(first.exited(0), "\(first.errorText)")
-        let saved = try String(contentsOfFile: state, encoding: .utf8)
-        #expect(saved.contains(#""configuration": ["paused"],"#))
-        #expect(saved.contains(#""lastPlayback": ["muted", "sd"]"#))
-        let second = try Smrun.run(["machines/media-player.yaml", "--state", state, "--send", "stop"])
-        #expect(second.lines == ["stop: paused -> stopped / hideControls"])
-        // Deep history restores the paused player, and pausing's history brings back the regions.
-        let third = try Smrun.run(["machines/media-player.yaml", "--state", state, "--send", "resume", "--send", "play"])
-        #expect(third.lines == ["resume: stopped -> paused / showControls, freezeFrame", "play: paused -> muted, sd / showMuteIcon, lowerResolution"])
-    }
-
-    @Test(arguments: [
-        (#"["muted", "sound", "hd"]"#, "the configuration [sound, muted, hd] holds 2 children of a compound state; machine 'media-player' cannot be in it"),
-        (#"["muted"]"#, "the configuration [muted] leaves a region of a parallel state inactive; machine 'media-player' cannot be in it"),
-        (#"["playing"]"#, "the configuration [playing] is not an atomic state; machine 'media-player' cannot be in it"),
-        (#"["stoped"]"#, "state \"stoped\" is not a state of machine 'media-player' (did you mean 'stopped'?)"),
-    ])
-    func aSnapshotWhoseConfigurationCannotBeIsRefusedAndLeftAlone(_ configuration: String, _ message: String) throws {
-        let files = try TemporaryFiles()
-        let state = files.path("player.json")
-        _ = try Smrun.run(["machines/media-player.yaml", "--state", state, "--send", "play"])
-        let edited = try String(contentsOfFile: state, encoding: .utf8).replacing(#"["sound", "hd"]"#, with: configuration)
-        try edited.write(toFile: state, atomically: true, encoding: .utf8)
-        let run = try Smrun.run(["machines/media-player.yaml", "--state", state, "--send", "stop"])
+        let run = try Smrun.run([Paths.fixture("statechart.yaml"), "--state", files.path("s.json"), "--send", "start"])
         #expect(run.exited(2))
-        #expect(run.errorText.contains(message), "\(run.errorText)")
-        #expect(try String(contentsOfFile: state, encoding: .utf8) == edited)
-    }
-
-    @Test func aHistoryRecordThatCannotBeIsRefused() throws {
-        let files = try TemporaryFiles()
-        let state = files.path("player.json")
-        _ = try Smrun.run(["machines/media-player.yaml", "--state", state, "--send", "play", "--send", "pause"])
-        let edited = try String(contentsOfFile: state, encoding: .utf8).replacing(#"["sound", "hd"]"#, with: #"["stopped"]"#)
-        try edited.write(toFile: state, atomically: true, encoding: .utf8)
-        let run = try Smrun.run(["machines/media-player.yaml", "--state", state, "--send", "play"])
-        #expect(run.exited(2))
-        #expect(run.errorText.contains("history state 'lastPlayback' records states it cannot recall"), "\(run.errorText)")
+        #expect(run.errorText.contains("--state does not support statecharts yet"))
+        #expect(!FileManager.default.fileExists(atPath: files.path("s.json")))
     }
 
     @Test func aStartWhoseEntryEffectFailsShowsTheConfigurationItEntered() throws {
@@ -108,7 +72,7 @@ struct StatechartRunTests {
         let machine = try files.file(
             "patterns.yaml", "initial: a\ninputs: [error, error.disk, errors, go]\nstates: [a, b]\ntransitions:\n  - error.* | a => b\n  - \"* | b => a\"\n")
         let run = try Smrun.run([machine], input: .bytes(Data("error.disk\ngo\nerror\nerrors\nerrors\n".utf8)))
-        #expect(run.lines == ["error.disk: a -> b", "go: b -> a", "error: a -> b", "errors: b -> a", "errors: a: rejected: no-transition: no transition for 'errors' from 'a'"])
+        #expect(run.lines == ["error.disk: a -> b", "go: b -> a", "error: a -> b", "errors: b -> a", "line 5: errors: a: rejected: no-transition: no transition for 'errors' from 'a'"])
     }
 
     @Test func validateAcceptsTheExampleStatecharts() throws {

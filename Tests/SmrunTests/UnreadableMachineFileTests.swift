@@ -12,7 +12,7 @@ import Testing
         let files = try TemporaryFiles()
         let run = try Smrun.run([files.directory.path])
         run.expectRefusedMachine(files.directory.path)
-        #expect(run.diagnostic(files.directory.path, 1, 1, "unreadable-file")?.contains("directory") == true, "\(run.errorText)")
+        #expect(run.fileDiagnostic(files.directory.path, "unreadable-file")?.contains("directory") == true, "\(run.errorText)")
     }
 
     @Test func missingFileIsRefused() throws {
@@ -20,7 +20,7 @@ import Testing
         let path = files.path("missing.yaml")
         let run = try Smrun.run([path])
         run.expectRefusedMachine(path)
-        #expect(run.diagnostic(path, 1, 1, "unreadable-file")?.contains("No such file") == true, "\(run.errorText)")
+        #expect(run.fileDiagnostic(path, "unreadable-file")?.contains("No such file") == true, "\(run.errorText)")
     }
 
     @Test func fifoIsRefusedWithoutWaitingForAWriter() throws {
@@ -29,6 +29,6 @@ import Testing
         try #require(mkfifo(path, 0o600) == 0)
         let run = try Smrun.run([path], timeout: .seconds(10))
         run.expectRefusedMachine(path)
-        #expect(run.diagnostic(path, 1, 1, "unreadable-file")?.contains("FIFO") == true, "\(run.errorText)")
+        #expect(run.fileDiagnostic(path, "unreadable-file")?.contains("FIFO") == true, "\(run.errorText)")
     }
 }

@@ -137,7 +137,7 @@ struct ValidateCommandTests {
 
         let missing = try Smrun.run(["validate", directory.path, directory.appendingPathComponent("absent.yaml").path])
         #expect(missing.exited(2))
-        #expect(missing.text.contains("absent.yaml:1:1: error: cannot open: No such file or directory [unreadable-file]"))
+        #expect(missing.text.contains("absent.yaml: error: cannot open: No such file or directory [unreadable-file]"))
 
         let empty = directory.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
@@ -148,6 +148,25 @@ struct ValidateCommandTests {
         let noArgument = try Smrun.run(["validate"])
         #expect(noArgument.exited(2))
         #expect(noArgument.errorText.contains("Usage: smrun validate"))
+    }
+
+    @Test func fileErrorsHaveNoLineOrColumnInAnyFormat() throws {
+        let files = try TemporaryFiles()
+        let missing = files.path("absent.yaml")
+        let text = try Smrun.run(["validate", missing])
+        #expect(text.exited(2))
+        #expect(text.lines == ["\(missing): error: cannot open: No such file or directory [unreadable-file]"], "\(text.text)")
+
+        let json = try Smrun.run(["validate", "--format", "json", missing])
+        #expect(json.exited(2))
+        #expect(json.text.contains(#""line":null,"column":null,"severity":"error","code":"unreadable-file""#), "\(json.text)")
+        let objects = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
+        #expect(objects.count == 1)
+        #expect(objects.first?["line"] is NSNull)
+
+        let github = try Smrun.run(["validate", "--format", "github", missing])
+        #expect(github.exited(2))
+        #expect(github.lines.first?.hasPrefix("::error file=\(missing),title=unreadable-file::cannot open") == true, "\(github.text)")
     }
 
     @Test func runRefusesAMachineWithErrorsButNotWithWarnings() throws {

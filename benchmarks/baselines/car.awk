@@ -59,7 +59,7 @@ function fail(message) {
 
     key = state SUBSEP name
     if (!(key in next_state)) {
-        print label ": " state ": rejected: no-transition: no transition for '" name "' from '" state "'"
+        print "line " NR ": " label ": " state ": rejected: no-transition: no transition for '" name "' from '" state "'"
         next
     }
     target = next_state[key]

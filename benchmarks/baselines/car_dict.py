@@ -21,7 +21,7 @@ def main():
             sys.exit(f"car_dict.py: line {number}: {error}")
         transition = table.get((state, name))
         if transition is None:
-            write(f"{label}: {state}: rejected: no-transition: no transition for '{name}' from '{state}'\n")
+            write(f"line {number}: {label}: {state}: rejected: no-transition: no transition for '{name}' from '{state}'\n")
             continue
         target, effects = transition
         for effect in effects:

@@ -17,7 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { BUFFER_SIZE = 1 << 20, MAX_LINE = 1 << 16, MAX_SUFFIX = 256 };
+/* LINE_PREFIX: room for `line N: ` before a rejection. */
+enum { BUFFER_SIZE = 1 << 20, MAX_LINE = 1 << 16, MAX_SUFFIX = 256, LINE_PREFIX = 32 };
 
 enum state {
     UNSTARTED, DRIVING_AROUND, DRIVING_TO_LOCATION, PARKED, PICKING_UP_PASSENGERS,
@@ -188,7 +189,13 @@ static void run_line(const char *line, const char *end) {
     enum input input = find_input(line, (size_t)(name_end - line));
     if (input == INPUT_COUNT) fail("unknown input");
 
-    if (output_length + MAX_LINE + MAX_SUFFIX > BUFFER_SIZE) flush_output();
+    if (output_length + LINE_PREFIX + MAX_LINE + MAX_SUFFIX > BUFFER_SIZE) flush_output();
+    if (next_state[state][input] == NONE) {
+        /* A rejection names its script line: `line N: `. */
+        put("line ", 5);
+        output_length += format_long((long)line_number, output + output_length);
+        put(": ", 2);
+    }
     put(line, (size_t)(name_end - line));
 
     long number = 0;

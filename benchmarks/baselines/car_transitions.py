@@ -56,7 +56,7 @@ def main():
         try:
             car.trigger(name, *([] if arg is None else [arg]))
         except MachineError:
-            write(f"{label}: {source}: rejected: no-transition: no transition for '{name}' from '{source}'\n")
+            write(f"line {number}: {label}: {source}: rejected: no-transition: no transition for '{name}' from '{source}'\n")
             continue
         shown = " / " + ", ".join(car.ran) if car.ran else ""
         write(f"{label}: {source} -> {car.state}{shown}\n")

@@ -20,7 +20,7 @@ public enum MachineCompiler {
     public static func compile(_ definition: MachineDefinition, maximumTableCells: Int = defaultMaximumTableCells) -> Output {
         var pass = CompilationPass(definition, maximumTableCells: maximumTableCells)
         let machine = pass.run()
-        let diagnostics = pass.diagnostics.sorted { $0.position < $1.position }
+        let diagnostics = pass.diagnostics.sorted(by: Diagnostic.inFileOrder)
         return Output(machine: diagnostics.hasErrors ? nil : machine, diagnostics: diagnostics)
     }
 }

@@ -12,7 +12,7 @@ package enum NameRules {
         if name.isEmpty { return "a name cannot be empty" }
         for scalar in name.unicodeScalars {
             if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
-                return "name '\(name.unicodeScalars.map { $0.escaped(asASCII: false) }.joined())' contains a space or control character"
+                return "name '\(JSONText.escapingControls(name))' contains a space or control character"
             }
             if reservedCharacters.contains(scalar) {
                 return "name '\(name)' contains '\(scalar)', which separates names in rows and scripts"

@@ -14,17 +14,18 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: DiagnosticCode
     /// What is wrong, with a did-you-mean suggestion when one fits.
     public var message: String
-    /// Where in the file.
-    public var position: SourcePosition
+    /// Where in the file, or `nil` for a problem with the file as a whole (it cannot be opened,
+    /// is a directory, is too large): such a problem has no line to point at.
+    public var position: SourcePosition?
 
-    package init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at position: SourcePosition) {
+    package init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at position: SourcePosition?) {
         self.severity = severity
         self.code = code
         self.message = message
         self.position = position
     }
 
-    package static func error(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> Diagnostic {
+    package static func error(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?) -> Diagnostic {
         Diagnostic(.error, code, message, at: position)
     }
 
@@ -32,9 +33,20 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
         Diagnostic(.warning, code, message, at: position)
     }
 
-    /// `LINE:COL: error: MESSAGE [code]`, the compiler style without the file name.
+    /// `LINE:COL: error: MESSAGE [code]`, the compiler style without the file name (without
+    /// `LINE:COL: ` for a problem with the file as a whole).
     public var description: String {
-        "\(position): \(severity.rawValue): \(message) [\(code.rawValue)]"
+        "\(position.map { "\($0): " } ?? "")\(severity.rawValue): \(message) [\(code.rawValue)]"
+    }
+
+    /// Whether `a` comes before `b` in file order: problems with the whole file first, then by
+    /// line and column.
+    package static func inFileOrder(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
+        switch (a.position, b.position) {
+        case (nil, nil), (_?, nil): false
+        case (nil, _?): true
+        case (let a?, let b?): a < b
+        }
     }
 }
 

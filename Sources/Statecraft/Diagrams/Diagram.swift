@@ -2,15 +2,18 @@
 ///
 /// Both formats draw the same graph: an initial marker, every state in declaration order
 /// (final states marked), and one edge per pair of states that some transition joins, labelled
-/// `input [guard] / effects` once per transition, in file order. A staying transition is a
-/// self-loop, and so is a refusal (`reject:`, labelled `input [guard] rejected: MESSAGE`).
-/// Transitions written `from: "*"` leave from one "any state" node instead of from every
-/// non-final state, and those written `from: { not: [a, b] }` from an "any state except a, b"
-/// node (one per set of excluded states). Transitions leaving from a final state are left out:
-/// they can never be taken (`smrun validate` warns `from-final-state`). States' and
-/// transitions' descriptions are DOT tooltips, and Mermaid notes (states) or a line under the
-/// label (transitions). Everything taken from the machine is escaped, so any name or guard
-/// yields valid output, and the same machine always yields the same text.
+/// `input [guard] / effects` once per transition, in file order. A state's entry and exit
+/// effects are written under its name (`entry / a, b`, `exit / c`). A staying transition (no
+/// `to`) is a self-loop drawn apart from external self-transitions: dashed in DOT, its label
+/// ending with `(stays)` in Mermaid; so is a refusal (`reject:`, labelled
+/// `input [guard] rejected: MESSAGE`). Transitions written `from: "*"` leave from one "any
+/// state" node instead of from every non-final state, and those written
+/// `from: { not: [a, b] }` from an "any state except a, b" node (one per set of excluded
+/// states). Transitions leaving from a final state are left out: they can never be taken
+/// (`smrun validate` warns `from-final-state`). States' and transitions' descriptions are DOT
+/// tooltips, and Mermaid notes (states) or a line under the label (transitions). Everything
+/// taken from the machine is escaped, so any name or guard yields valid output, and the same
+/// machine always yields the same text.
 public enum Diagram {
     /// A diagram language.
     public enum Format: String, Sendable, CaseIterable {
@@ -20,17 +23,43 @@ public enum Diagram {
         case mermaid
     }
 
+    /// Which way a diagram flows.
+    public enum Direction: String, Sendable, CaseIterable {
+        /// Left to right (DOT `rankdir=LR`, Mermaid `direction LR`).
+        case leftToRight = "LR"
+        /// Top to bottom (DOT `rankdir=TB`, Mermaid `direction TB`).
+        case topToBottom = "TB"
+    }
+
+    /// How to draw a machine, beyond what it is.
+    public struct Options: Sendable, Hashable {
+        /// The direction, or `nil` for each format's usual one: left to right in DOT; Mermaid's
+        /// own default (top to bottom), with no `direction` line.
+        public var direction: Direction?
+        /// A state to highlight, by id (the current state of a saved run): filled in DOT, with
+        /// a `current` class in Mermaid.
+        public var highlightedState: Int?
+
+        /// Options with `direction` and `highlightedState`; the defaults draw as without options.
+        public init(direction: Direction? = nil, highlightedState: Int? = nil) {
+            self.direction = direction
+            self.highlightedState = highlightedState
+        }
+    }
+
     /// `machine` as a diagram in `format`.
     ///
     /// `definition` is the definition the machine was compiled from: it tells which transitions
     /// were written `from: "*"` or `from: { not: [...] }`, and gives the descriptions. Without it
     /// (or with another machine's), those transitions are drawn from every state they leave
     /// from, and there are no descriptions.
-    public static func render(_ machine: CompiledMachine, definition: MachineDefinition? = nil, format: Format) -> String {
+    public static func render(
+        _ machine: CompiledMachine, definition: MachineDefinition? = nil, format: Format, options: Options = Options()
+    ) -> String {
         let graph = DiagramGraph(machine, definition: definition)
         switch format {
-        case .dot: return DotDiagram.render(graph)
-        case .mermaid: return MermaidDiagram.render(graph)
+        case .dot: return DotDiagram.render(graph, options: options)
+        case .mermaid: return MermaidDiagram.render(graph, options: options)
         }
     }
 

@@ -11,10 +11,12 @@ struct DiagramGraph {
         case anyStateExcept(Int)
     }
 
-    /// Every transition from `from` to `to`, one label and description each, in file order.
+    /// Every transition from `from` to `to`, one label and description each, in file order;
+    /// staying transitions (no target: no exit or entry effects) have edges of their own.
     struct Edge {
         var from: Node
         var to: Node
+        var stays: Bool
         var labels: [String]
         /// Each transition's description, `nil` for one without.
         var descriptions: [String?]
@@ -24,6 +26,9 @@ struct DiagramGraph {
     let stateNames: [String]
     let isFinal: [Bool]
     let initialState: Int
+    /// Each state's entry and exit effects, by name, in the order they run.
+    let entryEffects: [[String]]
+    let exitEffects: [[String]]
     /// Each state's description, when the definition gives one.
     let stateDescriptions: [String?]
     /// A statechart's tree, drawn as nested clusters (DOT) or composite states (Mermaid);
@@ -44,6 +49,8 @@ struct DiagramGraph {
         isFinal = machine.isFinal
         initialState = machine.initialState
         tree = machine.chart?.tree
+        entryEffects = machine.entryEffects.map { $0.map { machine.effectNames[$0] } }
+        exitEffects = machine.exitEffects.map { $0.map { machine.effectNames[$0] } }
         let written = Self.matching(machine, definition)
         if let states = definition?.allStates, states.map(\.name.name) == machine.stateNames {
             stateDescriptions = states.map(\.description)
@@ -74,14 +81,15 @@ struct DiagramGraph {
             // A transition into several regions is an edge to each of its targets.
             let targets = transition.targets
             for source in sources {
-                for target in targets.isEmpty ? [source] : targets.map({ .state($0) }) {
-                    let key = EdgeKey(from: source, to: target)
+                let stays = transition.target < 0
+                for target in stays ? [source] : targets.map({ .state($0) }) {
+                    let key = EdgeKey(from: source, to: target, stays: stays)
                     if let existing = edgeIndex[key] {
                         edges[existing].labels.append(label)
                         edges[existing].descriptions.append(description)
                     } else {
                         edgeIndex[key] = edges.count
-                        edges.append(Edge(from: source, to: target, labels: [label], descriptions: [description]))
+                        edges.append(Edge(from: source, to: target, stays: stays, labels: [label], descriptions: [description]))
                     }
                 }
             }
@@ -96,6 +104,15 @@ struct DiagramGraph {
     private struct EdgeKey: Hashable {
         var from: Node
         var to: Node
+        var stays: Bool
+    }
+
+    /// The lines drawn under a state's name: `entry / a, b` and `exit / c`, when it has them.
+    func effectLines(of state: Int) -> [String] {
+        var lines: [String] = []
+        if !entryEffects[state].isEmpty { lines.append("entry / " + entryEffects[state].joined(separator: ", ")) }
+        if !exitEffects[state].isEmpty { lines.append("exit / " + exitEffects[state].joined(separator: ", ")) }
+        return lines
     }
 
     /// `input [guard] / effect, effect`, the guard and effects only when present; a refusal is

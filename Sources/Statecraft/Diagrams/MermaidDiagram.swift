@@ -1,12 +1,18 @@
 /// Writes a ``DiagramGraph`` as a Mermaid `stateDiagram-v2`.
 ///
 /// States get generated ids (`s0`, `s1`, ..., `anyState`, `anyStateExcept0`, ...) and their
-/// names through `state "NAME" as ID`, so a name is never parsed as syntax. A state's
-/// description is a `note right of` it; a transition's follows its label, on a line of its
-/// own, in parentheses (Mermaid has no notes on transitions).
+/// names through `state "NAME" as ID`, so a name is never parsed as syntax. A state's entry and
+/// exit effects are description lines (`s0 : entry / a, b`), and its description a `note right
+/// of` it; a transition's description follows its label, on a line of its own, in parentheses
+/// (Mermaid has no notes on transitions), and a staying transition's label ends with a
+/// `(stays)` line, as Mermaid cannot style one edge apart.
 enum MermaidDiagram {
-    static func render(_ graph: DiagramGraph) -> String {
+    /// The class of the highlighted state.
+    static let highlightClass = "classDef current fill:#ffe08a,stroke:#b58900,stroke-width:2px"
+
+    static func render(_ graph: DiagramGraph, options: Diagram.Options = Diagram.Options()) -> String {
         var out = "stateDiagram-v2\n"
+        if let direction = options.direction { out += "    direction \(direction.rawValue)\n" }
         if let tree = graph.tree {
             for state in tree.topLevel { composite(Int(state), graph, tree, indent: "    ", into: &out) }
             if graph.hasAnyState { out += "    state \"any state\" as anyState\n" }
@@ -24,6 +30,9 @@ enum MermaidDiagram {
         for (id, name) in graph.stateNames.enumerated() {
             out += "    state \"\(escaped(name, inName: true))\" as s\(id)\n"
         }
+        for id in graph.stateNames.indices {
+            for line in graph.effectLines(of: id) { out += "    s\(id) : \(escaped(line))\n" }
+        }
         if graph.hasAnyState {
             out += "    state \"any state\" as anyState\n"
         }
@@ -32,9 +41,9 @@ enum MermaidDiagram {
         }
         out += "    [*] --> s\(graph.initialState)\n"
         for edge in graph.edges {
-            let label = zip(edge.labels, edge.descriptions).map { label, description in
+            let label = (zip(edge.labels, edge.descriptions).map { label, description in
                 escaped(label) + (description.map { "<br/>(" + escaped($0) + ")" } ?? "")
-            }.joined(separator: "<br/>")
+            } + (edge.stays ? ["(stays)"] : [])).joined(separator: "<br/>")
             out += "    \(id(edge.from)) --> \(id(edge.to)) : \(label)\n"
         }
         for (id, description) in graph.stateDescriptions.enumerated() {
@@ -42,6 +51,10 @@ enum MermaidDiagram {
         }
         for (id, isFinal) in graph.isFinal.enumerated() where isFinal {
             out += "    s\(id) --> [*]\n"
+        }
+        if let state = options.highlightedState {
+            out += "    \(highlightClass)\n"
+            out += "    class s\(state) current\n"
         }
         return out
     }

@@ -185,7 +185,7 @@ package struct ExpressionParser {
                 throw ExpressionSyntaxError(message: "'\(c)' is not an operator; use '\(c)\(c)'", offset: position)
             } else {
                 throw ExpressionSyntaxError(
-                    message: "unexpected character '\(c.escaped(asASCII: true))'", offset: position)
+                    message: "unexpected character '\(JSONText.escapingControls(String(c)))'", offset: position)
             }
         }
     }
@@ -258,7 +258,7 @@ package struct ExpressionParser {
                 case "\\", "\"", "'", "/": value.append(escaped)
                 default:
                     throw ExpressionSyntaxError(
-                        message: "unknown escape '\\\(escaped.escaped(asASCII: true))' in a string", offset: position - 2)
+                        message: "unknown escape '\\\(JSONText.escapingControls(String(escaped)))' in a string", offset: position - 2)
                 }
             } else {
                 value.append(c)

@@ -1,7 +1,7 @@
 /// A strict JSON reader (RFC 8259) for snapshots: the engine has no Foundation, and a snapshot
 /// needs little. Numbers keep their text, so that `3` and `3.0` stay different; nesting is
 /// bounded, so a hostile file is an error, not a stack overflow.
-enum SnapshotJSON {
+enum SnapshotJSON: Sendable {
     case null
     case bool(Bool)
     case number(String)
@@ -213,6 +213,20 @@ enum SnapshotJSON {
                     out.append(byte)
                 }
             }
+        }
+    }
+}
+
+extension SnapshotJSON {
+    /// The value as compact JSON text (numbers as they were written).
+    var jsonText: String {
+        switch self {
+        case .null: "null"
+        case .bool(let b): b ? "true" : "false"
+        case .number(let text): text
+        case .string(let s): JSONText.quoted(s)
+        case .array(let items): "[" + items.map(\.jsonText).joined(separator: ",") + "]"
+        case .object(let members): "{" + members.map { JSONText.quoted($0.key) + ":" + $0.value.jsonText }.joined(separator: ",") + "}"
         }
     }
 }

@@ -22,6 +22,23 @@
         out.append(UInt8(ascii: "\""))
     }
 
+    /// `s` with its control characters (C0, DEL, C1) escaped the way a JSON string escapes
+    /// them (`\n`, `\u007f`), and nothing else changed: text that shows a name or a value read
+    /// from a user safely, in the one escape style that smrun's output and diagnostics use.
+    package static func escapingControls(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: isControl) else { return s }
+        var out: [UInt8] = []
+        for scalar in s.unicodeScalars {
+            if isControl(scalar) { appendEscaped(scalar, to: &out) } else { out.append(contentsOf: String(scalar).utf8) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// C0 controls, DEL and C1 controls: the characters a terminal would act on rather than show.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
     /// Whether `byte` stands for itself inside a JSON string as Statecraft writes one: printable
     /// ASCII other than `"` and `\` (DEL and control characters are escaped).
     @inlinable
@@ -70,7 +87,7 @@
         case "\n": out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
         case "\r": out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
         case "\t": out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+        case _ where isControl(scalar):
             let hex = Array("0123456789abcdef".utf8)
             out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
             out.append(hex[Int(scalar.value >> 4)])

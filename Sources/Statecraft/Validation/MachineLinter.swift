@@ -17,7 +17,7 @@ public enum MachineLinter {
             warnings += sendCycles(machine, definition)
             warnings += effectDeclarations(definition)
             warnings += transitionsFromFinalStates(machine, definition)
-            return warnings.sorted { $0.position < $1.position }
+            return warnings.sorted(by: Diagnostic.inFileOrder)
         }
         warnings += reachability(machine, definition)
         warnings += traps(machine, definition)
@@ -26,7 +26,7 @@ public enum MachineLinter {
         warnings += sendCycles(machine, definition)
         warnings += effectDeclarations(definition)
         warnings += transitionsFromFinalStates(machine, definition)
-        return warnings.sorted { $0.position < $1.position }
+        return warnings.sorted(by: Diagnostic.inFileOrder)
     }
 
     /// Every state a transition (or a queued input) can lead to from the initial state.

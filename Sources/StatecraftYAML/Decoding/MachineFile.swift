@@ -23,7 +23,7 @@ public enum MachineFile {
         }
         let compiled = MachineCompiler.compile(definition, maximumTableCells: limits.maximumTableCells)
         var diagnostics = decodingDiagnostics + compiled.diagnostics
-        diagnostics.sort { $0.position < $1.position }
+        diagnostics.sort(by: Diagnostic.inFileOrder)
         return LoadResult(
             definition: definition, machine: diagnostics.hasErrors ? nil : compiled.machine, diagnostics: diagnostics)
     }
@@ -45,7 +45,7 @@ public enum MachineFile {
     }
 
     /// Loads the file at `path`. An unreadable path (missing, a directory, a FIFO, too large) is
-    /// one `unreadable-file` or `limit-exceeded` diagnostic at 1:1.
+    /// one `unreadable-file` or `limit-exceeded` diagnostic without a position.
     public static func load(path: String, limits: YAMLLimits = .default) -> LoadResult {
         let bytes: [UInt8]
         switch FileReader.contents(of: path, maximumBytes: limits.maximumBytes) {

@@ -60,7 +60,7 @@ struct MachineFileDecoder {
             guard document[entry.value].kind == .scalar else {
                 error(
                     .wrongKind,
-                    "context variable '\(document.string(entry.key))' needs an int, double, bool, string or null initial value, not \(document.kindDescription(entry.value))",
+                    "context variable '\(document.string(entry.key))' needs an int, double, bool, string or null initial value, not \(document.kindDescription(entry.value))\(document.quoteHint(entry.value))",
                     document[entry.value].position)
                 return nil
             }
@@ -418,7 +418,7 @@ struct MachineFileDecoder {
 
     private mutating func string(_ node: Int, _ what: String) -> String? {
         if document[node].kind == .scalar { return document.string(node) }
-        error(.wrongKind, "\(what) must be a scalar, not \(document.kindDescription(node))", document[node].position)
+        error(.wrongKind, "\(what) must be a scalar, not \(document.kindDescription(node))\(document.quoteHint(node))", document[node].position)
         return nil
     }
 

@@ -12,6 +12,8 @@ struct DocumentBuilder {
     /// keys and values alternating).
     private struct Frame {
         var isMapping: Bool
+        /// Whether the collection is written in flow style, `{...}` or `[...]`.
+        var isFlow: Bool
         var start: Int
         var position: SourcePosition
         var anchor: String?
@@ -19,9 +21,16 @@ struct DocumentBuilder {
         /// For a mapping of many keys, while every key is ASCII: each key's interned id, to the
         /// key's node. For the rest a scan of the keys costs less than a dictionary.
         var keyNodes: [Int: Int] = [:]
-        /// Once a key is not ASCII: where each key is, by its text as a `String` (whose equality
+        /// Once a key is not ASCII: each key's node, by its text as a `String` (whose equality
         /// is canonical equivalence, which bytes do not give).
-        var keyPositions: [String: SourcePosition]?
+        var keysByText: [String: Int]?
+        /// The key nodes of the entries a merge key (`<<`) brought in: a key written in the
+        /// mapping itself replaces one of them instead of being a duplicate.
+        var mergedKeys: Set<Int> = []
+        /// Where this mapping's merge key is, once it has one.
+        var mergeKey: SourcePosition?
+        /// Whether the next node is the value of a merge key.
+        var awaitsMergeValue = false
 
         static let keysScanned = 8
     }
@@ -119,20 +128,22 @@ struct DocumentBuilder {
             document.nodes.append(
                 YAMLDocument.Node(
                     kind: .scalar, style: style, isASCII: Self.isASCII(value), hasTag: scalar.tag != nil, isInSource: isInSource,
-                    position: position, start: isInSource ? start : document.text.count, count: value.count))
+                    isFlow: false, position: position, start: isInSource ? start : document.text.count, count: value.count))
             if !isInSource { document.text.append(contentsOf: value) }
             try add(index, height: 0, anchor: scalar.anchor.map { String(cString: $0) }, nodes: 1)
         case YAML_SEQUENCE_START_EVENT:
             try open(at: position)
             stack.append(
                 Frame(
-                    isMapping: false, start: pending.count, position: position,
+                    isMapping: false, isFlow: event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE, start: pending.count,
+                    position: position,
                     anchor: event.data.sequence_start.anchor.map { String(cString: $0) }, nodesBefore: nodeCount))
         case YAML_MAPPING_START_EVENT:
             try open(at: position)
             stack.append(
                 Frame(
-                    isMapping: true, start: pending.count, position: position,
+                    isMapping: true, isFlow: event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE, start: pending.count,
+                    position: position,
                     anchor: event.data.mapping_start.anchor.map { String(cString: $0) }, nodesBefore: nodeCount))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let height = heights.removeLast() + 1
@@ -142,7 +153,7 @@ struct DocumentBuilder {
             document.nodes.append(
                 YAMLDocument.Node(
                     kind: frame.isMapping ? .mapping : .sequence, style: .plain, isASCII: true, hasTag: false, isInSource: false,
-                    position: frame.position, start: document.children.count, count: frame.isMapping ? children / 2 : children))
+                    isFlow: frame.isFlow, position: frame.position, start: document.children.count, count: frame.isMapping ? children / 2 : children))
             document.children.append(contentsOf: pending[frame.start...])
             pending.removeSubrange(frame.start...)
             try add(index, height: height, anchor: frame.anchor, nodes: nodeCount - frame.nodesBefore)
@@ -189,42 +200,93 @@ struct DocumentBuilder {
             document.root = node
             return
         }
+        if stack[top].awaitsMergeValue {
+            stack[top].awaitsMergeValue = false
+            try merge(node, into: top)
+            return
+        }
         if stack[top].isMapping && (pending.count - stack[top].start) % 2 == 0 {
             let key = document[node]
             guard key.kind == .scalar else {
                 throw YAMLError(
                     .wrongKind, "a mapping key must be a scalar, not \(document.kindDescription(node))", at: key.position)
             }
-            if let first = earlierPosition(of: node, in: top) {
-                throw YAMLError(
-                    .duplicateKey,
-                    "duplicate key '\(document.string(node))' (first at line \(first.line), again at line \(key.position.line))",
-                    at: key.position)
+            if key.style == .plain && !key.hasTag && document.text(of: node, is: "<<") {
+                if let first = stack[top].mergeKey {
+                    throw YAMLError(
+                        .duplicateKey, "duplicate merge key '<<' (first at line \(first.line), again at line \(key.position.line))",
+                        at: key.position)
+                }
+                stack[top].mergeKey = key.position
+                stack[top].awaitsMergeValue = true
+                return
+            }
+            if let first = earlierKey(of: node, in: top, recording: true) {
+                guard stack[top].mergedKeys.remove(first) != nil else {
+                    throw YAMLError(
+                        .duplicateKey,
+                        "duplicate key '\(document.string(node))' (first at line \(document[first].position.line), again at line \(key.position.line))",
+                        at: key.position)
+                }
+                // Written in the mapping itself: it replaces the entry the merge brought in.
+                let start = stack[top].start
+                if let index = stride(from: start, to: pending.count, by: 2).first(where: { pending[$0] == first }) {
+                    pending.removeSubrange(index...(index + 1))
+                }
             }
         }
         pending.append(node)
     }
 
-    /// The position of an earlier key of the mapping `stack[top]` equal to `key` (which is
-    /// about to be added), if any.
-    private mutating func earlierPosition(of key: Int, in top: Int) -> SourcePosition? {
+    /// YAML 1.1's merge key (`<<: *defaults`, `<<: [*a, *b]`): adds the entries of a mapping, or
+    /// of each mapping of a list, whose keys the mapping `stack[top]` does not have yet. Keys
+    /// written in the mapping win, before or after the merge key; among merged mappings, the
+    /// earlier wins.
+    private mutating func merge(_ value: Int, into top: Int) throws(YAMLError) {
+        let sources: [Int]
+        switch document[value].kind {
+        case .mapping: sources = [value]
+        case .sequence: sources = Array(document.items(value))
+        case .scalar: sources = [value]
+        }
+        for source in sources {
+            guard document[source].kind == .mapping else {
+                throw YAMLError(
+                    .wrongKind,
+                    "a merge key ('<<') takes a mapping or a list of mappings, not \(document.kindDescription(source))",
+                    at: document[source].position)
+            }
+            for entry in document.entries(source) where earlierKey(of: entry.key, in: top, recording: false) == nil {
+                _ = earlierKey(of: entry.key, in: top, recording: true)
+                pending.append(entry.key)
+                pending.append(entry.value)
+                stack[top].mergedKeys.insert(entry.key)
+            }
+        }
+    }
+
+    /// The node of an earlier key of the mapping `stack[top]` equal to `key`, if any. When
+    /// `recording`, `key` is about to be added, and is remembered in its place.
+    private mutating func earlierKey(of key: Int, in top: Int, recording: Bool) -> Int? {
         let start = stack[top].start
         let keys = stride(from: start, to: pending.count, by: 2)
         if (pending.count - start) / 2 < Frame.keysScanned {
-            return keys.first { keysEqual(pending[$0], key) }.map { document[pending[$0]].position }
+            return keys.first { keysEqual(pending[$0], key) }.map { pending[$0] }
         }
-        if stack[top].keyPositions == nil && document[key].isASCII {
+        if stack[top].keysByText == nil && document[key].isASCII {
             if stack[top].keyNodes.isEmpty {
                 for index in keys { stack[top].keyNodes[keyID(pending[index])] = pending[index] }
             }
-            return stack[top].keyNodes.updateValue(key, forKey: keyID(key)).map { document[$0].position }
+            let id = keyID(key)
+            return recording ? stack[top].keyNodes.updateValue(key, forKey: id) : stack[top].keyNodes[id]
         }
-        if stack[top].keyPositions == nil {
-            var positions: [String: SourcePosition] = [:]
-            for index in keys { positions[document.string(pending[index])] = document[pending[index]].position }
-            stack[top].keyPositions = positions
+        if stack[top].keysByText == nil {
+            var nodes: [String: Int] = [:]
+            for index in keys { nodes[document.string(pending[index])] = pending[index] }
+            stack[top].keysByText = nodes
         }
-        return stack[top].keyPositions!.updateValue(document[key].position, forKey: document.string(key))
+        let text = document.string(key)
+        return recording ? stack[top].keysByText!.updateValue(key, forKey: text) : stack[top].keysByText![text]
     }
 
     /// Whether two keys are equal as strings: ASCII ones by their bytes.

@@ -28,6 +28,8 @@ package struct YAMLDocument {
         var hasTag: Bool
         /// Whether a scalar's text is in ``YAMLDocument/source`` rather than in ``YAMLDocument/text``.
         var isInSource: Bool
+        /// Whether a collection is written in flow style, `{...}` or `[...]`.
+        var isFlow: Bool
         var position: SourcePosition
         /// A scalar's text is `source[start ..< start + count]` or `text[start ..< start + count]`
         /// (``isInSource``); a sequence's items are
@@ -111,6 +113,14 @@ package struct YAMLDocument {
     }
 
     /// "a scalar", "a list", "a mapping" or "null", for messages (``YAMLNode/kindDescription``).
+    /// Where a scalar was expected: a hint when the value is a flow collection, which an
+    /// unquoted value starting with `{` or `[` is, though it was probably meant as text.
+    func quoteHint(_ index: Int) -> String {
+        guard nodes[index].isFlow else { return "" }
+        let brackets = nodes[index].kind == .mapping ? "{...}" : "[...]"
+        return " (an unquoted value in \(brackets) is a flow \(nodes[index].kind == .mapping ? "mapping" : "list"); quote the value to write text)"
+    }
+
     func kindDescription(_ index: Int) -> String {
         switch nodes[index].kind {
         case .scalar: isNull(index) ? "null" : "a scalar"

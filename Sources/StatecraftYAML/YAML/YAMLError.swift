@@ -4,9 +4,10 @@ import Statecraft
 package struct YAMLError: Error, Sendable, Hashable {
     package var code: DiagnosticCode
     package var message: String
-    package var position: SourcePosition
+    /// Where, or `nil` for a problem with the text as a whole (its size, its encoding).
+    package var position: SourcePosition?
 
-    package init(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) {
+    package init(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?) {
         self.code = code
         self.message = message
         self.position = position

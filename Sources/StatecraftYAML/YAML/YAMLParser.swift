@@ -30,7 +30,7 @@ package enum YAMLParser {
         let result: Result<YAMLDocument, YAMLError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = yaml_parser_t()
             guard yaml_parser_initialize(&parser) != 0 else {
-                return .failure(YAMLError(.yamlSyntax, "libyaml could not be initialised", at: .unknown))
+                return .failure(YAMLError(.yamlSyntax, "libyaml could not be initialised", at: nil))
             }
             defer { yaml_parser_delete(&parser) }
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
@@ -57,13 +57,12 @@ package enum YAMLParser {
             throw YAMLError(
                 .limitExceeded,
                 "file is \(bytes.count) bytes, over the limit of \(limits.maximumBytes) (raise it with --max-file-size)",
-                at: SourcePosition(line: 1, column: 1))
+                at: nil)
         }
-        let start = SourcePosition(line: 1, column: 1)
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
             || (bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0))
         {
-            throw YAMLError(.encoding, "file is UTF-16 or UTF-32; machine files must be UTF-8", at: start)
+            throw YAMLError(.encoding, "file is UTF-16 or UTF-32; machine files must be UTF-8", at: nil)
         }
         // memchr: the byte-by-byte search was a sizeable part of a large file's load.
         let nul: Int? = bytes.withUnsafeBytes { buffer in

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Statecraft
+@_spi(Engine) import Statecraft
 import StatecraftYAML
 
 /// `smrun graph MACHINE.yaml`: prints the machine as a Graphviz DOT or Mermaid state diagram.
@@ -9,10 +9,27 @@ struct GraphCommand: ParsableCommand {
         abstract: "Print a machine as a state diagram: Graphviz DOT or Mermaid.",
         discussion: """
             Draw the DOT output with Graphviz, e.g. `smrun graph m.yaml | dot -Tsvg > m.svg`; paste the \
-            Mermaid output into a ```mermaid block of a Markdown file. Exit status: 0, or 2 for an \
-            invalid machine or a usage or I/O error.
+            Mermaid output into a ```mermaid block of a Markdown file. Entry and exit effects are \
+            written under their state's name; staying transitions (no `to`) are dashed in DOT and \
+            marked (stays) in Mermaid. Exit status: 0, or 2 for an invalid machine, an unreadable \
+            --state file, or a usage or I/O error.
             """
     )
+
+    /// The `--direction` values.
+    enum Direction: String, ExpressibleByArgument, CaseIterable {
+        /// Left to right.
+        case LR
+        /// Top to bottom.
+        case TB
+
+        var diagramDirection: Diagram.Direction {
+            switch self {
+            case .LR: .leftToRight
+            case .TB: .topToBottom
+            }
+        }
+    }
 
     /// The `--format` values, one per ``Diagram/Format``.
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -35,14 +52,43 @@ struct GraphCommand: ParsableCommand {
     @Option(help: "Diagram format: dot (Graphviz) or mermaid (stateDiagram-v2).")
     var format: Format = .dot
 
+    @Option(help: "Which way the diagram flows: LR (left to right) or TB (top to bottom). Default: LR in DOT, Mermaid's own in Mermaid.")
+    var direction: Direction?
+
+    @Option(
+        name: .customLong("state"),
+        help: ArgumentHelp("Highlight the state saved in this state file (smrun --state FILE); the file is only read.", valueName: "file"))
+    var stateFile: String?
+
     @OptionGroup var limits: LimitOptions
 
     func run() throws {
         let loaded = MachineFile.load(path: machine, limits: limits.limits)
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
+        var options = Diagram.Options(direction: direction?.diagramDirection)
+        if let stateFile { options.highlightedState = try savedState(stateFile, of: compiled) }
         var output = OutputBuffer(fd: 1)
-        output.append(Diagram.render(compiled, definition: loaded.definition, format: format.diagramFormat))
+        output.append(Diagram.render(compiled, definition: loaded.definition, format: format.diagramFormat, options: options))
         output.flush()
+    }
+
+    /// The state saved in `path`, found by name. A snapshot of another definition of the machine
+    /// still shows its state, with a warning; a state the machine does not have is an error.
+    private func savedState(_ path: String, of machine: CompiledMachine) throws -> Int {
+        let saved = try StateFile.readDocument(path).saved
+        let codec = SnapshotCodec(machine)
+        do throws(SnapshotError) {
+            return try codec.check(saved).state
+        } catch {
+            guard let state = machine.stateNames.firstIndex(of: saved.stateName) else {
+                FileHandleOutput.standardError(
+                    "smrun: state file \(path): state \(JSONText.quoted(saved.stateName)) is not a state of machine '\(machine.name)'"
+                        + Suggestion.didYouMean(saved.stateName, in: machine.stateNames) + "\n")
+                throw ExitCode(Smrun.Status.invalid)
+            }
+            FileHandleOutput.standardError("smrun: state file \(path): warning: \(error.message); highlighting state '\(saved.stateName)' by its name\n")
+            return state
+        }
     }
 }

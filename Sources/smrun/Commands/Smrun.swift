@@ -11,8 +11,8 @@ import ArgumentParser
 struct Smrun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "smrun",
-        abstract: "Run, validate and draw state machines written in YAML files.",
-        subcommands: [RunCommand.self, ValidateCommand.self, GraphCommand.self],
+        abstract: "Run, validate and draw state machines written in YAML files, and show their state files.",
+        subcommands: [RunCommand.self, ValidateCommand.self, GraphCommand.self, StatusCommand.self],
         defaultSubcommand: RunCommand.self
     )
 

@@ -37,7 +37,7 @@ struct ValidateCommand: ParsableCommand {
             var diagnostics = loaded.diagnostics
             if let machine = loaded.machine, let definition = loaded.definition {
                 diagnostics += MachineLinter.lint(machine, definition: definition)
-                diagnostics.sort { $0.position < $1.position }
+                diagnostics.sort(by: Diagnostic.inFileOrder)
             }
             reports.append(.init(file: file, diagnostics: diagnostics))
         }

@@ -14,7 +14,9 @@ import Statecraft
 ///   exits, after its last save: concurrent runs on one file take turns.
 /// - Loading: a missing FILE means a new run from the initial state; anything else must decode
 ///   as a snapshot of this very machine (``SnapshotCodec``), or the run is refused (exit 2)
-///   before anything is written.
+///   before anything is written, unless a ``Recovery`` was asked for: `--reset` starts afresh
+///   and `--migrate` keeps what still fits the edited machine, each after keeping the old file
+///   as a backup beside it (``backupPath(for:)``), under the lock.
 /// - Saving is atomic: FILE.tmp is written and fsynced, renamed over FILE, and the directory is
 ///   fsynced; a reader or a crash sees the old snapshot or the new one, never a mix. A save is
 ///   skipped when the state and context are those last saved.
@@ -26,8 +28,6 @@ final class StateFile {
     private let lockDescriptor: Int32
     /// What FILE holds now; `nil` until it exists.
     private var saved: (state: Int, context: [Value])?
-    /// For a statechart, the document FILE holds now; `nil` until it exists.
-    private var savedDocument: [UInt8]?
     /// FILE's permissions, kept by every save; a new file gets 0666 less the umask.
     private var mode: mode_t?
 
@@ -36,11 +36,21 @@ final class StateFile {
 
     private struct Failure: Error {
         var message: String
+        /// What the user can do about it, shown after the message.
+        var hint = ""
+    }
+
+    /// What to do with a FILE that does not resume this machine.
+    enum Recovery {
+        /// `--reset`: back FILE up and start from the initial state.
+        case reset
+        /// `--migrate`: back FILE up and keep its state and the context values that still fit.
+        case migrate
     }
 
     /// Locks and loads `path` for `machine`, then installs the stop-signal handlers; a refusal
     /// is reported on standard error and throws exit status 2.
-    static func open(_ path: String?, machine: CompiledMachine) throws -> StateFile? {
+    static func open(_ path: String?, machine: CompiledMachine, recovery: Recovery? = nil) throws -> StateFile? {
         guard let path else { return nil }
         let codec = SnapshotCodec(machine)
         let lockPath = path + ".lock"
@@ -55,39 +65,117 @@ final class StateFile {
         }
         var snapshot: MachineSnapshot?
         var mode: mode_t?
+        // Whether FILE holds the snapshot resumed from, so that a save may be skipped.
+        var isSaved = true
         do throws(Failure) {
             if let (bytes, fileMode) = try read(path) {
                 mode = fileMode
-                do {
-                    snapshot = try codec.decode(bytes)
-                } catch {
-                    throw Failure(message: error.message)
+                switch recovery {
+                case nil:
+                    do {
+                        snapshot = try codec.decode(bytes)
+                    } catch {
+                        throw Failure(message: error.message, hint: Self.recoveryHint(error.kind))
+                    }
+                case .reset:
+                    let backup = try backUp(bytes, of: path, mode: fileMode)
+                    FileHandleOutput.standardError("smrun: state file \(path): reset: starting from the initial state; the old file is \(backup)\n")
+                case .migrate:
+                    let migration: SnapshotMigration
+                    do {
+                        migration = try codec.migrate(bytes)
+                    } catch {
+                        throw Failure(message: error.message, hint: error.kind == .unknownState ? "; use --reset to start afresh, keeping a backup" : "")
+                    }
+                    snapshot = migration.snapshot
+                    if !migration.wasCurrent {
+                        let backup = try backUp(bytes, of: path, mode: fileMode)
+                        isSaved = false
+                        FileHandleOutput.standardError(
+                            "smrun: state file \(path): migrated to this definition of machine '\(machine.name)': "
+                                + "\(MigrationSummary.text(migration, machine: machine, done: true)); the old file is \(backup)\n")
+                    }
                 }
             }
         } catch {
             close(lock)
-            throw refusal(path, error.message)
+            throw refusal(path, error.message, hint: error.hint)
         }
         StopSignals.install()
-        return StateFile(path: path, codec: codec, snapshot: snapshot, lock: lock, mode: mode)
+        return StateFile(path: path, codec: codec, snapshot: snapshot, isSaved: isSaved, lock: lock, mode: mode)
     }
 
-    private init(path: String, codec: SnapshotCodec, snapshot: MachineSnapshot?, lock: Int32, mode: mode_t?) {
+    private init(path: String, codec: SnapshotCodec, snapshot: MachineSnapshot?, isSaved: Bool, lock: Int32, mode: mode_t?) {
         self.path = path
         self.codec = codec
         self.snapshot = snapshot
         self.lockDescriptor = lock
         self.mode = mode
-        saved = snapshot.map { ($0.state, $0.context) }
-        savedDocument = snapshot.map { codec.encode($0) }
+        saved = isSaved ? snapshot.map { ($0.state, $0.context) } : nil
     }
 
-    private static func refusal(_ path: String, _ message: String) -> ExitCode {
-        FileHandleOutput.standardError("smrun: state file \(path): \(message); the file was not changed\n")
+    private static func refusal(_ path: String, _ message: String, hint: String = "") -> ExitCode {
+        FileHandleOutput.standardError("smrun: state file \(path): \(message); the file was not changed\(hint)\n")
         return ExitCode(Smrun.Status.invalid)
     }
 
+    /// How to get past a snapshot that does not resume the machine.
+    static func recoveryHint(_ kind: SnapshotError.Kind) -> String {
+        switch kind {
+        case .differentMachine, .unknownState, .invalidContext:
+            "; use --migrate to keep the state and the context values that still fit, or --reset to start afresh (either keeps a backup)"
+        case .syntax, .notASnapshot, .unsupportedVersion, .invalidField:
+            "; use --reset to start afresh, keeping a backup"
+        }
+    }
+
+    /// Keeps FILE's old `bytes` beside it, written atomically under a name no file has
+    /// (``backupPath(for:)``); returns that name.
+    private static func backUp(_ bytes: [UInt8], of path: String, mode: mode_t) throws(Failure) -> String {
+        var backup = backupPath(for: path)
+        var attempt = 1
+        while access(backup, F_OK) == 0 {
+            attempt += 1
+            backup = backupPath(for: path, attempt: attempt)
+        }
+        _ = try writeAtomically(bytes, to: backup, mode: mode)
+        return backup
+    }
+
+    /// `FILE.20261124T203000Z.bak`: FILE's name, the UTC time, and `-2`, `-3`... for a second
+    /// backup within a second.
+    static func backupPath(for path: String, attempt: Int = 1, time: time_t = time(nil)) -> String {
+        var seconds = time
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let stamp = "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+        return "\(path).\(stamp)\(attempt > 1 ? "-\(attempt)" : "").bak"
+    }
+
     deinit { close(lockDescriptor) }
+
+    /// Reads FILE as a snapshot document, without locking it (saves replace it whole) or
+    /// checking it against a machine: for `smrun status` and `smrun graph --state`. A missing,
+    /// unreadable or damaged FILE is reported on standard error and throws exit status 2.
+    static func readDocument(_ path: String) throws -> (bytes: [UInt8], saved: SavedSnapshot) {
+        func refuse(_ message: String) -> ExitCode {
+            FileHandleOutput.standardError("smrun: state file \(path): \(message)\n")
+            return ExitCode(Smrun.Status.invalid)
+        }
+        let contents: (bytes: [UInt8], mode: mode_t)?
+        do throws(Failure) {
+            contents = try read(path)
+        } catch {
+            throw refuse(error.message)
+        }
+        guard let bytes = contents?.bytes else { throw refuse("no such file") }
+        do throws(SnapshotError) {
+            return (bytes, try SavedSnapshot.read(bytes))
+        } catch {
+            throw refuse(error.message)
+        }
+    }
 
     /// FILE's bytes and permissions, or `nil` when it does not exist.
     private static func read(_ path: String) throws(Failure) -> (bytes: [UInt8], mode: mode_t)? {
@@ -123,7 +211,8 @@ final class StateFile {
     func save(_ runner: borrowing Runner) {
         if let saved, saved.state == runner.state, saved.context == runner.context { return }
         do {
-            try write(codec.encode(state: runner.state, context: runner.context))
+            let written = try Self.writeAtomically(codec.encode(state: runner.state, context: runner.context), to: path, mode: mode)
+            if mode == nil { mode = written }
             saved = (runner.state, runner.context)
         } catch {
             FileHandleOutput.standardError("smrun: state file \(path): cannot save: \(error.message)\n")
@@ -131,51 +220,38 @@ final class StateFile {
         }
     }
 
-    /// Saves a statechart runner's configuration, history records and context unless FILE
-    /// already holds them; a failure ends the run as for ``save(_:)-(Runner)``.
-    func save(_ runner: borrowing ChartRunner) {
-        let (configuration, histories) = runner.savedState
-        let document = codec.encode(configuration: configuration, histories: histories, context: runner.context)
-        if document == savedDocument { return }
-        do {
-            try write(document)
-            savedDocument = document
-        } catch {
-            FileHandleOutput.standardError("smrun: state file \(path): cannot save: \(error.message)\n")
-            exit(Smrun.Status.invalid)
-        }
-    }
-
-    /// Write FILE.tmp, fsync it, rename it over FILE, fsync the directory.
-    private func write(_ bytes: [UInt8]) throws(Failure) {
+    /// Write PATH.tmp, fsync it, rename it over PATH, fsync the directory. `mode` is the
+    /// permissions to keep, or `nil` for a new file's (0666 less the umask), which are returned.
+    private static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t?) throws(Failure) -> mode_t? {
         let temporary = path + ".tmp"
         unlink(temporary)  // a leftover of a run that was killed while saving
         let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode ?? 0o666)
-        guard fd >= 0 else { throw Failure(message: "cannot create \(temporary): \(Self.reason())") }
+        guard fd >= 0 else { throw Failure(message: "cannot create \(temporary): \(reason())") }
         var ok = false
         defer {
             if !ok { unlink(temporary) }
         }
         do {
             defer { close(fd) }
-            if let mode, fchmod(fd, mode) != 0 { throw Failure(message: "cannot set the permissions of \(temporary): \(Self.reason())") }
+            if let mode, fchmod(fd, mode) != 0 { throw Failure(message: "cannot set the permissions of \(temporary): \(reason())") }
             var offset = 0
             while offset < bytes.count {
                 let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw Failure(message: "cannot write \(temporary): \(Self.reason())") }
+                guard n > 0 else { throw Failure(message: "cannot write \(temporary): \(reason())") }
                 offset += n
             }
-            guard fsync(fd) == 0 else { throw Failure(message: "cannot sync \(temporary): \(Self.reason())") }
+            guard fsync(fd) == 0 else { throw Failure(message: "cannot sync \(temporary): \(reason())") }
         }
-        guard rename(temporary, path) == 0 else { throw Failure(message: "cannot rename \(temporary) to \(path): \(Self.reason())") }
+        guard rename(temporary, path) == 0 else { throw Failure(message: "cannot rename \(temporary) to \(path): \(reason())") }
         ok = true
-        if mode == nil { mode = Self.currentMode(path) }
-        let directory = Self.directory(of: path)
+        let written = mode ?? currentMode(path)
+        let directory = directory(of: path)
         let directoryDescriptor = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directoryDescriptor >= 0 else { throw Failure(message: "cannot open directory \(directory): \(Self.reason())") }
+        guard directoryDescriptor >= 0 else { throw Failure(message: "cannot open directory \(directory): \(reason())") }
         defer { close(directoryDescriptor) }
-        guard fsync(directoryDescriptor) == 0 else { throw Failure(message: "cannot sync directory \(directory): \(Self.reason())") }
+        guard fsync(directoryDescriptor) == 0 else { throw Failure(message: "cannot sync directory \(directory): \(reason())") }
+        return written
     }
 
     private static func currentMode(_ path: String) -> mode_t? {

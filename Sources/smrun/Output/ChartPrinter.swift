@@ -44,6 +44,7 @@ struct ChartPrinter: ChartResultSink, ~Copyable {
             self.base.output.append(JSONText.quoted(message))
             self.base.output.append("}\n" as StaticString)
         } else {
+            self.base.appendLineNumber()
             self.base.appendTextName(name)
             self.base.output.append(": " as StaticString)
             appendConfiguration(runner.previousConfiguration, runner)
@@ -64,6 +65,8 @@ struct ChartPrinter: ChartResultSink, ~Copyable {
 
     private mutating func printText(_ result: ChartResult, _ runner: borrowing ChartRunner) {
         if result.isFollowUp { base.output.append("  " as StaticString) }
+        // A rejection starts with the script line it came from, as in a flat machine.
+        if result.isRejected { base.appendLineNumber() }
         switch result.trigger {
         case .start:
             base.output.append("start: " as StaticString)

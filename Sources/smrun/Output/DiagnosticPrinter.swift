@@ -1,9 +1,12 @@
-import Statecraft
+@_spi(Engine) import Statecraft
 
-/// Prints diagnostics compiler style: `FILE:LINE:COL: error: MESSAGE [code]`.
+/// Prints diagnostics compiler style: `FILE:LINE:COL: error: MESSAGE [code]`, or
+/// `FILE: error: MESSAGE [code]` for a problem with the file as a whole (no position). Control
+/// characters in the message (a key read from the file) are escaped as JSON escapes them.
 enum DiagnosticPrinter {
     static func text(_ diagnostic: Diagnostic, file: String) -> String {
-        "\(file):\(diagnostic.position.line):\(diagnostic.position.column): \(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code.rawValue)]"
+        let position = diagnostic.position.map { "\($0.line):\($0.column):" } ?? ""
+        return "\(file):\(position) \(diagnostic.severity.rawValue): \(JSONText.escapingControls(diagnostic.message)) [\(diagnostic.code.rawValue)]"
     }
 
     static func printToStandardError(_ diagnostics: [Diagnostic], file: String) {

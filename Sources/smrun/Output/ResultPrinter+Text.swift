@@ -1,7 +1,9 @@
 @_spi(Engine) import SmrunCore
 @_spi(Engine) import Statecraft
 
-// Text results: `INPUT [ARG]: FROM -> TO [/ EFFECTS]`, rejections with their message.
+// Text results: `INPUT [ARG]: FROM -> TO [/ EFFECTS]`, rejections with their message after
+// `line N: ` when the input came from script line N (a queued input's rejection too, after its
+// indentation).
 extension ResultPrinter {
     /// - Parameter queued: a queued input's argument.
     @inline(__always)
@@ -11,6 +13,7 @@ extension ResultPrinter {
         {
             let text = cellText[result.from &* inputCount &+ result.input]
             if !text.isEmpty {
+                if result.isRejected { appendLineNumber() }
                 output.append(inputs.text[result.input])
                 appendTextArgument(result, queued: queued)
                 output.append(text)
@@ -21,6 +24,7 @@ extension ResultPrinter {
             output.append("start: " as StaticString)
         } else {
             if result.sentBy >= 0 { output.append("  " as StaticString) }
+            if result.isRejected { appendLineNumber() }
             output.append(inputs.text[result.input])
             appendTextArgument(result, queued: queued)
             if result.sentBy >= 0 {

@@ -99,11 +99,25 @@ struct ResultPrinter: ResultSink, ~Copyable {
 
     /// Prints the result of a plain script line (``ScriptLineParser/parsePlain(line:)``) from its
     /// cell's precomputed text (``precomputedText(cell:)``). In text, the line is the result's
-    /// text up to the `:`; in JSON, the context comes from the runner after the result.
+    /// text up to the `:`, after `line N: ` for a rejection; in JSON, the context comes from the
+    /// runner after the result.
     @inline(__always)
     mutating func printPlain(line: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer, rejected: Bool) {
-        if rejected { self.rejected += 1 }
+        if rejected {
+            self.rejected += 1
+            appendLineNumber()
+        }
         output.append(line, text)
+    }
+
+    /// `line N: `, which starts a text rejection of an input from script line N; nothing for
+    /// an input without a line (`--send`).
+    @inline(never)
+    mutating func appendLineNumber() {
+        guard let line else { return }
+        output.append("line " as StaticString)
+        output.append(decimal: line)
+        output.append(": " as StaticString)
     }
 
     /// ``printPlain(line:text:rejected:)`` in JSON, with the context after the result and its
@@ -144,6 +158,7 @@ struct ResultPrinter: ResultSink, ~Copyable {
         let message = problem.isEmpty ? base : "\(base), \(problem)"
         switch format {
         case .text:
+            appendLineNumber()
             appendTextName(name)
             output.append(": " as StaticString)
             output.append(states.text[result.from])
@@ -166,13 +181,11 @@ struct ResultPrinter: ResultSink, ~Copyable {
         }
     }
 
-    /// A name from the script as text safe to print: control characters escaped.
+    /// A name from the script as text safe to print: control characters escaped as JSON
+    /// escapes them (`\u007f`), the style of the quoted name beside it.
     static func printable(_ name: UnsafeRawBufferPointer) -> String {
         let shown = name.count > 200 ? UnsafeRawBufferPointer(rebasing: name[..<200]) : name
-        var text = ""
-        for scalar in String(decoding: shown, as: UTF8.self).unicodeScalars {
-            if scalar.properties.generalCategory == .control { text += scalar.escaped(asASCII: true) } else { text.unicodeScalars.append(scalar) }
-        }
+        let text = JSONText.escapingControls(String(decoding: shown, as: UTF8.self))
         return name.count > 200 ? text + "..." : text
     }
 }

@@ -25,15 +25,18 @@ struct ValidationReport {
         case .text:
             return all.map { DiagnosticPrinter.text($1, file: $0) + "\n" }.joined()
         case .json:
+            // A problem with the file as a whole has `"line":null,"column":null`.
             let objects = all.map { file, d in
-                "  {\"file\":\(JSONText.quoted(file)),\"line\":\(d.position.line),\"column\":\(d.position.column),"
+                "  {\"file\":\(JSONText.quoted(file)),\"line\":\(d.position.map { "\($0.line)" } ?? "null"),"
+                    + "\"column\":\(d.position.map { "\($0.column)" } ?? "null"),"
                     + "\"severity\":\"\(d.severity.rawValue)\",\"code\":\"\(d.code.rawValue)\",\"message\":\(JSONText.quoted(d.message))}"
             }
             return objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
         case .github:
             return all.map { file, d in
-                "::\(d.severity.rawValue) file=\(Self.property(file)),line=\(d.position.line),col=\(d.position.column),title=\(d.code.rawValue)::"
-                    + Self.data("\(d.message) [\(d.code.rawValue)]") + "\n"
+                let position = d.position.map { "line=\($0.line),col=\($0.column)," } ?? ""
+                return "::\(d.severity.rawValue) file=\(Self.property(file)),\(position)title=\(d.code.rawValue)::"
+                    + Self.data("\(JSONText.escapingControls(d.message)) [\(d.code.rawValue)]") + "\n"
             }.joined()
         }
     }

@@ -15,24 +15,20 @@ struct ChartSession: ~Copyable {
     private var runner: ChartRunner
     private var parser: ScriptLineParser
     private var printer: ChartPrinter
-    private let state: StateFile?
 
-    /// Resumes from the state file's snapshot, or starts the machine: its initial
-    /// configuration, and what follows it.
-    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, state: StateFile?) {
+    /// Starts the machine: its initial configuration, and what follows it.
+    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int) {
         runner = ChartRunner(machine, stepLimit: stepLimit)
         parser = ScriptLineParser(machine: machine)
         printer = ChartPrinter(machine: machine, format: format, stepLimit: stepLimit)
-        self.state = state
-        if let snapshot = state?.snapshot { runner.restore(snapshot) } else { runner.start(into: &printer) }
+        runner.start(into: &printer)
     }
 
     /// Whether any result was a rejection (exit status 1).
     var hadRejections: Bool { printer.rejected > 0 }
 
-    /// Saves (under `--state`), then writes out the results printed so far.
+    /// Writes out the results printed so far.
     mutating func finish() {
-        state?.save(runner)
         printer.base.output.flush()
     }
 
@@ -41,11 +37,8 @@ struct ChartSession: ~Copyable {
         var reader = LineReader(fd: 0, maximumLineBytes: maximumLineBytes)
         var lineNumber = 0
         var skipped = 0
-        // Before a read that may wait: save (under --state), then show the results.
-        while let line = reader.next(willBlock: {
-            finish()
-            state?.waitingForInput()
-        }) {
+        // Before a read that may wait: show the results.
+        while let line = reader.next(willBlock: { finish() }) {
             if StopSignals.shouldStop() { break }
             lineNumber += 1
             printer.base.line = lineNumber

@@ -6,6 +6,11 @@ extension SmrunOutput {
         errorLines.first { $0.hasPrefix("\(file):\(line):\(column): error: ") && $0.hasSuffix(" [\(code)]") }
     }
 
+    /// The error line about `file` as a whole, `FILE: error: MESSAGE [code]`: no line or column.
+    func fileDiagnostic(_ file: String, _ code: String) -> String? {
+        errorLines.first { $0.hasPrefix("\(file): error: ") && $0.hasSuffix(" [\(code)]") }
+    }
+
     /// Checks how smrun refuses an invalid machine file (docs/cli.md): exit status 2, nothing on
     /// standard output, and only compiler-style diagnostics naming `file` on standard error.
     func expectRefusedMachine(_ file: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -16,8 +21,8 @@ extension SmrunOutput {
         for line in errorLines {
             let rest = line.hasPrefix(prefix) ? line.dropFirst(prefix.count) : ""
             #expect(
-                rest.wholeMatch(of: /[0-9]+:[0-9]+: (error|warning): .+ \[[a-z0-9-]+\]/) != nil,
-                "not FILE:LINE:COL: error: MESSAGE [code]: \(line.prefix(500))", sourceLocation: sourceLocation)
+                rest.wholeMatch(of: /([0-9]+:[0-9]+:)? (error|warning): .+ \[[a-z0-9-]+\]/) != nil,
+                "not FILE:LINE:COL: error: MESSAGE [code] (or FILE: error: ...): \(line.prefix(500))", sourceLocation: sourceLocation)
         }
     }
 }

@@ -94,7 +94,7 @@ private func position(_ line: Int, _ column: Int) -> SourcePosition { SourcePosi
         #expect(dot.contains(#"    except0 [label="any state except idle", style="rounded,dashed"];"#), "\(dot)")
         #expect(dot.contains(#"    except1 [label="any state except idle, talking", style="rounded,dashed"];"#), "\(dot)")
         #expect(dot.contains(#"    except0 -> s0 [label="hangUp"];"#), "\(dot)")
-        #expect(dot.contains(#"    except0 -> except0 [label="mute"];"#), "\(dot)")
+        #expect(dot.contains(#"    except0 -> except0 [label="mute", style=dashed];"#), "\(dot)")
         #expect(dot.contains(#"    except1 -> s0 [label="reset"];"#), "\(dot)")
         let mermaid = Diagram.mermaid(machine, definition: definition)
         #expect(mermaid.contains(#"    state "any state except idle" as anyStateExcept0"#), "\(mermaid)")

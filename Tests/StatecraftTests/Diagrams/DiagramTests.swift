@@ -44,9 +44,9 @@ import Testing
                     s0 -> s2 [label="lock [hasKey]"];
                     s2 -> s0 [label="unlock [hasKey] / click, beep"];
                     s2 -> s1 [label="kick"];
-                    s0 -> s0 [label="knock"];
+                    s0 -> s0 [label="knock", style=dashed];
                     any -> s3 [label="smash"];
-                    any -> any [label="tick"];
+                    any -> any [label="tick", style=dashed];
                 }
 
                 """#)
@@ -68,9 +68,9 @@ import Testing
                     s0 --> s2 : lock [hasKey]
                     s2 --> s0 : unlock [hasKey] / click, beep
                     s2 --> s1 : kick
-                    s0 --> s0 : knock
+                    s0 --> s0 : knock<br/>(stays)
                     anyState --> s3 : smash
-                    anyState --> anyState : tick
+                    anyState --> anyState : tick<br/>(stays)
                     s3 --> [*]
 
                 """)
@@ -89,13 +89,83 @@ import Testing
         let machine = try compile(Self.door)
         for dot in [Diagram.dot(machine), Diagram.dot(machine, definition: Self.traffic)] {
             #expect(!dot.contains("any"), "\(dot)")
-            #expect(dot.contains(#"    s0 -> s0 [label="knock\ntick"];"#), "\(dot)")
-            #expect(dot.contains(#"    s1 -> s1 [label="tick"];"#), "\(dot)")
+            #expect(dot.contains(#"    s0 -> s0 [label="knock\ntick", style=dashed];"#), "\(dot)")
+            #expect(dot.contains(#"    s1 -> s1 [label="tick", style=dashed];"#), "\(dot)")
             for source in 0...2 { #expect(dot.contains(#"    s\#(source) -> s3 [label="smash"];"#), "\(dot)") }
         }
         let mermaid = Diagram.mermaid(machine)
         #expect(!mermaid.contains("anyState"), "\(mermaid)")
-        #expect(mermaid.contains("    s0 --> s0 : knock<br/>tick\n"), "\(mermaid)")
+        #expect(mermaid.contains("    s0 --> s0 : knock<br/>tick<br/>(stays)\n"), "\(mermaid)")
+    }
+
+    /// A lamp whose states have entry and exit effects, and that both stays in `on` (`dim`,
+    /// no exit or entry) and leaves and re-enters it (`reset`, an external self-transition).
+    static let lamp = MachineDefinition(
+        name: "lamp", initial: "off",
+        states: [
+            StateDeclaration("off"),
+            StateDeclaration("on", entry: ["powerUp", "glow"], exit: ["powerDown"]),
+        ],
+        transitions: [
+            TransitionDefinition("flip", from: .states(["off"]), to: "on"),
+            TransitionDefinition("flip", from: .states(["on"]), to: "off"),
+            TransitionDefinition("dim", from: .states(["on"]), to: nil, effects: ["lower"]),
+            TransitionDefinition("reset", from: .states(["on"]), to: "on"),
+        ])
+
+    @Test func dotShowsEntryAndExitEffectsAndDashesStayingTransitions() throws {
+        let machine = try compile(Self.lamp)
+        #expect(
+            Diagram.dot(machine, definition: Self.lamp) == #"""
+                digraph "lamp" {
+                    rankdir=LR;
+                    node [shape=box, style=rounded, fontname="Helvetica,Arial,sans-serif"];
+                    edge [fontname="Helvetica,Arial,sans-serif", fontsize=10];
+                    start [shape=point, width=0.15, label=""];
+                    s0 [label="off"];
+                    s1 [label="on\nentry / powerUp, glow\nexit / powerDown"];
+                    start -> s0;
+                    s0 -> s1 [label="flip"];
+                    s1 -> s0 [label="flip"];
+                    s1 -> s1 [label="dim / lower", style=dashed];
+                    s1 -> s1 [label="reset"];
+                }
+
+                """#)
+    }
+
+    @Test func mermaidShowsEntryAndExitEffectsAndMarksStayingTransitions() throws {
+        let machine = try compile(Self.lamp)
+        #expect(
+            Diagram.mermaid(machine, definition: Self.lamp) == """
+                stateDiagram-v2
+                    state "off" as s0
+                    state "on" as s1
+                    s1 : entry / powerUp, glow
+                    s1 : exit / powerDown
+                    [*] --> s0
+                    s0 --> s1 : flip
+                    s1 --> s0 : flip
+                    s1 --> s1 : dim / lower<br/>(stays)
+                    s1 --> s1 : reset
+
+                """)
+    }
+
+    @Test func optionsSetTheDirectionAndHighlightAState() throws {
+        let machine = try compile(Self.lamp)
+        let options = Diagram.Options(direction: .topToBottom, highlightedState: 1)
+        let dot = Diagram.render(machine, definition: Self.lamp, format: .dot, options: options)
+        #expect(dot.contains("    rankdir=TB;\n"), "\(dot)")
+        #expect(dot.contains(##"    s1 [label="on\nentry / powerUp, glow\nexit / powerDown", style="rounded,filled,bold", fillcolor="#ffe08a"];"##), "\(dot)")
+        #expect(dot.contains(#"    s0 [label="off"];"#), "only the highlighted state is filled")
+        let mermaid = Diagram.render(machine, definition: Self.lamp, format: .mermaid, options: options)
+        #expect(mermaid.hasPrefix("stateDiagram-v2\n    direction TB\n"), "\(mermaid)")
+        #expect(mermaid.hasSuffix("    classDef current fill:#ffe08a,stroke:#b58900,stroke-width:2px\n    class s1 current\n"), "\(mermaid)")
+        let leftToRight = Diagram.render(machine, format: .mermaid, options: Diagram.Options(direction: .leftToRight))
+        #expect(leftToRight.hasPrefix("stateDiagram-v2\n    direction LR\n"))
+        #expect(!Diagram.mermaid(machine).contains("direction"), "no direction line unless asked")
+        #expect(!Diagram.mermaid(machine).contains("classDef"), "no class unless a state is highlighted")
     }
 
     static let traffic = MachineDefinition(
@@ -201,7 +271,7 @@ import Testing
         let machine = try compile(definition)
         for diagram in [Diagram.mermaid(machine, definition: definition), Diagram.mermaid(machine)] {
             #expect(diagram.split(separator: "\n").filter { $0.contains("-->") } == [
-                "    [*] --> s0", "    s0 --> s1 : finish", "    s0 --> s0 : poke", "    s1 --> [*]",
+                "    [*] --> s0", "    s0 --> s1 : finish", "    s0 --> s0 : poke<br/>(stays)", "    s1 --> [*]",
             ])
         }
     }

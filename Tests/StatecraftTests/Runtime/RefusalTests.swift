@@ -93,7 +93,7 @@ import Testing
                     TransitionDefinition("go", from: .states(["a"]), to: "a", rejecting: "no", at: SourcePosition(line: 3, column: 5))
                 ]))
         #expect(output.machine == nil)
-        #expect(output.diagnostics.map { "\($0.code.rawValue)@\($0.position)" } == ["invalid-value@3:5"])
+        #expect(output.diagnostics.map { "\($0.code.rawValue)@\($0.position.map(\.description) ?? "file")" } == ["invalid-value@3:5"])
     }
 
     @Test func theFingerprintCountsTheRefusalButNotWhereItIsWritten() throws {
@@ -117,7 +117,7 @@ import Testing
         let machine = try compile(definition)
         let warnings = MachineLinter.lint(machine, definition: definition)
         // `go` to b is shadowed by the unguarded refusal before it.
-        #expect(warnings.contains { $0.code == .shadowedTransition && $0.position.line == 8 })
+        #expect(warnings.contains { $0.code == .shadowedTransition && $0.position?.line == 8 })
         // b's only transition refuses: it is not a way out.
         #expect(warnings.filter { $0.code == .trapState }.map(\.message) == [
             "state 'b' is not final but has no transition to another state; mark it 'final: true' or add a way out"

@@ -170,6 +170,14 @@ struct FileMachineTests {
             (error as? MachineFileError)?.description == "4:15: transition refers to undefined state 'b'"
         }
     }
+
+    @Test func aFileThatCannotBeReadIsAnErrorWithoutAPosition() {
+        #expect {
+            try FileMachine(contentsOf: "/nonexistent/machine.yaml")
+        } throws: { error in
+            (error as? MachineFileError)?.description == "cannot open: No such file or directory"
+        }
+    }
 }
 
 enum URLPath {

@@ -9,9 +9,9 @@ struct MachineFileDecoderTests {
         MachineFile.load(bytes: Array(text.utf8), defaultName: "test")
     }
 
-    /// `code@line:column` for each diagnostic.
+    /// `code@line:column` for each diagnostic (`code@file` for one about the whole text).
     func problems(_ text: String) -> [String] {
-        load(text).diagnostics.map { "\($0.code.rawValue)@\($0.position)" }
+        load(text).diagnostics.map { "\($0.code.rawValue)@\($0.position.map(\.description) ?? "file")" }
     }
 
     @Test func theDesignExampleLoads() throws {
@@ -165,6 +165,48 @@ struct MachineFileDecoderTests {
         let expanded = load(wildcards)
         #expect(expanded.diagnostics.map(\.code) == [.limitExceeded])
         #expect(expanded.diagnostics.first?.message.contains("25000000 (transition, state) pairs") == true)
+    }
+
+    @Test func aFlowCollectionWhereTextIsExpectedSaysToQuoteIt() throws {
+        let result = load(
+            """
+            description: {a, b}
+            initial: idle
+            machine: [x, y]
+            context:
+              label: {x: 1}
+            states: [idle]
+            transitions: []
+            """)
+        #expect(result.diagnostics.map { "\($0.code.rawValue)@\($0.position.map(\.description) ?? "file")" } == [
+            "wrong-kind@1:14", "wrong-kind@3:10", "wrong-kind@5:10",
+        ])
+        for diagnostic in result.diagnostics {
+            #expect(diagnostic.message.contains("quote the value"), "\(diagnostic)")
+        }
+        #expect(result.diagnostics[0].message.contains("an unquoted value in {...} is a flow mapping"))
+        #expect(result.diagnostics[1].message.contains("an unquoted value in [...] is a flow list"))
+        // A name cannot hold brackets, so quoting is no way out there: no hint.
+        let name = load("initial: [idle]\nstates: [idle]\ntransitions: []\n")
+        #expect(name.diagnostics.map(\.message) == ["'initial' must be a name, not a list"])
+        // A block list is no typo for text: no hint.
+        let block = load("description:\n  - a\ninitial: idle\nstates: [idle]\ntransitions: []\n")
+        #expect(block.diagnostics.map(\.code) == [.wrongKind])
+        #expect(block.diagnostics.first?.message.contains("quote") == false)
+        // Parentheses are plain text; quoted braces are text.
+        #expect(problems("description: cents (5, 10, 25)\ninitial: idle\nstates: [idle]\ntransitions: []\n") == [])
+        #expect(problems("description: \"{a, b}\"\ninitial: idle\nstates: [idle]\ntransitions: []\n") == [])
+    }
+
+    @Test func fileLevelProblemsHaveNoPosition() {
+        let utf16: [UInt8] = [0xFF, 0xFE, 0x61, 0x00]
+        let result = MachineFile.load(bytes: utf16, defaultName: "test")
+        #expect(result.diagnostics.map(\.code) == [.encoding])
+        #expect(result.diagnostics.first?.position == nil)
+        #expect(result.diagnostics.first?.description.hasPrefix("error: file is UTF-16") == true)
+        let missing = MachineFile.load(path: "/nonexistent/machine.yaml")
+        #expect(missing.diagnostics.map(\.code) == [.unreadableFile])
+        #expect(missing.diagnostics.first?.position == nil)
     }
 
     @Test func nonMappingTopLevelAndEmptyFile() {

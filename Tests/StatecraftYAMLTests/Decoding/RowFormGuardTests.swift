@@ -17,7 +17,7 @@ struct RowFormGuardTests {
 
     /// `code@line:column` for each diagnostic.
     func problems(_ rows: String...) -> [String] {
-        load(rows).diagnostics.map { "\($0.code.rawValue)@\($0.position)" }
+        load(rows).diagnostics.map { "\($0.code.rawValue)@\($0.position.map(\.description) ?? "file")" }
     }
 
     @Test func aGuardEndsTheFromToPart() throws {

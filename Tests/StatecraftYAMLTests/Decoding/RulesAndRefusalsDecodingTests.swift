@@ -156,8 +156,8 @@ import Testing
             transitions:
               - { input: go, from: a, description: { x: 1 } }
             """) == [
-                "3:21: error: 'description' must be a scalar, not a list [wrong-kind]",
-                "5:40: error: 'description' must be a scalar, not a mapping [wrong-kind]",
+                "3:21: error: 'description' must be a scalar, not a list (an unquoted value in [...] is a flow list; quote the value to write text) [wrong-kind]",
+                "5:40: error: 'description' must be a scalar, not a mapping (an unquoted value in {...} is a flow mapping; quote the value to write text) [wrong-kind]",
             ])
     }
 }

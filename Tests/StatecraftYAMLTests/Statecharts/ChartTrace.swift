@@ -48,7 +48,7 @@ struct ChartTrace: ChartResultSink {
     /// The diagnostics of `yaml` as `LINE:COL CODE: MESSAGE`.
     static func diagnostics(_ yaml: String) -> [String] {
         MachineFile.load(bytes: Array(yaml.utf8), defaultName: "test").diagnostics.map {
-            "\($0.position) \($0.code.rawValue): \($0.message)"
+            "\($0.position.map { "\($0)" } ?? "-") \($0.code.rawValue): \($0.message)"
         }
     }
 }

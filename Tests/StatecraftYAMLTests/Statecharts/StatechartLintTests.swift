@@ -7,7 +7,7 @@ struct StatechartLintTests {
     static func warnings(_ yaml: String) throws -> [String] {
         let loaded = MachineFile.load(bytes: Array(yaml.utf8), defaultName: "lint")
         let machine = try #require(loaded.machine, "\(loaded.diagnostics)")
-        return MachineLinter.lint(machine, definition: try #require(loaded.definition)).map { "\($0.position) \($0.code.rawValue)" }
+        return MachineLinter.lint(machine, definition: try #require(loaded.definition)).map { "\($0.position.map { "\($0)" } ?? "-") \($0.code.rawValue)" }
     }
 
     @Test func aStateIsLeftThroughItsAncestorsOrAnotherRegion() throws {

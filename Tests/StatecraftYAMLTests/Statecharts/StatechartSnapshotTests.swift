@@ -1,21 +1,20 @@
 import Statecraft
 import Testing
 
-/// Snapshots of statecharts: the configuration and every history record survive a save and a
-/// restore, and the fingerprint tells statecharts apart by their shape.
+/// Snapshots of statecharts in the engine: the configuration and every history record survive
+/// a restore, and the fingerprint tells statecharts apart by their shape. (`smrun --state`
+/// does not write them yet.)
 struct StatechartSnapshotTests {
     @Test func aRestoredRunnerContinuesExactlyAsTheOriginal() throws {
         let machine = try ChartTrace.machine(StatechartSemanticsTests.history)
-        let codec = SnapshotCodec(machine)
         func id(_ input: String) -> Int { machine.inputNames.firstIndex(of: input)! }
         var original = ChartRunner(machine)
         var trace = ChartTrace()
         original.start(into: &trace)
         for input in ["power", "faster", "down"] { original.send(id(input), into: &trace) }
 
-        let document = codec.encode(codec.snapshot(of: original))
         var restored = ChartRunner(machine)
-        restored.restore(try codec.decode(document))
+        restored.restore(Self.snapshot(of: original))
         var originalTrace = ChartTrace()
         var restoredTrace = ChartTrace()
         for input in ["deep", "down", "shallow"] {
@@ -36,15 +35,22 @@ struct StatechartSnapshotTests {
               - quit | run => end
             """
         let machine = try ChartTrace.machine(yaml)
-        let codec = SnapshotCodec(machine)
         var runner = ChartRunner(machine)
         var trace = ChartTrace()
         runner.start(into: &trace)
         runner.send(0, into: &trace)
         var restored = ChartRunner(machine)
-        restored.restore(try codec.decode(codec.encode(codec.snapshot(of: runner))))
+        restored.restore(Self.snapshot(of: runner))
         restored.send(0, into: &trace)
         #expect(trace.lines.last == "quit: end: rejected: finished")
+    }
+
+    /// What a snapshot of `runner` holds.
+    static func snapshot(of runner: borrowing ChartRunner) -> MachineSnapshot {
+        let (configuration, histories) = runner.savedState
+        return MachineSnapshot(
+            machineName: runner.machine.name, fingerprint: runner.machine.fingerprint, state: configuration[0], context: runner.context,
+            configuration: configuration, histories: histories)
     }
 
     @Test func theFingerprintCoversTheTreeAndTheTransitionsKinds() throws {

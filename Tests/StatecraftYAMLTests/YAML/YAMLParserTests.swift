@@ -119,7 +119,7 @@ struct YAMLParserTests {
         let invalid = try #require(failure(Array("a: 1\nb: x".utf8) + [0xFF, 0x0A]))
         #expect(invalid.code == .encoding)
         #expect(invalid.message.contains("UTF-8"))
-        #expect(invalid.position.line == 2)
+        #expect(invalid.position?.line == 2)
         let nul = try #require(failure(Array("a: 1\nbc: d".utf8) + [0] + Array("\n".utf8)))
         #expect(nul.code == .encoding)
         #expect(nul.position == SourcePosition(line: 2, column: 6))
@@ -133,7 +133,7 @@ struct YAMLParserTests {
         let error = try #require(failure("a:\n\tb: 1\n"))
         #expect(error.code == .yamlSyntax)
         #expect(error.message.contains("tab"))
-        #expect(error.position.line == 2)
+        #expect(error.position?.line == 2)
     }
 
     @Test func sizeLimitAndSyntaxErrors() throws {

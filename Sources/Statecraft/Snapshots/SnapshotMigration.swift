@@ -1,0 +1,75 @@
+/// What carrying a snapshot over to an edited definition of its machine keeps and drops
+/// (``SnapshotCodec/migrate(_:)``, `smrun --state FILE --migrate`).
+public struct SnapshotMigration: Sendable {
+    /// A saved context value that did not carry over, and why.
+    public struct Dropped: Hashable, Sendable {
+        /// The variable's name.
+        public let variable: String
+        /// Why: it is no longer a variable of the machine, or its value is not of the type the
+        /// variable has now.
+        public let reason: String
+    }
+
+    /// The snapshot to resume from: the saved state, the saved values that still fit, and the
+    /// initial value of every other variable.
+    public let snapshot: MachineSnapshot
+    /// The variables whose saved value was kept, in the machine's order.
+    public let kept: [String]
+    /// The saved values that were dropped, in the file's order.
+    public let dropped: [Dropped]
+    /// The machine's variables that start at their initial value, having no saved value that
+    /// fits, in the machine's order.
+    public let initialized: [String]
+    /// Whether the snapshot was already one of this very definition (nothing was migrated).
+    public let wasCurrent: Bool
+}
+
+extension SnapshotCodec {
+    /// Reads a snapshot saved by this machine or by an earlier definition of it (same name,
+    /// another fingerprint), keeping its state and the context values whose variables still
+    /// exist with the same type; the other variables start at their initial values.
+    ///
+    /// - Throws: ``SnapshotError`` when the document is not a snapshot (as ``decode(_:)``), when
+    ///   it belongs to a machine of another name (``SnapshotError/Kind/differentMachine``), or
+    ///   when its state is no longer one of the machine's (``SnapshotError/Kind/unknownState``,
+    ///   naming it).
+    public func migrate(_ bytes: [UInt8]) throws(SnapshotError) -> SnapshotMigration {
+        let saved = try SavedSnapshot.read(bytes)
+        if saved.fingerprint == fingerprint.text, let current = try? check(saved) {
+            return SnapshotMigration(snapshot: current, kept: machine.variableNames, dropped: [], initialized: [], wasCurrent: true)
+        }
+        guard saved.machineName == machine.name else {
+            throw SnapshotError(
+                .differentMachine,
+                "the snapshot belongs to machine '\(Self.escaped(saved.machineName))', not to '\(machine.name)'; only a snapshot of an earlier definition of the same machine can be migrated")
+        }
+        guard let state = machine.stateNames.firstIndex(of: saved.stateName) else {
+            throw SnapshotError(
+                .unknownState,
+                "the saved state \(JSONText.quoted(saved.stateName)) is no longer a state of machine '\(machine.name)', so the snapshot cannot be migrated"
+                    + Suggestion.didYouMean(saved.stateName, in: machine.stateNames))
+        }
+        var context = machine.initialContext
+        var kept: [String] = []
+        var dropped: [SnapshotMigration.Dropped] = []
+        var taken = Set<Int>()
+        for (name, json) in saved.context {
+            guard let slot = machine.variableNames.firstIndex(of: name), !taken.contains(slot) else {
+                dropped.append(.init(variable: name, reason: "no longer a variable"))
+                continue
+            }
+            let type = machine.variableTypes[slot]
+            do {
+                context[slot] = try Self.value(json, of: type, variable: name)
+                taken.insert(slot)
+            } catch {
+                dropped.append(.init(variable: name, reason: "now \(type == .null ? "always null" : "of type \(type)"), and the saved value is \(json.jsonText.count > 40 ? json.kind : json.jsonText)"))
+            }
+        }
+        for slot in machine.variableNames.indices where taken.contains(slot) { kept.append(machine.variableNames[slot]) }
+        let initialized = machine.variableNames.indices.filter { !taken.contains($0) }.map { machine.variableNames[$0] }
+        return SnapshotMigration(
+            snapshot: MachineSnapshot(machineName: machine.name, fingerprint: fingerprint, state: state, context: context),
+            kept: kept, dropped: dropped, initialized: initialized, wasCurrent: false)
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Statecraft
+import StatecraftYAML
+
+/// `smrun status --state FILE [MACHINE]`: shows a state file without running anything.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show a state file's saved state, context and pending queue, and whether it resumes a machine.",
+        discussion: """
+            Reads FILE without locking or changing it (saves replace it atomically, so it is always a \
+            whole snapshot). Given MACHINE, also says whether the snapshot resumes it (same \
+            fingerprint, state and context) and, if not, what --migrate would keep and drop. Exit \
+            status: 0 when FILE is readable (and resumes MACHINE, when given), 1 when it does not \
+            resume MACHINE, 2 when FILE is missing, unreadable or not a snapshot, or MACHINE is invalid.
+            """
+    )
+
+    @Option(name: .customLong("state"), help: ArgumentHelp("The state file to show.", valueName: "file"))
+    var stateFile: String
+
+    @Argument(help: "A machine file (YAML) to check the snapshot against.")
+    var machine: String?
+
+    @Option(help: "Output format: text (for people) or json (one object).")
+    var format: OutputFormat = .text
+
+    @OptionGroup var limits: LimitOptions
+
+    func run() throws {
+        let (bytes, saved) = try StateFile.readDocument(stateFile)
+        var status = SnapshotStatus(file: stateFile, saved: saved)
+        if let machine {
+            let loaded = MachineFile.load(path: machine, limits: limits.limits)
+            DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
+            guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
+            status.machine = (machine, compiled, SnapshotStatus.match(saved, bytes: bytes, machine: compiled))
+        }
+        var output = OutputBuffer(fd: 1)
+        output.append(format == .json ? status.json : status.text)
+        output.flush()
+        if case .differs? = status.machine?.match { throw ExitCode(Smrun.Status.rejected) }
+    }
+}

@@ -1,0 +1,21 @@
+import Statecraft
+
+/// What a ``SnapshotMigration`` keeps and drops, in words: `kept state 'a' and context x, y;
+/// dropped z (no longer a variable); w starts at its initial value` (`done`), or the same as
+/// what `--migrate` would do.
+enum MigrationSummary {
+    static func text(_ migration: SnapshotMigration, machine: CompiledMachine, done: Bool) -> String {
+        let state = machine.stateNames[migration.snapshot.state]
+        let context = migration.kept.isEmpty ? "" : " and context " + migration.kept.joined(separator: ", ")
+        var parts = ["\(done ? "kept" : "would keep") state '\(state)'\(context)"]
+        if !migration.dropped.isEmpty {
+            parts.append(
+                "\(done ? "dropped" : "would drop") " + migration.dropped.map { "\($0.variable) (\($0.reason))" }.joined(separator: ", "))
+        }
+        if !migration.initialized.isEmpty {
+            let verb = done ? (migration.initialized.count == 1 ? "starts" : "start") : "would start"
+            parts.append(migration.initialized.joined(separator: ", ") + " \(verb) at the initial value")
+        }
+        return parts.joined(separator: "; ")
+    }
+}

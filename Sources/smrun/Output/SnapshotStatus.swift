@@ -1,0 +1,94 @@
+@_spi(Engine) import Statecraft
+
+/// What `smrun status` shows about a state file: the saved state, context and pending queue,
+/// and, given a machine, whether the snapshot resumes it and what `--migrate` would do if not.
+struct SnapshotStatus {
+    /// Whether the snapshot resumes the machine given, and if not, why and what `--migrate`
+    /// would make of it.
+    enum Match {
+        case matches
+        case differs(reason: String, migration: Result<SnapshotMigration, SnapshotError>)
+    }
+
+    var file: String
+    var saved: SavedSnapshot
+    /// The machine file given and its machine, with the answer; `nil` without one.
+    var machine: (file: String, machine: CompiledMachine, match: Match)?
+
+    /// Checks `saved` against `machine`.
+    static func match(_ saved: SavedSnapshot, bytes: [UInt8], machine: CompiledMachine) -> Match {
+        let codec = SnapshotCodec(machine)
+        do {
+            _ = try codec.check(saved)
+            return .matches
+        } catch {
+            return .differs(reason: error.message, migration: Result { () throws(SnapshotError) in try codec.migrate(bytes) })
+        }
+    }
+
+    static let pendingNote = "none (a snapshot is saved between inputs, when nothing is queued)"
+
+    var text: String {
+        var lines = [
+            "state file: \(file)",
+            "machine: \(JSONText.escapingControls(saved.machineName))",
+            "fingerprint: \(JSONText.escapingControls(saved.fingerprint))",
+            "state: \(JSONText.escapingControls(saved.stateName))",
+        ]
+        if saved.contextJSON.isEmpty {
+            lines.append("context: none")
+        } else {
+            lines.append("context:")
+            lines += saved.contextJSON.map { "  \(JSONText.escapingControls($0.name)): \($0.json)" }
+        }
+        lines.append("pending: \(Self.pendingNote)")
+        if let machine {
+            switch machine.match {
+            case .matches:
+                lines.append("matches \(machine.file): yes")
+            case .differs(let reason, let migration):
+                lines.append("matches \(machine.file): no: \(reason)")
+                switch migration {
+                case .success(let migration):
+                    lines.append("--migrate \(MigrationSummary.text(migration, machine: machine.machine, done: false))")
+                case .failure(let error):
+                    lines.append("--migrate would refuse: \(error.message)")
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    var json: String {
+        var members = [
+            "\"file\":\(JSONText.quoted(file))",
+            "\"machine\":\(JSONText.quoted(saved.machineName))",
+            "\"fingerprint\":\(JSONText.quoted(saved.fingerprint))",
+            "\"state\":\(JSONText.quoted(saved.stateName))",
+            "\"context\":{" + saved.contextJSON.map { "\(JSONText.quoted($0.name)):\($0.json)" }.joined(separator: ",") + "}",
+            "\"pending\":[]",
+        ]
+        if let machine {
+            members.append("\"machine_file\":\(JSONText.quoted(machine.file))")
+            switch machine.match {
+            case .matches:
+                members.append("\"matches\":true")
+            case .differs(let reason, let migration):
+                members.append("\"matches\":false")
+                members.append("\"reason\":\(JSONText.quoted(reason))")
+                switch migration {
+                case .success(let migration):
+                    let names = { (list: [String]) in "[" + list.map(JSONText.quoted).joined(separator: ",") + "]" }
+                    let dropped = migration.dropped.map { "{\"variable\":\(JSONText.quoted($0.variable)),\"reason\":\(JSONText.quoted($0.reason))}" }
+                    members.append(
+                        "\"migration\":{\"possible\":true,\"state\":\(JSONText.quoted(machine.machine.stateNames[migration.snapshot.state])),"
+                            + "\"kept\":\(names(migration.kept)),\"dropped\":[\(dropped.joined(separator: ","))],"
+                            + "\"initialized\":\(names(migration.initialized))}")
+                case .failure(let error):
+                    members.append("\"migration\":{\"possible\":false,\"reason\":\(JSONText.quoted(error.message))}")
+                }
+            }
+        }
+        return "{" + members.joined(separator: ",") + "}\n"
+    }
+}
