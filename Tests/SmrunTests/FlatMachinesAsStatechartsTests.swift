@@ -15,7 +15,37 @@ struct FlatMachinesAsStatechartsTests {
         let machine = try files.file(
             "machine.yaml", text + (text.hasSuffix("\n") ? "" : "\n") + "  - { from: \(initial), to: \(initial), when: \"false\" }\n")
         let expected = try String(contentsOf: Paths.packageRoot.appendingPathComponent(example.expected), encoding: .utf8)
-        let run = try Smrun.run([machine], input: .file(Paths.packageRoot.appendingPathComponent(example.script)))
+        let script = Paths.packageRoot.appendingPathComponent(example.script)
+        let run = try Smrun.run([machine], input: .file(script))
         #expect(run.text == expected)
+        // In JSON too, byte for byte, but for `transitions`, which only statecharts print.
+        let flat = try Smrun.run([example.machine, "--format", "json"], input: .file(script)).lines.map(Self.withoutTransitions)
+        let chart = try Smrun.run([machine, "--format", "json"], input: .file(script)).lines.map(Self.withoutTransitions)
+        #expect(chart == flat)
+    }
+
+    /// A JSON result line without its `,"transitions":[...]` member (names are quoted, so the
+    /// array ends at the first `]` that closes it outside a string).
+    static func withoutTransitions(_ line: String) -> String {
+        let key = #","transitions":["#
+        guard let start = line.range(of: key) else { return line }
+        var depth = 1
+        var inString = false
+        var escaped = false
+        var index = start.upperBound
+        while index < line.endIndex, depth > 0 {
+            let character = line[index]
+            if inString {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { inString = false }
+            } else if character == "\"" {
+                inString = true
+            } else if character == "[" {
+                depth += 1
+            } else if character == "]" {
+                depth -= 1
+            }
+            index = line.index(after: index)
+        }
+        return String(line[..<start.lowerBound]) + String(line[index...])
     }
 }
