@@ -7,22 +7,32 @@ PREFIX ?= /usr/local
 RELEASE_SCRATCH = .build/static
 SMRUN = $(RELEASE_SCRATCH)/release/smrun
 
-.PHONY: all build release deps test-deps run test test-tsan install bench fuzz clean
+.PHONY: all build release deps test-deps run test test-tsan install man schema bench fuzz clean
 
 all: build
 
 APT_INSTALL = apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
 
-# libyaml's headers (Debian: libyaml-dev) are needed to build.
+# libyaml's and libedit's headers (Debian: libyaml-dev, libedit-dev) are needed to build.
 deps:
-	@pkg-config --exists yaml-0.1 2>/dev/null || { $(APT_INSTALL) libyaml-dev pkg-config; }
-
-# The tests also need Graphviz's dot, to check that every diagram renders.
-test-deps:
 	@missing=""; \
 	pkg-config --exists yaml-0.1 2>/dev/null || missing="libyaml-dev pkg-config"; \
-	command -v dot >/dev/null || missing="$$missing graphviz"; \
+	pkg-config --exists libedit 2>/dev/null || missing="$$missing libedit-dev pkg-config"; \
 	[ -z "$$missing" ] || { $(APT_INSTALL) $$missing; }
+
+# The tests also need Graphviz's dot (every diagram renders), tmux (smrun repl at a terminal),
+# bash, zsh and fish (completion scripts), and Python's jsonschema and PyYAML from PyPI (the
+# machine-file schema), through pip, or Debian's packages of them where pip may not install.
+test-deps: deps
+	@missing=""; \
+	command -v dot >/dev/null || missing="$$missing graphviz"; \
+	command -v tmux >/dev/null || missing="$$missing tmux"; \
+	command -v zsh >/dev/null || missing="$$missing zsh"; \
+	command -v fish >/dev/null || missing="$$missing fish"; \
+	command -v python3 >/dev/null || missing="$$missing python3"; \
+	[ -z "$$missing" ] || { $(APT_INSTALL) $$missing; }
+	@python3 -c 'import jsonschema, yaml' 2>/dev/null || python3 -m pip install --quiet jsonschema pyyaml \
+	  || { $(APT_INSTALL) python3-jsonschema python3-yaml; }
 
 build: deps
 	$(SWIFT) build
@@ -64,9 +74,27 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	SWIFT="$(SWIFT)" FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
 
-install: release
-	install -d $(PREFIX)/bin
+# smrun, its man page, its completion scripts for bash, zsh and fish, and the JSON Schema of
+# machine files (for editors), under PREFIX.
+install: release man
+	install -d $(PREFIX)/bin $(PREFIX)/share/man/man1 $(PREFIX)/share/bash-completion/completions \
+	  $(PREFIX)/share/zsh/site-functions $(PREFIX)/share/fish/vendor_completions.d $(PREFIX)/share/statecraft
 	install $(SMRUN) $(PREFIX)/bin/smrun
+	install -m 644 $(MANPAGE) $(PREFIX)/share/man/man1/smrun.1
+	install -m 644 schema/machine.schema.json $(PREFIX)/share/statecraft/machine.schema.json
+	$(SMRUN) --generate-completion-script bash > $(PREFIX)/share/bash-completion/completions/smrun
+	$(SMRUN) --generate-completion-script zsh > $(PREFIX)/share/zsh/site-functions/_smrun
+	$(SMRUN) --generate-completion-script fish > $(PREFIX)/share/fish/vendor_completions.d/smrun.fish
+
+# The man page, from smrun's help texts by swift-argument-parser's generate-manual plugin.
+MANPAGE = .build/plugins/GenerateManual/outputs/smrun/smrun.1
+man: deps
+	$(SWIFT) package plugin generate-manual --configuration debug --authors "The Statecraft authors"
+
+# Rewrites the committed JSON Schema of machine files from smrun's (a test checks they agree).
+schema: deps
+	$(SWIFT) build --product smrun
+	$$($(SWIFT) build --show-bin-path)/smrun schema > schema/machine.schema.json
 
 clean:
 	rm -rf .build $(TSAN_SCRATCH) .build-fuzz Fuzz/.work

@@ -17,6 +17,12 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // The system's libedit, for `smrun repl`'s line editing.
+        .systemLibrary(
+            name: "CLibEdit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
         .target(name: "Statecraft"),
         .target(name: "StatecraftYAML", dependencies: ["Statecraft", "CLibYAML"]),
         // smrun's input-script parsing, a library so that the fuzz targets can reach it.
@@ -27,6 +33,7 @@ let package = Package(
                 "Statecraft",
                 "StatecraftYAML",
                 "SmrunCore",
+                "CLibEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -50,6 +57,6 @@ let package = Package(
         .testTarget(name: "StatecraftTests", dependencies: ["Statecraft", "TestSupport"]),
         .testTarget(name: "StatecraftYAMLTests", dependencies: ["StatecraftYAML", "TestSupport"]),
         .testTarget(name: "SmrunCoreTests", dependencies: ["SmrunCore", "Statecraft"]),
-        .testTarget(name: "SmrunTests", dependencies: ["smrun", "Statecraft", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "SmrunTests", dependencies: ["smrun", "Statecraft", "StatecraftYAML", "TestSupport"], exclude: ["Fixtures"]),
     ]
 )

@@ -10,10 +10,6 @@ struct MachineFileDecoder {
     private let document: YAMLDocument
     private var spellings: TextInterner
 
-    static let topLevelKeys: [StaticString] = [
-        "machine", "description", "initial", "on_unhandled", "context", "inputs", "states", "effects", "transitions",
-    ]
-
     init(_ document: YAMLDocument) {
         self.document = document
         spellings = document.spellings
@@ -26,7 +22,7 @@ struct MachineFileDecoder {
             return nil
         }
         guard let top = mapping(root, "a machine file") else { return nil }
-        checkKeys(top, allowed: Self.topLevelKeys, in: "a machine file")
+        checkKeys(top, allowed: MachineFileKeys.topLevel, in: "a machine file")
 
         let name = document.entry(top, "machine").flatMap { string($0.value, "'machine'") } ?? defaultName
         let description = document.entry(top, "description").flatMap { string($0.value, "'description'") }
@@ -93,7 +89,7 @@ struct MachineFileDecoder {
             case .scalar:
                 return InputDeclaration(name, argumentType: argumentType(value), argumentTypePosition: document[value].position)
             case .mapping:
-                checkKeys(value, allowed: ["arg", "description", "internal"], in: "input '\(name.name)'")
+                checkKeys(value, allowed: MachineFileKeys.input, in: "input '\(name.name)'")
                 let arg = document.entry(value, "arg")
                 let type = arg.flatMap { entry in
                     document[entry.value].kind == .scalar && !document.isNull(entry.value) ? argumentType(entry.value) : nil
@@ -133,7 +129,6 @@ struct MachineFileDecoder {
     /// at once, before the decoder or the compiler recurses into it.
     static let maximumStateDepth = 100
 
-    static let stateKeys: [StaticString] = ["entry", "exit", "final", "description", "states", "initial", "parallel", "history", "default"]
 
     /// A `states` list or mapping; `depth` is 1 at the top level.
     private mutating func decodeStates(_ node: Int, depth: Int = 1) -> [StateDeclaration]? {
@@ -153,7 +148,7 @@ struct MachineFileDecoder {
                 }
                 return StateDeclaration(name)
             }
-            checkKeys(options, allowed: Self.stateKeys, in: "state '\(name.name)'")
+            checkKeys(options, allowed: MachineFileKeys.state, in: "state '\(name.name)'")
             var state = StateDeclaration(
                 name, entry: document.entry(options, "entry").map { names($0.value, "'entry'") } ?? [],
                 exit: document.entry(options, "exit").map { names($0.value, "'exit'") } ?? [],
@@ -208,7 +203,7 @@ struct MachineFileDecoder {
                 }
                 return EffectDefinition(name)
             }
-            checkKeys(body, allowed: ["set", "send"], in: "effect '\(name.name)'")
+            checkKeys(body, allowed: MachineFileKeys.effect, in: "effect '\(name.name)'")
             var assignments: [EffectDefinition.Assignment] = []
             if let set = document.entry(body, "set"), let variables = mapping(set.value, "'set' (a mapping variable -> expression)") {
                 for assignment in document.entries(variables) {
@@ -222,7 +217,7 @@ struct MachineFileDecoder {
                 let items = document[send.value].kind == .sequence ? Array(document.items(send.value)) : [send.value]
                 for item in items {
                     if document[item].kind == .mapping {
-                        checkKeys(item, allowed: ["input", "arg"], in: "a sent input")
+                        checkKeys(item, allowed: MachineFileKeys.sentInput, in: "a sent input")
                         guard let input = required(item, "input").flatMap({ self.name($0, "'input'") }) else { continue }
                         sends.append(.init(input, argument: document.entry(item, "arg").flatMap { expression($0.value, "'arg'") }))
                     } else if let input = self.name(item, "a sent input") {
@@ -273,7 +268,7 @@ struct MachineFileDecoder {
     }
 
     private mutating func decodeTransition(_ map: Int) -> TransitionDefinition? {
-        checkKeys(map, allowed: ["input", "from", "to", "when", "effects", "type", "reject", "description"], in: "a transition")
+        checkKeys(map, allowed: MachineFileKeys.transition, in: "a transition")
         // Without `input`, the transition is eventless: taken as soon as its guard holds.
         let inputEntry = document.entry(map, "input")
         let input = inputEntry.map { name($0.value, "'input'") } ?? Named("", at: document[map].position)
@@ -335,7 +330,7 @@ struct MachineFileDecoder {
 
     /// `from: { not: NAME }` or `from: { not: [NAME, ...] }`: every non-final state but these.
     private mutating func decodeExcept(_ from: Int) -> TransitionDefinition.Source? {
-        checkKeys(from, allowed: ["not"], in: "'from' (a state, a list of states, '*', or { not: STATES })")
+        checkKeys(from, allowed: MachineFileKeys.excludedSources, in: "'from' (a state, a list of states, '*', or { not: STATES })")
         guard let excluded = required(from, "not") else { return nil }
         let states = names(excluded, "'not'")
         if states.contains(where: { $0.name == "*" }) {

@@ -46,7 +46,7 @@ struct GraphCommand: ParsableCommand {
         }
     }
 
-    @Argument(help: "The machine file (YAML).")
+    @Argument(help: "The machine file (YAML).", completion: .file(extensions: ["yaml", "yml"]))
     var machine: String
 
     @Option(help: "Diagram format: dot (Graphviz) or mermaid (stateDiagram-v2).")

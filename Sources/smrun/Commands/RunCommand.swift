@@ -21,7 +21,7 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The machine file (YAML).")
+    @Argument(help: "The machine file (YAML).", completion: .file(extensions: ["yaml", "yml"]))
     var machine: String
 
     @Option(name: .customLong("send"), help: ArgumentHelp("An input to send, as INPUT or INPUT=ARG; repeatable. Without it, inputs are read from standard input.", valueName: "input"))
@@ -40,7 +40,7 @@ struct RunCommand: ParsableCommand {
         name: .customLong("state"),
         help: ArgumentHelp(
             "Resume from this snapshot file (state and context) and save to it, atomically, whenever smrun waits for input and at exit. Concurrent runs on one file take turns (a lock on FILE.lock). SIGINT or SIGTERM stops after the current input, with the file saved, exit status 130 or 143.",
-            valueName: "file"))
+            valueName: "file"), completion: .file())
     var stateFile: String?
 
     @Flag(help: "With --state: start from the initial state whatever FILE holds, keeping the old FILE as FILE.<UTC time>.bak.")

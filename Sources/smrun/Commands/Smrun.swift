@@ -6,13 +6,16 @@ import ArgumentParser
     import Darwin
 #endif
 
-/// `smrun`: runs, validates and draws state machines written in YAML files.
+/// `smrun`: runs, validates, draws and explores state machines written in YAML files.
 @main
 struct Smrun: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "smrun",
-        abstract: "Run, validate and draw state machines written in YAML files, and show their state files.",
-        subcommands: [RunCommand.self, ValidateCommand.self, GraphCommand.self, StatusCommand.self],
+        abstract: "Run, validate, draw and explore state machines written in YAML files, and show their state files.",
+        version: SmrunVersion.current,
+        subcommands: [
+            RunCommand.self, ValidateCommand.self, GraphCommand.self, StatusCommand.self, ReplCommand.self, SchemaCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 

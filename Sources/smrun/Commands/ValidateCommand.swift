@@ -14,7 +14,8 @@ struct ValidateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Machine files, or directories to search for *.yaml and *.yml files.")
+    @Argument(
+        help: "Machine files, or directories to search for *.yaml and *.yml files.", completion: .file(extensions: ["yaml", "yml"]))
     var paths: [String]
 
     @Option(help: "Output format: text (compiler style), json (one array), github (workflow annotations).")

@@ -33,6 +33,39 @@ struct RunSession: ~Copyable {
     /// Whether any result was a rejection (exit status 1).
     var hadRejections: Bool { printer.rejected > 0 }
 
+    /// The machine's current state and context (for `smrun repl`'s commands).
+    var current: Runner { runner }
+
+    /// Goes back to `state` and `context` (`smrun repl`'s `:undo`), without running effects.
+    mutating func restore(state: Int, context: [Value]) {
+        runner.restore(state: state, context: context)
+    }
+
+    /// Starts the machine over from its initial state, printing its start result as at first
+    /// (`smrun repl`'s `:reset`).
+    mutating func restart() {
+        runner = Runner(runner.machine, stepLimit: runner.stepLimit)
+        runner.start(into: &printer)
+    }
+
+    /// Whether `line` is blank or a comment, which a script skips.
+    mutating func isSkipped(line: UnsafeRawBufferPointer) -> Bool {
+        if case .skip = parser.parse(line: line) { return true }
+        return false
+    }
+
+    /// Runs one script line (without its line end) and prints its result, as `run` does for
+    /// line `number` of standard input (`smrun repl`'s inputs).
+    mutating func run(line: UnsafeRawBufferPointer, number: Int) {
+        printer.line = number
+        runLine(line)
+    }
+
+    /// Writes out the results printed so far.
+    mutating func flush() {
+        printer.output.flush()
+    }
+
     /// Saves (under `--state`), then writes out the results printed so far.
     mutating func finish() {
         state?.save(runner)

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Statecraft
+import StatecraftYAML
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `smrun repl MACHINE.yaml`: an interactive session over one machine.
+struct ReplCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl",
+        abstract: "Explore a machine interactively: send inputs, look at its state, undo.",
+        discussion: """
+            Type an input (INPUT or INPUT ARG, as in a script) to send it; its result prints as `smrun run` \
+            prints it. Commands start with ':' (:help lists them). On a terminal, lines are edited with \
+            libedit (TAB completes inputs and commands; history in ~/.smrun_history), Ctrl-C cancels the \
+            line and Ctrl-D leaves. Without a terminal, lines are read from standard input without prompts. \
+            Exit status: 0, or 2 for an invalid machine or a usage error.
+            """
+    )
+
+    @Argument(help: "The machine file (YAML).", completion: .file(extensions: ["yaml", "yml"]))
+    var machine: String
+
+    @Option(help: "Output format of results: text (for people) or json (JSON Lines).")
+    var format: OutputFormat = .text
+
+    @Option(name: .customLong("max-steps"), help: "Most queued inputs processed for one external input before step-limit.")
+    var stepLimit = Runner.defaultStepLimit
+
+    @OptionGroup var limits: LimitOptions
+
+    func validate() throws {
+        if stepLimit < 1 { throw ValidationError("--max-steps must be at least 1, not \(stepLimit)") }
+    }
+
+    func run() throws {
+        let loaded = MachineFile.load(path: machine, limits: limits.limits)
+        DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
+        guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
+        var session = ReplSession(
+            RunSession(machine: compiled, format: format, stepLimit: stepLimit, state: nil), definition: loaded.definition)
+        if isatty(0) == 1 && isatty(1) == 1 {
+            try ReplLoop.runAtTerminal(&session, compiled)
+        } else {
+            ReplLoop.runFromStandardInput(&session)
+        }
+    }
+}

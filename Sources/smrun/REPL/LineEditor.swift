@@ -1,0 +1,144 @@
+import CLibEdit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads lines from a terminal through the system's libedit: line editing (emacs keys, or
+/// what `~/.editrc` sets), history kept in a file, TAB completion, Ctrl-C cancelling the line
+/// instead of ending the program, and the line redrawn after Ctrl-Z and `fg`.
+final class LineEditor {
+    /// What one read gave.
+    enum Read {
+        case line(String)
+        /// Ctrl-C: the line was given up.
+        case cancelled
+        /// Ctrl-D on an empty line, or the terminal went away.
+        case end
+    }
+
+    private let editLine: OpaquePointer
+    private let history: OpaquePointer
+    private let historyPath: String?
+    private var promptText: UnsafeMutablePointer<CChar>
+    /// Completes the text before the cursor.
+    private let complete: (String) -> SessionCompletion
+    /// Set by ``readCharacter`` when SIGINT interrupted the read.
+    private var interrupted = false
+
+    /// `nil` when libedit cannot start (no terminal description, out of memory).
+    init?(historyPath: String?, complete: @escaping (String) -> SessionCompletion) {
+        guard let input = fdopen(0, "r"), let output = fdopen(1, "w"), let errors = fdopen(2, "w"),
+            let editLine = el_init("smrun", input, output, errors)
+        else { return nil }
+        guard let history = smrun_history_open(1000) else {
+            el_end(editLine)
+            return nil
+        }
+        self.editLine = editLine
+        self.history = history
+        self.historyPath = historyPath
+        self.complete = complete
+        promptText = strdup("> ")
+        if let historyPath { _ = smrun_history_load(history, historyPath) }
+
+        smrun_el_set_client_data(editLine, Unmanaged.passUnretained(self).toOpaque())
+        smrun_el_set_editor(editLine, "emacs")
+        smrun_el_set_history(editLine, history)
+        smrun_el_set_prompt(editLine, { editLine in LineEditor.owner(of: editLine).promptText }, 1)
+        smrun_el_set_getc(editLine, { editLine, character in LineEditor.owner(of: editLine).readCharacter(into: character) })
+        smrun_el_bind_function(
+            editLine, "smrun-complete", "Complete an input name or a command",
+            { editLine, _ in LineEditor.owner(of: editLine).completeAtCursor() }, "^I")
+        el_source(editLine, nil)  // ~/.editrc, for vi keys and other bindings
+    }
+
+    deinit {
+        el_end(editLine)
+        history_end(history)
+        free(promptText)
+    }
+
+    /// The prompt; text between two `\u{1}` (colour escapes) takes no room on the line.
+    func setPrompt(_ prompt: String) {
+        free(promptText)
+        promptText = strdup(prompt)
+    }
+
+    /// Reads one line, without its line end, and adds it to the history.
+    func readLine() -> Read {
+        interrupted = false
+        var count: Int32 = 0
+        guard let text = el_gets(editLine, &count), count > 0 else {
+            if interrupted {
+                SessionFile.writeAll("^C\n", to: 1)
+                return .cancelled
+            }
+            SessionFile.writeAll("\n", to: 1)
+            return .end
+        }
+        var line = String(cString: text)
+        if line.hasSuffix("\n") { line.removeLast() }
+        if !line.trimmingBlanks.isEmpty {
+            _ = smrun_history_enter(history, line)
+            if let historyPath { _ = smrun_history_save(history, historyPath) }
+        }
+        return .line(line)
+    }
+
+    private static func owner(of editLine: OpaquePointer?) -> LineEditor {
+        Unmanaged<LineEditor>.fromOpaque(smrun_el_client_data(editLine)!).takeUnretainedValue()
+    }
+
+    /// libedit's read function: one character from the terminal, UTF-8 decoded. 1 when read, 0
+    /// at the end of input, -1 on an error or when Ctrl-C interrupted the read.
+    private func readCharacter(into character: UnsafeMutablePointer<wchar_t>?) -> Int32 {
+        var bytes: [UInt8] = []
+        var expected = 1
+        while bytes.count < expected {
+            var byte: UInt8 = 0
+            let count = read(0, &byte, 1)
+            if count < 0 {
+                if errno == EINTR {
+                    if TerminalSignals.takeInterrupt() {
+                        interrupted = true
+                        return -1
+                    }
+                    if TerminalSignals.takeContinue() {
+                        // Back from Ctrl-Z: the shell left the terminal in its own mode.
+                        smrun_el_reset_terminal(editLine)
+                    }
+                    continue
+                }
+                return -1
+            }
+            if count == 0 { return 0 }
+            if bytes.isEmpty {
+                expected = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+            } else if byte & 0xC0 != 0x80 {
+                break  // not a continuation byte: the sequence was invalid
+            }
+            bytes.append(byte)
+        }
+        let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
+        character?.pointee = wchar_t(bitPattern: scalar.value)
+        return 1
+    }
+
+    /// TAB: inserts what completes the word before the cursor; when that adds nothing and
+    /// several words fit, lists them under the line.
+    private func completeAtCursor() -> UInt8 {
+        guard let info = el_line(editLine)?.pointee, let start = info.buffer, let cursor = info.cursor else { return UInt8(CC_ERROR) }
+        let typed = String(decoding: UnsafeRawBufferPointer(start: start, count: cursor - start), as: UTF8.self)
+        let completion = complete(typed)
+        let insertion = completion.insertion
+        if !insertion.isEmpty {
+            return el_insertstr(editLine, insertion) == 0 ? UInt8(CC_REFRESH) : UInt8(CC_ERROR)
+        }
+        guard completion.candidates.count > 1 else { return UInt8(CC_ERROR) }
+        SessionFile.writeAll("\n" + completion.candidates.map(\.word).joined(separator: "  ") + "\n", to: 1)
+        return UInt8(CC_REDISPLAY)
+    }
+}

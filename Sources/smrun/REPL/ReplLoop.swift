@@ -1,0 +1,45 @@
+import ArgumentParser
+import Statecraft
+
+/// Where `smrun repl` reads its lines: a terminal through libedit, or standard input as it is.
+enum ReplLoop {
+    /// At a terminal: a banner, a prompt showing the state, line editing, history, completion;
+    /// Ctrl-C gives up the line, Ctrl-D leaves.
+    static func runAtTerminal<Session: InteractiveSession & ~Copyable>(_ session: inout ReplSession<Session>, _ machine: CompiledMachine) throws {
+        let completions = ReplCompletionSource()
+        guard let editor = LineEditor(historyPath: ReplPrompt.historyPath, complete: { completions.complete($0) }) else {
+            FileHandleOutput.standardError("smrun: cannot start line editing on this terminal\n")
+            throw ExitCode(Smrun.Status.invalid)
+        }
+        TerminalSignals.install()
+        let prompt = ReplPrompt(coloured: ReplPrompt.terminalAllowsColour)
+        SessionFile.writeAll(
+            "\(machine.name): \(machine.stateCount) states, \(machine.inputCount) inputs. :help lists the commands, Ctrl-D leaves.\n",
+            to: 1)
+        while true {
+            completions.inputs = session.inputNamesForCompletion
+            editor.setPrompt(prompt.text(state: session.stateName))
+            switch editor.readLine() {
+            case .line(let line):
+                _ = TerminalSignals.takeInterrupt()  // a Ctrl-C between two reads cancels nothing
+                if !session.handle(line) { return }
+            case .cancelled:
+                continue
+            case .end:
+                return
+            }
+        }
+    }
+
+    /// Without a terminal: one command or input per line of standard input, no prompt.
+    static func runFromStandardInput<Session: InteractiveSession & ~Copyable>(_ session: inout ReplSession<Session>) {
+        var reader = LineReader(fd: 0, maximumLineBytes: 64 << 20)
+        while let line = reader.next(willBlock: {}) {
+            guard case .text(let bytes) = line else {
+                FileHandleOutput.standardError("error: line longer than 64 MiB skipped\n")
+                continue
+            }
+            if !session.handle(String(decoding: bytes, as: UTF8.self)) { return }
+        }
+    }
+}

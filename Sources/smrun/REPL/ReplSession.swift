@@ -1,0 +1,147 @@
+import Statecraft
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `smrun repl`'s session over one machine: inputs go through the machine's session
+/// (``RunSession``: the runner and `run`'s result printer, so they print exactly as `run`
+/// prints them), `:` commands ask it, and every input can be undone. Nothing here decides what
+/// the machine does.
+struct ReplSession<Session: InteractiveSession & ~Copyable>: ~Copyable {
+    private var session: Session
+    private let definition: MachineDefinition?
+    /// Before each input still in the session: what to go back to.
+    private var undoStack: [Session.Saved] = []
+    /// The session's inputs, as typed (script lines), for `:save`.
+    private var inputs: [String] = []
+    /// The number of the line being handled, counting every line read (JSON results' `line`).
+    private var lineNumber = 0
+
+    init(_ session: consuming Session, definition: MachineDefinition?) {
+        self.session = session
+        self.definition = definition
+        self.session.flush()
+    }
+
+    /// The current state (or configuration), for the prompt.
+    var stateName: String { session.stateDescription }
+
+    /// What TAB offers for an input: every input name, those with a transition from the current
+    /// state first, and whether each takes an argument.
+    var inputNamesForCompletion: [(name: String, takesArgument: Bool)] {
+        let machine = session.machine
+        return session.inputsForCompletion.map { input in (machine.inputNames[input], machine.argumentTypes[input] != nil) }
+    }
+
+    /// Handles one line; returns `false` when the session ends (`:quit`).
+    mutating func handle(_ text: String) -> Bool {
+        lineNumber += 1
+        switch SessionLine(text) {
+        case .empty:
+            break
+        case .input(let line):
+            send(line)
+        case .invalid(let message):
+            fail(message)
+        case .command(let command, let argument):
+            if command == .quit { return false }
+            perform(command, argument: argument)
+        }
+        session.flush()
+        return true
+    }
+
+    // MARK: - Inputs
+
+    /// Sends one script line, remembering how to undo it. Blank and comment lines are skipped.
+    private mutating func send(_ line: String) {
+        var text = line
+        let sent = text.withUTF8 { bytes in
+            let bytes = UnsafeRawBufferPointer(bytes)
+            if session.isSkipped(line: bytes) { return false }
+            undoStack.append(session.saved)
+            session.run(line: bytes, number: lineNumber)
+            return true
+        }
+        if sent { inputs.append(line) }
+    }
+
+    // MARK: - Commands
+
+    private mutating func perform(_ command: SessionCommand, argument: String?) {
+        let machine = session.machine
+        switch command {
+        case .state:
+            say(session.stateDescription)
+        case .context:
+            if machine.variableNames.isEmpty {
+                say("the machine has no context")
+            } else {
+                say(zip(machine.variableNames, session.contextValues).map { "\($0) = \($1)" }.joined(separator: "\n"))
+            }
+        case .inputs:
+            say(session.availableInputs, newline: false)
+        case .undo:
+            guard let previous = undoStack.popLast() else { return fail("nothing to undo") }
+            let undone = inputs.removeLast()
+            session.restore(previous)
+            say("undid '\(undone.trimmingBlanks)': back in \(session.stateDescription)")
+        case .reset:
+            undoStack.removeAll()
+            inputs.removeAll()
+            session.restart()
+            say("reset: back in \(session.stateDescription)")
+        case .graph:
+            let format: Diagram.Format
+            switch argument {
+            case nil, "dot": format = .dot
+            case "mermaid": format = .mermaid
+            case let other?: return fail(":graph draws dot or mermaid, not '\(other)'")
+            }
+            say(session.diagram(format, definition: definition), newline: false)
+        case .save:
+            save(to: argument ?? "")
+        case .load:
+            load(from: argument ?? "")
+        case .help:
+            say(SessionCommand.helpText, newline: false)
+        case .quit:
+            break
+        }
+    }
+
+    private mutating func save(to path: String) {
+        let text = inputs.map { $0 + "\n" }.joined()
+        if let problem = SessionFile.write(text, to: path) { return fail("cannot save to '\(path)': \(problem)") }
+        say("saved \(inputs.count) input\(inputs.count == 1 ? "" : "s") to \(path)")
+    }
+
+    private mutating func load(from path: String) {
+        switch SessionFile.read(path) {
+        case .failure(let problem):
+            fail("cannot load '\(path)': \(problem.message)")
+        case .success(let text):
+            // Split as bytes: as a String, "\r\n" is one Character.
+            var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            if lines.last?.isEmpty == true { lines.removeLast() }
+            for line in lines { send(String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)) }
+        }
+    }
+
+    // MARK: - Output
+
+    /// Prints a command's answer on standard output, after the results printed before it.
+    private mutating func say(_ text: String, newline: Bool = true) {
+        session.flush()
+        SessionFile.writeAll(text + (newline ? "\n" : ""), to: 1)
+    }
+
+    /// Prints what went wrong on standard error; the session goes on.
+    private mutating func fail(_ message: String) {
+        session.flush()
+        SessionFile.writeAll("error: \(message)\n", to: 2)
+    }
+}

@@ -1,0 +1,37 @@
+import Statecraft
+
+/// A flat machine in `smrun repl`: the runner's state and context.
+extension RunSession: InteractiveSession {
+    var machine: CompiledMachine { current.machine }
+
+    var stateDescription: String {
+        let runner = current
+        return runner.machine.stateNames[runner.state]
+    }
+
+    var contextValues: [Value] { current.context }
+
+    var saved: (state: Int, context: [Value]) {
+        let runner = current
+        return (runner.state, runner.context)
+    }
+
+    var inputsForCompletion: [Int] {
+        let runner = current
+        return AvailableInputs(machine: runner.machine, state: runner.state).inputsForCompletion
+    }
+
+    var availableInputs: String {
+        let runner = current
+        return AvailableInputs(machine: runner.machine, state: runner.state).listing
+    }
+
+    mutating func restore(_ saved: (state: Int, context: [Value])) {
+        restore(state: saved.state, context: saved.context)
+    }
+
+    func diagram(_ format: Diagram.Format, definition: MachineDefinition?) -> String {
+        let runner = current
+        return Diagram.render(runner.machine, definition: definition, format: format, options: Diagram.Options(highlightedState: runner.state))
+    }
+}
