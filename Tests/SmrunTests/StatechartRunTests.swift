@@ -55,6 +55,12 @@ struct StatechartRunTests {
         #expect(!FileManager.default.fileExists(atPath: files.path("s.json")))
     }
 
+    @Test func theReplRefusesAStatechartClearly() throws {
+        let run = try Smrun.run(["repl", "machines/media-player.yaml"], input: .bytes(Data("play\n".utf8)))
+        #expect(run.exited(2))
+        #expect(run.errorText.contains("repl does not support statecharts yet"))
+    }
+
     @Test func aStartWhoseEntryEffectFailsShowsTheConfigurationItEntered() throws {
         let files = try TemporaryFiles()
         let machine = try files.file(
