@@ -245,6 +245,8 @@ if [ -n "$benchmarks_binary" ]; then
     say ""
     LD_PRELOAD=$PWD/$work/malloc_count.so "$benchmarks_binary" engine "$machine" \
         --transitions "$engine_transitions" --runs "$engine_runs" || die "StatecraftBenchmarks engine failed"
+    LD_PRELOAD=$PWD/$work/malloc_count.so "$benchmarks_binary" statechart machines/media-player.yaml \
+        || die "StatecraftBenchmarks statechart failed"
 fi
 
 # --- Load --------------------------------------------------------------------------

@@ -212,6 +212,9 @@ import Testing
         var used: Set<Substring> = []
         var initialMarkers = 0
         var classes: Set<Substring> = []
+        // Composite states (a statechart's compound and parallel states) open with `{`, close
+        // with `}`, and separate a parallel state's regions with `--`.
+        var depth = 0
         for (index, line) in lines.dropFirst().enumerated() {
             let statement = line.trimmingCharacters(in: .whitespaces)
             if index == 0, statement.wholeMatch(of: #/direction (TB|LR)/#) != nil { continue }
@@ -225,13 +228,19 @@ import Testing
             } else if let match = statement.wholeMatch(of: #/([A-Za-z_][A-Za-z0-9_]*) : (.+)/#) {
                 #expect(declared.contains(match.1), "description of an undeclared state: \(line)", sourceLocation: sourceLocation)
                 #expect(Self.isPlainText(match.2), "description with syntax in it: \(line)", sourceLocation: sourceLocation)
-            } else if let match = statement.wholeMatch(of: #/state "([^"]*)" as ([A-Za-z_][A-Za-z0-9_]*)/#) {
+            } else if let match = statement.wholeMatch(of: #/state "([^"]*)" as ([A-Za-z_][A-Za-z0-9_]*)( \{)?/#) {
                 #expect(Self.isPlainText(match.1), "state name with syntax in it: \(line)", sourceLocation: sourceLocation)
                 #expect(!declared.contains(match.2), "state id declared twice: \(line)", sourceLocation: sourceLocation)
                 declared.insert(match.2)
+                if match.3 != nil { depth += 1 }
+            } else if statement == "}" {
+                #expect(depth > 0, "'}' closes no composite state", sourceLocation: sourceLocation)
+                depth -= 1
+            } else if statement == "--" {
+                #expect(depth > 0, "'--' outside a composite state", sourceLocation: sourceLocation)
             } else if let match = statement.wholeMatch(of: #/\[\*\] --> ([A-Za-z_][A-Za-z0-9_]*)/#) {
                 used.insert(match.1)
-                initialMarkers += 1
+                if depth == 0 { initialMarkers += 1 }
             } else if let match = statement.wholeMatch(of: #/([A-Za-z_][A-Za-z0-9_]*) --> \[\*\]/#) {
                 used.insert(match.1)
             } else if let match = statement.wholeMatch(
@@ -248,6 +257,7 @@ import Testing
             }
         }
         #expect(initialMarkers == 1, "\(run.text)", sourceLocation: sourceLocation)
+        #expect(depth == 0, "a composite state is not closed", sourceLocation: sourceLocation)
         #expect(used.isSubset(of: declared), "ids used but not declared: \(used.subtracting(declared))", sourceLocation: sourceLocation)
         return lines
     }

@@ -4,6 +4,9 @@
 //       Nanoseconds per transition of a file-loaded machine (default
 //       machines/self-driving-car.yaml), with and without its context effects and with one
 //       observer; allocations per transition when benchmarks/.work/malloc_count.so is preloaded.
+//   StatecraftBenchmarks statechart [MACHINE] [--inputs N]
+//       Nanoseconds per input of the statechart engine on a machine with parallel regions,
+//       history and eventless transitions (default machines/media-player.yaml).
 //   StatecraftBenchmarks load FILE [--timeout SECONDS]
 //       One in-process MachineFile.load of FILE: `wall user sys peak-RSS-KiB`, as measure.c prints;
 //       past the timeout, the same so far, and exit status 124.
@@ -13,7 +16,7 @@
 // Build it in release mode: swift build -c release --product StatecraftBenchmarks
 
 let usage =
-    "usage: StatecraftBenchmarks engine [MACHINE] [--transitions N] [--runs N] | load FILE [--timeout SECONDS] | phases FILE"
+    "usage: StatecraftBenchmarks engine [MACHINE] [--transitions N] [--runs N] | statechart [MACHINE] [--inputs N] | load FILE [--timeout SECONDS] | phases FILE"
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { fail(usage) }
 arguments.removeFirst()
@@ -34,6 +37,21 @@ case "engine":
         }
     }
     EngineBenchmark.run(options)
+case "statechart":
+    var options = StatechartBenchmark.Options()
+    while let argument = arguments.first {
+        arguments.removeFirst()
+        if argument == "--inputs" {
+            guard let text = arguments.first, let value = Int(text), value > 0 else { fail("--inputs needs a positive number") }
+            arguments.removeFirst()
+            options.inputs = value
+        } else if argument.hasPrefix("-") {
+            fail(usage)
+        } else {
+            options.machinePath = argument
+        }
+    }
+    StatechartBenchmark.run(options)
 case "load" where arguments.count == 1:
     LoadBenchmark.load(arguments[0], timeout: nil)
 case "load" where arguments.count == 3 && arguments[1] == "--timeout":

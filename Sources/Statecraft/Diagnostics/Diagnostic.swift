@@ -93,6 +93,10 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case duplicateVariable = "duplicate-variable"
     /// An initial state that is final, so the machine could accept no input.
     case invalidInitial = "invalid-initial"
+    // Statecharts: the shape of the state tree and of transitions' targets.
+    case invalidState = "invalid-state"
+    case invalidTarget = "invalid-target"
+    case eventlessCycle = "eventless-cycle"
     // Expressions and types.
     /// A guard or effect expression that does not parse.
     case expressionSyntax = "expression-syntax"
@@ -119,6 +123,8 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case unusedEffect = "unused-effect"
     /// Warning: a transition that lists a final state in `from`: it can never leave from there.
     case fromFinalState = "from-final-state"
+    /// Warning: a parallel state with one region.
+    case singleRegion = "single-region"
 }
 
 extension Array where Element == Diagnostic {

@@ -31,6 +31,9 @@ struct DiagramGraph {
     let exitEffects: [[String]]
     /// Each state's description, when the definition gives one.
     let stateDescriptions: [String?]
+    /// A statechart's tree, drawn as nested clusters (DOT) or composite states (Mermaid);
+    /// `nil` for a flat machine.
+    let tree: StateTree?
     /// Edges in order of their first transition in the file.
     private(set) var edges: [Edge] = []
     /// The sets of states that `from: { not: [...] }` transitions leave out, each once, by name
@@ -45,10 +48,11 @@ struct DiagramGraph {
         stateNames = machine.stateNames
         isFinal = machine.isFinal
         initialState = machine.initialState
+        tree = machine.chart?.tree
         entryEffects = machine.entryEffects.map { $0.map { machine.effectNames[$0] } }
         exitEffects = machine.exitEffects.map { $0.map { machine.effectNames[$0] } }
         let written = Self.matching(machine, definition)
-        if let states = definition?.states, states.map(\.name.name) == machine.stateNames {
+        if let states = definition?.allStates, states.map(\.name.name) == machine.stateNames {
             stateDescriptions = states.map(\.description)
         } else {
             stateDescriptions = machine.stateNames.map { _ in nil }
@@ -74,16 +78,19 @@ struct DiagramGraph {
                 sources = transition.sources.filter { !machine.isFinal[$0] }.map { .state($0) }
             }
             let description = written?[index].description
+            // A transition into several regions is an edge to each of its targets.
+            let targets = transition.targets
             for source in sources {
                 let stays = transition.target < 0
-                let target = stays ? source : .state(transition.target)
-                let key = EdgeKey(from: source, to: target, stays: stays)
-                if let existing = edgeIndex[key] {
-                    edges[existing].labels.append(label)
-                    edges[existing].descriptions.append(description)
-                } else {
-                    edgeIndex[key] = edges.count
-                    edges.append(Edge(from: source, to: target, stays: stays, labels: [label], descriptions: [description]))
+                for target in stays ? [source] : targets.map({ .state($0) }) {
+                    let key = EdgeKey(from: source, to: target, stays: stays)
+                    if let existing = edgeIndex[key] {
+                        edges[existing].labels.append(label)
+                        edges[existing].descriptions.append(description)
+                    } else {
+                        edgeIndex[key] = edges.count
+                        edges.append(Edge(from: source, to: target, stays: stays, labels: [label], descriptions: [description]))
+                    }
                 }
             }
         }
@@ -111,7 +118,8 @@ struct DiagramGraph {
     /// `input [guard] / effect, effect`, the guard and effects only when present; a refusal is
     /// `input [guard] rejected: MESSAGE` (a self-loop, as it changes nothing).
     static func label(_ transition: CompiledTransition, _ machine: CompiledMachine) -> String {
-        var label = machine.inputNames[transition.input]
+        // An eventless transition has no input: its label is its guard (or nothing).
+        var label = transition.input >= 0 ? machine.inputNames[transition.input] : "(eventless)"
         if let guardText = transition.guardText { label += " [\(guardText)]" }
         if let refusal = transition.refusal { label += " rejected: \(refusal)" }
         if !transition.effects.isEmpty {
@@ -125,7 +133,8 @@ struct DiagramGraph {
     /// `machine` was compiled from.
     private static func matching(_ machine: CompiledMachine, _ definition: MachineDefinition?) -> [TransitionDefinition]? {
         guard let written = definition?.transitions, written.count == machine.transitions.count else { return nil }
-        for (compiled, definition) in zip(machine.transitions, written) where machine.inputNames[compiled.input] != definition.input.name {
+        for (compiled, definition) in zip(machine.transitions, written)
+        where compiled.input >= 0 ? machine.inputNames[compiled.input] != definition.input.name : !definition.isEventless {
             return nil
         }
         return written

@@ -13,6 +13,20 @@ enum MermaidDiagram {
     static func render(_ graph: DiagramGraph, options: Diagram.Options = Diagram.Options()) -> String {
         var out = "stateDiagram-v2\n"
         if let direction = options.direction { out += "    direction \(direction.rawValue)\n" }
+        if let tree = graph.tree {
+            for state in tree.topLevel { composite(Int(state), graph, tree, indent: "    ", into: &out) }
+            if graph.hasAnyState { out += "    state \"any state\" as anyState\n" }
+            for index in graph.exceptions.indices {
+                out += "    state \"\(escaped(graph.exceptionLabel(index), inName: true))\" as anyStateExcept\(index)\n"
+            }
+            out += "    [*] --> s\(graph.initialState)\n"
+            for edge in graph.edges {
+                let label = edge.labels.map { escaped($0) }.joined(separator: "<br/>")
+                out += "    \(id(edge.from)) --> \(id(edge.to)) : \(label)\n"
+            }
+            for state in tree.topLevel where tree.isFinal[Int(state)] { out += "    s\(state) --> [*]\n" }
+            return out
+        }
         for (id, name) in graph.stateNames.enumerated() {
             out += "    state \"\(escaped(name, inName: true))\" as s\(id)\n"
         }
@@ -43,6 +57,36 @@ enum MermaidDiagram {
             out += "    class s\(state) current\n"
         }
         return out
+    }
+
+    /// A statechart's state: an atomic one by its name, a history one as `H` or `H*`, a compound
+    /// one as a composite state with its initial arrow, a parallel one as a composite state whose
+    /// regions are separated by `--`.
+    private static func composite(_ state: Int, _ graph: DiagramGraph, _ tree: StateTree, indent: String, into out: inout String) {
+        let name = escaped(graph.stateNames[state], inName: true)
+        switch tree.kinds[state] {
+        case .atomic:
+            out += "\(indent)state \"\(name)\" as s\(state)\n"
+        case .shallowHistory, .deepHistory:
+            out += "\(indent)state \"\(tree.kinds[state] == .deepHistory ? "H*" : "H")\" as s\(state)\n"
+        case .compound, .parallel:
+            out += "\(indent)state \"\(name)\" as s\(state) {\n"
+            let inner = indent + "    "
+            if tree.kinds[state] == .parallel {
+                for (index, region) in tree.children[state].enumerated() {
+                    if index > 0 { out += "\(inner)--\n" }
+                    composite(Int(region), graph, tree, indent: inner, into: &out)
+                }
+            } else {
+                if let first = tree.defaultEntries[state].first { out += "\(inner)[*] --> s\(first)\n" }
+                for child in tree.children[state] {
+                    composite(Int(child), graph, tree, indent: inner, into: &out)
+                    if tree.isFinal[Int(child)] { out += "\(inner)s\(child) --> [*]\n" }
+                }
+            }
+            for history in tree.histories[state] { composite(Int(history), graph, tree, indent: inner, into: &out) }
+            out += "\(indent)}\n"
+        }
     }
 
     private static func id(_ node: DiagramGraph.Node) -> String {

@@ -10,7 +10,7 @@ extension Expression {
 
     private func collectReads(into variables: inout [String], _ readsArgument: inout Bool) {
         switch self {
-        case .literal: break
+        case .literal, .inState: break
         case .variable(let name, _): if !variables.contains(name) { variables.append(name) }
         case .argument: readsArgument = true
         case .unary(_, let operand, _): operand.collectReads(into: &variables, &readsArgument)

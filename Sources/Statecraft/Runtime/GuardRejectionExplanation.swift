@@ -9,9 +9,14 @@ extension CompiledMachine {
     ///     after the result); `nil` to list the guards without values.
     ///   - argument: the input's argument.
     func falseGuards(input: Int, state: Int, context: [Value]?, argument: Value) -> String? {
+        falseGuards(of: candidates(state: state, input: input).map { Int($0) }, context: context, argument: argument)
+    }
+
+    /// ``falseGuards(input:state:context:argument:)`` for a list of candidate transitions (a
+    /// statechart's, gathered from its active states).
+    func falseGuards(of candidates: [Int], context: [Value]?, argument: Value) -> String? {
         var parts: [String] = []
-        for candidate in candidates(state: state, input: input) {
-            let transition = Int(candidate)
+        for transition in candidates {
             guard let text = transitions[transition].guardText, let expression = transitions[transition].guardExpression
             else { continue }
             if case .host = expression { continue }

@@ -77,11 +77,24 @@ public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
         }
         for transition in machine.transitions {
             out.record(
-                "transition", machine.inputNames[transition.input],
+                "transition", transition.input >= 0 ? machine.inputNames[transition.input] : "-",
                 transition.target >= 0 ? machine.stateNames[transition.target] : "-", transition.guardText ?? "-")
             out.list("from", transition.sources.map { machine.stateNames[$0] }.sorted(by: utf8Order))
             out.list("effects", effectNames(transition.effects))
             if let refusal = transition.refusal { out.record("reject", refusal) }
+            // A statechart's transitions may be eventless, internal or lead to several states.
+            if machine.chart != nil {
+                out.record("kind", transition.input >= 0 ? "input" : "eventless", transition.isInternal ? "internal" : "external")
+                out.list("to", transition.targets.map { machine.stateNames[$0] })
+            }
+        }
+        // A statechart's tree: each state's parent, kind and default entries.
+        if let tree = machine.chart?.tree {
+            for state in byName(machine.stateNames) {
+                let parent = tree.parents[state]
+                out.record("tree", machine.stateNames[state], parent >= 0 ? machine.stateNames[Int(parent)] : "-", "\(tree.kinds[state])")
+                out.list("default", tree.defaultEntries[state].map { machine.stateNames[Int($0)] })
+            }
         }
         return out.bytes
     }

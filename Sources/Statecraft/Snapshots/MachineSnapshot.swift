@@ -17,12 +17,24 @@ public struct MachineSnapshot: Hashable, Sendable {
     public var state: Int
     /// Context values by slot, each of its variable's type.
     public var context: [Value]
+    /// For a statechart: the active atomic states in document order (``state`` is the first);
+    /// empty for a flat machine.
+    public var configuration: [Int]
+    /// For a statechart: what each history state recorded, by the history state's id; a history
+    /// whose parent was never left has no entry.
+    public var histories: [Int: [Int]]
 
-    /// A snapshot of `state` and `context` for the machine with this name and fingerprint.
-    public init(machineName: String, fingerprint: MachineFingerprint, state: Int, context: [Value]) {
+    /// A snapshot of `state` and `context` for the machine with this name and fingerprint, and
+    /// for a statechart its configuration and history records.
+    public init(
+        machineName: String, fingerprint: MachineFingerprint, state: Int, context: [Value], configuration: [Int] = [],
+        histories: [Int: [Int]] = [:]
+    ) {
         self.machineName = machineName
         self.fingerprint = fingerprint
         self.state = state
         self.context = context
+        self.configuration = configuration
+        self.histories = histories
     }
 }

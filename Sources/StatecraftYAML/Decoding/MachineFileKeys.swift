@@ -9,13 +9,15 @@ package enum MachineFileKeys {
     /// An input written as a mapping: `{ arg: TYPE, description: TEXT }`.
     package static let input: [StaticString] = ["arg", "description", "internal"]
     /// A state's options.
-    package static let state: [StaticString] = ["entry", "exit", "final", "description"]
+    package static let state: [StaticString] = [
+        "entry", "exit", "final", "description", "states", "initial", "parallel", "history", "default",
+    ]
     /// An effect's body.
     package static let effect: [StaticString] = ["set", "send"]
     /// An input an effect sends, written as a mapping.
     package static let sentInput: [StaticString] = ["input", "arg"]
     /// A transition written as a mapping.
-    package static let transition: [StaticString] = ["input", "from", "to", "when", "effects", "reject", "description"]
+    package static let transition: [StaticString] = ["input", "from", "to", "when", "effects", "type", "reject", "description"]
     /// A transition's `from: { not: STATES }`.
     package static let excludedSources: [StaticString] = ["not"]
 }

@@ -14,7 +14,7 @@ package struct ScenarioCoverage: Sendable {
     package init(_ machine: CompiledMachine) {
         self.machine = machine
         statesEntered = Array(repeating: false, count: machine.stateCount)
-        countsState = Array(repeating: true, count: machine.stateCount)
+        countsState = (0..<machine.stateCount).map { !ScenarioRunner.isPseudoState($0, in: machine) }
         transitionsTaken = Array(repeating: false, count: machine.transitions.count)
         effectsRun = Array(repeating: false, count: machine.effectNames.count)
     }

@@ -1,6 +1,6 @@
 import Statecraft
 
-/// Runs scenarios on the engine's ``Runner``.
+/// Runs scenarios on the engine: a flat machine on ``Runner``, a statechart on ``ChartRunner``.
 /// Starts the machine (or resumes it in the scenario's state and context), sends each step's
 /// input, and checks the step's expectations against the results of its run to completion.
 /// The scenario must have passed ``ScenarioChecker``: every name it uses exists.
@@ -23,6 +23,7 @@ package struct ScenarioRunner {
 
     /// What is wrong with starting a scenario in `states`, or `nil`.
     static func startProblem(_ states: [Int], in machine: CompiledMachine) -> String? {
+        if machine.isStatechart { return chartStartProblem(states, in: machine) }
         return states.count == 1 ? nil : "names \(states.count) states; a flat machine is in one"
     }
 
@@ -44,6 +45,10 @@ package struct ScenarioRunner {
 
     /// Runs `scenario`, recording what it exercised in `coverage`.
     package func run(_ scenario: Scenario, coverage: inout ScenarioCoverage) -> ScenarioResult {
+        if machine.isStatechart {
+            var driver = ChartDriver(machine)
+            return run(scenario, with: &driver, coverage: &coverage)
+        }
         var driver = FlatDriver(runner: Runner(machine))
         return run(scenario, with: &driver, coverage: &coverage)
     }

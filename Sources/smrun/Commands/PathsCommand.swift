@@ -39,6 +39,10 @@ struct PathsCommand: ParsableCommand {
             }
             targetState = id
         }
+        if compiled.isStatechart {
+            FileHandleOutput.standardError("smrun paths: machine '\(compiled.name)' is a statechart; smrun paths searches flat machines only\n")
+            throw ExitCode(Smrun.Status.invalid)
+        }
         let paths = MachinePaths(compiled)
         var printer = PathsPrinter(machine: compiled, machinePath: machine, format: format)
         if let targetState {

@@ -157,6 +157,33 @@ enum MachineFileSchema {
         "description": {
           "description": "What the state means, for people (shown by `smrun graph`).",
           "$ref": "#/$defs/text"
+        },
+        "states": {
+          "description": "The state's children (a statechart): a list of names, or name -> options, as at the top level.",
+          "oneOf": [
+            { "type": "array", "items": { "$ref": "#/$defs/name" } },
+            {
+              "type": "object",
+              "propertyNames": { "$ref": "#/$defs/name" },
+              "additionalProperties": { "oneOf": [{ "type": "null" }, { "$ref": "#/$defs/stateOptions" }] }
+            }
+          ]
+        },
+        "initial": {
+          "description": "The child entered by default (default: the first), or descendants one per region.",
+          "$ref": "#/$defs/names"
+        },
+        "parallel": {
+          "description": "The children are regions, all active together.",
+          "type": "boolean"
+        },
+        "history": {
+          "description": "Makes the state a history pseudo-state of its parent: it recalls the active child (shallow) or atomic states (deep).",
+          "enum": ["shallow", "deep"]
+        },
+        "default": {
+          "description": "For a history state: where it leads while its parent was never left.",
+          "$ref": "#/$defs/names"
         }
       }
     },
@@ -201,12 +228,15 @@ enum MachineFileSchema {
       "pattern": "^\\s*[^\\s|]+\\s*\\|"
     },
     "transition": {
-      "description": "A transition as a mapping, which can have a guard.",
+      "description": "A transition as a mapping, which can have a guard; without `input` it is eventless.",
       "type": "object",
       "additionalProperties": false,
-      "required": ["input", "from"],
+      "required": ["from"],
       "properties": {
-        "input": { "description": "The input that triggers the transition.", "$ref": "#/$defs/name" },
+        "input": {
+          "description": "The input that triggers the transition, or a pattern: `NAME.*` matches NAME and every NAME.something, `*` every input. Leave it out for an eventless transition.",
+          "oneOf": [{ "$ref": "#/$defs/name" }, { "type": "string", "pattern": "^([^\\s|,=*#\"\\[\\]{}\\x00-\\x1F\\x7F]+\\.)?\\*$" }]
+        },
         "from": {
           "description": "The states it leaves from: a name, a list of names, \"*\" for every non-final state, or { not: STATES } for every non-final state but those.",
           "oneOf": [
@@ -218,7 +248,15 @@ enum MachineFileSchema {
         },
         "to": {
           "description": "The state it enters. Leave it out (or null) to stay, without exit or entry effects; name the source itself for an external self-transition.",
-          "oneOf": [{ "$ref": "#/$defs/name" }, { "type": "null" }]
+          "oneOf": [
+            { "$ref": "#/$defs/name" },
+            { "type": "null" },
+            { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/name" } }
+          ]
+        },
+        "type": {
+          "description": "internal: a transition from a compound state to its descendants does not leave it; external (default) does.",
+          "enum": ["internal", "external"]
         },
         "when": {
           "description": "A guard: a bool expression over the context and `arg`. The transition is taken only when it holds.",

@@ -1,0 +1,199 @@
+// The microstep (SCXML's microstep): exits, effects and entries of the selected transitions,
+// all or nothing, with history records and done events.
+extension ChartRunner {
+    /// Takes the transitions of ``enabled``: exits, effects, entries, all or nothing (an effect
+    /// that fails to evaluate leaves the machine as it was).
+    mutating func microstep(argument: Value, _ result: inout ChartResult) {
+        let tree = chart.tree
+        for word in exitSet.indices {
+            exitSet[word] = 0
+            entrySet[word] = 0
+        }
+        for domain in enabledDomains where domain != StateChart.noDomain {
+            Self.insertRange(Int(domain) + 1, tree.end(of: Int(domain)), into: &exitSet)
+        }
+        for word in exitSet.indices { exitSet[word] &= configuration[word] }
+        for (position, index) in enabled.enumerated() {
+            let domain = Int(enabledDomains[position])
+            let transition = chart.transitions[Int(index)]
+            guard domain != Int(StateChart.noDomain) else { continue }
+            for target in transition.targets { addDescendants(Int(target)) }
+            for target in transition.targets {
+                let target = Int(target)
+                let slot = Int(tree.historySlots[target])
+                if slot < 0 {
+                    addAncestors(target, upTo: domain)
+                } else if historyCounts[slot] >= 0 {
+                    for offset in 0..<Int(historyCounts[slot]) {
+                        addAncestors(Int(historyRecords[historyStarts[slot] + offset]), upTo: domain)
+                    }
+                } else {
+                    for state in tree.defaultEntries[target] { addAncestors(Int(state), upTo: domain) }
+                }
+            }
+        }
+        transitionsTaken.append(contentsOf: enabled)
+        if let failure = runPlan(argument: argument) {
+            result.outcome = .rejected(.expressionError)
+            result.evaluationError = failure.error
+            result.failedExpression = failure.site
+            effectsRun.removeAll(keepingCapacity: true)
+            transitionsTaken.removeAll(keepingCapacity: true)
+            return
+        }
+        result.outcome = .accepted
+    }
+
+    /// Lays out the step of ``exitSet``, the taken transitions and ``entrySet`` as a plan,
+    /// runs its effect bodies against a scratch context, and commits: history records, the new
+    /// configuration, the context, done events. `nil` when committed; else what failed, with
+    /// nothing changed.
+    mutating func runPlan(argument: Value) -> (error: EvaluationError, site: TransitionResult.ExpressionSite)? {
+        let tree = chart.tree
+        // Read once, as locals: the loops below call mutating methods of self, and reading
+        // these through self there would copy the runner.
+        let (exitEffects, entryEffects, effects) = (machine.exitEffects, machine.entryEffects, machine.effects)
+        let (compiledTransitions, chartTransitions, doneInputs) = (machine.transitions, chart.transitions, chart.doneInputs)
+        for word in configuration.indices { nextConfiguration[word] = configuration[word] & ~exitSet[word] }
+        // Exits, innermost first: descending ids.
+        var word = exitSet.count - 1
+        while word >= 0 {
+            var bits = exitSet[word]
+            while bits != 0 {
+                let bit = 63 - bits.leadingZeroBitCount
+                bits &= ~(1 << UInt64(bit))
+                for effect in exitEffects[word << 6 | bit] { appendEffect(effect) }
+            }
+            word -= 1
+        }
+        for index in transitionsTaken {
+            for effect in compiledTransitions[Int(chartTransitions[Int(index)].compiled)].effects { appendEffect(effect) }
+        }
+        // Entries, outermost first: ascending ids.
+        for word in entrySet.indices {
+            var bits = entrySet[word]
+            while bits != 0 {
+                let state = word << 6 | bits.trailingZeroBitCount
+                bits &= bits &- 1
+                if Self.contains(nextConfiguration, state) { continue }
+                Self.insert(state, into: &nextConfiguration)
+                for effect in entryEffects[state] { appendEffect(effect) }
+                guard tree.isFinal[state] else { continue }
+                let parent = Int(tree.parents[state])
+                if parent < 0 {
+                    plan.append(-1)
+                    continue
+                }
+                if tree.kinds[parent] == .compound { plan.append(Int32(-(parent + 2))) }
+                let grandparent = Int(tree.parents[parent])
+                if tree.kinds[parent] == .parallel && isInFinalState(parent, nextConfiguration) {
+                    plan.append(Int32(-(parent + 2)))
+                } else if grandparent >= 0 && tree.kinds[grandparent] == .parallel && isInFinalState(grandparent, nextConfiguration) {
+                    plan.append(Int32(-(grandparent + 2)))
+                }
+            }
+        }
+        // Effect bodies against the scratch context; queued inputs kept only on success.
+        let queuedBefore = queue.count
+        var copied = false
+        var finishes = false
+        for step in plan {
+            if step == -1 {
+                finishes = true
+                continue
+            }
+            if step < -1 {
+                let state = Int(-step) - 2
+                let input = doneInputs[state]
+                if input >= 0 { queue.append(Queued(input: Int(input), argument: .null, sender: ~state)) }
+                continue
+            }
+            let id = Int(step)
+            let effect = effects[id]
+            guard effect.hasBody else { continue }
+            if !copied {
+                for slot in values.indices { scratch[slot] = values[slot] }
+                copied = true
+            }
+            var expression = 0
+            do {
+                for assignment in effect.assignments {
+                    scratch[assignment.slot] = try assignment.value.evaluate(scratch, argument: argument)
+                    expression += 1
+                }
+                for send in effect.sends {
+                    let value = try send.argument?.evaluate(scratch, argument: argument) ?? .null
+                    queue.append(Queued(input: send.input, argument: value, sender: id))
+                    expression += 1
+                }
+            } catch {
+                queue.removeSubrange(queuedBefore...)
+                return (error, .effect(id, expression: expression))
+            }
+        }
+        // Commit: history records what was active in the states left, then the new configuration.
+        for word in exitSet.indices {
+            var bits = exitSet[word]
+            while bits != 0 {
+                let state = word << 6 | bits.trailingZeroBitCount
+                bits &= bits &- 1
+                for history in tree.histories[state] { record(history, leaving: state) }
+            }
+        }
+        swap(&configuration, &nextConfiguration)
+        if copied {
+            swap(&values, &scratch)
+            contextVersion &+= 1
+        }
+        updateActivity()
+        if finishes { isFinished = true }
+        return nil
+    }
+
+    @inline(__always)
+    mutating func appendEffect(_ effect: Int) {
+        plan.append(Int32(effect))
+        effectsRun.append(Int32(effect))
+    }
+
+    mutating func record(_ history: Int32, leaving parent: Int) {
+        let tree = chart.tree
+        let slot = Int(tree.historySlots[Int(history)])
+        var count = 0
+        let start = historyStarts[slot]
+        if tree.kinds[Int(history)] == .deepHistory {
+            for state in (parent + 1)..<tree.end(of: parent) where tree.kinds[state] == .atomic && Self.contains(configuration, state) {
+                historyRecords[start + count] = Int32(state)
+                count += 1
+            }
+        } else {
+            for child in tree.children[parent] where Self.contains(configuration, Int(child)) {
+                historyRecords[start + count] = child
+                count += 1
+            }
+        }
+        historyCounts[slot] = Int32(count)
+    }
+
+    /// Writes each tested state's activity into its slot of ``values``. Mutating, not given
+    /// `values` inout: a method of self given one of self's properties inout copies self.
+    mutating func updateActivity() {
+        for test in chart.activityTests { values[Int(test.slot)] = .bool(Self.contains(configuration, Int(test.state))) }
+    }
+
+    /// Whether `state` has completed in `configuration`: a compound state whose active child
+    /// is final, a parallel state whose every region has completed.
+    func isInFinalState(_ state: Int, _ configuration: [UInt64]) -> Bool {
+        let tree = chart.tree
+        switch tree.kinds[state] {
+        case .compound:
+            return tree.children[state].contains { tree.isFinal[Int($0)] && Self.contains(configuration, Int($0)) }
+        case .parallel:
+            return tree.children[state].allSatisfy { isInFinalState(Int($0), configuration) }
+        case .atomic:
+            return tree.isFinal[state] && Self.contains(configuration, state)
+        case .shallowHistory, .deepHistory:
+            return false
+        }
+    }
+}

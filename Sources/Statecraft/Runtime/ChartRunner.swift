@@ -1,0 +1,258 @@
+/// Runs a statechart (a ``CompiledMachine`` with a ``StateChart``) with W3C SCXML's algorithm:
+/// selection in document order from each active atomic state outward, conflicts resolved in
+/// favour of the descendant's choice, states exited innermost first (history recorded), the
+/// transitions' effects in order, states entered outermost first (default and history
+/// entries), eventless transitions after every microstep, then queued inputs and done events.
+///
+/// The configuration is a bitset of state ids; every buffer of a step is kept from one input to
+/// the next, so a step allocates nothing once the buffers have grown.
+public struct ChartRunner: Sendable {
+    /// The machine it runs.
+    public let machine: CompiledMachine
+    package let chart: StateChart
+    /// The active states, one bit per state id (a state's bit is `1 << (id % 64)` of word
+    /// `id / 64`).
+    public internal(set) var configuration: [UInt64]
+    /// The configuration before the latest result's step (what a result shows as `from`).
+    public internal(set) var previousConfiguration: [UInt64]
+    /// The context's variables, then a bool per state that `in()` tests (``StateChart/activityTests``).
+    package internal(set) var values: [Value]
+    var scratch: [Value]
+    /// Counts the changes of the context.
+    public internal(set) var contextVersion = 0
+    /// Whether a top-level final state was entered: every later input is `finished`.
+    public internal(set) var isFinished = false
+    /// Steps (eventless microsteps and queued inputs) per external input before `step-limit`.
+    public var stepLimit: Int
+
+    /// The effects that ran in the latest result's step, in order.
+    public internal(set) var effectsRun: [Int32] = []
+    /// The transitions taken in the latest result's step (indices into ``StateChart/transitions``).
+    package internal(set) var transitionsTaken: [Int32] = []
+
+    struct Queued: Sendable {
+        var input: Int
+        var argument: Value
+        /// The effect that sent it, or for a done event the state that completed, as ~state.
+        var sender: Int
+    }
+
+    var queue: [Queued] = []
+    var queueHead = 0
+    /// What each history pseudo-state recorded: slot `s` holds `historyCounts[s]` states from
+    /// `historyStarts[s]`; -1 while its parent was never left.
+    var historyRecords: [Int32]
+    var historyStarts: [Int]
+    var historyCounts: [Int32]
+
+    // Buffers of one step.
+    var enabled: [Int32] = []
+    var enabledDomains: [Int32] = []
+    var exitSet: [UInt64]
+    var entrySet: [UInt64]
+    var nextConfiguration: [UInt64]
+    /// Effects to run, with markers: -1 finishes the machine, -(state + 2) raises the state's
+    /// done event.
+    var plan: [Int32] = []
+
+    /// A runner for `machine`, which must be a statechart (``CompiledMachine/isStatechart``),
+    /// not started yet: call ``start(into:)`` first.
+    public init(_ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit) {
+        precondition(machine.chart != nil, "ChartRunner runs statecharts; run a flat machine with Runner")
+        self.machine = machine
+        let chart = machine.chart!
+        self.chart = chart
+        let words = chart.tree.wordCount
+        configuration = [UInt64](repeating: 0, count: words)
+        previousConfiguration = configuration
+        exitSet = configuration
+        entrySet = configuration
+        nextConfiguration = configuration
+        values = machine.initialContext + chart.activityTests.map { _ in Value.bool(false) }
+        scratch = values
+        self.stepLimit = stepLimit
+        var starts: [Int] = []
+        var total = 0
+        for capacity in chart.tree.historyCapacities {
+            starts.append(total)
+            total += Int(capacity)
+        }
+        historyStarts = starts
+        historyRecords = [Int32](repeating: 0, count: total)
+        historyCounts = [Int32](repeating: -1, count: starts.count)
+    }
+
+    // MARK: - Reading the state
+
+    /// The context's values, by variable id.
+    public var context: [Value] { Array(values[0..<machine.variableNames.count]) }
+
+    /// Whether `state` is active.
+    @inline(__always)
+    public func isActive(_ state: Int) -> Bool { Self.contains(configuration, state) }
+
+    /// The active atomic states in document order.
+    public var activeAtomicStates: [Int] { Self.atomicStates(of: configuration, chart.tree) }
+
+    /// Whether the state named `name` is active (`false` for a name the machine does not have).
+    public func isActive(_ name: String) -> Bool {
+        guard let state = machine.stateNames.firstIndex(of: name) else { return false }
+        return isActive(state)
+    }
+
+    /// The names of the active atomic states, in document order: the configuration as results show it.
+    public var activeStateNames: [String] { activeAtomicStates.map { machine.stateNames[$0] } }
+
+    /// The atomic states of `configuration`, in document order.
+    package static func atomicStates(of configuration: [UInt64], _ tree: StateTree) -> [Int] {
+        var states: [Int] = []
+        forEachAtomic(in: configuration, tree) { states.append($0) }
+        return states
+    }
+
+    /// Calls `body` with each atomic state of `configuration`, in document order.
+    @inline(__always)
+    package static func forEachAtomic(in configuration: [UInt64], _ tree: StateTree, _ body: (Int) -> Void) {
+        for word in configuration.indices {
+            var bits = configuration[word] & tree.atomicMask[word]
+            while bits != 0 {
+                body(word << 6 | bits.trailingZeroBitCount)
+                bits &= bits &- 1
+            }
+        }
+    }
+
+    /// The argument of a queued input's result while a sink receives it.
+    public func queuedArgument(of result: ChartResult) -> Value? {
+        result.queueSlot >= 0 && result.queueSlot < queue.count ? queue[result.queueSlot].argument : nil
+    }
+
+    /// The result for an input rejected before it reached the machine (unknown name, bad argument).
+    public mutating func rejection(_ kind: RejectionKind, input: Int) -> ChartResult {
+        previousConfiguration = configuration
+        effectsRun.removeAll(keepingCapacity: true)
+        transitionsTaken.removeAll(keepingCapacity: true)
+        return ChartResult(.external, input: input, outcome: .rejected(kind))
+    }
+
+    // MARK: - Running
+
+    /// Enters the initial configuration: a start result when any entry effect ran, then the
+    /// eventless transitions and queued inputs that follow.
+    public mutating func start<Sink: ChartResultSink & ~Copyable>(into sink: inout Sink) {
+        clearStep()
+        for word in entrySet.indices {
+            entrySet[word] = 0
+            exitSet[word] = 0
+        }
+        for target in chart.tree.initial {
+            addDescendants(Int(target))
+            addAncestors(Int(target), upTo: -1)
+        }
+        var result = ChartResult(.start, input: -1, outcome: .accepted)
+        if let failure = runPlan(argument: .null) {
+            result.outcome = .rejected(.expressionError)
+            result.evaluationError = failure.error
+            result.failedExpression = failure.site
+            // The configuration is entered all the same; the context stays as it was.
+            configuration = nextConfiguration
+            updateActivity()
+        }
+        if !effectsRun.isEmpty || result.isRejected { sink.receive(result, from: self) }
+        runToCompletion(into: &sink)
+    }
+
+    /// Processes one external input whose argument has been checked, then the eventless
+    /// transitions and queued inputs that follow it (run to completion).
+    public mutating func send<Sink: ChartResultSink & ~Copyable>(_ input: Int, argument: Value = .null, into sink: inout Sink) {
+        let result = process(input, argument: argument, trigger: .external)
+        sink.receive(result, from: self)
+        if result.isAccepted { runToCompletion(into: &sink) }
+    }
+
+    mutating func clearStep() {
+        for word in configuration.indices { previousConfiguration[word] = configuration[word] }
+        // Emptied only when there is something to empty: most steps of a rejected input have nothing.
+        if !effectsRun.isEmpty { effectsRun.removeAll(keepingCapacity: true) }
+        if !transitionsTaken.isEmpty { transitionsTaken.removeAll(keepingCapacity: true) }
+        if !plan.isEmpty { plan.removeAll(keepingCapacity: true) }
+    }
+
+    /// Eventless microsteps until none is enabled, then the next queued input, and again,
+    /// until both are done or the step limit is passed.
+    mutating func runToCompletion<Sink: ChartResultSink & ~Copyable>(into sink: inout Sink) {
+        var steps = 0
+        // After an eventless guard failed to evaluate, eventless selection waits for a step
+        // that changes something (it would fail again).
+        var eventlessBlocked = false
+        while true {
+            while chart.hasEventless && !isFinished && !eventlessBlocked {
+                clearStep()
+                var result = ChartResult(.eventless, input: -1)
+                if !select(input: -1, argument: .null, &result) {
+                    if result.rejection == .expressionError {
+                        eventlessBlocked = true
+                        sink.receive(result, from: self)
+                    }
+                    break
+                }
+                steps += 1
+                if steps > stepLimit {
+                    result.outcome = .rejected(.stepLimit)
+                    result.discarded = queue.count - queueHead
+                    enabled.removeAll(keepingCapacity: true)
+                    sink.receive(result, from: self)
+                    discardQueue()
+                    return
+                }
+                microstep(argument: .null, &result)
+                if !result.isAccepted { eventlessBlocked = true }
+                sink.receive(result, from: self)
+            }
+            guard queueHead < queue.count else {
+                discardQueue()
+                return
+            }
+            let next = queue[queueHead]
+            queueHead += 1
+            let trigger: ChartResult.Trigger = next.sender >= 0 ? .sent(effect: next.sender) : .done(state: ~next.sender)
+            steps += 1
+            if steps > stepLimit {
+                clearStep()
+                var result = ChartResult(trigger, input: next.input, outcome: .rejected(.stepLimit))
+                result.discarded = queue.count - queueHead
+                result.queueSlot = queueHead - 1
+                sink.receive(result, from: self)
+                discardQueue()
+                return
+            }
+            var result = process(next.input, argument: next.argument, trigger: trigger)
+            result.queueSlot = queueHead - 1
+            if result.isAccepted { eventlessBlocked = false }
+            // A done event that no transition takes changes nothing and is not reported.
+            if case .done = trigger, result.rejection == .noTransition || result.outcome == .ignored { continue }
+            sink.receive(result, from: self)
+        }
+    }
+
+    mutating func discardQueue() {
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+    }
+
+    mutating func process(_ input: Int, argument: Value, trigger: ChartResult.Trigger) -> ChartResult {
+        clearStep()
+        var result = ChartResult(trigger, input: input)
+        if isFinished {
+            result.outcome = .rejected(.finished)
+            return result
+        }
+        guard select(input: input, argument: argument, &result) else {
+            if result.outcome == .rejected(.noTransition) && machine.onUnhandled == .ignore { result.outcome = .ignored }
+            return result
+        }
+        microstep(argument: argument, &result)
+        return result
+    }
+}
+

@@ -1,0 +1,36 @@
+// A statechart runner saved and resumed: its configuration and history records.
+extension ChartRunner {
+    /// What a snapshot holds beside the context: the active atomic states, and what each
+    /// history state recorded (by history state id; none for a parent never left).
+    package var savedState: (configuration: [Int], histories: [Int: [Int]]) {
+        var histories: [Int: [Int]] = [:]
+        let tree = chart.tree
+        for state in 0..<tree.count where tree.historySlots[state] >= 0 {
+            let slot = Int(tree.historySlots[state])
+            guard historyCounts[slot] >= 0 else { continue }
+            let start = historyStarts[slot]
+            histories[state] = (0..<Int(historyCounts[slot])).map { Int(historyRecords[start + $0]) }
+        }
+        return (activeAtomicStates, histories)
+    }
+
+    /// Resumes from a snapshot decoded for this runner's machine (``SnapshotCodec`` checks its
+    /// configuration and history records), without running entry effects.
+    public mutating func restore(_ snapshot: MachineSnapshot) {
+        let tree = chart.tree
+        guard let restored = tree.configuration(ofAtomicStates: snapshot.configuration).configuration else {
+            preconditionFailure("a snapshot's configuration is checked when it is decoded")
+        }
+        configuration = restored
+        previousConfiguration = restored
+        for (history, states) in snapshot.histories {
+            let slot = Int(tree.historySlots[history])
+            for (offset, state) in states.enumerated() { historyRecords[historyStarts[slot] + offset] = Int32(state) }
+            historyCounts[slot] = Int32(states.count)
+        }
+        for (slot, value) in snapshot.context.enumerated() { values[slot] = value }
+        updateActivity()
+        isFinished = tree.topLevel.contains { tree.isFinal[Int($0)] && isActive(Int($0)) }
+        contextVersion &+= 1
+    }
+}

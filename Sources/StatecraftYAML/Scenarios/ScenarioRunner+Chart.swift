@@ -1,0 +1,72 @@
+import Statecraft
+
+extension ScenarioRunner {
+    /// What is wrong with starting a statechart with `states` as its active atomic states.
+    static func chartStartProblem(_ states: [Int], in machine: CompiledMachine) -> String? {
+        guard let tree = machine.chart?.tree else { return nil }
+        return tree.configuration(ofAtomicStates: states).problem.map { "is no configuration the machine can be in: it \($0)" }
+    }
+
+    /// Whether `state` is a statechart's history pseudo-state, which is never active.
+    static func isPseudoState(_ state: Int, in machine: CompiledMachine) -> Bool {
+        machine.chart?.tree.kinds[state].isHistory ?? false
+    }
+
+    /// Drives a statechart's ``ChartRunner``.
+    struct ChartDriver: Driver {
+        var runner: ChartRunner
+
+        init(_ machine: CompiledMachine) {
+            runner = ChartRunner(machine)
+        }
+
+        private struct Recorder: ChartResultSink {
+            var records: [StepRecord] = []
+
+            mutating func receive(_ result: ChartResult, from runner: borrowing ChartRunner) {
+                let chart = runner.chart
+                let isMain: Bool
+                switch result.trigger {
+                case .start, .external: isMain = true
+                case .sent, .done, .eventless: isMain = false
+                }
+                let active = (0..<runner.machine.stateCount).filter { runner.isActive($0) }
+                records.append(
+                    StepRecord(
+                        input: result.input, isMain: isMain, isAccepted: result.isAccepted, rejection: result.rejection,
+                        effects: runner.effectsRun.map(Int.init),
+                        transitions: runner.transitionsTaken.map { Int(chart.transitions[Int($0)].compiled) },
+                        statesAfter: runner.activeAtomicStates, statesActive: active))
+            }
+        }
+
+        mutating func start(in states: [Int]?, context: [Value], coverage: inout ScenarioCoverage) -> [StepRecord] {
+            var recorder = Recorder()
+            let machine = runner.machine
+            if let states {
+                runner.restore(
+                    MachineSnapshot(
+                        machineName: machine.name, fingerprint: MachineFingerprint(machine), state: states[0], context: context,
+                        configuration: states))
+            } else {
+                if context != machine.initialContext {
+                    // The context is set before the start, in the initial configuration.
+                    runner.setContextBeforeStart(context)
+                }
+                runner.start(into: &recorder)
+            }
+            for state in 0..<machine.stateCount where runner.isActive(state) { coverage.enter(state) }
+            return recorder.records
+        }
+
+        mutating func send(_ input: Int, argument: Value) -> [StepRecord] {
+            var recorder = Recorder()
+            runner.send(input, argument: argument, into: &recorder)
+            return recorder.records
+        }
+
+        var after: After {
+            After(states: runner.activeAtomicStates, context: runner.context, isFinished: runner.isFinished)
+        }
+    }
+}
