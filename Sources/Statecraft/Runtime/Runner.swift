@@ -9,7 +9,7 @@ public struct Runner: Sendable {
     /// The current state's id.
     public var state: Int { current }
     /// The context's values, by variable id.
-    public var context: [Value] { values }
+    @inlinable public var context: [Value] { values }
     // Stored under other names so that the inlinable hot path may write them; `state` and
     // `context` stay read-only for callers.
     @usableFromInline var current: Int
