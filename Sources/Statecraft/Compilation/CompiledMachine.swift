@@ -158,6 +158,30 @@ package struct CompiledEffect: Sendable {
     package let expressionTexts: [String]
 
     package var hasBody: Bool { !assignments.isEmpty || !sends.isEmpty }
+
+    /// Runs the body against `context`: assignments in written order, each seeing those before
+    /// it, then each send, queued as `queuing` makes it. Returns the error and the index of the
+    /// expression that failed, or nil. The caller owns all-or-nothing: on failure, `context` and
+    /// `queue` hold what ran before the failing expression.
+    func run<Queued>(
+        in context: inout [Value], argument: Value, queue: inout [Queued], queuing: (_ input: Int, _ argument: Value) -> Queued
+    ) -> (error: EvaluationError, expression: Int)? {
+        var expression = 0
+        do {
+            for assignment in assignments {
+                context[assignment.slot] = try assignment.value.evaluate(context, argument: argument)
+                expression += 1
+            }
+            for send in sends {
+                let value = try send.argument?.evaluate(context, argument: argument) ?? .null
+                queue.append(queuing(send.input, value))
+                expression += 1
+            }
+        } catch {
+            return (error, expression)
+        }
+        return nil
+    }
 }
 
 /// The effects one transition runs: the source's exit effects, the transition's, the target's

@@ -281,20 +281,9 @@ public struct Runner: Sendable {
                 for slot in values.indices { scratch[slot] = values[slot] }
                 copied = true
             }
-            var expression = 0
-            do {
-                for assignment in effect.assignments {
-                    scratch[assignment.slot] = try assignment.value.evaluate(scratch, argument: argument)
-                    expression += 1
-                }
-                for send in effect.sends {
-                    let value = try send.argument?.evaluate(scratch, argument: argument) ?? .null
-                    queue.append(Queued(input: send.input, argument: value, sentBy: id))
-                    expression += 1
-                }
-            } catch {
+            if let failure = effect.run(in: &scratch, argument: argument, queue: &queue, queuing: { Queued(input: $0, argument: $1, sentBy: id) }) {
                 queue.removeSubrange(queuedBefore...)
-                return (error, .effect(id, expression: expression))
+                return (failure.error, .effect(id, expression: failure.expression))
             }
         }
         if copied {
