@@ -5,9 +5,9 @@ import Statecraft
 /// It checks the schema (keys, value kinds) and reports every problem it finds with its
 /// position; references and types are checked afterwards by ``MachineCompiler``. It reads the
 /// flat ``YAMLDocument``, and interns names: a state named on many rows is one `String`.
-struct MachineFileDecoder {
-    private(set) var diagnostics: [Diagnostic] = []
-    private let document: YAMLDocument
+struct MachineFileDecoder: YAMLShapeReading {
+    var diagnostics: [Diagnostic] = []
+    let document: YAMLDocument
     private var spellings: TextInterner
 
     init(_ document: YAMLDocument) {
@@ -370,10 +370,6 @@ struct MachineFileDecoder {
 
     // MARK: - Values
 
-    private mutating func error(_ code: DiagnosticCode, _ message: String, _ position: SourcePosition) {
-        diagnostics.append(.error(code, message, at: position))
-    }
-
     private mutating func checkKeys(_ map: Int, allowed: [StaticString], in context: @autoclosure () -> String) {
         for entry in document.entries(map) where !allowed.contains(where: { document.text(of: entry.key, is: $0) }) {
             let key = document.string(entry.key)
@@ -384,18 +380,6 @@ struct MachineFileDecoder {
                     + "; expected one of: \(names.joined(separator: ", "))",
                 document[entry.key].position)
         }
-    }
-
-    private mutating func required(_ map: Int, _ key: StaticString) -> Int? {
-        if let entry = document.entry(map, key) { return entry.value }
-        error(.missingKey, "missing required key '\(key)'", document[map].position)
-        return nil
-    }
-
-    private mutating func mapping(_ node: Int, _ what: String) -> Int? {
-        if document[node].kind == .mapping { return node }
-        error(.wrongKind, "\(what) must be a mapping, not \(document.kindDescription(node))", document[node].position)
-        return nil
     }
 
     /// A mapping, or nothing for an empty value (`context:` with nothing under it).

@@ -3,9 +3,9 @@ import Statecraft
 /// Decodes a scenario file's YAML into a ``ScenarioFile``, checking its schema (keys, value
 /// kinds) and reporting every problem with its position, as ``MachineFileDecoder`` does for
 /// machine files. Names are resolved against the machine afterwards (``ScenarioChecker``).
-struct ScenarioFileDecoder {
-    private(set) var diagnostics: [Diagnostic] = []
-    private let document: YAMLDocument
+struct ScenarioFileDecoder: YAMLShapeReading {
+    var diagnostics: [Diagnostic] = []
+    let document: YAMLDocument
 
     static let topLevelKeys: [StaticString] = ["machine", "scenarios"]
     static let scenarioKeys: [StaticString] = ["name", "context", "state", "steps"]
@@ -145,10 +145,6 @@ struct ScenarioFileDecoder {
 
     // MARK: - Values
 
-    private mutating func error(_ code: DiagnosticCode, _ message: String, _ position: SourcePosition) {
-        diagnostics.append(.error(code, message, at: position))
-    }
-
     private mutating func checkKeys(_ map: Int, allowed: [StaticString], in context: String) {
         for entry in document.entries(map) where !allowed.contains(where: { document.text(of: entry.key, is: $0) }) {
             let key = document.string(entry.key)
@@ -160,18 +156,6 @@ struct ScenarioFileDecoder {
                     + "; expected one of: \(names.joined(separator: ", "))",
                 document[entry.key].position)
         }
-    }
-
-    private mutating func required(_ map: Int, _ key: StaticString) -> Int? {
-        if let entry = document.entry(map, key) { return entry.value }
-        error(.missingKey, "missing required key '\(key)'", document[map].position)
-        return nil
-    }
-
-    private mutating func mapping(_ node: Int, _ what: String) -> Int? {
-        if document[node].kind == .mapping { return node }
-        error(.wrongKind, "\(what) must be a mapping, not \(document.kindDescription(node))", document[node].position)
-        return nil
     }
 
     private mutating func string(_ node: Int, _ what: String) -> String? {
