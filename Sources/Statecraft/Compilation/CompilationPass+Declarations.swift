@@ -22,7 +22,7 @@ extension CompilationPass {
     mutating func declareInputs() {
         if let declared = definition.inputs {
             for input in declared {
-                if let problem = NameRules.problem(withName: input.name.name) {
+                if let problem = NameRules.problem(withInputName: input.name.name) {
                     error(.invalidName, problem, input.name.position)
                 }
                 if let first = inputIDs[input.name.name] {
@@ -40,8 +40,9 @@ extension CompilationPass {
                 inputIsInternal.append(input.isInternal)
             }
         } else {
-            for transition in definition.transitions where inputIDs[transition.input.name] == nil && !transition.isEventless && !transition.isPattern {
-                if let problem = NameRules.problem(withName: transition.input.name) {
+            for transition in definition.transitions
+            where inputIDs[transition.input.name] == nil && !transition.isEventless && !transition.isPattern && transition.after == nil {
+                if let problem = NameRules.problem(withInputName: transition.input.name) {
                     error(.invalidName, problem, transition.input.position)
                 }
                 inputIDs[transition.input.name] = inputNames.count

@@ -73,15 +73,17 @@ extension CompilationPass {
             }
             for send in effect.sends {
                 guard let input = input(send.input, role: "effect '\(effect.name.name)' sends; it") else { continue }
+                let delay = send.delay?.milliseconds ?? -1
+                let timer = send.id.flatMap { timerIDs[$0.name] } ?? -1
                 switch (argumentTypes[input], send.argument) {
                 case (nil, nil):
-                    sends.append(.init(input: input, argument: nil))
+                    sends.append(.init(input: input, argument: nil, delay: delay, timer: timer))
                     texts.append(inputNames[input])
                 case (let type?, let argument?):
                     if let compiled = compileExpression(
                         argument, in: scope, expected: ExpressionType(type), role: "the argument sent to '\(inputNames[input])'")
                     {
-                        sends.append(.init(input: input, argument: compiled))
+                        sends.append(.init(input: input, argument: compiled, delay: delay, timer: timer))
                         texts.append(argument.text)
                     }
                 case (let type?, nil):
@@ -95,7 +97,8 @@ extension CompilationPass {
             {
                 for t in transitions where t.input >= 0 && effectsRun(by: t).contains(id) { argumentIsRead[t.input] = true }
             }
-            bodies[id] = CompiledEffect(assignments: assignments, sends: sends, expressionTexts: texts)
+            bodies[id] = CompiledEffect(
+                assignments: assignments, sends: sends, cancels: effect.cancels.compactMap { timerIDs[$0.name] }, expressionTexts: texts)
         }
         return bodies
     }

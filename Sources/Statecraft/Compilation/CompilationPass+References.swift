@@ -41,7 +41,13 @@ extension CompilationPass {
             let moreTargets = transitions[index].moreTargets.map { stateResolver.id(of: $0) }
             let effects = transitions[index].effects
             let input: Int? =
-                transitions[index].isEventless || transitions[index].isPattern ? nil : inputResolver.id(of: transitions[index].input)
+                if let after = afterInputs[index] {
+                    after
+                } else if transitions[index].isEventless || transitions[index].isPattern {
+                    nil
+                } else {
+                    inputResolver.id(of: transitions[index].input)
+                }
             references.append(
                 TransitionReferences(
                     input: input, sources: sources, hasUndefinedSource: hasUndefinedSource,

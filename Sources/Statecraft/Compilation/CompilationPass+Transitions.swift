@@ -96,10 +96,11 @@ extension CompilationPass {
     func patternInputs(_ transition: TransitionDefinition) -> [Int] {
         guard transition.isPattern else { return [] }
         let pattern = transition.input.name
-        if pattern == "*" { return Array(inputNames.indices) }
+        // The internal inputs of `after` transitions are no inputs a pattern stands for.
+        if pattern == "*" { return inputNames.indices.filter { !afterInputRange.contains($0) } }
         let stem = String(pattern.dropLast(2))
         let prefix = stem + "."
-        return inputNames.indices.filter { inputNames[$0] == stem || inputNames[$0].hasPrefix(prefix) }
+        return inputNames.indices.filter { !afterInputRange.contains($0) && (inputNames[$0] == stem || inputNames[$0].hasPrefix(prefix)) }
     }
 
     /// Compiles the guard of a transition on `input`, once per text and argument type.

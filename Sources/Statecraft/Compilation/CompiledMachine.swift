@@ -47,15 +47,22 @@ public struct CompiledMachine: Sendable {
     public var isStatechart: Bool { chart != nil }
     /// The dispatch table that ``Runner`` reads (empty for a statechart).
     @usableFromInline let table: DispatchTable
+    /// The machine's `after` transitions and timer ids; `nil` for a machine without timers,
+    /// which runs without any clock work.
+    package let timers: MachineTimers?
+    /// Whether the machine has `after` transitions or effects that schedule or cancel inputs.
+    public var hasTimers: Bool { timers != nil }
 
     init(
         name: String, description: String?, stateNames: [String], inputNames: [String], effectNames: [String],
         variableNames: [String], initialState: Int, initialContext: [Value],
         onUnhandled: MachineDefinition.UnhandledPolicy, argumentTypes: [ValueType?], argumentIsRead: [Bool],
         isFinal: [Bool], entryEffects: [[Int]], exitEffects: [[Int]], transitions: [CompiledTransition],
-        effects: [CompiledEffect], chart: StateChart? = nil, variableTypes: [ExpressionType]? = nil, inputIsInternal: [Bool]? = nil
+        effects: [CompiledEffect], chart: StateChart? = nil, variableTypes: [ExpressionType]? = nil, inputIsInternal: [Bool]? = nil,
+        timers: MachineTimers? = nil
     ) {
         self.chart = chart
+        self.timers = timers
         self.name = name
         self.description = description
         self.stateNames = stateNames
@@ -77,7 +84,7 @@ public struct CompiledMachine: Sendable {
         table = (chart == nil ? transitions : []).withUnsafeBufferPointer { transitions in
             DispatchTable(
                 stateCount: chart == nil ? stateNames.count : 0, inputCount: inputNames.count, isFinal: isFinal, transitions: transitions,
-                effects: effects, entryEffects: entryEffects, exitEffects: exitEffects)
+                effects: effects, entryEffects: entryEffects, exitEffects: exitEffects, timedStates: timers?.hasAfters ?? [])
         }
     }
 
@@ -150,21 +157,34 @@ package struct CompiledEffect: Sendable {
     package struct Send: Sendable {
         package let input: Int
         package let argument: CompiledExpression?
+        /// `delay` in milliseconds, or -1 for an input queued at once.
+        package var delay = -1
+        /// The index of its `id` in ``MachineTimers/timerNames``, or -1.
+        package var timer = -1
     }
 
     package let assignments: [(slot: Int, value: CompiledExpression)]
     package let sends: [Send]
+    /// The timer ids (``MachineTimers/timerNames``) that `cancel` names, cancelled in order
+    /// after the assignments and before the sends.
+    package var cancels: [Int] = []
     /// The expressions as written, in assignment-then-send order, for messages.
     package let expressionTexts: [String]
 
-    package var hasBody: Bool { !assignments.isEmpty || !sends.isEmpty }
+    package var hasBody: Bool { !assignments.isEmpty || !sends.isEmpty || !cancels.isEmpty }
+    /// Whether running the body schedules or cancels a timer.
+    package var touchesTimers: Bool { !cancels.isEmpty || sends.contains { $0.delay >= 0 } }
 
     /// Runs the body against `context`: assignments in written order, each seeing those before
     /// it, then each send, queued as `queuing` makes it. Returns the error and the index of the
     /// expression that failed, or nil. The caller owns all-or-nothing: on failure, `context` and
     /// `queue` hold what ran before the failing expression.
+    ///
+    /// Cancels and delayed sends go to `timerRequests`, in the order they ran, for the runner
+    /// to apply once the transition commits.
     func run<Queued>(
-        in context: inout [Value], argument: Value, queue: inout [Queued], queuing: (_ input: Int, _ argument: Value) -> Queued
+        in context: inout [Value], argument: Value, queue: inout [Queued], timerRequests: inout [TimerRequest],
+        sentBy effect: Int, queuing: (_ input: Int, _ argument: Value) -> Queued
     ) -> (error: EvaluationError, expression: Int)? {
         var expression = 0
         do {
@@ -172,9 +192,15 @@ package struct CompiledEffect: Sendable {
                 context[assignment.slot] = try assignment.value.evaluate(context, argument: argument)
                 expression += 1
             }
+            for timer in cancels { timerRequests.append(.cancel(timer: timer)) }
             for send in sends {
                 let value = try send.argument?.evaluate(context, argument: argument) ?? .null
-                queue.append(queuing(send.input, value))
+                if send.delay >= 0 {
+                    timerRequests.append(
+                        .send(input: send.input, argument: value, sentBy: effect, delay: send.delay, timer: send.timer))
+                } else {
+                    queue.append(queuing(send.input, value))
+                }
                 expression += 1
             }
         } catch {

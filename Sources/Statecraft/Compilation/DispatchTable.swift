@@ -68,7 +68,7 @@ struct DispatchTable: Sendable {
     /// (as iterating an array does) retains and releases each of its arrays and strings.
     init(
         stateCount: Int, inputCount: Int, isFinal: [Bool], transitions: UnsafeBufferPointer<CompiledTransition>,
-        effects: [CompiledEffect], entryEffects: [[Int]], exitEffects: [[Int]]
+        effects: [CompiledEffect], entryEffects: [[Int]], exitEffects: [[Int]], timedStates: [Bool] = []
     ) {
         self.inputCount = inputCount
         let cellCount = stateCount * inputCount
@@ -130,7 +130,7 @@ struct DispatchTable: Sendable {
         func copyPart(_ ids: [Int]) -> Bool {
             let before = copies.count
             for id in ids {
-                guard effects[id].sends.isEmpty else {
+                guard effects[id].sends.isEmpty && effects[id].cancels.isEmpty else {
                     copies.removeSubrange(before...)
                     return false
                 }
@@ -175,9 +175,13 @@ struct DispatchTable: Sendable {
                 let start = cells[cell].next
                 // A cell of one candidate (its list is it and -1) is this transition's.
                 let alone = cellTransitions[Int(start) + 1] < 0 && !isGuarded[index]
+                // A move out of or into a state with `after` timers is searched: the search
+                // starts and cancels timers, so the direct path never does clock work.
+                let moves = target >= 0 && !timedStates.isEmpty
                 let direct =
                     alone && !refuses[index] && own.copies[index]
                     && (target < 0 || (exit.copies[state] && entry.copies[target]))
+                    && !(moves && (timedStates[state] || timedStates[target]))
                 let next = Int32(target >= 0 ? target : state)
                 cells[cell] =
                     direct

@@ -49,6 +49,13 @@ struct CompilationPass {
     var inputNames: [String] = []
     var argumentTypes: [ValueType?] = []
     var inputIsInternal: [Bool] = []
+    /// Per `after` transition (by index in the definition), its internal input; and the range
+    /// of those inputs' ids.
+    var afterInputs: [Int: Int] = [:]
+    var afterInputRange = 0..<0
+    /// The ids of delayed sends (`id: NAME`), by name and in order of first mention.
+    var timerIDs: [String: Int] = [:]
+    var timerNames: [String] = []
     var effectIDs: [String: Int] = [:]
     var effectNames: [String] = []
     var variables: [String: (slot: Int, type: ExpressionType)] = [:]
@@ -106,7 +113,9 @@ struct CompilationPass {
             || definition.transitions.contains { $0.isEventless } || !activitySlots.isEmpty
         declareStates()
         declareInputs()
+        declareAfterInputs()
         if isChart { declareDoneInputs() }
+        declareTimerIDs()
         declareEffects()
         resolveReferences()
         let initial = resolveInitial()
@@ -139,7 +148,7 @@ struct CompilationPass {
             entryEffects: entryEffects, exitEffects: exitEffects,
             transitions: transitions, effects: effects, chart: chart,
             variableTypes: definition.context.map { variables[$0.name.name]?.type ?? ExpressionType($0.initialValue.type) },
-            inputIsInternal: inputIsInternal)
+            inputIsInternal: inputIsInternal, timers: machineTimers(transitions))
     }
 
     mutating func readsArgument(_ text: String) -> Bool {

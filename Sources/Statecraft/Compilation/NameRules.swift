@@ -21,6 +21,15 @@ package enum NameRules {
         return nil
     }
 
+    /// Why `name` is not a valid input name, or `nil` when it is: a state's rules, and no `@`
+    /// first, which marks script lines that are no input (`@wait 30s`).
+    package static func problem(withInputName name: String) -> String? {
+        if name.hasPrefix("@") {
+            return "input name '\(name)' cannot start with '@', which marks script directives such as '@wait'"
+        }
+        return problem(withName: name)
+    }
+
     /// Whether `name` is non-empty printable ASCII without a space or a reserved character: a
     /// valid name, known without looking up Unicode properties (most names are such).
     private static func isPlainASCII(_ name: String) -> Bool {

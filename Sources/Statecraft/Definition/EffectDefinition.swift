@@ -17,17 +17,23 @@ public struct EffectDefinition: Sendable {
         }
     }
 
-    /// `send: INPUT` or `send: [{ input: INPUT, arg: expression }]`.
+    /// `send: INPUT` or `send: [{ input: INPUT, arg: expression, delay: DURATION, id: NAME }]`.
     public struct Send: Sendable {
         /// The input queued.
         public var input: Named
         /// The argument's expression, for an input that takes one.
         public var argument: ExpressionSource?
+        /// `delay`: the input is scheduled this long after the effect runs instead of queued.
+        public var delay: Delay?
+        /// `id`: the name a `cancel` uses to cancel the scheduled input before it is due.
+        public var id: Named?
 
-        /// Queues `input`, with `argument` when it takes one.
-        public init(_ input: Named, argument: ExpressionSource? = nil) {
+        /// Queues `input`, with `argument` when it takes one; after `delay`, when given, under `id`.
+        public init(_ input: Named, argument: ExpressionSource? = nil, delay: Delay? = nil, id: Named? = nil) {
             self.input = input
             self.argument = argument
+            self.delay = delay
+            self.id = id
         }
     }
 
@@ -35,14 +41,17 @@ public struct EffectDefinition: Sendable {
     public var name: Named
     /// Its assignments, run in order.
     public var assignments: [Assignment]
-    /// The inputs it queues, in order, after its assignments.
+    /// The inputs it queues or schedules, in order, after its assignments and cancels.
     public var sends: [Send]
+    /// `cancel: NAME`: the ids of scheduled inputs it cancels, after its assignments.
+    public var cancels: [Named]
 
     /// An effect named `name` with this body; an empty body makes a hook.
-    public init(_ name: Named, assignments: [Assignment] = [], sends: [Send] = []) {
+    public init(_ name: Named, assignments: [Assignment] = [], sends: [Send] = [], cancels: [Named] = []) {
         self.name = name
         self.assignments = assignments
         self.sends = sends
+        self.cancels = cancels
     }
 }
 

@@ -14,8 +14,11 @@ public struct TransitionDefinition: Sendable {
     /// The input it is taken on; for an eventless transition (``isEventless``), an empty name
     /// at the transition's position. A name ending in `.*`, or `*`, is a pattern (``isPattern``).
     public var input: Named
-    /// Taken as soon as its guard holds, without an input (a mapping without `input`).
+    /// Taken as soon as its guard holds, without an input (a mapping without `input` or `after`).
     public var isEventless: Bool
+    /// `after: DURATION`: taken when its source state has been active for this long, instead of
+    /// on an input (``input`` is then an empty name at the transition's position).
+    public var after: Delay?
     /// `type: internal`: a transition from a compound state to its own descendants does not
     /// leave the compound state. External (false) is the default, as in SCXML.
     public var isInternal: Bool
@@ -41,8 +44,10 @@ public struct TransitionDefinition: Sendable {
     public init(
         _ input: Named, from source: Source, to target: Named?, when guardExpression: ExpressionSource? = nil,
         effects: [Named] = [], rejecting refusal: String? = nil, description: String? = nil,
-        at position: SourcePosition = .unknown, moreTargets: [Named] = [], isInternal: Bool = false, isEventless: Bool = false
+        at position: SourcePosition = .unknown, moreTargets: [Named] = [], isInternal: Bool = false, isEventless: Bool = false,
+        after: Delay? = nil
     ) {
+        self.after = after
         self.input = input
         self.moreTargets = moreTargets
         self.isInternal = isInternal
@@ -62,9 +67,12 @@ public struct TransitionDefinition: Sendable {
         return moreTargets.isEmpty ? [target] : [target] + moreTargets
     }
 
+    /// How messages name the transition's trigger: its input, or `after 30s`.
+    public var trigger: String { after.map { "after \($0.text)" } ?? input.name }
+
     /// Whether ``input`` is a pattern that stands for several inputs: `*` (every input) or
     /// `NAME.*` (`NAME` and every input whose name starts with `NAME.`).
     public var isPattern: Bool {
-        !isEventless && (input.name == "*" || input.name.hasSuffix(".*"))
+        !isEventless && after == nil && (input.name == "*" || input.name.hasSuffix(".*"))
     }
 }

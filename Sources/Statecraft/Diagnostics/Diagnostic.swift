@@ -121,6 +121,8 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case undeclaredEffect = "undeclared-effect"
     /// Warning: a declared effect (or hook) that no transition or state runs.
     case unusedEffect = "unused-effect"
+    /// A `cancel` names an id that no delayed `send` has.
+    case undefinedTimer = "undefined-timer"
     /// Warning: a transition that lists a final state in `from`: it can never leave from there.
     case fromFinalState = "from-final-state"
     /// Warning: a parallel state with one region.

@@ -43,6 +43,9 @@ public struct ChartResult: Sendable {
     public var failedExpression: TransitionResult.ExpressionSite?
     /// For `refused`: the compiled transition whose `reject` message refused the input, or -1.
     public var refusingTransition: Int
+    /// For the result of a fired timer: -2, or the send's id for a delayed send that has one;
+    /// -1 for any other result (as ``TransitionResult/timer``).
+    public var timer: Int32
 
     init(_ trigger: Trigger, input: Int, outcome: Outcome = .rejected(.noTransition)) {
         self.trigger = trigger
@@ -51,7 +54,11 @@ public struct ChartResult: Sendable {
         queueSlot = -1
         discarded = 0
         refusingTransition = -1
+        timer = -1
     }
+
+    /// Whether a timer produced the result: an `after` transition or a delayed send.
+    public var isTimer: Bool { timer != -1 }
 
     /// Whether transitions were taken (or the start entered its configuration).
     public var isAccepted: Bool { outcome == .accepted }
@@ -71,7 +78,8 @@ public struct ChartResult: Sendable {
     /// Whether the step was queued (a sent input or a done event) or eventless: text output
     /// indents it under the line that led to it.
     public var isFollowUp: Bool {
-        switch trigger {
+        if isTimer { return false }
+        return switch trigger {
         case .sent, .done, .eventless: true
         case .start, .external: false
         }

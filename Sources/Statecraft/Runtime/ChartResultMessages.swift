@@ -32,6 +32,7 @@ extension ChartRunner {
                 let what = result.trigger == .eventless ? "an eventless transition" : "'\(input)'"
                 return "more than \(stepLimit) eventless transitions and queued inputs for one external input (a livelock?); "
                     + "\(what) and \(result.discarded) more queued inputs were discarded"
+            case .timerLimit: return ResultWording.timerLimit
             case .refused:
                 return result.refusingTransition >= 0 ? machine.transitions[result.refusingTransition].refusal ?? "refused" : "refused"
             case .queued:

@@ -33,7 +33,15 @@ extension ChartRunner {
             }
         }
         transitionsTaken.append(contentsOf: enabled)
-        if let failure = runPlan(argument: argument) {
+        timerLimitReached = false
+        let failure = runPlan(argument: argument)
+        if timerLimitReached {
+            result.outcome = .rejected(.timerLimit)
+            effectsRun.removeAll(keepingCapacity: true)
+            transitionsTaken.removeAll(keepingCapacity: true)
+            return
+        }
+        if let failure {
             result.outcome = .rejected(.expressionError)
             result.evaluationError = failure.error
             result.failedExpression = failure.site
@@ -115,10 +123,20 @@ extension ChartRunner {
                 for slot in values.indices { scratch[slot] = values[slot] }
                 copied = true
             }
-            if let failure = effect.run(in: &scratch, argument: argument, queue: &queue, queuing: { Queued(input: $0, argument: $1, sender: id) }) {
+            if let failure = effect.run(
+                in: &scratch, argument: argument, queue: &queue, timerRequests: &timerRequests, sentBy: id,
+                queuing: { Queued(input: $0, argument: $1, sender: id) })
+            {
                 queue.removeSubrange(queuedBefore...)
+                if !timerRequests.isEmpty { timerRequests.removeAll(keepingCapacity: true) }
                 return (failure.error, .effect(id, expression: failure.expression))
             }
+        }
+        if machine.timers != nil && !timersFit() {
+            queue.removeSubrange(queuedBefore...)
+            timerRequests.removeAll(keepingCapacity: true)
+            timerLimitReached = true
+            return nil
         }
         // Commit: history records what was active in the states left, then the new configuration.
         for word in exitSet.indices {
@@ -134,6 +152,7 @@ extension ChartRunner {
             swap(&values, &scratch)
             contextVersion &+= 1
         }
+        if machine.timers != nil { commitTimers() }
         updateActivity()
         if finishes { isFinished = true }
         return nil

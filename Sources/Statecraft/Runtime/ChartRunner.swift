@@ -55,11 +55,31 @@ public struct ChartRunner: Sendable {
     /// done event.
     var plan: [Int32] = []
 
+    // Timers (ChartRunner+Timers.swift): untouched by a machine without them.
+    /// The pending timers.
+    package internal(set) var timers: TimerQueue
+    /// The machine's clock, in milliseconds: 0 at start, moved by ``advance(to:into:)``.
+    public internal(set) var time = 0
+    /// The most timers that may be pending: a step that would start more is rejected as
+    /// `timer-limit`.
+    public var timerLimit: Int
+    /// Delayed sends and cancels of the effects of the step being taken.
+    var timerRequests: [TimerRequest] = []
+    /// Set by a step that would pass ``timerLimit``: it changed nothing.
+    var timerLimitReached = false
+    /// Whether the queue holds the marker that fires timers already due.
+    var dueMarkerQueued = false
+    /// The argument of the delayed send being fired, while its result is received.
+    var firedArgument: Value = .null
+
     /// A runner for `machine`, which must be a statechart (``CompiledMachine/isStatechart``),
     /// not started yet: call ``start(into:)`` first.
-    public init(_ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit) {
+    public init(_ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit, timerLimit: Int = Runner.defaultTimerLimit) {
         precondition(machine.chart != nil, "ChartRunner runs statecharts; run a flat machine with Runner")
         self.machine = machine
+        self.timerLimit = timerLimit
+        timers = TimerQueue(
+            stateCount: machine.timers == nil ? 0 : machine.stateCount, timerCount: machine.timers?.timerNames.count ?? 0)
         let chart = machine.chart!
         self.chart = chart
         let words = chart.tree.wordCount
@@ -124,7 +144,8 @@ public struct ChartRunner: Sendable {
 
     /// The argument of a queued input's result while a sink receives it.
     public func queuedArgument(of result: ChartResult) -> Value? {
-        result.queueSlot >= 0 && result.queueSlot < queue.count ? queue[result.queueSlot].argument : nil
+        if result.isTimer { return firedArgument }
+        return result.queueSlot >= 0 && result.queueSlot < queue.count ? queue[result.queueSlot].argument : nil
     }
 
     /// The result for an input rejected before it reached the machine (unknown name, bad argument).
@@ -215,6 +236,11 @@ public struct ChartRunner: Sendable {
             }
             let next = queue[queueHead]
             queueHead += 1
+            // Input -1 marks where timers already due fire (a `0s` delay): see ChartRunner+Timers.
+            if next.input < 0 {
+                if !fireDueTimer(steps: &steps, into: &sink) { return }
+                continue
+            }
             let trigger: ChartResult.Trigger = next.sender >= 0 ? .sent(effect: next.sender) : .done(state: ~next.sender)
             steps += 1
             if steps > stepLimit {
@@ -238,6 +264,10 @@ public struct ChartRunner: Sendable {
     mutating func discardQueue() {
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
+        if dueMarkerQueued {
+            dueMarkerQueued = false
+            if machine.timers != nil { _ = discardDueTimers() }
+        }
     }
 
     mutating func process(_ input: Int, argument: Value, trigger: ChartResult.Trigger) -> ChartResult {

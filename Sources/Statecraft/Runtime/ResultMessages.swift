@@ -40,8 +40,13 @@ extension CompiledMachine {
                 return "every guard of '\(input)' from '\(state)' is false" + (guards.map { ": \($0)" } ?? "")
             case .finished: return "'\(state)' is a final state"
             case .stepLimit:
+                if result.isTimer {
+                    return "more than \(stepLimit) timers and queued inputs at one instant (a livelock?); "
+                        + "'\(input)' and \(result.discarded) more timers and queued inputs were discarded"
+                }
                 return "more than \(stepLimit) queued inputs for one external input (a livelock?); "
                     + "'\(input)' and \(result.discarded) more queued inputs were discarded"
+            case .timerLimit: return ResultWording.timerLimit
             case .expressionError:
                 return expressionErrorMessage(result)
             case .queued: return ResultWording.queued(input: input)
@@ -89,6 +94,9 @@ package enum ResultWording {
         writeNoTransition(input: input, state: state, words: { text += $0.description }, name: { text += $0 })
         return text
     }
+
+    /// Why a transition that would start timers past the cap was not taken.
+    package static let timerLimit = "taking it would pass the limit on pending timers (--max-timers); nothing changed"
 
     /// Why an input sent from inside a run was refused for now: it is queued.
     package static func queued(input: String) -> String {

@@ -35,13 +35,34 @@ public struct Runner: Sendable {
     /// Where effect bodies write until a transition commits (`expression-error` assigns nothing).
     private var scratch: [Value]
 
+    // Timers (Runner+Timers.swift): untouched by a machine without them.
+    /// The pending timers.
+    package internal(set) var timers: TimerQueue
+    /// The machine's clock, in milliseconds: 0 at start, moved by ``advance(to:into:)``.
+    public internal(set) var time = 0
+    /// The most timers that may be pending: a transition that would start more is rejected
+    /// as `timer-limit`.
+    public var timerLimit: Int
+    /// Delayed sends and cancels of the effects of the transition being taken.
+    var timerRequests: [TimerRequest] = []
+    /// Whether the queue holds the marker that fires timers already due once the inputs
+    /// queued before it are processed.
+    var dueMarkerQueued = false
+    /// The argument of the delayed send being fired, while its result is received.
+    var firedArgument: Value = .null
+
     /// The default ``stepLimit``.
     public static let defaultStepLimit = 10_000
+    /// The default ``timerLimit``.
+    public static let defaultTimerLimit = 100_000
 
     /// A runner in `machine`'s initial state and context, not yet started (see ``start(into:)``).
-    public init(_ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit) {
+    public init(_ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit, timerLimit: Int = Runner.defaultTimerLimit) {
         precondition(machine.chart == nil, "Runner runs flat machines; run a statechart with ChartRunner")
         self.machine = machine
+        self.timerLimit = timerLimit
+        timers = TimerQueue(
+            stateCount: machine.timers == nil ? 0 : machine.stateCount, timerCount: machine.timers?.timerNames.count ?? 0)
         self.current = machine.initialState
         self.values = machine.initialContext
         self.scratch = machine.initialContext
@@ -59,7 +80,11 @@ public struct Runner: Sendable {
     /// Runs the initial state's entry effects, reporting a start result when there are any,
     /// then the inputs they queued.
     public mutating func start<Sink: ResultSink & ~Copyable>(into sink: inout Sink) {
-        guard let result = runStartEffects() else { return }
+        if machine.timers != nil { startAfters(of: current) }
+        guard let result = runStartEffects() else {
+            if queueHead < queue.count { drainQueue(into: &sink) }
+            return
+        }
         sink.receive(result, from: self)
         drainQueue(into: &sink)
     }
@@ -118,7 +143,8 @@ public struct Runner: Sendable {
     /// The argument of a queued input's result, while a sink or host receives it (`nil` for an
     /// external input, whose argument is the caller's, and for the start).
     public func queuedArgument(of result: TransitionResult) -> Value? {
-        result.queueSlot >= 0 && result.queueSlot < queue.count ? queue[result.queueSlot].argument : nil
+        if result.isTimer { return result.sentBy >= 0 ? firedArgument : nil }
+        return result.queueSlot >= 0 && result.queueSlot < queue.count ? queue[result.queueSlot].argument : nil
     }
 
     /// The result for an input rejected before it reached the machine (an unknown name, a bad
@@ -133,20 +159,27 @@ public struct Runner: Sendable {
         while let result = nextQueuedResult(steps: &steps) { sink.receive(result, from: self) }
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
+        dueMarkerQueued = false
     }
 
     /// Processes the next queued input, or reports `step-limit` for it and discards the rest
     /// of the queue; `nil` when the queue is drained (docs/semantics.md).
     mutating func nextQueuedResult(steps: inout Int) -> TransitionResult? {
-        guard queueHead < queue.count else { return nil }
-        let next = queue[queueHead]
-        queueHead += 1
+        var next: Queued
+        repeat {
+            guard queueHead < queue.count else { return nil }
+            next = queue[queueHead]
+            queueHead += 1
+            // Input -1 marks where timers already due fire (a `0s` delay): see Runner+Timers.
+            if next.input < 0, let result = nextDueTimerResult(steps: &steps) { return result }
+        } while next.input < 0
         steps += 1
         var result: TransitionResult
         if steps > stepLimit {
             result = TransitionResult(input: next.input, from: current, outcome: .rejected(.stepLimit), sentBy: next.sentBy)
             result.discarded = queue.count - queueHead
             queueHead = queue.count
+            if machine.timers != nil { result.discarded += discardDueTimers() }
         } else {
             result = process(next.input, argument: next.argument, sentBy: next.sentBy)
         }
@@ -254,6 +287,10 @@ public struct Runner: Sendable {
                 result.outcome = .rejected(.refused)
                 return
             }
+            if machine.timers != nil && !timersFit(taking: index) {
+                result.outcome = .rejected(.timerLimit)
+                return
+            }
             if machine.table.runsBodies[index], let failure = runEffects(machine.effectsRun(by: index, from: current), argument: argument) {
                 result.outcome = .rejected(.expressionError)
                 result.evaluationError = failure.error
@@ -261,7 +298,10 @@ public struct Runner: Sendable {
                 return
             }
             let target = Int(machine.table.targets[index])
-            if target >= 0 { current = target }
+            if target >= 0 {
+                if machine.timers != nil { moveTimers(from: current, to: target) }
+                current = target
+            }
             result.outcome = .accepted(to: current)
             return
         }
@@ -281,8 +321,12 @@ public struct Runner: Sendable {
                 for slot in values.indices { scratch[slot] = values[slot] }
                 copied = true
             }
-            if let failure = effect.run(in: &scratch, argument: argument, queue: &queue, queuing: { Queued(input: $0, argument: $1, sentBy: id) }) {
+            if let failure = effect.run(
+                in: &scratch, argument: argument, queue: &queue, timerRequests: &timerRequests, sentBy: id,
+                queuing: { Queued(input: $0, argument: $1, sentBy: id) })
+            {
                 queue.removeSubrange(queuedBefore...)
+                if !timerRequests.isEmpty { timerRequests.removeAll(keepingCapacity: true) }
                 return (failure.error, .effect(id, expression: failure.expression))
             }
         }
@@ -290,6 +334,7 @@ public struct Runner: Sendable {
             swap(&values, &scratch)
             contextVersion &+= 1
         }
+        if !timerRequests.isEmpty { applyTimerRequests() }
         return nil
     }
 }

@@ -22,6 +22,9 @@ public enum RejectionKind: String, Hashable, Sendable, CaseIterable {
     case queued
     /// The selected transition is a refusal (`reject: MESSAGE`, the message): nothing changed.
     case refused
+    /// Taking the transition would start more timers than the runner's cap on pending timers
+    /// (`--max-timers`); nothing changed.
+    case timerLimit = "timer-limit"
 }
 
 /// The result of one processed input, or of the machine's start (docs/semantics.md).
@@ -49,6 +52,10 @@ public struct TransitionResult: Sendable {
 
     /// True for the start result, which has no input.
     public var isStart: Bool
+    /// For the result of a fired timer: -2, or the send's id (``CompiledMachine/timerName(_:)``)
+    /// for a delayed send that has one; -1 for any other result. (Beside ``isStart``, where
+    /// the result has room for it.)
+    public var timer: Int32
     /// The input's id, or -1 (start, or an input whose name is unknown).
     public var input: Int
     /// The state's id before the input.
@@ -73,6 +80,7 @@ public struct TransitionResult: Sendable {
     @usableFromInline
     init(isStart: Bool = false, input: Int, from: Int, outcome: Outcome, sentBy: Int) {
         self.isStart = isStart
+        self.timer = -1
         self.input = input
         self.from = from
         self.outcome = outcome
@@ -81,6 +89,9 @@ public struct TransitionResult: Sendable {
         self.queueSlot = -1
         self.discarded = 0
     }
+
+    /// Whether a timer produced the result: an `after` transition or a delayed send.
+    public var isTimer: Bool { timer != -1 }
 
     /// Whether a transition was taken.
     public var isAccepted: Bool {

@@ -219,13 +219,18 @@ struct MachineFileDecoder: YAMLShapeReading {
                     if document[item].kind == .mapping {
                         checkKeys(item, allowed: MachineFileKeys.sentInput, in: "a sent input")
                         guard let input = required(item, "input").flatMap({ self.name($0, "'input'") }) else { continue }
-                        sends.append(.init(input, argument: document.entry(item, "arg").flatMap { expression($0.value, "'arg'") }))
+                        sends.append(
+                            .init(
+                                input, argument: document.entry(item, "arg").flatMap { expression($0.value, "'arg'") },
+                                delay: document.entry(item, "delay").flatMap { delay($0.value, "'delay'") },
+                                id: document.entry(item, "id").flatMap { self.name($0.value, "'id'") }))
                     } else if let input = self.name(item, "a sent input") {
                         sends.append(.init(input))
                     }
                 }
             }
-            return EffectDefinition(name, assignments: assignments, sends: sends)
+            let cancels = document.entry(body, "cancel").map { names($0.value, "'cancel'") } ?? []
+            return EffectDefinition(name, assignments: assignments, sends: sends, cancels: cancels)
         }
     }
 
@@ -272,6 +277,15 @@ struct MachineFileDecoder: YAMLShapeReading {
         // Without `input`, the transition is eventless: taken as soon as its guard holds.
         let inputEntry = document.entry(map, "input")
         let input = inputEntry.map { name($0.value, "'input'") } ?? Named("", at: document[map].position)
+        // `after: DURATION` instead of `input`: taken once the source has been active that long.
+        let afterEntry = document.entry(map, "after")
+        let after = afterEntry.flatMap { delay($0.value, "'after'") }
+        if let afterEntry, inputEntry != nil {
+            error(
+                .invalidValue,
+                "a transition is taken on an input or 'after' a delay, not both: leave out 'input' or 'after'",
+                document[afterEntry.key].position)
+        }
         var source: TransitionDefinition.Source?
         if let from = required(map, "from") {
             if document[from].kind == .mapping {
@@ -325,7 +339,7 @@ struct MachineFileDecoder: YAMLShapeReading {
         return TransitionDefinition(
             input, from: source, to: targets.first, when: guardExpression, effects: effects, rejecting: refusal,
             description: description, at: document[map].position, moreTargets: Array(targets.dropFirst()), isInternal: isInternal,
-            isEventless: inputEntry == nil)
+            isEventless: inputEntry == nil && afterEntry == nil, after: inputEntry == nil ? after : nil)
     }
 
     /// `from: { not: NAME }` or `from: { not: [NAME, ...] }`: every non-final state but these.
@@ -440,6 +454,25 @@ struct MachineFileDecoder: YAMLShapeReading {
         if document[node].kind == .sequence { return document.items(node).compactMap { name($0, "each of \(what)") } }
         if document.isNull(node) { return [] }
         return name(node, what).map { [$0] } ?? []
+    }
+
+    /// A duration (`30s`, `250ms`), reported at the character at fault when malformed.
+    private mutating func delay(_ node: Int, _ what: String) -> Delay? {
+        let scalar = document[node]
+        guard scalar.kind == .scalar, !document.isNull(node) else {
+            error(.wrongKind, "\(what) must be a duration such as 30s, not \(document.kindDescription(node))", scalar.position)
+            return nil
+        }
+        let offset = scalar.style == .singleQuoted || scalar.style == .doubleQuoted ? 1 : 0
+        let text = document.string(node)
+        do {
+            return try Delay(parsing: text)
+        } catch {
+            self.error(
+                .invalidValue, "\(what) '\(text)' is not a valid duration: \(error.message)",
+                scalar.position.advanced(by: offset + error.offset))
+            return nil
+        }
     }
 
     /// An expression: the scalar's text, whatever its YAML quoting (docs/machine-files.md).

@@ -13,11 +13,11 @@ package enum MachineFileKeys {
         "entry", "exit", "final", "description", "states", "initial", "parallel", "history", "default",
     ]
     /// An effect's body.
-    package static let effect: [StaticString] = ["set", "send"]
+    package static let effect: [StaticString] = ["set", "send", "cancel"]
     /// An input an effect sends, written as a mapping.
-    package static let sentInput: [StaticString] = ["input", "arg"]
+    package static let sentInput: [StaticString] = ["input", "arg", "delay", "id"]
     /// A transition written as a mapping.
-    package static let transition: [StaticString] = ["input", "from", "to", "when", "effects", "type", "reject", "description"]
+    package static let transition: [StaticString] = ["input", "after", "from", "to", "when", "effects", "type", "reject", "description"]
     /// A transition's `from: { not: STATES }`.
     package static let excludedSources: [StaticString] = ["not"]
 }
