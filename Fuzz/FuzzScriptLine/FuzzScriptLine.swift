@@ -61,7 +61,18 @@ private let machineText = #"""
       rename: { set: { name: arg } }
       echo: { send: [{ input: tick, arg: now / passengers }] }
       report: { send: [finished, { input: progress, arg: passengers }] }
+      later: { send: [{ input: tick, arg: passengers, delay: 250ms, id: soon }, { input: red, delay: 0s }] }
+      never: { cancel: soon }
     transitions:
+      - after: 1.5s
+        from: b
+        to: a
+        when: passengers < 3
+      - after: 0s
+        from: done
+        to: a
+      - dropOffPassengers | * | later
+      - driveAround | * | never
       - green | a => b
       - red | b => a
       - cancel | a => done
@@ -156,6 +167,14 @@ private func process(_ parsed: ScriptLineParser.Parsed, _ runner: inout Runner, 
     case .badArgument(let input, let problem):
         guard describe else { return }
         _ = machine.message(for: runner.rejection(.badArgument, input: input)) + problem
+    case .wait(let milliseconds):
+        precondition((0...Delay.maximumMilliseconds).contains(milliseconds), "a wait of \(milliseconds) ms")
+        let before = runner.time
+        runner.advance(to: before + milliseconds, into: &sink)
+        precondition(runner.time == before + milliseconds, "the clock did not move to the wait's end")
+        if let due = runner.nextTimerDue() { precondition(due > runner.time, "a due timer left pending after a wait") }
+    case .badWait(let problem):
+        precondition(!problem.isEmpty, "a bad wait without a problem")
     }
 }
 
@@ -193,6 +212,7 @@ private func checkSend(
     case .unknownInput: return
     case .input(let id, let argument): (input, value) = (id, argument)
     case .badArgument(let id, _): (input, value) = (id, nil)
+    case .wait, .badWait: preconditionFailure("--send parsed as a directive")
     }
     precondition(machine.inputNames[input].utf8.elementsEqual(name), "'\(machine.inputNames[input])' parsed from another name")
     guard let type = machine.argumentTypes[input] else {

@@ -16,6 +16,10 @@
         case unknownInput(name: UnsafeRawBufferPointer)
         /// The argument does not fit the input's declared type; `problem` says how.
         case badArgument(input: Int, problem: String)
+        /// `@wait DURATION`: move the clock forward by this many milliseconds.
+        case wait(milliseconds: Int)
+        /// `@wait` without a valid duration; `problem` says why.
+        case badWait(problem: String)
     }
 
     /// A plain line, parsed (``parsePlain(line:)``): plain data, so that passing one around
@@ -109,7 +113,22 @@
         while argStart < end && Self.isBlank(line[argStart]) { argStart += 1 }
         while end > argStart && Self.isBlank(line[end - 1]) { end -= 1 }
         let argument = argStart < end ? UnsafeRawBufferPointer(rebasing: line[argStart..<end]) : nil
+        // No input name starts with `@`: such a line is a directive.
+        if name.elementsEqual(Self.waitDirective.utf8) { return Self.parseWait(argument) }
         return parse(name: name, argument: argument)
+    }
+
+    /// The directive that moves the clock: `@wait DURATION`.
+    @_spi(Engine) public static let waitDirective = "@wait"
+
+    /// The duration of `@wait DURATION` (docs/cli.md).
+    static func parseWait(_ argument: UnsafeRawBufferPointer?) -> Parsed {
+        guard let argument else { return .badWait(problem: "'@wait' needs a duration, such as @wait 30s") }
+        do {
+            return .wait(milliseconds: try Delay.milliseconds(argument))
+        } catch {
+            return .badWait(problem: "\(show(argument)) is not a duration: \(error.message)")
+        }
     }
 
     /// Parses a line in the plain form that scripts are written in: `INPUT`, or `INPUT ARG` with

@@ -27,6 +27,18 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("send"), help: ArgumentHelp("An input to send, as INPUT or INPUT=ARG; repeatable. Without it, inputs are read from standard input.", valueName: "input"))
     var inputs: [String] = []
 
+    @Option(
+        name: .customLong("wait"),
+        help: ArgumentHelp(
+            "Move the machine's clock forward by DURATION (250ms, 30s, 5m, 1h), firing the timers that fall due; repeatable, taken in order with --send.",
+            valueName: "duration"))
+    var waits: [String] = []
+
+    @Option(
+        name: .customLong("max-timers"),
+        help: "Most timers pending at once; a transition that would start more is rejected (timer-limit).")
+    var timerLimit = Runner.defaultTimerLimit
+
     @Option(help: "Output format: text (for people) or json (JSON Lines).")
     var format: OutputFormat = .text
 
@@ -58,6 +70,19 @@ struct RunCommand: ParsableCommand {
         if reset && migrate { throw ValidationError("--reset and --migrate cannot be used together") }
         if stepLimit < 1 { throw ValidationError("--max-steps must be at least 1, not \(stepLimit)") }
         if maximumLineBytes < 1 { throw ValidationError("--max-line-bytes must be at least 1, not \(maximumLineBytes)") }
+        if timerLimit < 1 { throw ValidationError("--max-timers must be at least 1, not \(timerLimit)") }
+        for wait in waits {
+            do {
+                _ = try Delay(parsing: wait)
+            } catch {
+                throw ValidationError("--wait '\(wait)' is not a duration: \(error.message)")
+            }
+        }
+    }
+
+    /// The `--send` and `--wait` arguments in the order given (``CommandLineSteps``).
+    private var steps: [CommandLineSteps.Step] {
+        CommandLineSteps.inOrder(sends: inputs, waits: waits, arguments: CommandLine.arguments)
     }
 
     func run() throws {
@@ -70,12 +95,17 @@ struct RunCommand: ParsableCommand {
             return
         }
         let state = try StateFile.open(stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil)
-        var session = RunSession(machine: compiled, format: format, stepLimit: stepLimit, state: state)
+        var session = RunSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state)
         var skippedLines = 0
-        if inputs.isEmpty {
+        if inputs.isEmpty && waits.isEmpty {
             skippedLines = try session.runScript(maximumLineBytes: maximumLineBytes)
         } else {
-            for input in inputs where !StopSignals.shouldStop() { session.send(input) }
+            for step in steps where !StopSignals.shouldStop() {
+                switch step {
+                case .send(let input): session.send(input)
+                case .wait(let milliseconds): session.wait(milliseconds: milliseconds)
+                }
+            }
         }
         session.finish()
         if let status = StopSignals.exitStatus { throw ExitCode(status) }
@@ -91,12 +121,17 @@ struct RunCommand: ParsableCommand {
                 "smrun: --state does not support statecharts yet (machine '\(compiled.name)' has nested states, eventless transitions or in()); run without it\n")
             throw ExitCode(Smrun.Status.invalid)
         }
-        var session = ChartSession(machine: compiled, format: format, stepLimit: stepLimit)
+        var session = ChartSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit)
         var skippedLines = 0
-        if inputs.isEmpty {
+        if inputs.isEmpty && waits.isEmpty {
             skippedLines = try session.runScript(maximumLineBytes: maximumLineBytes)
         } else {
-            for input in inputs where !StopSignals.shouldStop() { session.send(input) }
+            for step in steps where !StopSignals.shouldStop() {
+                switch step {
+                case .send(let input): session.send(input)
+                case .wait(let milliseconds): session.wait(milliseconds: milliseconds)
+                }
+            }
         }
         session.finish()
         if let status = StopSignals.exitStatus { throw ExitCode(status) }

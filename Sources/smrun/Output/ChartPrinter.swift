@@ -26,12 +26,16 @@ struct ChartPrinter: ChartResultSink, ~Copyable {
         if isJSON { printJSON(result, runner) } else { printText(result, runner) }
     }
 
-    /// A line that never reached the machine: an unknown input name or a bad argument.
-    mutating func receiveScriptRejection(_ kind: RejectionKind, name: UnsafeRawBufferPointer, input: Int, problem: String, runner: inout ChartRunner) {
+    /// A line that never reached the machine: an unknown input name or a bad argument (`whole`,
+    /// when given, is the message).
+    mutating func receiveScriptRejection(
+        _ kind: RejectionKind, name: UnsafeRawBufferPointer, input: Int, problem: String, runner: inout ChartRunner,
+        message whole: String? = nil
+    ) {
         let result = runner.rejection(kind, input: input)
         rejected += 1
         let base = runner.message(for: result, inputName: ResultPrinter.printable(name))
-        let message = problem.isEmpty ? base : "\(base), \(problem)"
+        let message = whole ?? (problem.isEmpty ? base : "\(base), \(problem)")
         if isJSON {
             self.base.appendJSONLineStart()
             self.base.output.append("\"input\":" as StaticString)
@@ -58,7 +62,7 @@ struct ChartPrinter: ChartResultSink, ~Copyable {
 
     /// The argument a rejection's message may show: the external input's, or a queued one's.
     private func messageArgument(_ result: ChartResult, _ runner: borrowing ChartRunner) -> Value {
-        result.trigger == .external ? base.argument.value : runner.queuedArgument(of: result) ?? .null
+        result.trigger == .external && !result.isTimer ? base.argument.value : runner.queuedArgument(of: result) ?? .null
     }
 
     // MARK: - Text
@@ -79,6 +83,7 @@ struct ChartPrinter: ChartResultSink, ~Copyable {
             case .sent(let effect):
                 base.output.append(" (sent by " as StaticString)
                 base.output.append(base.effects.text[effect])
+                base.appendTextTimer(result.timer)
                 base.output.append(UInt8(ascii: ")"))
             case .done(let state):
                 base.output.append(" (sent by " as StaticString)
@@ -118,7 +123,7 @@ struct ChartPrinter: ChartResultSink, ~Copyable {
     }
 
     private mutating func appendTextArgument(_ result: ChartResult, _ runner: borrowing ChartRunner) {
-        if result.trigger == .external {
+        if result.trigger == .external && !result.isTimer {
             guard !base.argument.isNone else { return }
             base.output.append(UInt8(ascii: " "))
             base.appendArgumentValue()
@@ -159,9 +164,19 @@ struct ChartPrinter: ChartResultSink, ~Copyable {
             base.output.append("\"eventless\":true," as StaticString)
         case .external, .sent, .done:
             base.appendJSONLineStart()
-            base.output.append("\"input\":" as StaticString)
-            base.output.append(base.inputs.json[result.input])
-            if result.trigger == .external {
+            if result.isTimer && base.appendAfterField(input: result.input) {
+                // An `after` transition has no input.
+            } else {
+                base.output.append("\"input\":" as StaticString)
+                base.output.append(base.inputs.json[result.input])
+            }
+            if result.isTimer {
+                if let value = runner.queuedArgument(of: result), value != .null {
+                    base.output.append(",\"arg\":" as StaticString)
+                    base.appendJSONValue(value)
+                }
+                base.appendAtField(runner.time)
+            } else if result.trigger == .external {
                 if !base.argument.isNone {
                     base.output.append(",\"arg\":" as StaticString)
                     base.appendArgumentValue()
@@ -213,6 +228,7 @@ struct ChartPrinter: ChartResultSink, ~Copyable {
         default:
             break
         }
+        base.appendTimerField(result.timer)
         base.endJSONLine(showing: result.isRejected ? nil : runner.values, version: runner.contextVersion)
     }
 

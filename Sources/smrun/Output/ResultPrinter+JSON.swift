@@ -18,17 +18,22 @@ extension ResultPrinter {
             output.append("{\"start\":true," as StaticString)
         } else {
             appendJSONLineStart()
-            output.append("\"input\":" as StaticString)
-            output.append(inputs.json[result.input])
+            if result.isTimer && appendAfterField(input: result.input) {
+                // An `after` transition has no input.
+            } else {
+                output.append("\"input\":" as StaticString)
+                output.append(inputs.json[result.input])
+            }
             if result.sentBy >= 0 {
                 if let value = queued, value != .null {
                     output.append(",\"arg\":" as StaticString)
                     appendJSONValue(value)
                 }
-            } else if !argument.isNone {
+            } else if !argument.isNone && !result.isTimer {
                 output.append(",\"arg\":" as StaticString)
                 appendArgumentValue()
             }
+            if result.isTimer { appendAtField(runner.time) }
             output.append(UInt8(ascii: ","))
         }
         switch result.outcome {
@@ -52,6 +57,7 @@ extension ResultPrinter {
             output.append(",\"sent_by\":" as StaticString)
             output.append(effects.json[result.sentBy])
         }
+        appendTimerField(result.timer)
         endJSONLine(showing: result.isRejected ? nil : runner.context, version: runner.contextVersion)
     }
 

@@ -23,13 +23,14 @@ extension ResultPrinter {
         if result.isStart {
             output.append("start: " as StaticString)
         } else {
-            if result.sentBy >= 0 { output.append("  " as StaticString) }
+            if result.sentBy >= 0 && !result.isTimer { output.append("  " as StaticString) }
             if result.isRejected { appendLineNumber() }
             output.append(inputs.text[result.input])
             appendTextArgument(result, queued: queued)
             if result.sentBy >= 0 {
                 output.append(" (sent by " as StaticString)
                 output.append(effects.text[result.sentBy])
+                appendTextTimer(result.timer)
                 output.append(UInt8(ascii: ")"))
             }
             output.append(": " as StaticString)
@@ -64,7 +65,7 @@ extension ResultPrinter {
             }
             return
         }
-        guard !argument.isNone else { return }
+        guard !argument.isNone && !result.isTimer else { return }
         output.append(UInt8(ascii: " "))
         appendArgumentValue()
     }

@@ -45,6 +45,10 @@ struct ResultPrinter: ResultSink, ~Copyable {
     var contextJSON: OutputBuffer.Span?
     var contextJSONVersion = -1
     let inputCount: Int
+    /// Per input, the delay of the `after` transition it stands for (`30s`), else `nil`.
+    let afterTexts: [String?]
+    /// The ids of delayed sends, by timer id.
+    let timerNames: [String]
     /// What starts the `input` field of a JSON result, after the line number.
     static var inputKey: StaticString { #","input":"# }
     /// Machines with more cells than this print every result field by field.
@@ -75,7 +79,14 @@ struct ResultPrinter: ResultSink, ~Copyable {
         self.stepLimit = stepLimit
         func names(_ ids: [Int]) -> [String] { ids.map { machine.effectNames[$0] } }
         states = Names(machine.stateNames.map { [$0] })
-        inputs = Names(machine.inputNames.map { [$0] })
+        let afterTexts = machine.timers?.afterTexts ?? []
+        self.afterTexts = afterTexts
+        timerNames = machine.timers?.timerNames ?? []
+        // An `after` transition's input shows as `after 30s`.
+        inputs = Names(
+            machine.inputNames.indices.map { input in
+                [afterTexts.isEmpty ? machine.inputNames[input] : afterTexts[input].map { "after \($0)" } ?? machine.inputNames[input]]
+            })
         effects = Names(machine.effectNames.map { [$0] })
         variableKeys = BytePool(
             machine.variableNames.enumerated().map { slot, name in
@@ -148,14 +159,16 @@ struct ResultPrinter: ResultSink, ~Copyable {
         }
     }
 
-    /// Prints a line that never reached the machine: an unknown input name or a bad argument.
+    /// Prints a line that never reached the machine: an unknown input name or a bad argument
+    /// (`whole`, when given, is the message).
     mutating func receiveScriptRejection(
-        _ kind: RejectionKind, name: UnsafeRawBufferPointer, input: Int, problem: String, runner: borrowing Runner
+        _ kind: RejectionKind, name: UnsafeRawBufferPointer, input: Int, problem: String, runner: borrowing Runner,
+        message whole: String? = nil
     ) {
         rejected += 1
         let result = runner.rejection(kind, input: input)
         let base = runner.machine.message(for: result, inputName: Self.printable(name), stepLimit: stepLimit)
-        let message = problem.isEmpty ? base : "\(base), \(problem)"
+        let message = whole ?? (problem.isEmpty ? base : "\(base), \(problem)")
         switch format {
         case .text:
             appendLineNumber()

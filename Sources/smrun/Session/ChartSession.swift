@@ -17,8 +17,8 @@ struct ChartSession: ~Copyable {
     private var printer: ChartPrinter
 
     /// Starts the machine: its initial configuration, and what follows it.
-    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int) {
-        runner = ChartRunner(machine, stepLimit: stepLimit)
+    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int = Runner.defaultTimerLimit) {
+        runner = ChartRunner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
         parser = ScriptLineParser(machine: machine)
         printer = ChartPrinter(machine: machine, format: format, stepLimit: stepLimit)
         runner.start(into: &printer)
@@ -60,6 +60,13 @@ struct ChartSession: ~Copyable {
         return skipped
     }
 
+    /// `@wait DURATION` or `--wait DURATION`: moves the clock forward, printing the results of
+    /// the timers that fall due (docs/semantics.md).
+    mutating func wait(milliseconds: Int) {
+        let (end, overflow) = runner.time.addingReportingOverflow(milliseconds)
+        runner.advance(to: overflow ? Int.max : end, into: &printer)
+    }
+
     /// `--send INPUT` or `--send INPUT=ARG`.
     mutating func send(_ input: String) {
         var bytes = Array(input.utf8)
@@ -82,6 +89,14 @@ struct ChartSession: ~Copyable {
             printer.base.argument = .absent
         case .unknownInput(let name):
             printer.receiveScriptRejection(.unknownInput, name: name, input: -1, problem: "", runner: &runner)
+        case .wait(let milliseconds):
+            wait(milliseconds: milliseconds)
+        case .badWait(let problem):
+            var name = Array(ScriptLineParser.waitDirective.utf8)
+            name.withUnsafeMutableBytes {
+                printer.receiveScriptRejection(
+                    .badArgument, name: UnsafeRawBufferPointer($0), input: -1, problem: "", runner: &runner, message: problem)
+            }
         case .badArgument(let input, let problem):
             var name = Array(runner.machine.inputNames[input].utf8)
             name.withUnsafeMutableBytes {

@@ -20,8 +20,8 @@ struct RunSession: ~Copyable {
 
     /// Resumes from the state file's snapshot, or starts the machine (printing a start result
     /// when its initial state has entry effects).
-    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, state: StateFile?) {
-        runner = Runner(machine, stepLimit: stepLimit)
+    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int = Runner.defaultTimerLimit, state: StateFile?) {
+        runner = Runner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
         parser = ScriptLineParser(machine: machine)
         printer = ResultPrinter(machine: machine, format: format, stepLimit: stepLimit, output: OutputBuffer(fd: 1))
         self.state = state
@@ -44,7 +44,7 @@ struct RunSession: ~Copyable {
     /// Starts the machine over from its initial state, printing its start result as at first
     /// (`smrun repl`'s `:reset`).
     mutating func restart() {
-        runner = Runner(runner.machine, stepLimit: runner.stepLimit)
+        runner = Runner(runner.machine, stepLimit: runner.stepLimit, timerLimit: runner.timerLimit)
         runner.start(into: &printer)
     }
 
@@ -134,6 +134,13 @@ struct RunSession: ~Copyable {
         printer.printPlainJSON(plain, text: text, rejected: rejected, context: runner.context, version: runner.contextVersion)
     }
 
+    /// `@wait DURATION` or `--wait DURATION`: moves the clock forward, printing the results of
+    /// the timers that fall due (docs/semantics.md).
+    mutating func wait(milliseconds: Int) {
+        let (end, overflow) = runner.time.addingReportingOverflow(milliseconds)
+        runner.advance(to: overflow ? Int.max : end, into: &printer)
+    }
+
     /// `--send INPUT` or `--send INPUT=ARG`.
     mutating func send(_ input: String) {
         var bytes = Array(input.utf8)
@@ -158,6 +165,14 @@ struct RunSession: ~Copyable {
             printer.argument = .absent
         case .unknownInput(let name):
             printer.receiveScriptRejection(.unknownInput, name: name, input: -1, problem: "", runner: runner)
+        case .wait(let milliseconds):
+            wait(milliseconds: milliseconds)
+        case .badWait(let problem):
+            var name = Array(ScriptLineParser.waitDirective.utf8)
+            name.withUnsafeMutableBytes {
+                printer.receiveScriptRejection(
+                    .badArgument, name: UnsafeRawBufferPointer($0), input: -1, problem: "", runner: runner, message: problem)
+            }
         case .badArgument(let input, let problem):
             var name = Array(runner.machine.inputNames[input].utf8)
             name.withUnsafeMutableBytes {
