@@ -119,7 +119,11 @@ struct DiagramGraph {
     /// `input [guard] rejected: MESSAGE` (a self-loop, as it changes nothing).
     static func label(_ transition: CompiledTransition, _ machine: CompiledMachine) -> String {
         // An eventless transition has no input: its label is its guard (or nothing).
-        var label = transition.input >= 0 ? machine.inputNames[transition.input] : "(eventless)"
+        // A delayed transition's label is its delay: `after 30s`.
+        var label = "(eventless)"
+        if transition.input >= 0 {
+            label = machine.timers?.afterTexts[transition.input].map { "after \($0)" } ?? machine.inputNames[transition.input]
+        }
         if let guardText = transition.guardText { label += " [\(guardText)]" }
         if let refusal = transition.refusal { label += " rejected: \(refusal)" }
         if !transition.effects.isEmpty {
@@ -134,7 +138,10 @@ struct DiagramGraph {
     private static func matching(_ machine: CompiledMachine, _ definition: MachineDefinition?) -> [TransitionDefinition]? {
         guard let written = definition?.transitions, written.count == machine.transitions.count else { return nil }
         for (compiled, definition) in zip(machine.transitions, written)
-        where compiled.input >= 0 ? machine.inputNames[compiled.input] != definition.input.name : !definition.isEventless {
+        where compiled.input >= 0
+            ? (machine.timers?.afterTexts[compiled.input] ?? machine.inputNames[compiled.input]) != (definition.after?.text ?? definition.input.name)
+            : !definition.isEventless
+        {
             return nil
         }
         return written

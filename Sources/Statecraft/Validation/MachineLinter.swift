@@ -202,7 +202,7 @@ public enum MachineLinter {
         }
         let transitions = definition.transitions
         for index in transitions.indices {
-            for name in transitions[index].effects { mention(name, by: "this '\(transitions[index].input.name)' transition") }
+            for name in transitions[index].effects { mention(name, by: "this '\(transitions[index].trigger)' transition") }
         }
         for effect in definition.effects where !used.contains(effect.name.name) {
             warnings.append(
@@ -227,7 +227,7 @@ public enum MachineLinter {
                 warnings.append(
                     .warning(
                         .fromFinalState,
-                        "this '\(transitions[index].input.name)' transition leaves from final state '\(source.name)', which accepts no input; it can never be taken from there",
+                        "this '\(transitions[index].trigger)' transition leaves from final state '\(source.name)', which accepts no input; it can never be taken from there",
                         at: source.position))
             }
         }

@@ -335,7 +335,8 @@ struct MachineFileDecoder: YAMLShapeReading {
             effects = []
         }
         let description = document.entry(map, "description").flatMap { string($0.value, "'description'") }
-        guard let input, let source else { return nil }
+        // A malformed delay was reported: without it, the transition has no trigger.
+        guard let input, let source, afterEntry == nil || after != nil || inputEntry != nil else { return nil }
         return TransitionDefinition(
             input, from: source, to: targets.first, when: guardExpression, effects: effects, rejecting: refusal,
             description: description, at: document[map].position, moreTargets: Array(targets.dropFirst()), isInternal: isInternal,
@@ -469,7 +470,7 @@ struct MachineFileDecoder: YAMLShapeReading {
             return try Delay(parsing: text)
         } catch {
             self.error(
-                .invalidValue, "\(what) '\(text)' is not a valid duration: \(error.message)",
+                .invalidValue, "'\(text)' is not a duration for \(what): \(error.message)",
                 scalar.position.advanced(by: offset + error.offset))
             return nil
         }
