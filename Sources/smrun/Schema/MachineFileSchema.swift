@@ -71,7 +71,7 @@ enum MachineFileSchema {
       ]
     },
     "effects": {
-      "description": "Effect bodies: effect name -> { set, send }. An effect named by a state or transition and not defined here is a named hook without body (bound from Swift).",
+      "description": "Effect bodies: effect name -> { set, send, cancel }. An effect named by a state or transition and not defined here is a named hook without body (bound from Swift).",
       "type": ["object", "null"],
       "propertyNames": { "$ref": "#/$defs/name" },
       "additionalProperties": {
@@ -199,16 +199,25 @@ enum MachineFileSchema {
           "additionalProperties": { "$ref": "#/$defs/expression" }
         },
         "send": {
-          "description": "Inputs to queue, run after the current transition, first in first out (run to completion): a name, { input, arg }, or a list of them.",
+          "description": "Inputs to queue, run after the current transition, first in first out (run to completion), or with a delay to schedule: a name, { input, arg, delay, id }, or a list of them.",
           "oneOf": [
             { "$ref": "#/$defs/sentInput" },
             { "type": "array", "items": { "$ref": "#/$defs/sentInput" } }
           ]
+        },
+        "cancel": {
+          "description": "The ids of delayed sends to cancel (those not yet processed), before the effect's sends: a name or a list of names.",
+          "$ref": "#/$defs/names"
         }
       }
     },
+    "duration": {
+      "description": "A duration: a number (integer or decimal) and a unit, ms, s, m or h (250ms, 30s, 1.5s, 5m, 1h); from 0 to 100 years, to the millisecond.",
+      "type": "string",
+      "pattern": "^[0-9]+(\\.[0-9]+)?(ms|s|m|h)$"
+    },
     "sentInput": {
-      "description": "An input an effect queues: its name, or { input, arg }.",
+      "description": "An input an effect queues: its name, or { input, arg, delay, id }.",
       "oneOf": [
         { "$ref": "#/$defs/name" },
         {
@@ -217,7 +226,9 @@ enum MachineFileSchema {
           "required": ["input"],
           "properties": {
             "input": { "description": "The input to queue.", "$ref": "#/$defs/name" },
-            "arg": { "description": "The queued input's argument, an expression.", "$ref": "#/$defs/expression" }
+            "arg": { "description": "The queued input's argument, an expression.", "$ref": "#/$defs/expression" },
+            "delay": { "description": "Schedules the input this long after the effect runs instead of queueing it.", "$ref": "#/$defs/duration" },
+            "id": { "description": "A name for a delayed input, which `cancel` uses to cancel it before it is due.", "$ref": "#/$defs/name" }
           }
         }
       ]
@@ -228,14 +239,19 @@ enum MachineFileSchema {
       "pattern": "^\\s*[^\\s|]+\\s*\\|"
     },
     "transition": {
-      "description": "A transition as a mapping, which can have a guard; without `input` it is eventless.",
+      "description": "A transition as a mapping, which can have a guard; taken on an `input`, or `after` a delay, or, without either, eventless.",
       "type": "object",
       "additionalProperties": false,
       "required": ["from"],
+      "not": { "required": ["input", "after"] },
       "properties": {
         "input": {
           "description": "The input that triggers the transition, or a pattern: `NAME.*` matches NAME and every NAME.something, `*` every input. Leave it out for an eventless transition.",
           "oneOf": [{ "$ref": "#/$defs/name" }, { "type": "string", "pattern": "^([^\\s|,=*#\"\\[\\]{}\\x00-\\x1F\\x7F]+\\.)?\\*$" }]
+        },
+        "after": {
+          "description": "Taken when its source state has been active this long (the timer starts when the state is entered and stops when it is left), instead of on an input.",
+          "$ref": "#/$defs/duration"
         },
         "from": {
           "description": "The states it leaves from: a name, a list of names, \"*\" for every non-final state, or { not: STATES } for every non-final state but those.",
