@@ -14,6 +14,9 @@ enum Outcome: Equatable, CustomStringConvertible {
     case unread(String, raw: [UInt8], isJSON: Bool)
     case unknown([UInt8])
     case bad(String, problem: String)
+    /// `@wait DURATION`, in milliseconds.
+    case wait(Int)
+    case badWait(String)
 
     var description: String {
         switch self {
@@ -22,6 +25,8 @@ enum Outcome: Equatable, CustomStringConvertible {
         case .unread(let name, let raw, let isJSON): "unread \(name) \(String(decoding: raw, as: UTF8.self)) json: \(isJSON)"
         case .unknown(let name): "unknown \(name)"
         case .bad(let name, let problem): "bad \(name): \(problem)"
+        case .wait(let milliseconds): "wait \(milliseconds)"
+        case .badWait(let problem): "bad wait: \(problem)"
         }
     }
 }
@@ -76,6 +81,8 @@ struct Script {
             return .input(name(input), argument.value)
         case .unknownInput(let name): return .unknown(Array(name))
         case .badArgument(let input, let problem): return .bad(name(input), problem: problem)
+        case .wait(let milliseconds): return .wait(milliseconds)
+        case .badWait(let problem): return .badWait(problem)
         }
     }
 

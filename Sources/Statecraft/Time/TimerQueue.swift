@@ -50,6 +50,9 @@ package struct TimerQueue: Sendable {
     /// How many timers are pending (cancelled ones not counted).
     package var count: Int { heap.count - stale }
 
+    /// The entries the heap holds, cancelled ones not yet dropped included (its memory).
+    package var storedCount: Int { heap.count }
+
     /// Whether no timer is pending.
     package var isEmpty: Bool { count == 0 }
 
