@@ -130,11 +130,11 @@ struct DispatchTable: Sendable {
         func copyPart(_ ids: [Int]) -> Bool {
             let before = copies.count
             for id in ids {
-                guard effects[id].sends.isEmpty else {
+                guard let assignments = effects[id].assignmentsOnly else {
                     copies.removeSubrange(before...)
                     return false
                 }
-                for assignment in effects[id].assignments {
+                for assignment in assignments {
                     guard let source = Copy.Source(assignment.value) else {
                         copies.removeSubrange(before...)
                         return false

@@ -132,7 +132,7 @@ public enum MachineLinter {
             guard input >= 0 else { continue }
             for source in transitions[index].sources where !machine.isFinal[source] {
                 for effect in machine.effectsRun(by: index, from: source) {
-                    for send in machine.effects[effect].sends where !edges[input].contains(where: { $0 == (send.input, effect) }) {
+                    for send in machine.effects[effect].sentInputs where !edges[input].contains(where: { $0 == (send.input, effect) }) {
                         edges[input].append((send.input, effect))
                     }
                 }
