@@ -39,7 +39,7 @@ public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible 
         case .overflow: "arithmetic overflow"
         case .nullOperand: "a null value used as a number, string or bool"
         case .conversion(let message): message
-        case .tooManyIterations(let count, let limit): "foreach over \(count) items passes the limit of \(limit) (the step limit)"
+        case .tooManyIterations(let count, let limit): "foreach over \(count) items passes the step limit of \(limit)"
         }
     }
 }
