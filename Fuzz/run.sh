@@ -52,7 +52,12 @@ for target in $targets; do
     SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=Fuzz/lsan.supp:print_suppressions=0 "$bin/$target" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus" > "$work/log" 2>&1 || status=$?
     if [ "$status" -ne 0 ] || [ -n "$(ls -A "$work/artifacts")" ]; then
-        tail -n 60 "$work/log"
+        # The report's head (the Swift error or sanitizer report and the first frames), then the
+        # input itself in base64, so that a CI log alone is enough to reproduce it.
+        grep -m 1 -A 30 -E 'Fatal error|==ERROR|deadly signal|ALARM|out-of-memory' "$work/log" || tail -n 40 "$work/log"
+        for artifact in "$work/artifacts"/*; do
+            [ -f "$artifact" ] && echo "fuzz: input $(basename "$artifact") in base64: $(head -c 4096 "$artifact" | base64 -w 0)"
+        done
         echo "fuzz: $target FAILED (exit status $status); input: $(ls "$work/artifacts"/* 2>/dev/null | tr '\n' ' ')" >&2
         exit 1
     fi
