@@ -127,10 +127,11 @@ struct DispatchTable: Sendable {
 
         // The copy-only parts, laid end to end.
         var copies: [Copy] = []
+        let assignmentsOnly = effects.map(\.assignmentsOnly)
         func copyPart(_ ids: [Int]) -> Bool {
             let before = copies.count
             for id in ids {
-                guard let assignments = effects[id].assignmentsOnly else {
+                guard let assignments = assignmentsOnly[id] else {
                     copies.removeSubrange(before...)
                     return false
                 }

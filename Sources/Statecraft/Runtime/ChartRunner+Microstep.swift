@@ -115,9 +115,9 @@ extension ChartRunner {
                 for slot in values.indices { scratch[slot] = values[slot] }
                 copied = true
             }
-            let surroundings = EffectSurroundings(effect: id, log: logHandler, effectNames: machine.effectNames, iterationLimit: stepLimit)
             if let failure = effect.run(
-                in: &scratch, argument: argument, queue: &queue, externalCount: &externalCount, surroundings: surroundings,
+                in: &scratch, argument: argument, queue: &queue, externalCount: &externalCount, log: logHandler, iterationLimit: stepLimit,
+                effectNames: machine.effectNames, effect: id,
                 queuing: { Queued(input: $0, argument: $1, sender: id) })
             {
                 queue.removeSent(since: queuedBefore, externalCount: &externalCount)

@@ -1,33 +1,3 @@
-/// What an effect body reaches beyond the context while it runs.
-struct EffectSurroundings {
-    /// The effect's id, for log lines.
-    let effect: Int
-    /// Where `log` steps write; `nil` drops them.
-    let log: EffectLogHandler?
-    /// The effect names, for log lines.
-    let effectNames: [String]
-    /// The most items one `foreach` may iterate (the runner's step limit).
-    let iterationLimit: Int
-}
-
-/// The inputs effects send, as both runners queue them in one array: the internal ones first,
-/// then the external ones, `externalCount` of them at its tail (docs/semantics.md).
-extension Array {
-    /// Queues an input sent to the internal queue: after the internal ones, before the external ones.
-    @inline(__always)
-    mutating func appendInternal(_ element: Element, externalCount: Int) {
-        if externalCount == 0 { append(element) } else { insert(element, at: count - externalCount) }
-    }
-
-    /// Removes what was queued since `count` was `internalEnd + externalCount` with
-    /// `externalCount` external inputs at the tail (a transition whose effects failed).
-    mutating func removeSent(since mark: (internalEnd: Int, externalCount: Int), externalCount: inout Int) {
-        removeLast(externalCount - mark.externalCount)
-        removeSubrange(mark.internalEnd..<(count - mark.externalCount))
-        externalCount = mark.externalCount
-    }
-}
-
 extension CompiledEffect {
     private struct Failure: Error {
         let error: EvaluationError
@@ -35,14 +5,16 @@ extension CompiledEffect {
     }
 
     /// Runs the body against `context`: its steps in written order, each seeing the values
-    /// assigned before it. Sent inputs are queued as `queuing` makes them: internal ones before
+    /// assigned before it. `log` receives log lines (naming effect `effect` from `effectNames`), and a
+    /// `foreach` of more than `iterationLimit` items fails. Sent inputs are queued as `queuing` makes them: internal ones before
     /// the `externalCount` external ones at `queue`'s tail, external ones at its end. Returns the
     /// error and the index of the expression that failed, or nil. The caller owns all-or-nothing:
     /// on failure, `context` and `queue` hold what ran before the failing expression (log lines
     /// written are written).
     func run<Queued>(
         in context: inout [Value], argument: Value, queue: inout [Queued], externalCount: inout Int,
-        surroundings: EffectSurroundings, queuing: (_ input: Int, _ argument: Value) -> Queued
+        log: EffectLogHandler?, iterationLimit: Int, effectNames: [String], effect: Int,
+        queuing: (_ input: Int, _ argument: Value) -> Queued
     ) -> (error: EvaluationError, expression: Int)? {
         func evaluate(_ expression: CompiledExpression, _ site: Int) throws(Failure) -> Value {
             do {
@@ -66,7 +38,7 @@ extension CompiledEffect {
                     }
                 case .log(let label, let value, let site):
                     let logged = try value.map { expression throws(Failure) in try evaluate(expression, site) }
-                    surroundings.log?(EffectLogEntry(effect: surroundings.effectNames[surroundings.effect], label: label, value: logged))
+                    log?(EffectLogEntry(effect: effectNames[effect], label: label, value: logged))
                 case .conditional(let branches, let otherwise):
                     var chosen = otherwise
                     for branch in branches {
@@ -83,8 +55,8 @@ extension CompiledEffect {
         }
         func runLoop(over items: Value, site: Int, item: Int, index: Int, _ body: [Step]) throws(Failure) {
             func check(_ count: Int) throws(Failure) {
-                if count > surroundings.iterationLimit {
-                    throw Failure(error: .tooManyIterations(count: count, limit: surroundings.iterationLimit), site: site)
+                if count > iterationLimit {
+                    throw Failure(error: .tooManyIterations(count: count, limit: iterationLimit), site: site)
                 }
             }
             switch items {
