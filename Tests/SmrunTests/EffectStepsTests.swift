@@ -41,4 +41,16 @@ import Testing
         #expect(results.map { $0["input"] as? String } == ["chain", "inner", "outer", "chain", "inner", "outer"])
         #expect(results.map { ($0["context"] as? [String: Any])?["trail"] as? String } == ["c", "ci", "cio", "cioc", "cioci", "ciocio"])
     }
+
+    @Test func aStatechartsExternalSendWaitsForEventlessTransitionsAndLogsToStandardError() throws {
+        let run = try Smrun.run(["Tests/SmrunTests/Fixtures/effect-steps-chart.yaml", "--send", "go"])
+        #expect(run.lines == [
+            "go: a -> a / fanOut",
+            "  inner (sent by fanOut): a -> b / markInner",
+            "  (eventless): b -> c",
+            "  outer (sent by fanOut): c -> c / markOuter",
+        ])
+        #expect(run.errorText == "log: trail: \"ic\"\n")
+        #expect(run.exited(0))
+    }
 }
