@@ -46,21 +46,23 @@ extension MachineFileDecoder {
     /// still continue (appended once something else follows).
     private mutating func step(_ map: Int, of owner: String, into steps: inout [Step], open: inout EffectDefinition.Conditional?) {
         checkKeys(map, allowed: MachineFileKeys.effectStep, in: "a step of \(owner)")
-        // The step's kind is its first key of these; another one in the same mapping is an error.
+        // The step's kind is the first of these keys it has; `send` may go with `set`, and `else`
+        // with `if` or `elif`: any other key of these in the same mapping is an error.
         let kinds: [StaticString] = ["set", "send", "log", "if", "elif", "foreach", "else"]
-        var kind: (name: String, entry: YAMLDocument.Entry)?
+        var present: [(name: String, entry: YAMLDocument.Entry)] = []
         for entry in document.entries(map) {
-            guard let name = kinds.first(where: { document.text(of: entry.key, is: $0) }) else { continue }
-            guard let first = kind else {
-                kind = (name.description, entry)
-                continue
+            if let name = kinds.first(where: { document.text(of: entry.key, is: $0) }) { present.append((name.description, entry)) }
+        }
+        let kind = kinds.lazy.compactMap { kind in present.first { $0.name == kind.description } }.first
+        if let kind {
+            for other in present where other.name != kind.name {
+                let together: Set = [kind.name, other.name]
+                if together == ["set", "send"] || together == ["if", "else"] || together == ["elif", "else"] { continue }
+                error(
+                    .invalidValue,
+                    "a step does one thing: '\(other.name)' cannot go with '\(kind.name)' in one mapping; write them as steps of a list",
+                    document[other.entry.key].position)
             }
-            let together: Set = [first.name, name.description]
-            if together == ["set", "send"] || (name.description == "else" && ["if", "elif"].contains(first.name)) { continue }
-            error(
-                .invalidValue,
-                "a step does one thing: '\(name)' cannot go with '\(first.name)' in one mapping; write them as steps of a list",
-                document[entry.key].position)
         }
         let doEntry = document.entry(map, "do")
         if let doEntry, !["if", "elif"].contains(kind?.name) {
