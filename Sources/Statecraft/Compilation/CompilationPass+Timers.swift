@@ -25,7 +25,7 @@ extension CompilationPass {
     /// every `cancel` names one and that only delayed sends have an id.
     mutating func declareTimerIDs() {
         for effect in definition.effects {
-            for send in effect.sends {
+            for send in effect.allSends {
                 guard let id = send.id else { continue }
                 if send.delay == nil {
                     error(
@@ -40,7 +40,7 @@ extension CompilationPass {
             }
         }
         for effect in definition.effects {
-            for name in effect.cancels where timerIDs[name.name] == nil {
+            for name in effect.allCancels where timerIDs[name.name] == nil {
                 error(
                     .undefinedTimer,
                     "effect '\(effect.name.name)' cancels '\(name.name)', but no send has that id"
@@ -52,7 +52,7 @@ extension CompilationPass {
 
     /// What the runners need to run the machine's timers; `nil` when it has none.
     func machineTimers(_ transitions: [CompiledTransition]) -> MachineTimers? {
-        let delays = definition.effects.contains { $0.sends.contains { $0.delay != nil } || !$0.cancels.isEmpty }
+        let delays = definition.effects.contains { !$0.allCancels.isEmpty || $0.allSends.contains { $0.delay != nil } }
         guard !afterInputs.isEmpty || delays else { return nil }
         var afters = [[MachineTimers.After]](repeating: [], count: states.count)
         var texts: [Int: String] = [:]

@@ -152,64 +152,6 @@ package struct CompiledTransition: Sendable {
     package var isEventless: Bool { input < 0 }
 }
 
-/// An effect's body in compiled form; a hook has neither assignments nor sends.
-package struct CompiledEffect: Sendable {
-    package struct Send: Sendable {
-        package let input: Int
-        package let argument: CompiledExpression?
-        /// `delay` in milliseconds, or -1 for an input queued at once.
-        package var delay = -1
-        /// The index of its `id` in ``MachineTimers/timerNames``, or -1.
-        package var timer = -1
-    }
-
-    package let assignments: [(slot: Int, value: CompiledExpression)]
-    package let sends: [Send]
-    /// The timer ids (``MachineTimers/timerNames``) that `cancel` names, cancelled in order
-    /// after the assignments and before the sends.
-    package var cancels: [Int] = []
-    /// The expressions as written, in assignment-then-send order, for messages.
-    package let expressionTexts: [String]
-
-    package var hasBody: Bool { !assignments.isEmpty || !sends.isEmpty || !cancels.isEmpty }
-    /// Whether running the body schedules or cancels a timer.
-    package var touchesTimers: Bool { !cancels.isEmpty || sends.contains { $0.delay >= 0 } }
-
-    /// Runs the body against `context`: assignments in written order, each seeing those before
-    /// it, then each send, queued as `queuing` makes it. Returns the error and the index of the
-    /// expression that failed, or nil. The caller owns all-or-nothing: on failure, `context` and
-    /// `queue` hold what ran before the failing expression.
-    ///
-    /// Cancels and delayed sends go to `timerRequests`, in the order they ran, for the runner
-    /// to apply once the transition commits.
-    func run<Queued>(
-        in context: inout [Value], argument: Value, queue: inout [Queued], timerRequests: inout [TimerRequest],
-        sentBy effect: Int, queuing: (_ input: Int, _ argument: Value) -> Queued
-    ) -> (error: EvaluationError, expression: Int)? {
-        var expression = 0
-        do {
-            for assignment in assignments {
-                context[assignment.slot] = try assignment.value.evaluate(context, argument: argument)
-                expression += 1
-            }
-            for timer in cancels { timerRequests.append(.cancel(timer: timer)) }
-            for send in sends {
-                let value = try send.argument?.evaluate(context, argument: argument) ?? .null
-                if send.delay >= 0 {
-                    timerRequests.append(
-                        .send(input: send.input, argument: value, sentBy: effect, delay: send.delay, timer: send.timer))
-                } else {
-                    queue.append(queuing(send.input, value))
-                }
-                expression += 1
-            }
-        } catch {
-            return (error, expression)
-        }
-        return nil
-    }
-}
-
 /// The effects one transition runs: the source's exit effects, the transition's, the target's
 /// entry effects. Iterating allocates nothing.
 public struct EffectSequence: Sequence, Sendable {

@@ -102,7 +102,7 @@ extension ChartRunner {
             }
         }
         // Effect bodies against the scratch context; queued inputs kept only on success.
-        let queuedBefore = queue.count
+        let queuedBefore = (internalEnd: queue.count - externalCount, externalCount: externalCount)
         var copied = false
         var finishes = false
         for step in plan {
@@ -113,7 +113,7 @@ extension ChartRunner {
             if step < -1 {
                 let state = Int(-step) - 2
                 let input = doneInputs[state]
-                if input >= 0 { queue.append(Queued(input: Int(input), argument: .null, sender: ~state)) }
+                if input >= 0 { queue.appendInternal(Queued(input: Int(input), argument: .null, sender: ~state), externalCount: externalCount) }
                 continue
             }
             let id = Int(step)
@@ -124,16 +124,17 @@ extension ChartRunner {
                 copied = true
             }
             if let failure = effect.run(
-                in: &scratch, argument: argument, queue: &queue, timerRequests: &timerRequests, sentBy: id,
+                in: &scratch, argument: argument, queue: &queue, externalCount: &externalCount, timerRequests: &timerRequests,
+                log: logHandler, iterationLimit: stepLimit, effectNames: machine.effectNames, effect: id,
                 queuing: { Queued(input: $0, argument: $1, sender: id) })
             {
-                queue.removeSubrange(queuedBefore...)
+                queue.removeSent(since: queuedBefore, externalCount: &externalCount)
                 if !timerRequests.isEmpty { timerRequests.removeAll(keepingCapacity: true) }
                 return (failure.error, .effect(id, expression: failure.expression))
             }
         }
         if machine.timers != nil && !timersFit() {
-            queue.removeSubrange(queuedBefore...)
+            queue.removeSent(since: queuedBefore, externalCount: &externalCount)
             timerRequests.removeAll(keepingCapacity: true)
             timerLimitReached = true
             return nil

@@ -155,6 +155,8 @@ extension ChartRunner {
     mutating func queueDueMarker() {
         guard !dueMarkerQueued else { return }
         dueMarkerQueued = true
+        // At the end of the external queue: after everything the current input set going.
         queue.append(Queued(input: -1, argument: .null, sender: -1))
+        externalCount += 1
     }
 }

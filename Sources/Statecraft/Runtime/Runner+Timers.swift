@@ -147,6 +147,8 @@ extension Runner {
     mutating func queueDueMarker() {
         guard !dueMarkerQueued else { return }
         dueMarkerQueued = true
+        // At the end of the external queue: after everything the current input set going.
         queue.append(Queued(input: -1, argument: .null, sentBy: -1))
+        externalCount += 1
     }
 }
