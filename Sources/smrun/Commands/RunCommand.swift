@@ -94,6 +94,12 @@ struct RunCommand: ParsableCommand {
             try runChart(compiled)
             return
         }
+        // A snapshot holds no pending timers yet: refused rather than resuming without them.
+        if stateFile != nil && compiled.hasTimers {
+            FileHandleOutput.standardError(
+                "smrun: --state does not support machines with timers yet (machine '\(compiled.name)' has 'after' transitions or delayed sends); run without it\n")
+            throw ExitCode(Smrun.Status.invalid)
+        }
         let state = try StateFile.open(stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil)
         var session = RunSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state)
         var skippedLines = 0
