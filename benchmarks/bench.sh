@@ -248,6 +248,24 @@ if [ -n "$benchmarks_binary" ]; then
         --transitions "$engine_transitions" --runs "$engine_runs" || die "StatecraftBenchmarks engine failed"
 fi
 
+# --- Timers ------------------------------------------------------------------------
+
+if [ -n "$benchmarks_binary" ]; then
+    say ""
+    "$benchmarks_binary" timers || die "StatecraftBenchmarks timers failed"
+fi
+if [ -n "$smrun" ]; then
+    # A 1M-line script on the timed traffic light, a `@wait 1s` every 10 lines.
+    timed_script=$work/timed.script
+    python3 -c 'import sys
+for i in range(1, 1000001):
+    sys.stdout.write("@wait 1s\n" if i % 10 == 0 else "button\n")' >"$timed_script"
+    start=$(date +%s%N)
+    "$smrun" machines/timed-traffic-light.yaml <"$timed_script" >/dev/null || die "smrun on the timed script failed"
+    end=$(date +%s%N)
+    say "smrun machines/timed-traffic-light.yaml, 1,000,000 lines with a @wait every 10: $(( (end - start) / 1000000 )) ms in all, so as many ns per line"
+fi
+
 # --- Statecharts against Qt SCXML, sismic and python-statemachine ---------------------
 
 if [ -n "$smrun" ]; then

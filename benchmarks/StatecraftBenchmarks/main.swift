@@ -7,6 +7,9 @@
 //   StatecraftBenchmarks statechart [MACHINE] [--inputs N]
 //       Nanoseconds per input of the statechart engine on a machine with parallel regions,
 //       history and eventless transitions (default benchmarks/statechart/player.yaml).
+//   StatecraftBenchmarks timers [--timers N]
+//       Nanoseconds per timer of the virtual clock: N delayed sends scheduled, then fired by one
+//       wait (default 1,000,000).
 //   StatecraftBenchmarks load FILE [--timeout SECONDS]
 //       One in-process MachineFile.load of FILE: `wall user sys peak-RSS-KiB`, as measure.c prints;
 //       past the timeout, the same so far, and exit status 124.
@@ -16,7 +19,7 @@
 // Build it in release mode: swift build -c release --product StatecraftBenchmarks
 
 let usage =
-    "usage: StatecraftBenchmarks engine [MACHINE] [--transitions N] [--runs N] | statechart [MACHINE] [--inputs N] | load FILE [--timeout SECONDS] | phases FILE"
+    "usage: StatecraftBenchmarks engine [MACHINE] [--transitions N] [--runs N] | statechart [MACHINE] [--inputs N] | timers [--timers N] | load FILE [--timeout SECONDS] | phases FILE"
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { fail(usage) }
 arguments.removeFirst()
@@ -52,6 +55,14 @@ case "statechart":
         }
     }
     StatechartBenchmark.run(options)
+case "timers":
+    var options = TimerBenchmark.Options()
+    if arguments.count == 2 && arguments[0] == "--timers", let value = Int(arguments[1]), value > 0 {
+        options.timers = value
+    } else if !arguments.isEmpty {
+        fail(usage)
+    }
+    TimerBenchmark.run(options)
 case "load" where arguments.count == 1:
     LoadBenchmark.load(arguments[0], timeout: nil)
 case "load" where arguments.count == 3 && arguments[1] == "--timeout":
