@@ -49,7 +49,10 @@ struct EffectStepDecodingTests {
         steps.map { step in
             switch step {
             case .assign(let assignment): "set \(assignment.variable.name)=\(assignment.expression.text)"
-            case .send(let send): "send \(send.input.name)\(send.argument.map { "(\($0.text))" } ?? "") \(send.queue)"
+            case .send(let send):
+                "send \(send.input.name)\(send.argument.map { "(\($0.text))" } ?? "") \(send.queue)"
+                    + (send.delay.map { " after \($0.text)" } ?? "") + (send.id.map { " as \($0.name)" } ?? "")
+            case .cancel(let id): "cancel \(id.name)"
             case .log(let log): "log \(log.label ?? "-") \(log.expression?.text ?? "-")"
             case .conditional(let conditional):
                 conditional.branches.map { "if \($0.condition.text) [\(outline($0.steps))]" }.joined(separator: " ")
@@ -57,6 +60,11 @@ struct EffectStepDecodingTests {
             case .forEach(let loop): "foreach \(loop.items.text) \(loop.item.name) \(loop.index?.name ?? "-") [\(outline(loop.steps))]"
             }
         }.joined(separator: "; ")
+    }
+
+    @Test func aMappingAssignsThenCancelsThenSendsDelayedOrNot() throws {
+        let effects = try effects("  e: { send: [done, { input: done, delay: 1.5s, id: t }], cancel: [t], set: { n: arg } }")
+        #expect(outline(effects[0].steps) == "set n=arg; cancel t; send done internal; send done internal after 1.5s as t")
     }
 
     @Test func theOlderMappingFormAssignsThenSends() throws {
