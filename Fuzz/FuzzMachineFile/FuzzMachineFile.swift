@@ -28,7 +28,7 @@ public func fuzzMachineFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for format in Diagram.Format.allCases {
         _ = Diagram.render(machine, definition: definition, format: format)
         _ = Diagram.render(machine, format: format)
-        let options = Diagram.Options(direction: .topToBottom, highlightedState: machine.stateCount - 1)
+        let options = Diagram.Options(direction: .topToBottom, highlightedStates: [0, machine.stateCount - 1])
         _ = Diagram.render(machine, definition: definition, format: format, options: options)
     }
     for warning in MachineLinter.lint(machine, definition: definition) {

@@ -65,11 +65,11 @@ struct RunCommand: ParsableCommand {
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
 
-        if compiled.chart != nil {
-            try runChart(compiled)
+        let state = try StateFile.open(stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil)
+        if compiled.isStatechart {
+            try runChart(compiled, state: state)
             return
         }
-        let state = try StateFile.open(stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil)
         var session = RunSession(machine: compiled, format: format, stepLimit: stepLimit, state: state)
         var skippedLines = 0
         if inputs.isEmpty {
@@ -82,16 +82,10 @@ struct RunCommand: ParsableCommand {
         if skippedLines > 0 || session.hadRejections { throw ExitCode(Smrun.Status.rejected) }
     }
 
-    /// A statechart: the same loop on the statechart runner. Its snapshots (configuration and
-    /// history records) are not written by smrun yet, so `--state` is refused rather than
-    /// saving less than the machine's state.
-    private func runChart(_ compiled: CompiledMachine) throws {
-        if stateFile != nil {
-            FileHandleOutput.standardError(
-                "smrun: --state does not support statecharts yet (machine '\(compiled.name)' has nested states, eventless transitions or in()); run without it\n")
-            throw ExitCode(Smrun.Status.invalid)
-        }
-        var session = ChartSession(machine: compiled, format: format, stepLimit: stepLimit)
+    /// A statechart: the same loop on the statechart runner, which saves its configuration and
+    /// history records beside the context.
+    private func runChart(_ compiled: CompiledMachine, state: StateFile?) throws {
+        var session = ChartSession(machine: compiled, format: format, stepLimit: stepLimit, state: state)
         var skippedLines = 0
         if inputs.isEmpty {
             skippedLines = try session.runScript(maximumLineBytes: maximumLineBytes)

@@ -10,25 +10,29 @@ import Statecraft
 
 /// One run of a statechart over inputs: ``RunSession``'s loop on a ``ChartRunner``, every line
 /// through the script parser (a statechart's result depends on its whole configuration, so no
-/// result is precomputed per cell).
+/// result is precomputed per cell), and the state file.
 struct ChartSession: ~Copyable {
     private var runner: ChartRunner
     private var parser: ScriptLineParser
     private var printer: ChartPrinter
+    private let state: StateFile?
 
-    /// Starts the machine: its initial configuration, and what follows it.
-    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int) {
+    /// Resumes from the state file's snapshot (configuration, history records and context), or
+    /// starts the machine: its initial configuration, and what follows it.
+    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, state: StateFile?) {
         runner = ChartRunner(machine, stepLimit: stepLimit)
         parser = ScriptLineParser(machine: machine)
         printer = ChartPrinter(machine: machine, format: format, stepLimit: stepLimit)
-        runner.start(into: &printer)
+        self.state = state
+        if let snapshot = state?.snapshot { runner.restore(snapshot) } else { runner.start(into: &printer) }
     }
 
     /// Whether any result was a rejection (exit status 1).
     var hadRejections: Bool { printer.rejected > 0 }
 
-    /// Writes out the results printed so far.
+    /// Saves (under `--state`), then writes out the results printed so far.
     mutating func finish() {
+        state?.save(runner)
         printer.base.output.flush()
     }
 
@@ -37,8 +41,11 @@ struct ChartSession: ~Copyable {
         var reader = LineReader(fd: 0, maximumLineBytes: maximumLineBytes)
         var lineNumber = 0
         var skipped = 0
-        // Before a read that may wait: show the results.
-        while let line = reader.next(willBlock: { finish() }) {
+        // Before a read that may wait: save (under --state), then show the results.
+        while let line = reader.next(willBlock: {
+            finish()
+            state?.waitingForInput()
+        }) {
             if StopSignals.shouldStop() { break }
             lineNumber += 1
             printer.base.line = lineNumber
