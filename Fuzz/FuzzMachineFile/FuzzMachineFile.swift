@@ -33,6 +33,18 @@ public func fuzzMachineFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(warning.severity == .warning, "the linter reports warnings only")
     }
 
+    if machine.chart != nil {
+        var runner = ChartRunner(machine, stepLimit: 50)
+        var sink = ConfigurationChecker()
+        runner.start(into: &sink)
+        for round in 0..<3 {
+            for input in 0..<machine.inputCount {
+                let argument = machine.argumentTypes[input].map { Arguments.value(of: $0, round: round) } ?? .null
+                runner.send(input, argument: argument, into: &sink)
+            }
+        }
+        return 0
+    }
     var runner = Runner(machine, stepLimit: 50)
     var sink = DiscardingSink(machine)
     runner.start(into: &sink)
@@ -87,3 +99,25 @@ private enum Arguments {
         static func main() { Reproducer.main("FuzzMachineFile", fuzzMachineFile) }
     }
 #endif
+
+/// Checks after every statechart result that the configuration is one SCXML allows: every
+/// active state's parent active, one child of each active compound state, every region of each
+/// active parallel state, no history state; and words the result's message.
+private struct ConfigurationChecker: ChartResultSink {
+    mutating func receive(_ result: ChartResult, from runner: borrowing ChartRunner) {
+        let tree = runner.chart.tree
+        for state in 0..<tree.count where runner.isActive(state) {
+            precondition(!tree.kinds[state].isHistory, "a history state is active")
+            let parent = Int(tree.parents[state])
+            precondition(parent < 0 || runner.isActive(parent), "an active state's parent is not active")
+            let active = tree.children[state].filter { runner.isActive(Int($0)) }.count
+            switch tree.kinds[state] {
+            case .compound: precondition(active == 1, "an active compound state has \(active) active children")
+            case .parallel: precondition(active == tree.children[state].count, "a region of an active parallel state is not active")
+            default: break
+            }
+        }
+        precondition(tree.topLevel.filter { runner.isActive(Int($0)) }.count == 1, "not exactly one top-level state is active")
+        if !result.isAccepted { _ = runner.message(for: result) }
+    }
+}

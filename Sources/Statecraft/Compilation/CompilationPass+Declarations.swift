@@ -1,17 +1,17 @@
 // Phase 1: the states, inputs and effects the file declares, each name once.
 extension CompilationPass {
     mutating func declareStates() {
-        if definition.states.isEmpty {
+        if states.isEmpty {
             error(.missingKey, "a machine needs at least one state", definition.initial.position)
         }
-        stateIDs.reserveCapacity(definition.states.count)
-        for (index, state) in definition.states.enumerated() {
+        stateIDs.reserveCapacity(states.count)
+        for (index, state) in states.enumerated() {
             if let problem = NameRules.problem(withName: state.name.name) {
                 error(.invalidName, problem, state.name.position)
             }
             if let first = stateIDs[state.name.name] {
                 error(
-                    .duplicateState, "state '\(state.name.name)' is declared twice (first at line \(definition.states[first].name.position.line))",
+                    .duplicateState, "state '\(state.name.name)' is declared twice (first at line \(states[first].name.position.line))",
                     state.name.position)
             } else {
                 stateIDs[state.name.name] = index
@@ -39,7 +39,7 @@ extension CompilationPass {
                 argumentTypes.append(input.argumentType)
             }
         } else {
-            for transition in definition.transitions where inputIDs[transition.input.name] == nil {
+            for transition in definition.transitions where inputIDs[transition.input.name] == nil && !transition.isEventless && !transition.isPattern {
                 if let problem = NameRules.problem(withName: transition.input.name) {
                     error(.invalidName, problem, transition.input.position)
                 }
@@ -90,9 +90,9 @@ extension CompilationPass {
             guard let index = hook(name) else { return }
             if name.position < firstMentions[index].name.position { firstMentions[index] = (name, order) }
         }
-        for index in definition.states.indices {
-            for name in definition.states[index].exit { mention(name) }
-            for name in definition.states[index].entry { mention(name) }
+        for index in states.indices {
+            for name in states[index].exit { mention(name) }
+            for name in states[index].entry { mention(name) }
         }
         for index in definition.transitions.indices {
             for name in definition.transitions[index].effects { mention(name) }

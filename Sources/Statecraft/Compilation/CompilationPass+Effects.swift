@@ -8,14 +8,25 @@ extension CompilationPass {
             for id in effects { runners[id].insert(argumentType) }
         }
         for index in references.indices {
-            guard let input = references[index].input else { continue }
-            let argumentType = argumentTypes[input]
-            add(references[index].effects, argumentType)
-            guard let target = references[index].target, target >= 0 else { continue }
-            add(entryEffects[target], argumentType)
-            for source in references[index].sources { add(exitEffects[source], argumentType) }
+            let inputs = references[index].input.map { [$0] } ?? references[index].inputs
+            let types: [ValueType?] = definition.transitions[index].isEventless ? [nil] : inputs.map { argumentTypes[$0] }
+            for argumentType in types {
+                add(references[index].effects, argumentType)
+                // In a statechart any transition may exit or enter a state (and eventless ones,
+                // done events and the start take no argument): see below.
+                guard !isChart, let target = references[index].target, target >= 0 else { continue }
+                add(entryEffects[target], argumentType)
+                for source in references[index].sources { add(exitEffects[source], argumentType) }
+            }
         }
-        if initial >= 0 { add(entryEffects[initial], nil) }
+        if isChart {
+            for state in states.indices {
+                add(entryEffects[state], nil)
+                add(exitEffects[state], nil)
+            }
+        } else if initial >= 0 {
+            add(entryEffects[initial], nil)
+        }
         return runners
     }
 
@@ -37,7 +48,9 @@ extension CompilationPass {
             } else {
                 unavailable = "effect '\(effect.name.name)' is not run by any input"
             }
-            let scope = ExpressionScope(variables: variables, argumentType: argumentType, argumentUnavailable: unavailable)
+            var scope = ExpressionScope(variables: variables, argumentType: argumentType, argumentUnavailable: unavailable)
+            scope.activitySlots = activitySlots
+            scope.stateNames = stateNamesForTests
             var assignments: [(slot: Int, value: CompiledExpression)] = []
             var sends: [CompiledEffect.Send] = []
             var texts: [String] = []
@@ -80,7 +93,7 @@ extension CompilationPass {
             if effect.assignments.contains(where: { readsArgument($0.expression.text) })
                 || effect.sends.contains(where: { $0.argument.map { readsArgument($0.text) } ?? false })
             {
-                for t in transitions where effectsRun(by: t).contains(id) { argumentIsRead[t.input] = true }
+                for t in transitions where t.input >= 0 && effectsRun(by: t).contains(id) { argumentIsRead[t.input] = true }
             }
             bodies[id] = CompiledEffect(assignments: assignments, sends: sends, expressionTexts: texts)
         }

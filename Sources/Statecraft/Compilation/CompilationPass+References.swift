@@ -3,10 +3,11 @@ extension CompilationPass {
     /// Resolves each state's effects and each transition's names to ids, reporting nothing:
     /// ``compileTransitions()`` reports what is undefined, in the order the transitions name it.
     mutating func resolveReferences() {
-        entryEffects = definition.states.map { $0.entry.compactMap { effectIDs[$0.name] } }
-        exitEffects = definition.states.map { $0.exit.compactMap { effectIDs[$0.name] } }
-        let nonFinal = definition.states.indices.filter { !definition.states[$0].isFinal }
-        var stateResolver = NameResolver(definition.states.map(\.name.name))
+        entryEffects = states.map { $0.entry.compactMap { effectIDs[$0.name] } }
+        exitEffects = states.map { $0.exit.compactMap { effectIDs[$0.name] } }
+        // `*`: every non-final state at the top level (in a flat machine, every non-final state).
+        let nonFinal = states.indices.filter { !states[$0].isFinal && parents[$0] < 0 && states[$0].history == nil }
+        var stateResolver = NameResolver(states.map(\.name.name))
         var inputResolver = NameResolver(inputNames)
         var effectResolver = NameResolver(effectNames)
         let transitions = definition.transitions
@@ -31,11 +32,15 @@ extension CompilationPass {
                 sources = nonFinal
             }
             let target: Int? = if let name = transitions[index].target { stateResolver.id(of: name) } else { -1 }
+            let moreTargets = transitions[index].moreTargets.map { stateResolver.id(of: $0) }
             let effects = transitions[index].effects
+            let input: Int? =
+                transitions[index].isEventless || transitions[index].isPattern ? nil : inputResolver.id(of: transitions[index].input)
             references.append(
                 TransitionReferences(
-                    input: inputResolver.id(of: transitions[index].input), sources: sources, hasUndefinedSource: hasUndefinedSource,
-                    target: target, effects: effects.isEmpty ? [] : effects.compactMap { effectResolver.id(of: $0) }))
+                    input: input, sources: sources, hasUndefinedSource: hasUndefinedSource,
+                    target: target, moreTargets: moreTargets, effects: effects.isEmpty ? [] : effects.compactMap { effectResolver.id(of: $0) },
+                    inputs: patternInputs(transitions[index])))
         }
     }
 
@@ -59,9 +64,10 @@ extension CompilationPass {
         while changed && !unresolved.isEmpty {
             changed = false
             for effect in definition.effects {
-                let scope = ExpressionScope(
+                var scope = ExpressionScope(
                     variables: variables, argumentType: effectIDs[effect.name.name].flatMap { Self.singleType(argumentScopes[$0]) },
                     argumentUnavailable: "")
+                scope.activitySlots = activitySlots
                 for assignment in effect.assignments where unresolved.contains(assignment.variable.name) {
                     guard let parsed = try? ExpressionParser.parse(assignment.expression.text),
                         let type = try? ExpressionChecker.check(parsed, in: scope).1, type.base != .null,
@@ -83,7 +89,7 @@ extension CompilationPass {
     mutating func resolveInitial() -> Int {
         let initial = definition.initial
         guard let id = stateIDs[initial.name] else {
-            if !definition.states.isEmpty {
+            if !states.isEmpty {
                 error(
                     .undefinedState,
                     "initial state '\(initial.name)' is not a declared state" + Suggestion.didYouMean(initial.name, in: stateIDs.keys),
@@ -91,7 +97,10 @@ extension CompilationPass {
             }
             return -1
         }
-        if definition.states[id].isFinal {
+        if states[id].history != nil {
+            error(.invalidInitial, "initial state '\(initial.name)' is a history state; name a state", initial.position)
+        }
+        if states[id].isFinal {
             error(.invalidInitial, "initial state '\(initial.name)' is final, so the machine could accept no input", initial.position)
         }
         return id
@@ -99,13 +108,14 @@ extension CompilationPass {
 
     /// Refuses a machine whose dispatch table would be too large to build.
     mutating func tableFits(_ transitions: [CompiledTransition]) -> Bool {
-        let (cells, overflow) = definition.states.count.multipliedReportingOverflow(by: inputNames.count)
+        // A statechart's flat table is empty: its runner reads the state tree instead.
+        let (cells, overflow) = (isChart ? 0 : states.count).multipliedReportingOverflow(by: inputNames.count)
         let pairs = transitions.indices.reduce(0) { $0 + transitions[$1].sources.count }
-        let position = definition.states.first?.name.position ?? definition.initial.position
+        let position = states.first?.name.position ?? definition.initial.position
         if overflow || cells > maximumTableCells {
             error(
                 .limitExceeded,
-                "\(definition.states.count) states and \(inputNames.count) inputs make a dispatch table of "
+                "\(states.count) states and \(inputNames.count) inputs make a dispatch table of "
                     + "\(overflow ? "too many" : String(cells)) cells, over the limit of \(maximumTableCells) (raise it with --max-table-cells)",
                 position)
             return false

@@ -25,33 +25,69 @@ extension CompilationPass {
         let transitions = definition.transitions
         for index in transitions.indices {
             let references = references[index]
-            // What is undefined is reported in the order the transition names it.
-            let input = references.input ?? input(transitions[index].input, role: "transition")
+            // What is undefined is reported in the order the transition names it. An eventless
+            // transition has input -1; a pattern stands for the inputs it matches, in order.
+            var inputs: [Int] = []
+            if transitions[index].isEventless {
+                inputs = [-1]
+            } else if transitions[index].isPattern {
+                inputs = references.inputs
+                if inputs.isEmpty {
+                    error(
+                        .undefinedInput, "input pattern '\(transitions[index].input.name)' matches no input of the machine",
+                        transitions[index].input.position)
+                }
+            } else if let input = references.input ?? input(transitions[index].input, role: "transition") {
+                inputs = [input]
+            }
             if references.hasUndefinedSource, case .states(let names) = transitions[index].source {
                 for name in names where stateIDs[name.name] == nil { _ = state(name, role: "transition") }
             }
             let target = references.target ?? transitions[index].target.flatMap { state($0, role: "transition") }
-            let guardSource = transitions[index].guardExpression
-            var guardExpression: CompiledExpression?
-            if let guardSource, let input {
-                guardExpression = compileGuard(guardSource, input: input)
+            var moreTargets: [Int] = []
+            var targetsDefined = target != nil
+            for (offset, id) in references.moreTargets.enumerated() {
+                if let id = id ?? state(transitions[index].moreTargets[offset], role: "transition") {
+                    moreTargets.append(id)
+                } else {
+                    targetsDefined = false
+                }
             }
-            guard let input, let target else { continue }
-            compiled.append(
-                CompiledTransition(
-                    input: input, sources: references.sources, target: target, guardExpression: guardExpression,
-                    guardText: guardSource?.text, effects: references.effects, position: transitions[index].position))
+            let guardSource = transitions[index].guardExpression
+            for input in inputs {
+                var guardExpression: CompiledExpression?
+                if let guardSource { guardExpression = compileGuard(guardSource, input: input) }
+                guard let target, targetsDefined else { continue }
+                compiled.append(
+                    CompiledTransition(
+                        input: input, sources: references.sources, target: target, guardExpression: guardExpression,
+                        guardText: guardSource?.text, effects: references.effects, position: transitions[index].position,
+                        moreTargets: moreTargets, isInternal: transitions[index].isInternal))
+            }
         }
         return compiled
     }
 
+    /// The inputs an input pattern matches, in input order: `*` every input, `NAME.*` the input
+    /// `NAME` and every input whose name starts with `NAME.`; empty for a name that is no pattern.
+    func patternInputs(_ transition: TransitionDefinition) -> [Int] {
+        guard transition.isPattern else { return [] }
+        let pattern = transition.input.name
+        if pattern == "*" { return Array(inputNames.indices) }
+        let stem = String(pattern.dropLast(2))
+        let prefix = stem + "."
+        return inputNames.indices.filter { inputNames[$0] == stem || inputNames[$0].hasPrefix(prefix) }
+    }
+
     /// Compiles the guard of a transition on `input`, once per text and argument type.
     mutating func compileGuard(_ source: ExpressionSource, input: Int) -> CompiledExpression? {
-        let key = GuardKey(text: source.text, argumentType: argumentTypes[input])
+        let key = GuardKey(text: source.text, argumentType: input >= 0 ? argumentTypes[input] : nil)
         if let known = compiledGuards[key] { return known }
-        let scope = ExpressionScope(
+        var scope = ExpressionScope(
             variables: variables, argumentType: key.argumentType,
-            argumentUnavailable: "input '\(inputNames[input])' takes no argument")
+            argumentUnavailable: input >= 0 ? "input '\(inputNames[input])' takes no argument" : "an eventless transition has no input")
+        scope.activitySlots = activitySlots
+        scope.stateNames = stateNamesForTests
         let compiled = compileExpression(source, in: scope, expected: .bool, role: "a guard")
         if let compiled { compiledGuards[key] = compiled }
         return compiled

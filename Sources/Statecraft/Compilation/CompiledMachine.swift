@@ -35,7 +35,14 @@ public struct CompiledMachine: Sendable {
     package let exitEffects: [[Int]]
     package let transitions: [CompiledTransition]
     package let effects: [CompiledEffect]
-    /// The dispatch table that ``Runner`` reads.
+    /// The state tree and what the statechart runner reads, for a machine that needs it (any
+    /// nesting, eventless transition or `in()`); `nil` for a flat machine, which ``Runner``
+    /// runs through its dispatch table.
+    package let chart: StateChart?
+    /// Whether the machine is a statechart (any nesting, eventless transition or `in()`): run
+    /// it with ``ChartRunner``; ``Runner`` runs the others.
+    public var isStatechart: Bool { chart != nil }
+    /// The dispatch table that ``Runner`` reads (empty for a statechart).
     @usableFromInline let table: DispatchTable
 
     init(
@@ -43,8 +50,9 @@ public struct CompiledMachine: Sendable {
         variableNames: [String], initialState: Int, initialContext: [Value],
         onUnhandled: MachineDefinition.UnhandledPolicy, argumentTypes: [ValueType?], argumentIsRead: [Bool],
         isFinal: [Bool], entryEffects: [[Int]], exitEffects: [[Int]], transitions: [CompiledTransition],
-        effects: [CompiledEffect], variableTypes: [ExpressionType]? = nil
+        effects: [CompiledEffect], chart: StateChart? = nil, variableTypes: [ExpressionType]? = nil
     ) {
+        self.chart = chart
         self.name = name
         self.description = description
         self.stateNames = stateNames
@@ -62,9 +70,9 @@ public struct CompiledMachine: Sendable {
         self.exitEffects = exitEffects
         self.transitions = transitions
         self.effects = effects
-        table = transitions.withUnsafeBufferPointer { transitions in
+        table = (chart == nil ? transitions : []).withUnsafeBufferPointer { transitions in
             DispatchTable(
-                stateCount: stateNames.count, inputCount: inputNames.count, isFinal: isFinal, transitions: transitions,
+                stateCount: chart == nil ? stateNames.count : 0, inputCount: inputNames.count, isFinal: isFinal, transitions: transitions,
                 effects: effects, entryEffects: entryEffects, exitEffects: exitEffects)
         }
     }
@@ -118,6 +126,16 @@ package struct CompiledTransition: Sendable {
     package let guardText: String?
     package let effects: [Int]
     package let position: SourcePosition
+    /// The targets after ``target`` (a transition into several parallel regions).
+    package internal(set) var moreTargets: [Int] = []
+    /// `type: internal`: does not exit a compound source whose descendants it targets.
+    package internal(set) var isInternal = false
+
+    /// Every target; empty for a transition that stays.
+    package var targets: [Int] { target < 0 ? [] : [target] + moreTargets }
+
+    /// Whether the transition is eventless (``input`` is -1).
+    package var isEventless: Bool { input < 0 }
 }
 
 /// An effect's body in compiled form; a hook has neither assignments nor sends.

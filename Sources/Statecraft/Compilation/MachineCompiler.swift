@@ -31,6 +31,19 @@ struct CompilationPass {
     let definition: MachineDefinition
     var diagnostics: [Diagnostic] = []
 
+    /// Every state in document order (nested states flattened depth first, a parent before
+    /// its children), and each one's parent (-1 at the top level); the definition's top-level
+    /// states for a machine without nesting.
+    var states: [StateDeclaration] = []
+    var parents: [Int] = []
+    /// Whether the machine needs the statechart runner (nesting, eventless transitions, `in()`).
+    var isChart = false
+    /// The states `in()` tests, by name, each with its slot after the context's variables.
+    var activitySlots: [String: Int] = [:]
+    /// Every state's name, for the did-you-mean of an `in()` of an unknown state (empty for a
+    /// flat machine without `in()`, where no expression tests states).
+    var stateNamesForTests: [String] = []
+
     var stateIDs: [String: Int] = [:]
     var inputIDs: [String: Int] = [:]
     var inputNames: [String] = []
@@ -61,7 +74,11 @@ struct CompilationPass {
         var hasUndefinedSource: Bool
         /// The target state, -1 when there is none, `nil` when it is undefined.
         var target: Int?
+        /// The targets after the first (`nil` where undefined).
+        var moreTargets: [Int?] = []
         var effects: [Int]
+        /// For an input pattern, the inputs it matches.
+        var inputs: [Int] = []
     }
 
     struct GuardKey: Hashable {
@@ -79,11 +96,16 @@ struct CompilationPass {
     }
 
     mutating func run() -> CompiledMachine? {
+        flattenStates()
+        findActivityTests()
+        isChart = parents.contains { $0 >= 0 } || definition.transitions.contains { $0.isEventless } || !activitySlots.isEmpty
         declareStates()
         declareInputs()
+        if isChart { declareDoneInputs() }
         declareEffects()
         resolveReferences()
         let initial = resolveInitial()
+        let tree = isChart ? buildTree(initial: initial) : nil
         let argumentScopes = effectArgumentTypes(initial: initial)
         declareVariables(argumentScopes: argumentScopes)
         let transitions = compileTransitions()
@@ -93,11 +115,16 @@ struct CompilationPass {
         guard tableFits(transitions) else { return nil }
         var argumentIsRead = [Bool](repeating: false, count: inputNames.count)
         // By index: iterating would copy each transition, retaining all its parts.
-        for index in transitions.indices where transitions[index].guardText.map({ readsArgument($0) }) ?? false {
+        for index in transitions.indices where transitions[index].input >= 0 && transitions[index].guardText.map({ readsArgument($0) }) ?? false {
             argumentIsRead[transitions[index].input] = true
         }
         let effects = compileEffects(argumentScopes: argumentScopes, transitions: transitions, argumentIsRead: &argumentIsRead)
-        let states = definition.states
+        var chart: StateChart?
+        if isChart {
+            guard let tree, let built = buildChart(tree, transitions) else { return nil }
+            chart = built
+        }
+        let states = states
         return CompiledMachine(
             name: definition.name, description: definition.description, stateNames: states.map(\.name.name),
             inputNames: inputNames, effectNames: effectNames,
@@ -105,7 +132,7 @@ struct CompilationPass {
             initialContext: definition.context.map(\.initialValue), onUnhandled: definition.onUnhandled,
             argumentTypes: argumentTypes, argumentIsRead: argumentIsRead, isFinal: states.map(\.isFinal),
             entryEffects: entryEffects, exitEffects: exitEffects,
-            transitions: transitions, effects: effects,
+            transitions: transitions, effects: effects, chart: chart,
             variableTypes: definition.context.map { variables[$0.name.name]?.type ?? ExpressionType($0.initialValue.type) })
     }
 

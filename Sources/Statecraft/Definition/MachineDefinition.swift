@@ -47,6 +47,19 @@ public struct MachineDefinition: Sendable {
         self.effects = effects
         self.transitions = transitions
     }
+
+    /// Every state, nested ones included, in document order: depth first, a parent before its
+    /// children (the order of state ids in the compiled machine).
+    public var allStates: [StateDeclaration] {
+        guard states.contains(where: { !$0.children.isEmpty }) else { return states }
+        var flat: [StateDeclaration] = []
+        var stack = Array(states.reversed())
+        while let state = stack.popLast() {
+            flat.append(state)
+            stack.append(contentsOf: state.children.reversed())
+        }
+        return flat
+    }
 }
 
 /// A name as written, with where it was written.

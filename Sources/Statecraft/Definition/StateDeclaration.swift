@@ -1,19 +1,47 @@
-/// A state, with the effects that run when it is entered or left.
+/// A state, with the effects that run when it is entered or left, and, in a statechart, its
+/// children: nested states, parallel regions, a history pseudo-state.
 public struct StateDeclaration: Sendable {
+    /// What a history pseudo-state remembers of its parent when the parent is left.
+    public enum HistoryKind: String, Sendable, CaseIterable {
+        /// The parent's child that was active.
+        case shallow
+        /// Every atomic descendant of the parent that was active.
+        case deep
+    }
+
     /// The state's name.
     public var name: Named
     /// Effects run on entering the state, in order.
     public var entry: [Named]
     /// Effects run on leaving the state, in order.
     public var exit: [Named]
-    /// A final state accepts no more inputs.
+    /// A final state accepts no more inputs (at the top level), or completes its parent.
     public var isFinal: Bool
+    /// The nested states, in file order; empty for an atomic state.
+    public var children: [StateDeclaration]
+    /// The state's `initial`: a child, or descendants one per region. Empty: the first child.
+    public var initial: [Named]
+    /// Whether the children are regions that are all active together.
+    public var isParallel: Bool
+    /// Set for a history pseudo-state: what it remembers.
+    public var history: HistoryKind?
+    /// A history pseudo-state's `default`: where it leads before its parent was ever left.
+    public var historyDefault: [Named]
 
-    /// A state named `name`, with its entry and exit effects.
-    public init(_ name: Named, entry: [Named] = [], exit: [Named] = [], isFinal: Bool = false) {
+    /// A state named `name`, with its entry and exit effects and, in a statechart, its children
+    /// and the options of a compound, parallel or history state.
+    public init(
+        _ name: Named, entry: [Named] = [], exit: [Named] = [], isFinal: Bool = false, children: [StateDeclaration] = [],
+        initial: [Named] = [], isParallel: Bool = false, history: HistoryKind? = nil, historyDefault: [Named] = []
+    ) {
         self.name = name
         self.entry = entry
         self.exit = exit
         self.isFinal = isFinal
+        self.children = children
+        self.initial = initial
+        self.isParallel = isParallel
+        self.history = history
+        self.historyDefault = historyDefault
     }
 }

@@ -81,6 +81,10 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case duplicateVariable = "duplicate-variable"
     /// An initial state that is final, so the machine could accept no input.
     case invalidInitial = "invalid-initial"
+    // Statecharts: the shape of the state tree and of transitions' targets.
+    case invalidState = "invalid-state"
+    case invalidTarget = "invalid-target"
+    case eventlessCycle = "eventless-cycle"
     // Expressions and types.
     /// A guard or effect expression that does not parse.
     case expressionSyntax = "expression-syntax"

@@ -55,7 +55,8 @@ struct DiagramGraph {
 
     /// `input [guard] / effect, effect`, the guard and effects only when present.
     static func label(_ transition: CompiledTransition, _ machine: CompiledMachine) -> String {
-        var label = machine.inputNames[transition.input]
+        // An eventless transition has no input: its label is its guard (or nothing).
+        var label = transition.input >= 0 ? machine.inputNames[transition.input] : "(eventless)"
         if let guardText = transition.guardText { label += " [\(guardText)]" }
         if !transition.effects.isEmpty {
             label += " / " + transition.effects.map { machine.effectNames[$0] }.joined(separator: ", ")
@@ -70,7 +71,7 @@ struct DiagramGraph {
         guard let written = definition?.transitions, written.count == machine.transitions.count else { return none }
         var flags = none
         for (index, (compiled, definition)) in zip(machine.transitions, written).enumerated() {
-            guard machine.inputNames[compiled.input] == definition.input.name else { return none }
+            guard compiled.input >= 0 ? machine.inputNames[compiled.input] == definition.input.name : definition.isEventless else { return none }
             if case .anyNonFinal = definition.source { flags[index] = true }
         }
         return flags

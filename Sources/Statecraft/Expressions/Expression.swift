@@ -29,13 +29,25 @@ package indirect enum Expression: Hashable, Sendable {
     case argument(offset: Int)
     case unary(UnaryOperator, Expression, offset: Int)
     case binary(BinaryOperator, Expression, Expression, offset: Int)
+    /// `in(STATE)`: whether the state is active (a statechart's configuration holds it).
+    case inState(String, offset: Int)
 
     /// Where this expression starts in the text.
     package var offset: Int {
         switch self {
         case .literal(_, let offset), .variable(_, let offset), .argument(let offset),
-            .unary(_, _, let offset), .binary(_, _, _, let offset):
+            .unary(_, _, let offset), .binary(_, _, _, let offset), .inState(_, let offset):
             offset
+        }
+    }
+
+    /// The states that `in()` tests anywhere in the expression, in order.
+    public var testedStates: [String] {
+        switch self {
+        case .inState(let name, _): [name]
+        case .literal, .variable, .argument: []
+        case .unary(_, let operand, _): operand.testedStates
+        case .binary(_, let lhs, let rhs, _): lhs.testedStates + rhs.testedStates
         }
     }
 
@@ -43,7 +55,7 @@ package indirect enum Expression: Hashable, Sendable {
     package var readsArgument: Bool {
         switch self {
         case .argument: true
-        case .literal, .variable: false
+        case .literal, .variable, .inState: false
         case .unary(_, let operand, _): operand.readsArgument
         case .binary(_, let lhs, let rhs, _): lhs.readsArgument || rhs.readsArgument
         }

@@ -12,6 +12,10 @@ package struct ExpressionScope: Sendable {
     package var argumentType: ValueType?
     /// Why `arg` is not available, for the error message (e.g. "input 'park' takes no argument").
     package var argumentUnavailable: String
+    /// For `in(STATE)`: the slot after the variables that holds each tested state's activity.
+    package var activitySlots: [String: Int] = [:]
+    /// Every state's name, to say which states `in()` may test.
+    package var stateNames: [String] = []
 
     package init(variables: [String: (slot: Int, type: ExpressionType)], argumentType: ValueType?, argumentUnavailable: String) {
         self.variables = variables
@@ -36,6 +40,12 @@ package enum ExpressionChecker {
                         + Suggestion.didYouMean(name, in: scope.variables.keys), offset: offset)
             }
             return (.variable(variable.slot), variable.type)
+        case .inState(let name, let offset):
+            guard let slot = scope.activitySlots[name] else {
+                throw ExpressionTypeError(
+                    message: "in() refers to undefined state '\(name)'" + Suggestion.didYouMean(name, in: scope.stateNames), offset: offset)
+            }
+            return (.variable(slot), .bool)
         case .argument(let offset):
             guard let type = scope.argumentType else {
                 throw ExpressionTypeError(message: "'arg' is not available: \(scope.argumentUnavailable)", offset: offset)

@@ -2,6 +2,8 @@
 package struct ExpressionParser {
     private enum Token: Hashable {
         case int(Int), double(Double), string(String), identifier(String)
+        /// `in(NAME)`, read whole: a state's name may hold characters an identifier may not.
+        case stateTest(String)
         case symbol(String)
         case end
     }
@@ -82,6 +84,9 @@ package struct ExpressionParser {
         case .string(let value):
             try advance()
             return .literal(.string(value), offset: offset)
+        case .stateTest(let name):
+            try advance()
+            return .inState(name, offset: offset)
         case .identifier(let name):
             try advance()
             switch name {
@@ -111,6 +116,7 @@ package struct ExpressionParser {
         case .end: found = "the end of the expression"
         case .symbol(let s): found = "'\(s)'"
         case .identifier(let s): found = "'\(s)'"
+        case .stateTest(let s): found = "'in(\(s))'"
         case .int(let i): found = "'\(i)'"
         case .double(let d): found = "'\(d)'"
         case .string(let s): found = JSONText.quoted(s)
@@ -140,6 +146,7 @@ package struct ExpressionParser {
                 position += 1
             }
             token = .identifier(String(String.UnicodeScalarView(scalars[start..<position])))
+            if token == .identifier("in") { try lexStateTest() }
         } else {
             let two = position + 1 < scalars.count ? String(String.UnicodeScalarView([c, scalars[position + 1]])) : ""
             if ["==", "!=", "<=", ">=", "&&", "||"].contains(two) {
@@ -157,6 +164,28 @@ package struct ExpressionParser {
                     message: "unexpected character '\(c.escaped(asASCII: true))'", offset: position)
             }
         }
+    }
+
+    /// After `in`: when a `(` follows, the state test `in(NAME)` up to its `)`.
+    private mutating func lexStateTest() throws(ExpressionSyntaxError) {
+        var next = position
+        while next < scalars.count, scalars[next].properties.isWhitespace { next += 1 }
+        guard next < scalars.count, scalars[next] == "(" else { return }
+        let open = next
+        next += 1
+        var name = String.UnicodeScalarView()
+        while next < scalars.count, scalars[next] != ")" {
+            if !scalars[next].properties.isWhitespace { name.append(scalars[next]) }
+            next += 1
+        }
+        guard next < scalars.count else {
+            throw ExpressionSyntaxError(message: "'in(' is not closed by ')'", offset: open)
+        }
+        guard !name.isEmpty else {
+            throw ExpressionSyntaxError(message: "'in()' needs a state's name: in(STATE)", offset: open)
+        }
+        position = next + 1
+        token = .stateTest(String(name))
     }
 
     private mutating func lexNumber() throws(ExpressionSyntaxError) -> Token {

@@ -40,6 +40,7 @@ public struct Runner: Sendable {
 
     /// A runner in `machine`'s initial state and context, not yet started (see ``start(into:)``).
     public init(_ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit) {
+        precondition(machine.chart == nil, "Runner runs flat machines; run a statechart with ChartRunner")
         self.machine = machine
         self.current = machine.initialState
         self.values = machine.initialContext

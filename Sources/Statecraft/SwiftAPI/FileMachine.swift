@@ -45,11 +45,19 @@ public final class FileMachine: @unchecked Sendable {
     /// Runs `machine`, with `effects` bound to its effect names, and starts it: the initial
     /// state's entry effects (and their bound closures) run now.
     ///
-    /// - Throws: ``BindingError`` when a bound name is not one of the machine's effects.
+    /// - Throws: ``BindingError`` when a bound name is not one of the machine's effects, or
+    ///   when the machine is a statechart (``CompiledMachine/chart``), which this type does not
+    ///   run yet: run one with ``ChartRunner``.
     public init(
         _ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit,
         effects: [String: @Sendable (EffectCall) -> Void] = [:]
     ) throws(BindingError) {
+        if machine.chart != nil {
+            throw BindingError(
+                effect: "",
+                description: "machine '\(machine.name)' is a statechart (nested states, eventless transitions or in()); "
+                    + "FileMachine runs flat machines only so far: run it with ChartRunner")
+        }
         var bindings = [(@Sendable (EffectCall) -> Void)?](repeating: nil, count: machine.effectNames.count)
         for (name, closure) in effects {
             guard let id = machine.effectNames.firstIndex(of: name) else {

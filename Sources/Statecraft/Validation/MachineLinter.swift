@@ -8,6 +8,12 @@ public enum MachineLinter {
     /// Warnings for `machine`, compiled from `definition`, in file order.
     public static func lint(_ machine: CompiledMachine, definition: MachineDefinition) -> [Diagnostic] {
         var warnings: [Diagnostic] = []
+        if let chart = machine.chart {
+            warnings += chartReachability(machine, chart, definition)
+            warnings += unusedInputs(machine, definition)
+            warnings += sendCycles(machine, definition)
+            return warnings.sorted { $0.position < $1.position }
+        }
         warnings += reachability(machine, definition)
         warnings += traps(machine, definition)
         warnings += shadowedTransitions(machine, definition)
@@ -95,7 +101,7 @@ public enum MachineLinter {
     }
 
     /// Declared inputs that no transition uses: sending them can never succeed.
-    private static func unusedInputs(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
+    static func unusedInputs(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
         guard let declared = definition.inputs else { return [] }
         let transitions = machine.transitions
         let used = Set(transitions.indices.map { transitions[$0].input })
@@ -109,12 +115,13 @@ public enum MachineLinter {
 
     /// Inputs whose transitions run effects that send inputs, around a cycle: once one is sent,
     /// the machine may never get back to its external inputs (a livelock; guards are ignored).
-    private static func sendCycles(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
+    static func sendCycles(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
         // Edges: input -> (input it may send, via effect).
         var edges = [[(input: Int, effect: Int)]](repeating: [], count: machine.inputCount)
         let transitions = machine.transitions
         for index in transitions.indices {
             let input = transitions[index].input
+            guard input >= 0 else { continue }
             for source in transitions[index].sources {
                 for effect in machine.effectsRun(by: index, from: source) {
                     for send in machine.effects[effect].sends where !edges[input].contains(where: { $0 == (send.input, effect) }) {

@@ -123,7 +123,12 @@ struct MachineFileDecoder {
         return nil
     }
 
-    private mutating func decodeStates(_ node: Int) -> [StateDeclaration]? {
+    /// States nest at most this deep (`states` inside a state's options): deeper is refused
+    /// at once, before the decoder or the compiler recurses into it.
+    static let maximumStateDepth = 100
+
+    /// A `states` list or mapping; `depth` is 1 at the top level.
+    private mutating func decodeStates(_ node: Int, depth: Int = 1) -> [StateDeclaration]? {
         if document[node].kind == .sequence {
             return document.items(node).compactMap { item in self.name(item, "a state").map { StateDeclaration($0) } }
         }
@@ -134,24 +139,59 @@ struct MachineFileDecoder {
             guard document[options].kind == .mapping else {
                 if !document.isNull(options) {
                     error(
-                        .wrongKind, "state '\(name.name)' takes options { entry, exit, final }, not \(document.kindDescription(options))",
+                        .wrongKind,
+                        "state '\(name.name)' takes options { entry, exit, final, states, initial, parallel, history }, not \(document.kindDescription(options))",
                         document[options].position)
                 }
                 return StateDeclaration(name)
             }
             checkKeys(options, allowed: MachineFileKeys.state, in: "state '\(name.name)'")
-            var isFinal = false
-            if let final = document.entry(options, "final") {
-                if document[final.value].kind == .scalar, case .bool(let b) = document.scalar(final.value).coreSchemaValue {
-                    isFinal = b
-                } else {
-                    error(.wrongKind, "'final' is true or false", document[final.value].position)
+            var state = StateDeclaration(
+                name, entry: document.entry(options, "entry").map { names($0.value, "'entry'") } ?? [],
+                exit: document.entry(options, "exit").map { names($0.value, "'exit'") } ?? [],
+                isFinal: flag(options, "final"))
+            state.isParallel = flag(options, "parallel")
+            state.initial = document.entry(options, "initial").map { names($0.value, "'initial'") } ?? []
+            if let history = document.entry(options, "history") {
+                let text = string(history.value, "'history'") ?? ""
+                if let kind = StateDeclaration.HistoryKind(rawValue: text) {
+                    state.history = kind
+                } else if document[history.value].kind == .scalar {
+                    error(
+                        .invalidValue, "'history' is 'shallow' or 'deep', not '\(text)'"
+                            + Suggestion.didYouMean(text, in: ["shallow", "deep"]),
+                        document[history.value].position)
+                }
+                for entry in document.entries(options) where !document.text(of: entry.key, is: "history") && !document.text(of: entry.key, is: "default") {
+                    error(
+                        .invalidState, "history state '\(name.name)' takes only 'history' and 'default', not '\(document.string(entry.key))'",
+                        document[entry.key].position)
                 }
             }
-            return StateDeclaration(
-                name, entry: document.entry(options, "entry").map { names($0.value, "'entry'") } ?? [],
-                exit: document.entry(options, "exit").map { names($0.value, "'exit'") } ?? [], isFinal: isFinal)
+            if let defaults = document.entry(options, "default") {
+                if state.history == nil {
+                    error(.invalidState, "'default' belongs to a history state ('history: shallow' or 'deep'); state '\(name.name)' is not one", document[defaults.key].position)
+                }
+                state.historyDefault = names(defaults.value, "'default'")
+            }
+            if let children = document.entry(options, "states") {
+                if depth >= Self.maximumStateDepth {
+                    error(
+                        .limitExceeded, "states nest more than \(Self.maximumStateDepth) levels deep", document[children.key].position)
+                } else {
+                    state.children = decodeStates(children.value, depth: depth + 1) ?? []
+                }
+            }
+            return state
         }
+    }
+
+    /// A `true`/`false` option of a state; false when absent.
+    private mutating func flag(_ options: Int, _ key: StaticString) -> Bool {
+        guard let entry = document.entry(options, key) else { return false }
+        if document[entry.value].kind == .scalar, case .bool(let b) = document.scalar(entry.value).coreSchemaValue { return b }
+        error(.wrongKind, "'\(key)' is true or false", document[entry.value].position)
+        return false
     }
 
     private mutating func decodeEffects(_ node: Int) -> [EffectDefinition] {
@@ -233,7 +273,9 @@ struct MachineFileDecoder {
 
     private mutating func decodeTransition(_ map: Int) -> TransitionDefinition? {
         checkKeys(map, allowed: MachineFileKeys.transition, in: "a transition")
-        let input = required(map, "input").flatMap { name($0, "'input'") }
+        // Without `input`, the transition is eventless: taken as soon as its guard holds.
+        let inputEntry = document.entry(map, "input")
+        let input = inputEntry.map { name($0.value, "'input'") } ?? Named("", at: document[map].position)
         var source: TransitionDefinition.Source?
         if let from = required(map, "from") {
             if document[from].kind == .scalar, document.text(of: from, is: "*") {
@@ -249,14 +291,32 @@ struct MachineFileDecoder {
                 }
             }
         }
-        let target = document.entry(map, "to").flatMap { entry in
-            document[entry.value].kind == .scalar && document.isNull(entry.value) ? nil : name(entry.value, "'to'")
+        var targets: [Named] = []
+        if let entry = document.entry(map, "to"), !(document[entry.value].kind == .scalar && document.isNull(entry.value)) {
+            if document[entry.value].kind == .sequence {
+                targets = names(entry.value, "'to'")
+                if targets.isEmpty { error(.invalidValue, "'to' lists no state; leave 'to' out to stay", document[entry.value].position) }
+            } else if let target = name(entry.value, "'to'") {
+                targets = [target]
+            }
+        }
+        var isInternal = false
+        if let type = document.entry(map, "type"), let text = string(type.value, "'type'") {
+            switch text {
+            case "internal": isInternal = true
+            case "external": isInternal = false
+            default:
+                error(
+                    .invalidValue, "'type' is 'external' or 'internal', not '\(text)'" + Suggestion.didYouMean(text, in: ["external", "internal"]),
+                    document[type.value].position)
+            }
         }
         let guardExpression = document.entry(map, "when").flatMap { expression($0.value, "'when'") }
         let effects = document.entry(map, "effects").map { names($0.value, "'effects'") } ?? []
         guard let input, let source else { return nil }
         return TransitionDefinition(
-            input, from: source, to: target, when: guardExpression, effects: effects, at: document[map].position)
+            input, from: source, to: targets.first, when: guardExpression, effects: effects, at: document[map].position,
+            moreTargets: Array(targets.dropFirst()), isInternal: isInternal, isEventless: inputEntry == nil)
     }
 
     // MARK: - Values

@@ -8,12 +8,12 @@ package enum MachineFileKeys {
     ]
     /// An input written as a mapping: `{ arg: TYPE, description: TEXT }`.
     package static let input: [StaticString] = ["arg", "description"]
-    /// A state's options.
-    package static let state: [StaticString] = ["entry", "exit", "final"]
+    /// A state's options (`states`, `initial`, `parallel`, `history`, `default`: statecharts).
+    package static let state: [StaticString] = ["entry", "exit", "final", "states", "initial", "parallel", "history", "default"]
     /// An effect's body.
     package static let effect: [StaticString] = ["set", "send"]
     /// An input an effect sends, written as a mapping.
     package static let sentInput: [StaticString] = ["input", "arg"]
     /// A transition written as a mapping.
-    package static let transition: [StaticString] = ["input", "from", "to", "when", "effects"]
+    package static let transition: [StaticString] = ["input", "from", "to", "when", "effects", "type"]
 }

@@ -5,7 +5,7 @@ import Statecraft
 extension ResultPrinter {
     /// The text of ``cellText`` for every cell, or nothing for a large machine.
     static func cellTexts(_ machine: CompiledMachine, format: OutputFormat) -> [[UInt8]] {
-        guard machine.stateCount * machine.inputCount <= maximumPrecomputedCells else { return [] }
+        guard machine.chart == nil, machine.stateCount * machine.inputCount <= maximumPrecomputedCells else { return [] }
         var texts: [[UInt8]] = []
         for state in 0..<machine.stateCount {
             for input in 0..<machine.inputCount {

@@ -57,18 +57,8 @@ enum MachineFileSchema {
       ]
     },
     "states": {
-      "description": "The machine's states: a list of names, or name -> { entry, exit, final } (or nothing).",
-      "oneOf": [
-        { "type": "array", "items": { "$ref": "#/$defs/name" } },
-        {
-          "type": "object",
-          "propertyNames": { "$ref": "#/$defs/name" },
-          "additionalProperties": {
-            "description": "The state's options, or nothing.",
-            "oneOf": [{ "type": "null" }, { "$ref": "#/$defs/stateOptions" }]
-          }
-        }
-      ]
+      "description": "The machine's states: a list of names, or name -> { entry, exit, final, ... } (or nothing). A state with `states` of its own is a compound state (a statechart).",
+      "$ref": "#/$defs/states"
     },
     "effects": {
       "description": "Effect bodies: effect name -> { set, send }. An effect named by a state or transition and not defined here is a named hook without body (bound from Swift).",
@@ -88,6 +78,20 @@ enum MachineFileSchema {
     }
   },
   "$defs": {
+    "states": {
+      "description": "States: a list of names, or name -> options (or nothing).",
+      "oneOf": [
+        { "type": "array", "items": { "$ref": "#/$defs/name" } },
+        {
+          "type": "object",
+          "propertyNames": { "$ref": "#/$defs/name" },
+          "additionalProperties": {
+            "description": "The state's options, or nothing.",
+            "oneOf": [{ "type": "null" }, { "$ref": "#/$defs/stateOptions" }]
+          }
+        }
+      ]
+    },
     "text": {
       "description": "Free text (any scalar).",
       "type": ["string", "integer", "number", "boolean"]
@@ -147,8 +151,28 @@ enum MachineFileSchema {
           "$ref": "#/$defs/names"
         },
         "final": {
-          "description": "A final state accepts no input: every input sent there is rejected as `finished`.",
+          "description": "A final state accepts no input: every input sent there is rejected as `finished`. In a statechart, entering a final child completes its parent.",
           "type": "boolean"
+        },
+        "states": {
+          "description": "Child states: the state is a compound state, active whenever one of its children is (or, with `parallel: true`, all of them).",
+          "$ref": "#/$defs/states"
+        },
+        "initial": {
+          "description": "The child state (or states) entered when the compound state is entered without naming one; defaults to the first child.",
+          "$ref": "#/$defs/names"
+        },
+        "parallel": {
+          "description": "Whether the children are regions active at once rather than alternatives.",
+          "type": "boolean"
+        },
+        "history": {
+          "description": "Makes the state a history pseudo-state of its parent: entering it re-enters the parent's children that were active when it was last left, the direct ones (shallow) or all the way down (deep).",
+          "enum": ["shallow", "deep"]
+        },
+        "default": {
+          "description": "For a history state: the state (or states) entered when the parent has not been left yet.",
+          "$ref": "#/$defs/names"
         }
       }
     },
@@ -196,9 +220,12 @@ enum MachineFileSchema {
       "description": "A transition as a mapping, which can have a guard.",
       "type": "object",
       "additionalProperties": false,
-      "required": ["input", "from"],
+      "required": ["from"],
       "properties": {
-        "input": { "description": "The input that triggers the transition.", "$ref": "#/$defs/name" },
+        "input": {
+          "description": "The input that triggers the transition. Without it the transition is eventless (statecharts): taken as soon as its guard holds.",
+          "$ref": "#/$defs/name"
+        },
         "from": {
           "description": "The states it leaves from: a name, a list of names, or \"*\" for every non-final state.",
           "oneOf": [
@@ -208,8 +235,16 @@ enum MachineFileSchema {
           ]
         },
         "to": {
-          "description": "The state it enters. Leave it out (or null) to stay, without exit or entry effects; name the source itself for an external self-transition.",
-          "oneOf": [{ "$ref": "#/$defs/name" }, { "type": "null" }]
+          "description": "The state it enters (or, in a statechart, a list of states in parallel regions). Leave it out (or null) to stay, without exit or entry effects; name the source itself for an external self-transition.",
+          "oneOf": [
+            { "$ref": "#/$defs/name" },
+            { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/name" } },
+            { "type": "null" }
+          ]
+        },
+        "type": {
+          "description": "In a statechart, whether a transition to a descendant of its source leaves the source (external, the default) or not (internal).",
+          "enum": ["external", "internal"]
         },
         "when": {
           "description": "A guard: a bool expression over the context and `arg`. The transition is taken only when it holds.",

@@ -1,0 +1,274 @@
+// Statecharts: nested states flattened, the tree checked and compiled, transitions prepared
+// for the statechart runner.
+extension CompilationPass {
+    /// Flattens the definition's states depth first (document order), with each one's parent.
+    mutating func flattenStates() {
+        guard definition.states.contains(where: { !$0.children.isEmpty }) else {
+            states = definition.states
+            parents = [Int](repeating: -1, count: states.count)
+            return
+        }
+        // An explicit stack: depth is bounded by the decoder, but a definition built in Swift is not.
+        var stack: [(state: StateDeclaration, parent: Int)] = definition.states.reversed().map { ($0, -1) }
+        while let (state, parent) = stack.popLast() {
+            let id = states.count
+            var flat = state
+            flat.children = []
+            states.append(flat)
+            parents.append(parent)
+            for child in state.children.reversed() { stack.append((child, id)) }
+        }
+    }
+
+    /// The states that `in()` tests in any guard or effect expression, each given a slot after
+    /// the context's variables (reported as undefined later when no state has that name).
+    mutating func findActivityTests() {
+        var texts: [String] = []
+        for transition in definition.transitions { if let text = transition.guardExpression?.text { texts.append(text) } }
+        for effect in definition.effects {
+            for assignment in effect.assignments { texts.append(assignment.expression.text) }
+            for send in effect.sends { if let text = send.argument?.text { texts.append(text) } }
+        }
+        let declared = Set(states.map(\.name.name))
+        var testsStates = false
+        for text in texts where text.contains("in") {
+            guard let parsed = try? ExpressionParser.parse(text) else { continue }
+            for name in parsed.testedStates {
+                testsStates = true
+                if activitySlots[name] == nil && declared.contains(name) {
+                    activitySlots[name] = definition.context.count + activitySlots.count
+                }
+            }
+        }
+        if testsStates { stateNamesForTests = states.map(\.name.name) }
+    }
+
+    /// Every state with children has the input `done.state.NAME`, declared or not.
+    mutating func declareDoneInputs() {
+        for (index, state) in states.enumerated() where parents.contains(index) || state.isParallel {
+            let name = "done.state." + state.name.name
+            guard inputIDs[name] == nil else { continue }
+            inputIDs[name] = inputNames.count
+            inputNames.append(name)
+            argumentTypes.append(nil)
+        }
+    }
+
+    /// Checks the tree's shape (initial states, history, final and parallel states) and builds it.
+    mutating func buildTree(initial: Int) -> StateTree? {
+        let errorsBefore = diagnostics.count
+        var childCount = [Int](repeating: 0, count: states.count)
+        for parent in parents where parent >= 0 { childCount[parent] += 1 }
+        var kinds = [StateTree.Kind](repeating: .atomic, count: states.count)
+        var historyOnly = [Bool](repeating: true, count: states.count)
+        for (index, state) in states.enumerated() {
+            if let history = state.history {
+                kinds[index] = history == .deep ? .deepHistory : .shallowHistory
+            } else if parents[index] >= 0 {
+                historyOnly[parents[index]] = false
+            }
+        }
+        for (index, state) in states.enumerated() where state.history == nil && childCount[index] > 0 {
+            kinds[index] = state.isParallel ? .parallel : .compound
+        }
+        var initialOf = [[Int]](repeating: [], count: states.count)
+        var historyDefaults = [[Int]](repeating: [], count: states.count)
+        for (index, state) in states.enumerated() {
+            let name = state.name
+            if state.history != nil {
+                let parent = parents[index]
+                if parent < 0 {
+                    error(
+                        .invalidState, "history state '\(name.name)' is at the top level; a history state is a child of the state whose past it recalls",
+                        name.position)
+                } else {
+                    historyDefaults[index] = descendants(state.historyDefault, of: parent, role: "default of history state '\(name.name)'")
+                }
+                continue
+            }
+            if state.isFinal && childCount[index] > 0 {
+                error(.invalidState, "final state '\(name.name)' has children; a final state is atomic", name.position)
+            }
+            if state.isParallel && (childCount[index] == 0 || historyOnly[index]) {
+                error(.invalidState, "parallel state '\(name.name)' has no regions; give it child states under 'states'", name.position)
+            }
+            if childCount[index] > 0 && historyOnly[index] && !state.isParallel {
+                error(.invalidState, "state '\(name.name)' has only history states as children; give it a state to enter", name.position)
+            }
+            guard let first = state.initial.first else { continue }
+            if state.isParallel {
+                error(
+                    .invalidInitial, "parallel state '\(name.name)' enters every region; it takes no 'initial' (name the states in a transition's 'to' instead)",
+                    first.position)
+            } else if childCount[index] == 0 {
+                error(.invalidInitial, "'initial' of state '\(name.name)', which has no children", first.position)
+            } else {
+                initialOf[index] = descendants(state.initial, of: index, role: "initial of '\(name.name)'")
+            }
+        }
+        guard diagnostics.count == errorsBefore, initial >= 0 else { return nil }
+        let tree = StateTree(kinds: kinds, isFinal: states.map(\.isFinal), parents: parents, initialOf: initialOf, historyDefaults: historyDefaults, initial: initial)
+        // Several initial states must lie in different regions.
+        for (index, targets) in initialOf.enumerated() where targets.count > 1 {
+            if let problem = sameRegionProblem(targets, tree) { error(.invalidInitial, "initial of '\(states[index].name.name)': \(problem)", states[index].initial[0].position) }
+        }
+        for (index, targets) in historyDefaults.enumerated() where targets.count > 1 {
+            if let problem = sameRegionProblem(targets, tree) {
+                error(.invalidState, "default of history state '\(states[index].name.name)': \(problem)", states[index].historyDefault[0].position)
+            }
+        }
+        return diagnostics.count == errorsBefore ? tree : nil
+    }
+
+    /// `names` resolved to states that are descendants of `ancestor` and not history states;
+    /// each one that is not, reported.
+    private mutating func descendants(_ names: [Named], of ancestor: Int, role: String) -> [Int] {
+        var ids: [Int] = []
+        for name in names {
+            guard let id = stateIDs[name.name] else {
+                let candidates = states.indices.filter { isDescendant($0, of: ancestor) }.map { states[$0].name.name }
+                error(.undefinedState, "\(role) refers to undefined state '\(name.name)'" + Suggestion.didYouMean(name.name, in: candidates), name.position)
+                continue
+            }
+            if !isDescendant(id, of: ancestor) {
+                error(.invalidInitial, "\(role) is '\(name.name)', which is not inside '\(states[ancestor].name.name)'", name.position)
+            } else if states[id].history != nil {
+                error(.invalidInitial, "\(role) is history state '\(name.name)'; name a state", name.position)
+            } else {
+                ids.append(id)
+            }
+        }
+        return ids
+    }
+
+    private func isDescendant(_ state: Int, of ancestor: Int) -> Bool {
+        var parent = parents[state]
+        while parent >= 0 {
+            if parent == ancestor { return true }
+            parent = parents[parent]
+        }
+        return false
+    }
+
+    /// Why `targets` cannot be entered together (one inside another, or two in one region), or `nil`.
+    func sameRegionProblem(_ targets: [Int], _ tree: StateTree) -> String? {
+        for (offset, a) in targets.enumerated() {
+            for b in targets[(offset + 1)...] {
+                let (nameA, nameB) = (states[a].name.name, states[Int(b)].name.name)
+                if a == b { return "'\(nameA)' is named twice" }
+                if tree.isDescendant(a, of: b) || tree.isDescendant(b, of: a) {
+                    return "'\(nameA)' and '\(nameB)' are one inside the other; name the innermost"
+                }
+                let common = tree.leastCommonAncestor(a, b)
+                if common < 0 || tree.kinds[common] != .parallel {
+                    let place = common < 0 ? "the top level" : "'\(states[common].name.name)'"
+                    return "'\(nameA)' and '\(nameB)' are in the same region (\(place)), where only one state is active at a time"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The transitions as the statechart runner reads them, once per source state, with their
+    /// domains; checks targets and eventless cycles.
+    mutating func buildChart(_ tree: StateTree, _ transitions: [CompiledTransition]) -> StateChart? {
+        let errorsBefore = diagnostics.count
+        var chartTransitions: [StateChart.Transition] = []
+        var checked: Set<SourcePosition> = []
+        for (index, transition) in transitions.enumerated() {
+            let targets = transition.targets
+            if targets.count > 1, checked.insert(transition.position).inserted, let problem = sameRegionProblem(targets, tree) {
+                error(.invalidTarget, "transition's targets cannot be entered together: \(problem)", transition.position)
+            }
+            let targetsHistory = targets.contains { tree.kinds[$0].isHistory }
+            for source in transition.sources {
+                if tree.kinds[source].isHistory {
+                    if checked.insert(transition.position.advanced(by: -1)).inserted {
+                        error(.invalidState, "a transition leaves from history state '\(states[source].name.name)', which is never active", transition.position)
+                    }
+                    continue
+                }
+                var domain = StateChart.noDomain
+                if !targets.isEmpty && !targetsHistory {
+                    if transition.isInternal && tree.kinds[source] == .compound && targets.allSatisfy({ tree.isDescendant($0, of: source) }) {
+                        domain = Int32(source)
+                    } else {
+                        domain = Int32(tree.leastCommonCompoundAncestor([source] + targets))
+                    }
+                }
+                chartTransitions.append(
+                    StateChart.Transition(
+                        input: Int32(transition.input), source: Int32(source), targets: targets.map { Int32($0) }, domain: domain,
+                        targetsHistory: targetsHistory, isInternal: transition.isInternal,
+                        isGuarded: transition.guardExpression != nil, compiled: Int32(index)))
+            }
+        }
+        checkEventlessCycles(tree, chartTransitions, transitions)
+        guard diagnostics.count == errorsBefore else { return nil }
+        var usedInputs = Set<Int32>()
+        for transition in chartTransitions { usedInputs.insert(transition.input) }
+        let doneInputs = states.indices.map { state -> Int32 in
+            guard tree.kinds[state] == .compound || tree.kinds[state] == .parallel,
+                let input = inputIDs["done.state." + states[state].name.name], usedInputs.contains(Int32(input))
+            else { return -1 }
+            return Int32(input)
+        }
+        let activityTests = activitySlots.map { (state: Int32(stateIDs[$0.key]!), slot: Int32($0.value)) }.sorted { $0.slot < $1.slot }
+        return StateChart(tree: tree, transitions: chartTransitions, doneInputs: doneInputs, activityTests: activityTests)
+    }
+
+    /// Reports eventless transitions without guards that can follow one another around a
+    /// loop: after one is taken, the next is enabled at once, forever.
+    private mutating func checkEventlessCycles(_ tree: StateTree, _ chart: [StateChart.Transition], _ transitions: [CompiledTransition]) {
+        let free = chart.indices.filter { chart[$0].input < 0 && !chart[$0].isGuarded }
+        guard !free.isEmpty else { return }
+        var bySource: [Int32: [Int]] = [:]
+        for index in free { bySource[chart[index].source, default: []].append(index) }
+        // What is active after each one: its targets, their ancestors and default descendants.
+        func successors(_ index: Int) -> [Int] {
+            let transition = chart[index]
+            guard !transition.targets.isEmpty else { return [index] }
+            var entered: Set<Int> = []
+            var pending = transition.targets.map { Int($0) }
+            while let state = pending.popLast() {
+                guard entered.insert(state).inserted else { continue }
+                pending.append(contentsOf: tree.defaultEntries[state].map { Int($0) })
+                if tree.kinds[state] == .parallel { pending.append(contentsOf: tree.children[state].map { Int($0) }) }
+                var parent = Int(tree.parents[state])
+                while parent >= 0 {
+                    entered.insert(parent)
+                    parent = Int(tree.parents[parent])
+                }
+            }
+            return entered.sorted().flatMap { bySource[Int32($0)] ?? [] }
+        }
+        var colour = [Int: Int]()  // 1: on the path, 2: done
+        for start in free where colour[start] == nil {
+            var path: [(node: Int, next: [Int], position: Int)] = [(start, successors(start), 0)]
+            colour[start] = 1
+            while !path.isEmpty {
+                let top = path.count - 1
+                if path[top].position == path[top].next.count {
+                    colour[path[top].node] = 2
+                    path.removeLast()
+                    continue
+                }
+                let next = path[top].next[path[top].position]
+                path[top].position += 1
+                if colour[next] == 1 {
+                    let loop = path.drop { $0.node != next }.map { states[Int(chart[$0.node].source)].name.name }
+                    let first = transitions[Int(chart[next].compiled)]
+                    error(
+                        .eventlessCycle,
+                        "eventless transitions without guards loop forever: \((loop + [loop[0]]).map { "'\($0)'" }.joined(separator: " -> ")); give one a guard or an input",
+                        first.position)
+                    return
+                }
+                if colour[next] == nil {
+                    colour[next] = 1
+                    path.append((next, successors(next), 0))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// What a statechart's runner needs beside the flat machine: the state tree, every transition
+/// once per state it leaves from with what can be computed at load (its domain, so its exit
+/// set is the active states in one id range), transitions indexed by source state, the inputs
+/// of done events, and the states that `in()` tests.
+///
+/// A machine has one when any state has children, any transition is eventless or any
+/// expression uses `in()`; other machines run on the flat ``DispatchTable``.
+package struct StateChart: Sendable {
+    /// A transition from one source state.
+    package struct Transition: Sendable {
+        /// The input, or -1 for an eventless transition.
+        package let input: Int32
+        package let source: Int32
+        /// The targets as written (history pseudo-states included); empty for one that stays.
+        package let targets: [Int32]
+        /// The state whose descendants the transition exits and enters (SCXML's transition
+        /// domain): -1 for the whole machine, ``noDomain`` for a transition that stays. Not
+        /// valid when ``targetsHistory`` (it then depends on what the history recorded).
+        package let domain: Int32
+        package let targetsHistory: Bool
+        package let isInternal: Bool
+        package let isGuarded: Bool
+        /// Its index in ``CompiledMachine/transitions`` (guard, effects, position).
+        package let compiled: Int32
+    }
+
+    /// The domain of a transition without targets: it exits and enters nothing.
+    package static let noDomain: Int32 = -2
+
+    package let tree: StateTree
+    package let transitions: [Transition]
+    /// The transitions leaving from each state, in file order:
+    /// `transitionsBySource[sourceStarts[state] ..< sourceStarts[state + 1]]`.
+    let sourceStarts: [Int32]
+    let transitionsBySource: [Int32]
+    /// Whether any transition is eventless: when none, no eventless selection is needed.
+    package let hasEventless: Bool
+    /// Per state, the input `done.state.NAME` to raise when it completes, or -1 when no
+    /// transition takes that input (raising it could change nothing, and prints nothing).
+    package let doneInputs: [Int32]
+    /// The states that `in()` tests, and the slot after the context's variables where each one's
+    /// activity is kept as a bool for expressions to read.
+    package let activityTests: [(state: Int32, slot: Int32)]
+
+    init(tree: StateTree, transitions: [Transition], doneInputs: [Int32], activityTests: [(state: Int32, slot: Int32)]) {
+        self.tree = tree
+        self.transitions = transitions
+        self.doneInputs = doneInputs
+        self.activityTests = activityTests
+        var starts = [Int32](repeating: 0, count: tree.count + 1)
+        for transition in transitions { starts[Int(transition.source) + 1] += 1 }
+        for state in 0..<tree.count { starts[state + 1] += starts[state] }
+        var filled = starts
+        var bySource = [Int32](repeating: 0, count: transitions.count)
+        for (index, transition) in transitions.enumerated() {
+            bySource[Int(filled[Int(transition.source)])] = Int32(index)
+            filled[Int(transition.source)] += 1
+        }
+        sourceStarts = starts
+        transitionsBySource = bySource
+        hasEventless = transitions.contains { $0.input < 0 }
+    }
+
+    /// The transitions leaving from `state`, in file order.
+    package func transitions(from state: Int) -> ArraySlice<Int32> {
+        transitionsBySource[Int(sourceStarts[state])..<Int(sourceStarts[state + 1])]
+    }
+}
