@@ -223,8 +223,11 @@ enum MachineFileSchema {
       "required": ["from"],
       "properties": {
         "input": {
-          "description": "The input that triggers the transition. Without it the transition is eventless (statecharts): taken as soon as its guard holds.",
-          "$ref": "#/$defs/name"
+          "description": "The input that triggers the transition, or a pattern: `*` for every input, `NAME.*` for NAME and every input named `NAME.` something (statecharts). Without it the transition is eventless (statecharts): taken as soon as its guard holds.",
+          "oneOf": [
+            { "$ref": "#/$defs/name" },
+            { "type": "string", "pattern": "^(\\*|[^\\s|,=*#\"\\[\\]{}\\x00-\\x1F\\x7F]+\\.\\*)$" }
+          ]
         },
         "from": {
           "description": "The states it leaves from: a name, a list of names, or \"*\" for every non-final state.",
