@@ -19,10 +19,10 @@ public enum Diagram {
     ///
     /// `definition` is the definition the machine was compiled from: it tells which transitions
     /// were written `from: "*"`. Without it (or with another machine's), those transitions are
-    /// drawn from every state they leave from. `highlighting` is a state's id to draw filled
-    /// and bold (a machine's current state).
+    /// drawn from every state they leave from. `highlighting` lists the ids of states to draw
+    /// filled and bold (a machine's current state, a statechart's active states).
     public static func render(
-        _ machine: CompiledMachine, definition: MachineDefinition? = nil, format: Format, highlighting: Int? = nil
+        _ machine: CompiledMachine, definition: MachineDefinition? = nil, format: Format, highlighting: [Int] = []
     ) -> String {
         let graph = DiagramGraph(machine, definition: definition)
         switch format {

@@ -3,15 +3,15 @@
 /// Node ids are generated (`s0`, `s1`, ... for states, `start`, `any`), so only quoted labels
 /// carry text from the machine.
 enum DotDiagram {
-    /// The graph; the state `highlighting` (if any) filled and bold.
-    static func render(_ graph: DiagramGraph, highlighting: Int? = nil) -> String {
+    /// The graph; the states `highlighting` filled and bold.
+    static func render(_ graph: DiagramGraph, highlighting: [Int] = []) -> String {
         var out = "digraph \(quoted(graph.name)) {\n"
         out += "    rankdir=LR;\n"
         out += "    node [shape=box, style=rounded, fontname=\"Helvetica,Arial,sans-serif\"];\n"
         out += "    edge [fontname=\"Helvetica,Arial,sans-serif\", fontsize=10];\n"
         out += "    start [shape=point, width=0.15, label=\"\"];\n"
         for (id, name) in graph.stateNames.enumerated() {
-            let highlight = id == highlighting ? ##", style="rounded,filled,bold", fillcolor="#ffe08a""## : ""
+            let highlight = highlighting.contains(id) ? ##", style="rounded,filled,bold", fillcolor="#ffe08a""## : ""
             out += "    s\(id) [label=\(quoted(name))\(graph.isFinal[id] ? ", peripheries=2" : "")\(highlight)];\n"
         }
         if graph.hasAnyState {

@@ -3,8 +3,8 @@
 /// States get generated ids (`s0`, `s1`, ..., `anyState`) and their names through
 /// `state "NAME" as ID`, so a name is never parsed as syntax.
 enum MermaidDiagram {
-    /// The graph; the state `highlighting` (if any) filled and bold.
-    static func render(_ graph: DiagramGraph, highlighting: Int? = nil) -> String {
+    /// The graph; the states `highlighting` filled and bold.
+    static func render(_ graph: DiagramGraph, highlighting: [Int] = []) -> String {
         var out = "stateDiagram-v2\n"
         for (id, name) in graph.stateNames.enumerated() {
             out += "    state \"\(escaped(name, inName: true))\" as s\(id)\n"
@@ -20,9 +20,9 @@ enum MermaidDiagram {
         for (id, isFinal) in graph.isFinal.enumerated() where isFinal {
             out += "    s\(id) --> [*]\n"
         }
-        if let highlighting {
+        if !highlighting.isEmpty {
             out += "    classDef current fill:#ffe08a,stroke-width:3px\n"
-            out += "    class s\(highlighting) current\n"
+            out += "    class \(highlighting.map { "s\($0)" }.joined(separator: ",")) current\n"
         }
         return out
     }

@@ -32,6 +32,6 @@ extension RunSession: InteractiveSession {
 
     func diagram(_ format: Diagram.Format, definition: MachineDefinition?) -> String {
         let runner = current
-        return Diagram.render(runner.machine, definition: definition, format: format, highlighting: runner.state)
+        return Diagram.render(runner.machine, definition: definition, format: format, highlighting: [runner.state])
     }
 }
