@@ -41,12 +41,13 @@ struct ReplCommand: ParsableCommand {
         let loaded = MachineFile.load(path: machine, limits: limits.limits)
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
-        var session = ReplSession(
-            RunSession(machine: compiled, format: format, stepLimit: stepLimit, state: nil), definition: loaded.definition)
-        if isatty(0) == 1 && isatty(1) == 1 {
-            try ReplLoop.runAtTerminal(&session, compiled)
+        if compiled.isStatechart {
+            var session = ReplSession(ChartSession(machine: compiled, format: format, stepLimit: stepLimit), definition: loaded.definition)
+            try ReplLoop.run(&session, compiled)
         } else {
-            ReplLoop.runFromStandardInput(&session)
+            var session = ReplSession(
+                RunSession(machine: compiled, format: format, stepLimit: stepLimit, state: nil), definition: loaded.definition)
+            try ReplLoop.run(&session, compiled)
         }
     }
 }
