@@ -36,6 +36,32 @@ struct ChartSession: ~Copyable {
         printer.base.output.flush()
     }
 
+    /// The statechart's configuration and context (for `smrun repl`'s commands).
+    var current: ChartRunner { runner }
+
+    /// Goes back to an earlier runner (`smrun repl`'s `:undo`), without running effects.
+    mutating func restore(_ earlier: ChartRunner) {
+        runner = earlier
+    }
+
+    /// Starts the statechart over, printing its start as at first (`smrun repl`'s `:reset`).
+    mutating func restart() {
+        runner = ChartRunner(runner.machine, stepLimit: runner.stepLimit)
+        runner.start(into: &printer)
+    }
+
+    /// Whether `line` is blank or a comment, which a script skips.
+    mutating func isSkipped(line: UnsafeRawBufferPointer) -> Bool {
+        if case .skip = parser.parse(line: line) { return true }
+        return false
+    }
+
+    /// Runs one script line and prints its result as `run` does for line `number`.
+    mutating func run(line: UnsafeRawBufferPointer, number: Int) {
+        printer.base.line = number
+        process(parser.parse(line: line))
+    }
+
     /// Streams standard input line by line. Returns how many lines were skipped as too long.
     mutating func runScript(maximumLineBytes: Int) throws -> Int {
         var reader = LineReader(fd: 0, maximumLineBytes: maximumLineBytes)
