@@ -43,11 +43,11 @@ struct ReplCommand: ParsableCommand {
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
         if compiled.isStatechart {
             var session = ReplSession(
-                ChartSession(machine: compiled, format: format, stepLimit: stepLimit, state: nil), definition: loaded.definition)
+                ChartSession(machine: compiled, format: format, stepLimit: stepLimit, state: nil), definition: loaded.definition, machinePath: machine)
             try ReplLoop.run(&session, compiled)
         } else {
             var session = ReplSession(
-                RunSession(machine: compiled, format: format, stepLimit: stepLimit, state: nil), definition: loaded.definition)
+                RunSession(machine: compiled, format: format, stepLimit: stepLimit, state: nil), definition: loaded.definition, machinePath: machine)
             try ReplLoop.run(&session, compiled)
         }
     }

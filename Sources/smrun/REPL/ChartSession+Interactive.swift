@@ -8,6 +8,8 @@ extension ChartSession: InteractiveSession {
 
     var stateDescription: String { current.activeStateNames.joined(separator: ", ") }
 
+    var activeStates: [Int] { current.activeAtomicStates }
+
     var contextValues: [Value] { current.context }
 
     var saved: ChartRunner { current }

@@ -9,6 +9,8 @@ extension RunSession: InteractiveSession {
         return runner.machine.stateNames[runner.state]
     }
 
+    var activeStates: [Int] { [current.state] }
+
     var contextValues: [Value] { current.context }
 
     var saved: (state: Int, context: [Value]) {

@@ -56,6 +56,13 @@ struct ChartSession: ~Copyable {
         return false
     }
 
+    /// The input and argument of a script line, or `nil` when the line is no input of the
+    /// machine (blank, a comment, an unknown input, a bad argument): `smrun repl`'s `:save`.
+    mutating func input(of line: UnsafeRawBufferPointer) -> (input: Int, argument: Value)? {
+        if case .input(let input, let argument) = parser.parse(line: line) { return (input, argument.value) }
+        return nil
+    }
+
     /// Runs one script line and prints its result as `run` does for line `number`.
     mutating func run(line: UnsafeRawBufferPointer, number: Int) {
         printer.base.line = number

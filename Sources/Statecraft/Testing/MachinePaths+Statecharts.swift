@@ -1,0 +1,163 @@
+// Paths through a statechart: the breadth-first search of ``MachinePaths`` over the
+// configurations a ``ChartRunner`` rests in.
+
+extension MachinePaths {
+    /// Why no path enters `state` of a statechart.
+    static func whyChart(_ state: Int, machine: CompiledMachine, reached: [Bool]) -> String {
+        guard let tree = machine.chart?.tree else { return "" }
+        if tree.kinds[state].isHistory { return "a history state is never active: a transition into it enters what it recorded" }
+        let parent = Int(tree.parents[state])
+        if parent >= 0 && !reached[parent] { return "its parent '\(machine.stateNames[parent])' is never entered" }
+        let into = machine.transitions.filter { transition in
+            ([transition.target] + transition.moreTargets).contains { $0 >= 0 && ($0 == state || tree.isDescendant($0, of: state)) }
+        }
+        let byDefault = parent >= 0 && tree.kinds[parent] == .parallel || tree.defaultEntries.contains { $0.contains(Int32(state)) }
+        if into.isEmpty && !byDefault { return "no transition leads to it, and no state enters it by default" }
+        let lines = into.map { "line \($0.position.line)" }
+        return "no input sequence tried enters it" + (lines.isEmpty ? "" : " (the transitions into it: " + lines.joined(separator: ", ") + ")")
+    }
+
+    /// The search over a statechart: nodes are the configurations the machine rests in (with
+    /// the context and history records of the first path that got there), each with the runner.
+    struct ChartSearch {
+        struct Node {
+            var parent: Int
+            var step: Step?
+            var runner: ChartRunner
+        }
+
+        /// A path: a node's path, then one more step (or none).
+        struct Reach {
+            var node: Int
+            var step: Step?
+        }
+
+        /// What one step entered and took: states that became active, compiled transitions taken
+        /// (or selected as a refusal).
+        struct Collector: ChartResultSink {
+            var entered: [Int] = []
+            var taken: [Int] = []
+
+            mutating func receive(_ result: ChartResult, from runner: borrowing ChartRunner) {
+                if result.rejection == .refused, result.refusingTransition >= 0 { taken.append(result.refusingTransition) }
+                guard result.isAccepted else { return }
+                for transition in runner.transitionsTaken { taken.append(Int(runner.chart.transitions[Int(transition)].compiled)) }
+                for state in 0..<runner.machine.stateCount where runner.isActive(state) && !ChartRunner.contains(runner.previousConfiguration, state) {
+                    entered.append(state)
+                }
+            }
+
+            mutating func clear() {
+                entered.removeAll(keepingCapacity: true)
+                taken.removeAll(keepingCapacity: true)
+            }
+        }
+
+        struct Rest: Hashable {
+            var configuration: [UInt64]
+            var context: [Value]
+        }
+
+        let machine: CompiledMachine
+        let chart: StateChart
+        let candidates: ArgumentCandidates
+        /// Per state, the inputs that a transition from it takes, in file order (done events
+        /// and internal inputs left out: the machine raises them itself).
+        let inputsFrom: [[Int]]
+        var nodes: [Node] = []
+        /// Per configuration, how many nodes rest in it.
+        var visits: [[UInt64]: Int] = [:]
+        var seen: Set<Rest> = []
+        var extraBudget: Int
+        var untaken: Int
+        var stateReach: [Reach?]
+        var transitionReach: [Reach?]
+
+        init(_ machine: CompiledMachine) {
+            self.machine = machine
+            let chart = machine.chart!
+            self.chart = chart
+            candidates = ArgumentCandidates(machine)
+            let raised = Set(chart.doneInputs.filter { $0 >= 0 }.map(Int.init))
+            inputsFrom = (0..<machine.stateCount).map { state in
+                var inputs: [Int] = []
+                for transition in chart.transitions(from: state) {
+                    let input = Int(chart.transitions[Int(transition)].input)
+                    if input >= 0 && !machine.inputIsInternal[input] && !raised.contains(input) && !inputs.contains(input) { inputs.append(input) }
+                }
+                return inputs
+            }
+            extraBudget = machine.stateCount
+            untaken = machine.transitions.count
+            stateReach = Array(repeating: nil, count: machine.stateCount)
+            transitionReach = Array(repeating: nil, count: machine.transitions.count)
+        }
+
+        mutating func run() {
+            var runner = ChartRunner(machine)
+            var collector = Collector()
+            runner.start(into: &collector)
+            for state in 0..<machine.stateCount where runner.isActive(state) && !collector.entered.contains(state) { collector.entered.append(state) }
+            nodes.append(Node(parent: -1, step: nil, runner: runner))
+            _ = admits(runner)
+            record(collector, node: 0, step: nil)
+            var head = 0
+            while head < nodes.count {
+                let node = head
+                head += 1
+                let current = nodes[node].runner
+                if current.isFinished { continue }
+                var inputs: [Int] = []
+                for state in 0..<machine.stateCount where current.isActive(state) {
+                    for input in inputsFrom[state] where !inputs.contains(input) { inputs.append(input) }
+                }
+                for input in inputs {
+                    for argument in candidates.values(for: input, type: machine.argumentTypes[input], context: current.context) {
+                        var next = current
+                        collector.clear()
+                        next.send(input, argument: argument, into: &collector)
+                        let step = Step(input: input, argument: argument)
+                        record(collector, node: node, step: step)
+                        if admits(next) { nodes.append(Node(parent: node, step: step, runner: next)) }
+                    }
+                }
+            }
+        }
+
+        /// Whether the search goes on from where `runner` rests, as in the flat search: always
+        /// from a configuration not rested in yet; from a new context of one while transitions
+        /// are untaken and the budget lasts.
+        private mutating func admits(_ runner: ChartRunner) -> Bool {
+            let configuration = runner.configuration
+            let visited = visits[configuration, default: 0]
+            if visited > 0 {
+                guard untaken > 0, extraBudget > 0, visited <= MachinePaths.extraContextsPerState,
+                    seen.insert(Rest(configuration: configuration, context: runner.context)).inserted
+                else { return false }
+                extraBudget -= 1
+            } else {
+                seen.insert(Rest(configuration: configuration, context: runner.context))
+            }
+            visits[configuration] = visited + 1
+            return true
+        }
+
+        private mutating func record(_ collector: Collector, node: Int, step: Step?) {
+            for state in collector.entered where stateReach[state] == nil { stateReach[state] = Reach(node: node, step: step) }
+            for transition in collector.taken where transitionReach[transition] == nil {
+                transitionReach[transition] = Reach(node: node, step: step)
+                untaken -= 1
+            }
+        }
+
+        func path(_ reach: Reach) -> [Step] {
+            var steps: [Step] = reach.step.map { [$0] } ?? []
+            var node = reach.node
+            while node > 0 {
+                steps.append(nodes[node].step!)
+                node = nodes[node].parent
+            }
+            return steps.reversed()
+        }
+    }
+}
