@@ -73,6 +73,24 @@ struct StatechartScenarioTests {
         #expect(lamp.text.contains("# to line 22: (eventless) | resting => off\nstart\nup\noverload\n"), "\(lamp.text)")
     }
 
+    /// Twelve parallel regions of three states: 531,441 configurations, of which the search
+    /// visits a number linear in the machine's size, and still reaches every state.
+    @Test(.timeBound) func parallelRegionsDoNotMultiplyTheSearch() throws {
+        let files = try TemporaryFiles()
+        var yaml = "initial: all\nstates:\n  all:\n    parallel: true\n    states:\n"
+        var transitions = "transitions:\n"
+        for region in 0..<12 {
+            yaml += "      r\(region): { states: [a\(region), b\(region), c\(region)] }\n"
+            transitions += "  - n\(region) | a\(region) => b\(region)\n  - n\(region) | b\(region) => c\(region)\n  - n\(region) | c\(region) => a\(region)\n"
+        }
+        let machine = try files.file("regions.yaml", yaml + transitions)
+        let run = try Smrun.run(["paths", machine])
+        #expect(run.exited(0), "\(run.errorText)")
+        #expect(!run.text.contains("# unreachable") && !run.text.contains("# no path"), "\(run.text)")
+        #expect(run.text.contains("# to c11\nn11\nn11\n"), "\(run.text)")
+        #expect(run.elapsed < .seconds(5), "\(run.elapsed)")
+    }
+
     @Test func aHistoryStateHasNoPathOfItsOwn() throws {
         let run = try Smrun.run(["paths", "machines/media-player.yaml", "--to", "lastPlayback"])
         #expect(run.exited(2))

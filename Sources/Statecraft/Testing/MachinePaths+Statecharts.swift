@@ -42,14 +42,25 @@ extension MachinePaths {
                 if result.rejection == .refused, result.refusingTransition >= 0 { taken.append(result.refusingTransition) }
                 guard result.isAccepted else { return }
                 for transition in runner.transitionsTaken { taken.append(Int(runner.chart.transitions[Int(transition)].compiled)) }
-                for state in 0..<runner.machine.stateCount where runner.isActive(state) && !ChartRunner.contains(runner.previousConfiguration, state) {
-                    entered.append(state)
-                }
+                let (now, before) = (runner.configuration, runner.previousConfiguration)
+                ChartSearch.forEachState(in: now.indices.lazy.map { now[$0] & ~before[$0] }) { entered.append($0) }
             }
 
             mutating func clear() {
                 entered.removeAll(keepingCapacity: true)
                 taken.removeAll(keepingCapacity: true)
+            }
+        }
+
+        /// Calls `body` with each state of a configuration's words, in id order: linear in the
+        /// words and the states set, not in the machine's states.
+        static func forEachState(in words: some Sequence<UInt64>, _ body: (Int) -> Void) {
+            for (index, word) in words.enumerated() {
+                var bits = word
+                while bits != 0 {
+                    body(index << 6 | bits.trailingZeroBitCount)
+                    bits &= bits - 1
+                }
             }
         }
 
@@ -68,7 +79,12 @@ extension MachinePaths {
         /// Per configuration, how many nodes rest in it.
         var visits: [[UInt64]: Int] = [:]
         var seen: Set<Rest> = []
+        /// How many more nodes may rest in a configuration that already has one.
         var extraBudget: Int
+        /// How many more new configurations may be searched from though the step that reached
+        /// them entered no new state and took no new transition: parallel regions multiply
+        /// configurations, and the search must stay linear in the machine's size.
+        var plainBudget: Int
         var untaken: Int
         var stateReach: [Reach?]
         var transitionReach: [Reach?]
@@ -88,6 +104,7 @@ extension MachinePaths {
                 return inputs
             }
             extraBudget = machine.stateCount
+            plainBudget = 4 * (machine.stateCount + machine.transitions.count)
             untaken = machine.transitions.count
             stateReach = Array(repeating: nil, count: machine.stateCount)
             transitionReach = Array(repeating: nil, count: machine.transitions.count)
@@ -97,10 +114,11 @@ extension MachinePaths {
             var runner = ChartRunner(machine)
             var collector = Collector()
             runner.start(into: &collector)
-            for state in 0..<machine.stateCount where runner.isActive(state) && !collector.entered.contains(state) { collector.entered.append(state) }
+            collector.entered.removeAll()
+            ChartSearch.forEachState(in: runner.configuration) { collector.entered.append($0) }
             nodes.append(Node(parent: -1, step: nil, runner: runner))
-            _ = admits(runner)
-            record(collector, node: 0, step: nil)
+            _ = admits(runner, novel: true)
+            _ = record(collector, node: 0, step: nil)
             var head = 0
             while head < nodes.count {
                 let node = head
@@ -108,7 +126,7 @@ extension MachinePaths {
                 let current = nodes[node].runner
                 if current.isFinished { continue }
                 var inputs: [Int] = []
-                for state in 0..<machine.stateCount where current.isActive(state) {
+                ChartSearch.forEachState(in: current.configuration) { state in
                     for input in inputsFrom[state] where !inputs.contains(input) { inputs.append(input) }
                 }
                 for input in inputs {
@@ -117,19 +135,24 @@ extension MachinePaths {
                         collector.clear()
                         next.send(input, argument: argument, into: &collector)
                         let step = Step(input: input, argument: argument)
-                        record(collector, node: node, step: step)
-                        if admits(next) { nodes.append(Node(parent: node, step: step, runner: next)) }
+                        let novel = record(collector, node: node, step: step)
+                        if admits(next, novel: novel) { nodes.append(Node(parent: node, step: step, runner: next)) }
                     }
                 }
             }
         }
 
-        /// Whether the search goes on from where `runner` rests, as in the flat search: always
-        /// from a configuration not rested in yet; from a new context of one while transitions
-        /// are untaken and the budget lasts.
-        private mutating func admits(_ runner: ChartRunner) -> Bool {
+        /// Whether the search goes on from where `runner` rests, as in the flat search: from a
+        /// configuration not rested in yet when the step that reached it was `novel` (it
+        /// entered a state or took a transition first) or while the plain budget lasts; from a
+        /// new context of one while transitions are untaken and the extra budget lasts.
+        private mutating func admits(_ runner: ChartRunner, novel: Bool) -> Bool {
             let configuration = runner.configuration
             let visited = visits[configuration, default: 0]
+            if visited == 0 && !novel {
+                guard plainBudget > 0 else { return false }
+                plainBudget -= 1
+            }
             if visited > 0 {
                 guard untaken > 0, extraBudget > 0, visited <= MachinePaths.extraContextsPerState,
                     seen.insert(Rest(configuration: configuration, context: runner.context)).inserted
@@ -142,12 +165,19 @@ extension MachinePaths {
             return true
         }
 
-        private mutating func record(_ collector: Collector, node: Int, step: Step?) {
-            for state in collector.entered where stateReach[state] == nil { stateReach[state] = Reach(node: node, step: step) }
+        /// Marks the states entered and transitions taken; whether any was new.
+        private mutating func record(_ collector: Collector, node: Int, step: Step?) -> Bool {
+            var novel = false
+            for state in collector.entered where stateReach[state] == nil {
+                stateReach[state] = Reach(node: node, step: step)
+                novel = true
+            }
             for transition in collector.taken where transitionReach[transition] == nil {
                 transitionReach[transition] = Reach(node: node, step: step)
                 untaken -= 1
+                novel = true
             }
+            return novel
         }
 
         func path(_ reach: Reach) -> [Step] {

@@ -7,7 +7,9 @@
 ///
 /// A statechart is searched the same way over the configurations it rests in
 /// (``ChartSearch``): a state is reached when a step enters it, a transition when a step takes
-/// it (eventless transitions and done events included, as they follow an input).
+/// it (eventless transitions and done events included, as they follow an input). Parallel
+/// regions multiply configurations, so a configuration whose step reached nothing new is
+/// searched from only within a budget linear in the machine's size.
 ///
 /// A state is searched from with the context of the first (shortest) path that left the
 /// machine resting there; while some transition is still untaken, also with up to

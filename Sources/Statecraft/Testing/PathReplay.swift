@@ -39,7 +39,8 @@ package struct PathReplay: Sendable {
         var runner = ChartRunner(machine)
         var collector = MachinePaths.ChartSearch.Collector()
         runner.start(into: &collector)
-        for state in 0..<machine.stateCount where runner.isActive(state) { collector.entered.append(state) }
+        collector.entered.removeAll()
+        MachinePaths.ChartSearch.forEachState(in: runner.configuration) { collector.entered.append($0) }
         statesAtStart = runner.activeAtomicStates
         for step in path {
             collector.clear()
