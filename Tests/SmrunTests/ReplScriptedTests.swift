@@ -40,6 +40,8 @@ import Testing
                 "play: paused -> muted, hd / showMuteIcon",
             ], "\(session.text)")
         #expect(session.lines.contains("    class s5,s7 current"), "the active atomic states muted and hd are highlighted: \(session.text)")
+        let checkout = try Self.repl("machines/checkout.yaml", ["addItem 3", "checkout", ":inputs"])
+        #expect(checkout.lines.contains("done.state.payment (from payment; raised when it completes) -> review"), "\(checkout.text)")
         let files = try TemporaryFiles()
         let chart = try files.file("end.yaml", "initial: run\nstates:\n  run: { states: [step] }\n  end: { final: true }\ntransitions:\n  - quit | run => end\n")
         let finished = try Self.repl(chart, ["quit", ":inputs", ":state"])

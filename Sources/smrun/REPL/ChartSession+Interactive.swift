@@ -37,7 +37,8 @@ extension ChartSession: InteractiveSession {
 
     /// One line per transition an input can take from the configuration: `INPUT [<TYPE>] (from
     /// SOURCE) -> TARGETS [when GUARD] [/ EFFECTS]`, `stays` for one without a target, `rejected:
-    /// MESSAGE` for a refusal; then what happens to other inputs.
+    /// MESSAGE` for a refusal, a done event marked as raised by the machine; then what happens
+    /// to other inputs.
     var availableInputs: String {
         let runner = current
         let machine = runner.machine
@@ -50,7 +51,8 @@ extension ChartSession: InteractiveSession {
             let compiled = machine.transitions[Int(transition.compiled)]
             text += machine.inputNames[input]
             if let type = machine.argumentTypes[input] { text += " <\(type.rawValue)>" }
-            text += " (from \(machine.stateNames[Int(transition.source)]))"
+            let raised = machine.chart?.doneInputs.contains(Int32(input)) == true ? "; raised when it completes" : ""
+            text += " (from \(machine.stateNames[Int(transition.source)])\(raised))"
             if let refusal = compiled.refusal {
                 text += " rejected: " + refusal
             } else {
