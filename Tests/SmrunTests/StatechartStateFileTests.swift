@@ -223,6 +223,13 @@ import Testing
         let status = try Smrun.run(["status", "--state", path, edited])
         #expect(status.exited(1))
         #expect(status.lines.contains("--migrate would keep state 'stopped'; would forget history lastSession"), "\(status.text)")
+        let json = try Smrun.run(["status", "--state", path, edited, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        #expect(object["matches"] as? Bool == false)
+        let migration = try #require(object["migration"] as? [String: Any], "\(json.text)")
+        #expect(migration["possible"] as? Bool == true)
+        #expect(migration["state"] as? [String] == ["stopped"])
+        #expect(migration["forgotten_history"] as? [String] == ["lastSession"])
     }
 
     @Test func graphHighlightsTheSavedConfiguration() throws {
