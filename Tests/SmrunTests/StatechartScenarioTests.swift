@@ -91,6 +91,18 @@ struct StatechartScenarioTests {
         #expect(run.elapsed < .seconds(5), "\(run.elapsed)")
     }
 
+    @Test func coverageNamesAnEventlessTransitionNeverTaken() throws {
+        let files = try TemporaryFiles()
+        let machine = Paths.packageRoot.appendingPathComponent("machines/checkout.yaml").path
+        let scenario = try files.file(
+            "short.test.yaml", "machine: \(machine)\nscenarios:\n  - name: add\n    steps:\n      - send: { input: addItem, arg: 2 }\n        expect: { state: cart }\n")
+        let run = try Smrun.run(["test", scenario, "--coverage"])
+        #expect(run.exited(0), "\(run.text)\(run.errorText)")
+        #expect(run.text.contains(":49: (eventless) | details => cart\n"), "\(run.text)")
+        let json = try Smrun.run(["test", scenario, "--coverage", "--format", "json"])
+        #expect(json.text.contains(#"{"line":49,"input":null,"from":["details"],"to":"cart"}"#), "\(json.text)")
+    }
+
     @Test func aHistoryStateHasNoPathOfItsOwn() throws {
         let run = try Smrun.run(["paths", "machines/media-player.yaml", "--to", "lastPlayback"])
         #expect(run.exited(2))
