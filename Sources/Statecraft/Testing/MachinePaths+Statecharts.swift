@@ -24,6 +24,8 @@ extension MachinePaths {
             var parent: Int
             var step: Step?
             var runner: ChartRunner
+            /// The states the step that reached the node entered.
+            var entered: [Int]
         }
 
         /// A path: a node's path, then one more step (or none).
@@ -75,6 +77,8 @@ extension MachinePaths {
         /// Per state, the inputs that a transition from it takes, in file order (done events
         /// and internal inputs left out: the machine raises them itself).
         let inputsFrom: [[Int]]
+        /// Per input, whether a path may send it (not a done event, not internal).
+        let isSendable: [Bool]
         var nodes: [Node] = []
         /// Per configuration, how many nodes rest in it.
         var visits: [[UInt64]: Int] = [:]
@@ -95,11 +99,13 @@ extension MachinePaths {
             self.chart = chart
             candidates = ArgumentCandidates(machine)
             let raised = Set(chart.doneInputs.filter { $0 >= 0 }.map(Int.init))
+            let isSendable = (0..<machine.inputCount).map { !machine.inputIsInternal[$0] && !raised.contains($0) }
+            self.isSendable = isSendable
             inputsFrom = (0..<machine.stateCount).map { state in
                 var inputs: [Int] = []
                 for transition in chart.transitions(from: state) {
                     let input = Int(chart.transitions[Int(transition)].input)
-                    if input >= 0 && !machine.inputIsInternal[input] && !raised.contains(input) && !inputs.contains(input) { inputs.append(input) }
+                    if input >= 0 && isSendable[input] && !inputs.contains(input) { inputs.append(input) }
                 }
                 return inputs
             }
@@ -116,7 +122,7 @@ extension MachinePaths {
             runner.start(into: &collector)
             collector.entered.removeAll()
             ChartSearch.forEachState(in: runner.configuration) { collector.entered.append($0) }
-            nodes.append(Node(parent: -1, step: nil, runner: runner))
+            nodes.append(Node(parent: -1, step: nil, runner: runner, entered: collector.entered))
             _ = admits(runner, novel: true)
             _ = record(collector, node: 0, step: nil)
             var head = 0
@@ -125,21 +131,47 @@ extension MachinePaths {
                 head += 1
                 let current = nodes[node].runner
                 if current.isFinished { continue }
-                var inputs: [Int] = []
-                ChartSearch.forEachState(in: current.configuration) { state in
-                    for input in inputsFrom[state] where !inputs.contains(input) { inputs.append(input) }
-                }
-                for input in inputs {
+                for input in inputs(at: node) {
                     for argument in candidates.values(for: input, type: machine.argumentTypes[input], context: current.context) {
                         var next = current
                         collector.clear()
                         next.send(input, argument: argument, into: &collector)
                         let step = Step(input: input, argument: argument)
                         let novel = record(collector, node: node, step: step)
-                        if admits(next, novel: novel) { nodes.append(Node(parent: node, step: step, runner: next)) }
+                        if admits(next, novel: novel) { nodes.append(Node(parent: node, step: step, runner: next, entered: collector.entered)) }
                     }
                 }
             }
+        }
+
+        /// The inputs worth trying from a node: those of the transitions leaving the states its
+        /// step entered (the others were tried where their source was entered), and, from every
+        /// active state, those of guarded transitions (the context or the configuration may now
+        /// let them through) and of transitions not taken yet (another region's choice may have
+        /// preempted them before). From the start, every input of an active state. So a node
+        /// costs what its step changed, not the whole configuration's transitions.
+        private func inputs(at node: Int) -> [Int] {
+            let current = nodes[node].runner
+            var isChosen = [Bool](repeating: false, count: machine.inputCount)
+            var inputs: [Int] = []
+            func choose(_ input: Int) {
+                if !isChosen[input] {
+                    isChosen[input] = true
+                    inputs.append(input)
+                }
+            }
+            for state in nodes[node].entered where current.isActive(state) {
+                for input in inputsFrom[state] { choose(input) }
+            }
+            ChartSearch.forEachState(in: current.configuration) { state in
+                for index in chart.transitions(from: state) {
+                    let transition = chart.transitions[Int(index)]
+                    let input = Int(transition.input)
+                    guard input >= 0, isSendable[input], transition.isGuarded || transitionReach[Int(transition.compiled)] == nil else { continue }
+                    choose(input)
+                }
+            }
+            return inputs
         }
 
         /// Whether the search goes on from where `runner` rests, as in the flat search: from a
