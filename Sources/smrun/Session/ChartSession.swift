@@ -21,6 +21,7 @@ struct ChartSession: ~Copyable {
     /// starts the machine: its initial configuration, and what follows it.
     init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, state: StateFile?) {
         runner = ChartRunner(machine, stepLimit: stepLimit)
+        runner.logHandler = FileHandleOutput.logLine
         parser = ScriptLineParser(machine: machine)
         printer = ChartPrinter(machine: machine, format: format, stepLimit: stepLimit)
         self.state = state
