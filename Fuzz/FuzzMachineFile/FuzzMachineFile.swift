@@ -1,6 +1,7 @@
 // Fuzzes the machine-file loader (libyaml events -> YAML nodes -> definition -> compiled machine)
 // and, when the input is a valid machine, everything smrun does with one: runs it (start, then
-// every input with arguments of its type), draws it (DOT and Mermaid) and lints it.
+// every input with arguments of its type), draws it (DOT and Mermaid) and lints it; a
+// statechart's snapshot must read back as itself.
 import FuzzSupport
 import Statecraft
 import StatecraftYAML
@@ -28,7 +29,7 @@ public func fuzzMachineFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for format in Diagram.Format.allCases {
         _ = Diagram.render(machine, definition: definition, format: format)
         _ = Diagram.render(machine, format: format)
-        let options = Diagram.Options(direction: .topToBottom, highlightedState: machine.stateCount - 1)
+        let options = Diagram.Options(direction: .topToBottom, highlightedStates: [0, machine.stateCount - 1])
         _ = Diagram.render(machine, definition: definition, format: format, options: options)
     }
     for warning in MachineLinter.lint(machine, definition: definition) {
@@ -45,6 +46,12 @@ public func fuzzMachineFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 runner.send(input, argument: argument, into: &sink)
             }
         }
+        // What --state saves (configuration, history records, context) reads back as itself;
+        // documents are compared, as a NaN in the context equals nothing.
+        let codec = SnapshotCodec(machine)
+        let saved = codec.encode(codec.snapshot(of: runner))
+        let read = Result { () throws(SnapshotError) in try codec.decode(saved) }
+        precondition((try? read.get()).map(codec.encode) == saved, "a statechart's snapshot does not read back: \(read)")
         return 0
     }
     var runner = Runner(machine, stepLimit: 50)

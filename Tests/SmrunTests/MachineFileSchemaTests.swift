@@ -215,6 +215,23 @@ import Testing
             true),
         ("internal written yes",
             "initial: a\ninputs: { go: , tick: { internal: yes } }\nstates: [a]\ntransitions:\n  - go | a\n  - tick | a\n", false),
+        // Statecharts.
+        ("nested and parallel states",
+            "initial: off\nstates:\n  off:\n  on: { parallel: true, states: { lamp: { states: [dim, bright] }, fan: { states: [slow, fast] } } }\ntransitions:\n  - start | off => on\n  - up | dim => bright\n",
+            true),
+        ("parallel written yes", "initial: a\nstates:\n  a: { parallel: yes, states: [b, c] }\ntransitions: []\n", false),
+        ("history misspelt",
+            "initial: a\nstates:\n  a: { states: { b: , h: { history: shalow } } }\n  z:\ntransitions:\n  - go | a => z\n  - back | z => h\n", false),
+        ("deep history with a default",
+            "initial: a\nstates:\n  a: { states: { b: , c: , h: { history: deep, default: c } } }\n  z:\ntransitions:\n  - go | a => z\n  - back | z => h\n", true),
+        ("an eventless transition",
+            "initial: a\ncontext: { n: 1 }\nstates: [a, b]\ntransitions:\n  - { from: a, to: b, when: n > 0 }\n", true),
+        ("an internal transition",
+            "initial: p\nstates:\n  p: { states: [a, b] }\ntransitions:\n  - { input: go, from: p, to: b, type: internal }\n", true),
+        ("a transition type misspelt",
+            "initial: p\nstates:\n  p: { states: [a, b] }\ntransitions:\n  - { input: go, from: p, to: b, type: inner }\n", false),
+        ("input patterns",
+            "initial: a\ninputs: [error.timeout, go]\nstates: [a, b]\ntransitions:\n  - { input: 'error.*', from: a, to: b }\n  - { input: '*', from: b, to: a }\n", true),
     ]
 
     @Test func theSchemaAndSmrunAgree() throws {

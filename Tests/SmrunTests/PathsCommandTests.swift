@@ -59,8 +59,6 @@ struct PathsCommandTests {
             let source = Paths.machines.appendingPathComponent(machine)
             _ = try files.file(machine, Array(try Data(contentsOf: source)))
             let generated = try Smrun.run(["paths", "machines/\(machine)", "--format", "test"])
-            // Statecharts are refused (StatechartScenarioTests).
-            if generated.exited(2) && generated.errorText.contains("is a statechart") { continue }
             #expect(generated.exited(0), "\(machine): \(generated.errorText)")
             #expect(!generated.text.contains("# unreachable"), "\(machine): \(generated.text)")
             let scenarios = try files.file(machine.replacingOccurrences(of: ".yaml", with: ".test.yaml"), Array(generated.stdout))

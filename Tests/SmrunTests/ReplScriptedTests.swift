@@ -18,6 +18,36 @@ import Testing
         #expect(repl.text.contains(#"driveToLocation "The Witches Brew": pickingUpPassengers -> drivingToLocation"#))
     }
 
+    @Test func aStatechartPrintsAsRunPrintsItAndUndoes() throws {
+        let script = try String(contentsOf: Paths.machines.appendingPathComponent("media-player.script"), encoding: .utf8)
+        let repl = try Self.repl("machines/media-player.yaml", script.split(separator: "\n").map(String.init))
+        let run = try Smrun.run(["machines/media-player.yaml"], input: .bytes(Data(script.utf8)))
+        #expect(repl.text == run.text)
+        let session = try Self.repl("machines/media-player.yaml", ["play", "mute", ":state", ":undo", ":state", ":undo", ":state"])
+        #expect(
+            session.lines == [
+                "play: stopped -> sound, hd / showControls", "mute: sound, hd -> muted, hd / showMuteIcon", "muted, hd",
+                "undid 'mute': back in sound, hd", "sound, hd", "undid 'play': back in stopped", "stopped",
+            ])
+    }
+
+    @Test func aStatechartsInputsAreThoseOfItsActiveStates() throws {
+        let session = try Self.repl("machines/media-player.yaml", ["play", "mute", "pause", ":inputs", "play", ":graph mermaid"])
+        let inputs = Array(session.lines[3..<7])
+        #expect(
+            inputs == [
+                "play (from paused) -> lastPlayback", "stop (from active) -> stopped", "other inputs are rejected (no-transition)",
+                "play: paused -> muted, hd / showMuteIcon",
+            ], "\(session.text)")
+        #expect(session.lines.contains("    class s5,s7 current"), "the active atomic states muted and hd are highlighted: \(session.text)")
+        let checkout = try Self.repl("machines/checkout.yaml", ["addItem 3", "checkout", ":inputs"])
+        #expect(checkout.lines.contains("done.state.payment (from payment; raised when it completes) -> review"), "\(checkout.text)")
+        let files = try TemporaryFiles()
+        let chart = try files.file("end.yaml", "initial: run\nstates:\n  run: { states: [step] }\n  end: { final: true }\ntransitions:\n  - quit | run => end\n")
+        let finished = try Self.repl(chart, ["quit", ":inputs", ":state"])
+        #expect(finished.lines == ["quit: step -> end", "the statechart has finished: every input is rejected (finished)", "end"])
+    }
+
     @Test func jsonResultsAreRunsToo() throws {
         let repl = try Self.repl("machines/traffic-light.yaml", ["green", "blue"], ["--format", "json"])
         let run = try Smrun.run(["machines/traffic-light.yaml", "--format", "json"], input: .bytes(Data("green\nblue\n".utf8)))

@@ -111,6 +111,27 @@ import Testing
         #expect(lines.suffix(2).first == "undid 'green': back in red")
     }
 
+    @Test func aStatechartsPromptShowsItsConfigurationAndTabOffersItsInputsFirst() throws {
+        let terminal = try session("machines/media-player.yaml")
+        #expect(try terminal.screen().last == "stopped>")
+        try terminal.type("play")
+        try terminal.press("Enter")
+        try terminal.waitForLastLine("sound, hd>")
+        // From sound and hd: pause (from playing), mute (from sound), lowBandwidth (from hd), stop (from active).
+        try terminal.press("Tab")
+        try terminal.waitFor("the inputs of the active states first") { $0.contains { $0.hasPrefix("pause  mute  lowBandwidth  stop  ") } }
+        try terminal.press("C-u")
+        try terminal.type("mu")
+        try terminal.press("Tab")
+        try terminal.waitForLastLine("sound, hd> mute")
+        try terminal.press("Enter")
+        try terminal.waitForLastLine("muted, hd>")
+        try terminal.type(":undo")
+        try terminal.press("Enter")
+        let lines = try terminal.waitForLastLine("sound, hd>")
+        #expect(lines.suffix(2).first == "undid 'mute': back in sound, hd")
+    }
+
     @Test func ctrlCCancelsTheLineAndTheSessionGoesOn() throws {
         let terminal = try session()
         try terminal.type("green")

@@ -169,7 +169,7 @@ import Testing
         Corruption("missing state", #"missing member "state""#) {
             $0.replacingOccurrences(of: #""state": "odd","#, with: "")
         },
-        Corruption("state not a string", #""state" must be a string, not a number"#) {
+        Corruption("state not a string", #""state" must be a string or an array of strings, not a number"#) {
             $0.replacingOccurrences(of: #""state": "odd""#, with: #""state": 1"#)
         },
         Corruption("duplicate member", #"duplicate member "state""#) {

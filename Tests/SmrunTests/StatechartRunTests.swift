@@ -47,20 +47,6 @@ struct StatechartRunTests {
             ])
     }
 
-    @Test func stateFilesAreRefusedForStatechartsUntilSmrunWritesConfigurations() throws {
-        let files = try TemporaryFiles()
-        let run = try Smrun.run([Paths.fixture("statechart.yaml"), "--state", files.path("s.json"), "--send", "start"])
-        #expect(run.exited(2))
-        #expect(run.errorText.contains("--state does not support statecharts yet"))
-        #expect(!FileManager.default.fileExists(atPath: files.path("s.json")))
-    }
-
-    @Test func theReplRefusesAStatechartClearly() throws {
-        let run = try Smrun.run(["repl", "machines/media-player.yaml"], input: .bytes(Data("play\n".utf8)))
-        #expect(run.exited(2))
-        #expect(run.errorText.contains("repl does not support statecharts yet"))
-    }
-
     @Test func aStartWhoseEntryEffectFailsShowsTheConfigurationItEntered() throws {
         let files = try TemporaryFiles()
         let machine = try files.file(

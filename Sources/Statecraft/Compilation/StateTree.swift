@@ -157,7 +157,7 @@ package final class StateTree: Sendable {
         var set = [UInt64](repeating: 0, count: wordCount)
         func has(_ state: Int) -> Bool { set[state >> 6] & (1 << UInt64(state & 63)) != 0 }
         for state in atomic {
-            guard kinds[state] == .atomic else { return (nil, "is not an atomic state") }
+            guard kinds[state] == .atomic else { return (nil, "holds a state that is not atomic") }
             var current = state
             while current >= 0 {
                 set[current >> 6] |= 1 << UInt64(current & 63)
@@ -171,6 +171,36 @@ package final class StateTree: Sendable {
             if kinds[state] == .parallel && active != children[state].count { return (nil, "leaves a region of a parallel state inactive") }
         }
         return (set, nil)
+    }
+
+    /// Why `states` is no record that `history` can hold, or `nil`: what leaving its parent
+    /// from some configuration would record (its active child, or each region, for a shallow
+    /// history; its active atomic descendants for a deep one), in document order.
+    package func historyRecordProblem(_ history: Int, _ states: [Int]) -> String? {
+        let parent = Int(parents[history])
+        guard states == states.sorted(), Set(states).count == states.count else { return "is not in document order without repeats" }
+        var set = [UInt64](repeating: 0, count: wordCount)
+        func has(_ state: Int) -> Bool { set[state >> 6] & (1 << UInt64(state & 63)) != 0 }
+        for state in states {
+            if kinds[history] == .shallowHistory {
+                guard parents[state] == parent, !kinds[state].isHistory else { return "holds a state that is not a child of the history's parent" }
+            } else {
+                guard kinds[state] == .atomic, isDescendant(state, of: parent) else { return "holds a state that is not an atomic state inside the history's parent" }
+            }
+            var current = state
+            while current != parent {
+                set[current >> 6] |= 1 << UInt64(current & 63)
+                current = Int(parents[current])
+            }
+        }
+        set[parent >> 6] |= 1 << UInt64(parent & 63)
+        let checked = kinds[history] == .shallowHistory ? parent..<parent + 1 : parent..<end(of: parent)
+        for state in checked where has(state) {
+            let active = children[state].count { has(Int($0)) }
+            if kinds[state] == .compound && active != 1 { return "holds \(active) children of a compound state" }
+            if kinds[state] == .parallel && active != children[state].count { return "leaves a region of a parallel state out" }
+        }
+        return nil
     }
 
     /// The region of a parallel state that holds `state`, or `nil` when `state` is in none.

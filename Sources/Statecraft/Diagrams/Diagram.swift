@@ -36,14 +36,14 @@ public enum Diagram {
         /// The direction, or `nil` for each format's usual one: left to right in DOT; Mermaid's
         /// own default (top to bottom), with no `direction` line.
         public var direction: Direction?
-        /// A state to highlight, by id (the current state of a saved run): filled in DOT, with
-        /// a `current` class in Mermaid.
-        public var highlightedState: Int?
+        /// The states to highlight, by id (the current state of a saved run, or a statechart's
+        /// active atomic states): filled in DOT, with a `current` class in Mermaid.
+        public var highlightedStates: Set<Int>
 
-        /// Options with `direction` and `highlightedState`; the defaults draw as without options.
-        public init(direction: Direction? = nil, highlightedState: Int? = nil) {
+        /// Options with `direction` and `highlightedStates`; the defaults draw as without options.
+        public init(direction: Direction? = nil, highlightedStates: Set<Int> = []) {
             self.direction = direction
-            self.highlightedState = highlightedState
+            self.highlightedStates = highlightedStates
         }
     }
 

@@ -16,7 +16,7 @@ enum DotDiagram {
         out += "    start [shape=point, width=0.15, label=\"\"];\n"
         if let tree = graph.tree {
             out += "    compound=true;\n"
-            for state in tree.topLevel { cluster(Int(state), graph, tree, indent: "    ", into: &out) }
+            for state in tree.topLevel { cluster(Int(state), graph, tree, options, indent: "    ", into: &out) }
             for state in 0..<tree.count where tree.parents[state] < 0 && tree.kinds[state].isHistory {
                 out += "    s\(state) [label=\(quoted(tree.kinds[state] == .deepHistory ? "H*" : "H")), shape=circle];\n"
             }
@@ -59,10 +59,13 @@ enum DotDiagram {
     /// A statechart's state: an atomic one as a node, a history one as `H` or `H*`, a compound
     /// or parallel one as a cluster (dashed for a parallel state, whose children are its regions)
     /// holding a point that marks its initial child and anchors the edges to and from it.
-    private static func cluster(_ state: Int, _ graph: DiagramGraph, _ tree: StateTree, indent: String, into out: inout String) {
+    private static func cluster(
+        _ state: Int, _ graph: DiagramGraph, _ tree: StateTree, _ options: Diagram.Options, indent: String, into out: inout String
+    ) {
         switch tree.kinds[state] {
         case .atomic:
-            out += "\(indent)s\(state) [label=\(quoted(graph.stateNames[state]))\(tree.isFinal[state] ? ", peripheries=2" : "")];\n"
+            let highlight = options.highlightedStates.contains(state) ? ", style=\"rounded,filled,bold\", fillcolor=\"\(highlightColor)\"" : ""
+            out += "\(indent)s\(state) [label=\(quoted(graph.stateNames[state]))\(tree.isFinal[state] ? ", peripheries=2" : "")\(highlight)];\n"
         case .shallowHistory, .deepHistory:
             out += "\(indent)s\(state) [label=\(quoted(tree.kinds[state] == .deepHistory ? "H*" : "H")), shape=circle];\n"
         case .compound, .parallel:
@@ -72,8 +75,8 @@ enum DotDiagram {
             out += "\(indent)    style=\(parallel ? "\"rounded,dashed\"" : "rounded");\n"
             // A parallel state's point is smaller: it marks no initial child (every region is entered).
             out += "\(indent)    i\(state) [shape=point, width=\(parallel ? "0.05" : "0.1"), label=\"\"];\n"
-            for child in tree.children[state] { cluster(Int(child), graph, tree, indent: indent + "    ", into: &out) }
-            for history in tree.histories[state] { cluster(Int(history), graph, tree, indent: indent + "    ", into: &out) }
+            for child in tree.children[state] { cluster(Int(child), graph, tree, options, indent: indent + "    ", into: &out) }
+            for history in tree.histories[state] { cluster(Int(history), graph, tree, options, indent: indent + "    ", into: &out) }
             if !parallel, let first = tree.defaultEntries[state].first {
                 out += "\(indent)    i\(state) -> \(anchor(Int(first), tree))\(head(Int(first), tree));\n"
             }
@@ -105,7 +108,7 @@ enum DotDiagram {
         var attributes = ["label=\(quoted(([graph.stateNames[id]] + graph.effectLines(of: id)).joined(separator: "\n")))"]
         if graph.isFinal[id] { attributes.append("peripheries=2") }
         if let description = graph.stateDescriptions[id] { attributes.append("tooltip=\(quoted(description))") }
-        if options.highlightedState == id {
+        if options.highlightedStates.contains(id) {
             attributes += ["style=\"rounded,filled,bold\"", "fillcolor=\"\(highlightColor)\""]
         }
         return attributes

@@ -25,6 +25,7 @@ enum MermaidDiagram {
                 out += "    \(id(edge.from)) --> \(id(edge.to)) : \(label)\n"
             }
             for state in tree.topLevel where tree.isFinal[Int(state)] { out += "    s\(state) --> [*]\n" }
+            highlight(options, into: &out)
             return out
         }
         for (id, name) in graph.stateNames.enumerated() {
@@ -52,11 +53,15 @@ enum MermaidDiagram {
         for (id, isFinal) in graph.isFinal.enumerated() where isFinal {
             out += "    s\(id) --> [*]\n"
         }
-        if let state = options.highlightedState {
-            out += "    \(highlightClass)\n"
-            out += "    class s\(state) current\n"
-        }
+        highlight(options, into: &out)
         return out
+    }
+
+    /// The `current` class and the states that have it.
+    private static func highlight(_ options: Diagram.Options, into out: inout String) {
+        guard !options.highlightedStates.isEmpty else { return }
+        out += "    \(highlightClass)\n"
+        out += "    class \(options.highlightedStates.sorted().map { "s\($0)" }.joined(separator: ",")) current\n"
     }
 
     /// A statechart's state: an atomic one by its name, a history one as `H` or `H*`, a compound

@@ -23,6 +23,7 @@ extension ChartRunner {
         }
         configuration = restored
         previousConfiguration = restored
+        for slot in historyCounts.indices { historyCounts[slot] = -1 }
         for (history, states) in snapshot.histories {
             let slot = Int(tree.historySlots[history])
             for (offset, state) in states.enumerated() { historyRecords[historyStarts[slot] + offset] = Int32(state) }

@@ -7,10 +7,19 @@ package struct SavedSnapshot {
     package let machineName: String
     /// The `"fingerprint"` member, as written (`sha256:...`).
     package let fingerprint: String
-    /// The `"state"` member: the current state's name.
-    package let stateName: String
+    /// The `"state"` member: the current state's name, or a statechart's active atomic states
+    /// (a JSON array of names).
+    package let stateNames: [String]
+    /// Whether `"state"` was written as an array (a statechart with nested states).
+    package let isConfiguration: Bool
+    /// The `"history"` member of a statechart with history states: each history state's name
+    /// and the names it recorded, in the file's order; `nil` when there is no such member.
+    package let histories: [(name: String, states: [String])]?
     /// The `"context"` member, in the file's order.
     let context: [(name: String, value: SnapshotJSON)]
+
+    /// The state as smrun prints it: a name, or a configuration's names joined by `, `.
+    package var stateText: String { stateNames.joined(separator: ", ") }
 
     /// The context's variables and their values as JSON text, in the file's order.
     package var contextJSON: [(name: String, json: String)] { context.map { ($0.name, $0.value.jsonText) } }
@@ -40,7 +49,7 @@ package struct SavedSnapshot {
                 .unsupportedVersion,
                 "snapshot format version \(version) is not supported (this version of Statecraft reads version \(MachineSnapshot.formatVersion))")
         }
-        let known = ["format", "version", "machine", "fingerprint", "state", "context"]
+        let known = ["format", "version", "machine", "fingerprint", "state", "history", "context"]
         if let unknown = members.first(where: { !known.contains($0.key) }) {
             throw SnapshotError(.invalidField, "unknown member \(JSONText.quoted(unknown.key))")
         }
@@ -53,12 +62,46 @@ package struct SavedSnapshot {
         }
         let machineName = try string("machine")
         let fingerprint = try string("fingerprint")
-        let stateName = try string("state")
+        guard let stateValue = member("state") else { throw SnapshotError(.invalidField, "missing member \"state\"") }
+        let stateNames: [String]
+        var isConfiguration = false
+        switch stateValue {
+        case .string(let name): stateNames = [name]
+        case .array(let items):
+            stateNames = try names(items, of: "\"state\"")
+            isConfiguration = true
+        default: throw SnapshotError(.invalidField, "\"state\" must be a string or an array of strings, not \(stateValue.kind)")
+        }
+        var histories: [(name: String, states: [String])]?
+        if let historyValue = member("history") {
+            guard case .object(let records) = historyValue else {
+                throw SnapshotError(.invalidField, "\"history\" must be an object, not \(historyValue.kind)")
+            }
+            histories = []
+            for (name, record) in records {
+                guard case .array(let items) = record else {
+                    throw SnapshotError(.invalidField, "\"history\" member \(JSONText.quoted(name)) must be an array of state names, not \(record.kind)")
+                }
+                histories?.append((name, try names(items, of: "\"history\" member \(JSONText.quoted(name))")))
+            }
+        }
         guard let contextValue = member("context") else { throw SnapshotError(.invalidField, "missing member \"context\"") }
         guard case .object(let context) = contextValue else {
             throw SnapshotError(.invalidField, "\"context\" must be an object, not \(contextValue.kind)")
         }
         return SavedSnapshot(
-            machineName: machineName, fingerprint: fingerprint, stateName: stateName, context: context.map { ($0.key, $0.value) })
+            machineName: machineName, fingerprint: fingerprint, stateNames: stateNames, isConfiguration: isConfiguration,
+            histories: histories, context: context.map { ($0.key, $0.value) })
+    }
+
+    /// The strings of a JSON array of state names (at least one).
+    private static func names(_ items: [SnapshotJSON], of member: String) throws(SnapshotError) -> [String] {
+        var names: [String] = []
+        for item in items {
+            guard case .string(let name) = item else { throw SnapshotError(.invalidField, "\(member) must hold state names, not \(item.kind)") }
+            names.append(name)
+        }
+        if names.isEmpty { throw SnapshotError(.invalidField, "\(member) must name at least one state") }
+        return names
     }
 }

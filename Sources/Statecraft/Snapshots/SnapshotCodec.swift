@@ -13,6 +13,11 @@
 /// }
 /// ```
 ///
+/// A statechart with nested states saves its configuration as `"state": ["muted", "hd"]` (the
+/// active atomic states in document order), and one with history states what each recorded as
+/// `"history": {"lastPlayback": ["muted", "hd"]}` (a history whose parent was never left is not
+/// there).
+///
 /// Context values are typed JSON values; a double that is not finite is written as the string
 /// `"Infinity"`, `"-Infinity"` or `"NaN"`. Reading is strict: every member must be there with
 /// its JSON type, nothing else may be, the state must be one of the machine's, and the context
@@ -24,11 +29,19 @@ public struct SnapshotCodec: Sendable {
     public let machine: CompiledMachine
     /// The machine's fingerprint, computed once.
     public let fingerprint: MachineFingerprint
+    /// Whether `"state"` is a configuration (an array): the machine is a statechart with nested
+    /// states. A statechart without nesting is always in one state, saved as a name.
+    let savesConfiguration: Bool
+    /// Whether the snapshot has a `"history"` member: the machine has history states.
+    let savesHistory: Bool
 
     /// A codec for `machine`; computes its fingerprint.
     public init(_ machine: CompiledMachine) {
         self.machine = machine
         self.fingerprint = MachineFingerprint(machine)
+        let tree = machine.chart?.tree
+        savesConfiguration = tree?.parents.contains { $0 >= 0 } ?? false
+        savesHistory = tree?.kinds.contains { $0.isHistory } ?? false
     }
 
     /// The runner's state and context as a snapshot. Take it between inputs (after
@@ -38,9 +51,26 @@ public struct SnapshotCodec: Sendable {
         MachineSnapshot(machineName: machine.name, fingerprint: fingerprint, state: runner.state, context: runner.context)
     }
 
-    /// The snapshot document for `state` and `context`, ending with a newline.
+    /// A statechart runner's configuration, history records and context as a snapshot. Take it
+    /// between inputs, as for ``snapshot(of:)-(Runner)``.
+    public func snapshot(of runner: borrowing ChartRunner) -> MachineSnapshot {
+        let (configuration, histories) = runner.savedState
+        return MachineSnapshot(
+            machineName: machine.name, fingerprint: fingerprint, state: configuration[0], context: runner.context,
+            configuration: configuration, histories: histories)
+    }
+
+    /// The snapshot document for a flat machine's `state` and `context`, ending with a newline.
     package func encode(state: Int, context: [Value]) -> [UInt8] {
-        precondition(machine.stateNames.indices.contains(state) && context.count == machine.variableNames.count)
+        encode(configuration: [state], histories: [:], context: context)
+    }
+
+    /// The snapshot document for the active atomic states `configuration` (one state for a
+    /// machine without nesting), the history records and `context`, ending with a newline.
+    package func encode(configuration: [Int], histories: [Int: [Int]], context: [Value]) -> [UInt8] {
+        precondition(
+            configuration.allSatisfy(machine.stateNames.indices.contains) && (savesConfiguration || configuration.count == 1)
+                && context.count == machine.variableNames.count)
         var out: [UInt8] = []
         func member(_ key: String, _ first: Bool = false) {
             out.append(contentsOf: first ? "{\n  ".utf8 : ",\n  ".utf8)
@@ -57,7 +87,26 @@ public struct SnapshotCodec: Sendable {
         member("fingerprint")
         string(fingerprint.text)
         member("state")
-        string(machine.stateNames[state])
+        func names(_ states: [Int]) {
+            out.append(UInt8(ascii: "["))
+            for (index, state) in states.enumerated() {
+                if index > 0 { out.append(contentsOf: ", ".utf8) }
+                string(machine.stateNames[state])
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        if savesConfiguration { names(configuration) } else { string(machine.stateNames[configuration[0]]) }
+        if savesHistory {
+            member("history")
+            out.append(UInt8(ascii: "{"))
+            for (index, history) in histories.keys.sorted().enumerated() {
+                out.append(contentsOf: (index == 0 ? "\n    " : ",\n    ").utf8)
+                string(machine.stateNames[history])
+                out.append(contentsOf: ": ".utf8)
+                names(histories[history]!)
+            }
+            out.append(contentsOf: (histories.isEmpty ? "}" : "\n  }").utf8)
+        }
         member("context")
         out.append(UInt8(ascii: "{"))
         for (slot, value) in context.enumerated() {
@@ -80,7 +129,8 @@ public struct SnapshotCodec: Sendable {
 
     /// The JSON document for `snapshot`, ending with a newline.
     public func encode(_ snapshot: MachineSnapshot) -> [UInt8] {
-        encode(state: snapshot.state, context: snapshot.context)
+        let configuration = snapshot.configuration.isEmpty ? [snapshot.state] : snapshot.configuration
+        return encode(configuration: configuration, histories: snapshot.histories, context: snapshot.context)
     }
 
     /// Reads a snapshot document and checks it against the machine.
@@ -99,7 +149,8 @@ public struct SnapshotCodec: Sendable {
                 : "the snapshot belongs to machine '\(Self.escaped(saved.machineName))' (fingerprint \(theirs)), not to '\(machine.name)' (fingerprint \(ours))"
             throw SnapshotError(.differentMachine, message)
         }
-        let state = try savedState(saved)
+        let configuration = try savedConfiguration(saved)
+        let histories = try savedHistories(saved).histories
         var context = [Value?](repeating: nil, count: machine.variableNames.count)
         for (name, json) in saved.context {
             guard let slot = machine.variableNames.firstIndex(of: name) else {
@@ -110,18 +161,100 @@ public struct SnapshotCodec: Sendable {
         if let missing = context.firstIndex(where: { $0 == nil }) {
             throw SnapshotError(.invalidContext, "the context has no value for variable '\(machine.variableNames[missing])'")
         }
-        return MachineSnapshot(machineName: saved.machineName, fingerprint: fingerprint, state: state, context: context.map { $0! })
+        return MachineSnapshot(
+            machineName: saved.machineName, fingerprint: fingerprint, state: configuration[0], context: context.map { $0! },
+            configuration: machine.isStatechart ? configuration : [], histories: histories)
     }
 
-    /// The id of the snapshot's state in this machine.
-    func savedState(_ saved: SavedSnapshot) throws(SnapshotError) -> Int {
-        guard let state = machine.stateNames.firstIndex(of: saved.stateName) else {
+    // MARK: - States
+
+    /// The ids of the snapshot's state, or of its configuration's active atomic states in
+    /// document order. `migrating` accepts either form of `"state"` (the machine may have gained
+    /// or lost its nesting) and words the refusals for a migration.
+    func savedConfiguration(_ saved: SavedSnapshot, migrating: Bool = false) throws(SnapshotError) -> [Int] {
+        let refusal = migrating ? ", so the snapshot cannot be migrated" : ""
+        if saved.isConfiguration != savesConfiguration && !migrating {
             throw SnapshotError(
-                .unknownState,
-                "state \(JSONText.quoted(saved.stateName)) is not a state of machine '\(machine.name)'"
-                    + Suggestion.didYouMean(saved.stateName, in: machine.stateNames))
+                .invalidField,
+                savesConfiguration
+                    ? "\"state\" must be an array of state names: machine '\(machine.name)' has nested states"
+                    : "\"state\" must be a state's name: machine '\(machine.name)' has no nested states")
         }
-        return state
+        var states: [Int] = []
+        for name in saved.stateNames {
+            guard let state = machine.stateNames.firstIndex(of: name) else {
+                throw SnapshotError(
+                    .unknownState,
+                    (migrating
+                        ? "the saved state \(JSONText.quoted(name)) is no longer a state of machine '\(machine.name)'\(refusal)"
+                        : "state \(JSONText.quoted(name)) is not a state of machine '\(machine.name)'")
+                        + Suggestion.didYouMean(name, in: machine.stateNames))
+            }
+            states.append(state)
+        }
+        states.sort()
+        let problem: String? =
+            if let tree = machine.chart?.tree {
+                tree.configuration(ofAtomicStates: states).problem
+            } else {
+                states.count == 1 ? nil : "holds several states of a machine without nested states"
+            }
+        if let problem {
+            throw SnapshotError(
+                .unknownState, "the saved states \(saved.stateText) are no configuration of machine '\(machine.name)': the list \(problem)\(refusal)")
+        }
+        return states
+    }
+
+    /// The history records of the snapshot, by history state id. `lenient` (a migration) leaves
+    /// out each record that no longer fits the machine instead of refusing the snapshot, and
+    /// returns the names of the history states left out.
+    func savedHistories(_ saved: SavedSnapshot, lenient: Bool = false) throws(SnapshotError) -> (
+        histories: [Int: [Int]], forgotten: [String]
+    ) {
+        guard let records = saved.histories else {
+            if savesHistory && !lenient { throw SnapshotError(.invalidField, "missing member \"history\"") }
+            return ([:], [])
+        }
+        guard savesHistory, let tree = machine.chart?.tree else {
+            if lenient { return ([:], records.map(\.name)) }
+            throw SnapshotError(.invalidField, "unknown member \"history\": machine '\(machine.name)' has no history states")
+        }
+        var forgotten: [String] = []
+        var histories: [Int: [Int]] = [:]
+        for (name, names) in records {
+            guard let history = machine.stateNames.firstIndex(of: name), tree.kinds[history].isHistory else {
+                if lenient {
+                    forgotten.append(name)
+                    continue
+                }
+                throw SnapshotError(.unknownState, "\(JSONText.quoted(name)) in \"history\" is not a history state of machine '\(machine.name)'")
+            }
+            var states: [Int] = []
+            for stateName in names {
+                guard let state = machine.stateNames.firstIndex(of: stateName) else {
+                    if lenient {
+                        states = []
+                        break
+                    }
+                    throw SnapshotError(
+                        .unknownState,
+                        "history '\(name)' records \(JSONText.quoted(stateName)), which is not a state of machine '\(machine.name)'"
+                            + Suggestion.didYouMean(stateName, in: machine.stateNames))
+                }
+                states.append(state)
+            }
+            states.sort()
+            if let problem = states.isEmpty ? "is empty" : tree.historyRecordProblem(history, states) {
+                if lenient {
+                    forgotten.append(name)
+                    continue
+                }
+                throw SnapshotError(.unknownState, "history '\(name)' records \(names.joined(separator: ", ")), which it cannot: the list \(problem)")
+            }
+            histories[history] = states
+        }
+        return (histories, forgotten)
     }
 
     /// A JSON value as a value of `type`.

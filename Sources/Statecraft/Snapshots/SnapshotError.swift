@@ -12,7 +12,8 @@ public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible 
         case invalidField
         /// Saved by another machine definition (the fingerprints differ).
         case differentMachine
-        /// The state is not one of the machine's.
+        /// The state is not one of the machine's, or a statechart's configuration or history
+        /// record is not one it can have.
         case unknownState
         /// The context does not have the machine's variables, or a value has the wrong type.
         case invalidContext

@@ -20,6 +20,9 @@ public struct SnapshotMigration: Sendable {
     /// The machine's variables that start at their initial value, having no saved value that
     /// fits, in the machine's order.
     public let initialized: [String]
+    /// A statechart's history states whose saved record no longer fits the machine, forgotten
+    /// (as if their parent had never been left), in the file's order.
+    public let forgottenHistories: [String]
     /// Whether the snapshot was already one of this very definition (nothing was migrated).
     public let wasCurrent: Bool
 }
@@ -27,28 +30,27 @@ public struct SnapshotMigration: Sendable {
 extension SnapshotCodec {
     /// Reads a snapshot saved by this machine or by an earlier definition of it (same name,
     /// another fingerprint), keeping its state and the context values whose variables still
-    /// exist with the same type; the other variables start at their initial values.
+    /// exist with the same type; the other variables start at their initial values. A
+    /// statechart keeps its configuration when it is still one the machine can be in, and each
+    /// history record that still fits; the others are forgotten.
     ///
     /// - Throws: ``SnapshotError`` when the document is not a snapshot (as ``decode(_:)``), when
     ///   it belongs to a machine of another name (``SnapshotError/Kind/differentMachine``), or
-    ///   when its state is no longer one of the machine's (``SnapshotError/Kind/unknownState``,
-    ///   naming it).
+    ///   when its state (or configuration) is no longer one of the machine's
+    ///   (``SnapshotError/Kind/unknownState``, naming it).
     public func migrate(_ bytes: [UInt8]) throws(SnapshotError) -> SnapshotMigration {
         let saved = try SavedSnapshot.read(bytes)
         if saved.fingerprint == fingerprint.text, let current = try? check(saved) {
-            return SnapshotMigration(snapshot: current, kept: machine.variableNames, dropped: [], initialized: [], wasCurrent: true)
+            return SnapshotMigration(
+                snapshot: current, kept: machine.variableNames, dropped: [], initialized: [], forgottenHistories: [], wasCurrent: true)
         }
         guard saved.machineName == machine.name else {
             throw SnapshotError(
                 .differentMachine,
                 "the snapshot belongs to machine '\(Self.escaped(saved.machineName))', not to '\(machine.name)'; only a snapshot of an earlier definition of the same machine can be migrated")
         }
-        guard let state = machine.stateNames.firstIndex(of: saved.stateName) else {
-            throw SnapshotError(
-                .unknownState,
-                "the saved state \(JSONText.quoted(saved.stateName)) is no longer a state of machine '\(machine.name)', so the snapshot cannot be migrated"
-                    + Suggestion.didYouMean(saved.stateName, in: machine.stateNames))
-        }
+        let configuration = try savedConfiguration(saved, migrating: true)
+        let (histories, forgottenHistories) = try savedHistories(saved, lenient: true)
         var context = machine.initialContext
         var kept: [String] = []
         var dropped: [SnapshotMigration.Dropped] = []
@@ -69,7 +71,9 @@ extension SnapshotCodec {
         for slot in machine.variableNames.indices where taken.contains(slot) { kept.append(machine.variableNames[slot]) }
         let initialized = machine.variableNames.indices.filter { !taken.contains($0) }.map { machine.variableNames[$0] }
         return SnapshotMigration(
-            snapshot: MachineSnapshot(machineName: machine.name, fingerprint: fingerprint, state: state, context: context),
-            kept: kept, dropped: dropped, initialized: initialized, wasCurrent: false)
+            snapshot: MachineSnapshot(
+                machineName: machine.name, fingerprint: fingerprint, state: configuration[0], context: context,
+                configuration: machine.isStatechart ? configuration : [], histories: histories),
+            kept: kept, dropped: dropped, initialized: initialized, forgottenHistories: forgottenHistories, wasCurrent: false)
     }
 }

@@ -1,5 +1,6 @@
-/// The argument values worth trying for each input when searching for paths: a plain default
-/// (0, 0.0, ""; both booleans), the constants that the guards of the input's transitions compare
+/// The argument values worth trying for each input when searching for paths: plain defaults
+/// (0 and 1, 0.0 and 1.0, ""; both booleans; a 1 moves a counter that another input's guard
+/// reads), the constants that the guards of the input's transitions compare
 /// against, each number also ±1, and the values of the context variables those guards read
 /// (taken from the context when the input is tried).
 ///
@@ -17,7 +18,8 @@ struct ArgumentCandidates {
     init(_ machine: CompiledMachine) {
         var guardTexts = [[String]](repeating: [], count: machine.inputCount)
         for transition in machine.transitions {
-            if let text = transition.guardText { guardTexts[transition.input].append(text) }
+            // An eventless transition (input -1) takes no argument.
+            if transition.input >= 0, let text = transition.guardText { guardTexts[transition.input].append(text) }
         }
         let slots = Dictionary(machine.variableNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         var constants: [[Value]] = []
@@ -28,7 +30,7 @@ struct ArgumentCandidates {
                 variables.append([])
                 continue
             }
-            var values: [Value] = type == .bool ? [.bool(false), .bool(true)] : [Self.defaultValue(type)]
+            var values = Self.defaultValues(type)
             var read: [Int] = []
             for text in guardTexts[input] {
                 let (literals, words) = Self.scan(text)
@@ -53,13 +55,13 @@ struct ArgumentCandidates {
         return values
     }
 
-    private static func defaultValue(_ type: ValueType) -> Value {
+    private static func defaultValues(_ type: ValueType) -> [Value] {
         switch type {
-        case .int: .int(0)
-        case .double: .double(0)
-        case .bool: .bool(false)
-        case .string: .string("")
-        case .null: .null
+        case .int: [.int(0), .int(1)]
+        case .double: [.double(0), .double(1)]
+        case .bool: [.bool(false), .bool(true)]
+        case .string: [.string("")]
+        case .null: [.null]
         }
     }
 

@@ -5,6 +5,12 @@
 /// so a guard decides as it would at run time; the search is linear in the transitions (times
 /// the few argument values tried).
 ///
+/// A statechart is searched the same way over the configurations it rests in
+/// (``ChartSearch``): a state is reached when a step enters it, a transition when a step takes
+/// it (eventless transitions and done events included, as they follow an input). Parallel
+/// regions multiply configurations, so a configuration whose step reached nothing new is
+/// searched from only within a budget linear in the machine's size.
+///
 /// A state is searched from with the context of the first (shortest) path that left the
 /// machine resting there; while some transition is still untaken, also with up to
 /// ``extraContextsPerState`` other contexts that the search left it in (a `set` of a flag
@@ -30,6 +36,16 @@ package struct MachinePaths: Sendable {
 
     /// Searches `machine`.
     package init(_ machine: CompiledMachine) {
+        if machine.isStatechart {
+            var search = ChartSearch(machine)
+            search.run()
+            toState = search.stateReach.map { $0.map(search.path) }
+            toTransition = search.transitionReach.map { $0.map(search.path) }
+            whyUnreached = (0..<machine.stateCount).map { state in
+                search.stateReach[state] != nil ? nil : Self.whyChart(state, machine: machine, reached: search.stateReach.map { $0 != nil })
+            }
+            return
+        }
         var search = Search(machine)
         search.run()
         toState = search.stateReach.map { $0.map(search.path) }

@@ -1,10 +1,15 @@
-/// A path of ``MachinePaths`` run again from the machine's start on a fresh ``Runner``, so
-/// that what is printed is what the engine does.
+/// A path of ``MachinePaths`` run again from the machine's start on a fresh ``Runner`` (or
+/// ``ChartRunner`` for a statechart), so that what is printed is what the engine does.
 package struct PathReplay: Sendable {
-    /// The state the machine rests in after each step.
-    package private(set) var statesAfter: [Int] = []
-    /// The results of the last step (of the start, for an empty path).
-    package private(set) var lastResults: [TransitionResult] = []
+    /// The state the machine rests in after each step: one state for a flat machine, a
+    /// statechart's active atomic states.
+    package private(set) var statesAfter: [[Int]] = []
+    /// The state (or active atomic states) the machine starts in.
+    package private(set) var statesAtStart: [Int] = []
+    /// The states the last step (the start, for an empty path) entered.
+    private var enteredLast: [Int] = []
+    /// The compiled transitions the last step took, or selected as a refusal.
+    private var takenLast: [Int] = []
 
     private struct Collector: ResultSink {
         var results: [TransitionResult] = []
@@ -13,25 +18,42 @@ package struct PathReplay: Sendable {
 
     /// Runs `path` on `machine` from its start.
     package init(_ path: [MachinePaths.Step], on machine: CompiledMachine) {
+        if machine.isStatechart {
+            replayChart(path, on: machine)
+            return
+        }
         var runner = Runner(machine)
         var collector = Collector()
         runner.start(into: &collector)
+        statesAtStart = [runner.state]
         for step in path {
             collector.results.removeAll(keepingCapacity: true)
             runner.send(step.input, argument: step.argument, into: &collector)
-            statesAfter.append(runner.state)
+            statesAfter.append([runner.state])
         }
-        lastResults = collector.results
+        enteredLast = path.isEmpty ? [machine.initialState] : collector.results.filter(\.isAccepted).map(\.to)
+        takenLast = collector.results.filter { $0.isAccepted || $0.rejection == .refused }.map(\.transition)
+    }
+
+    private mutating func replayChart(_ path: [MachinePaths.Step], on machine: CompiledMachine) {
+        var runner = ChartRunner(machine)
+        var collector = MachinePaths.ChartSearch.Collector()
+        runner.start(into: &collector)
+        collector.entered.removeAll()
+        MachinePaths.ChartSearch.forEachState(in: runner.configuration) { collector.entered.append($0) }
+        statesAtStart = runner.activeAtomicStates
+        for step in path {
+            collector.clear()
+            runner.send(step.input, argument: step.argument, into: &collector)
+            statesAfter.append(runner.activeAtomicStates)
+        }
+        enteredLast = collector.entered
+        takenLast = collector.taken
     }
 
     /// Whether the path's last step entered `state` (an empty path: the start is in it).
-    package func enters(_ state: Int, initial: Int) -> Bool {
-        if statesAfter.isEmpty && state == initial { return true }
-        return lastResults.contains { $0.isAccepted && $0.to == state }
-    }
+    package func enters(_ state: Int) -> Bool { enteredLast.contains(state) }
 
     /// Whether the path's last step took `transition`.
-    package func takes(_ transition: Int) -> Bool {
-        lastResults.contains { ($0.isAccepted || $0.rejection == .refused) && $0.transition == transition }
-    }
+    package func takes(_ transition: Int) -> Bool { takenLast.contains(transition) }
 }

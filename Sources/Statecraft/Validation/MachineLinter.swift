@@ -13,6 +13,7 @@ public enum MachineLinter {
             warnings += chartReachability(machine, chart, definition)
             warnings += singleRegions(machine, chart, definition)
             warnings += chartTraps(machine, chart, definition)
+            warnings += chartShadowedTransitions(machine, chart)
             warnings += unusedInputs(machine, definition)
             warnings += sendCycles(machine, definition)
             warnings += effectDeclarations(definition)

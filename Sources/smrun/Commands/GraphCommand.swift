@@ -67,28 +67,36 @@ struct GraphCommand: ParsableCommand {
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
         var options = Diagram.Options(direction: direction?.diagramDirection)
-        if let stateFile { options.highlightedState = try savedState(stateFile, of: compiled) }
+        if let stateFile { options.highlightedStates = try savedStates(stateFile, of: compiled) }
         var output = OutputBuffer(fd: 1)
         output.append(Diagram.render(compiled, definition: loaded.definition, format: format.diagramFormat, options: options))
         output.flush()
     }
 
-    /// The state saved in `path`, found by name. A snapshot of another definition of the machine
-    /// still shows its state, with a warning; a state the machine does not have is an error.
-    private func savedState(_ path: String, of machine: CompiledMachine) throws -> Int {
+    /// The states saved in `path` (a state, or a statechart's active atomic states), found by
+    /// name. A snapshot of another definition of the machine still shows its states, with a
+    /// warning; a state the machine does not have is an error.
+    private func savedStates(_ path: String, of machine: CompiledMachine) throws -> Set<Int> {
         let saved = try StateFile.readDocument(path).saved
         let codec = SnapshotCodec(machine)
         do throws(SnapshotError) {
-            return try codec.check(saved).state
+            let snapshot = try codec.check(saved)
+            return Set(snapshot.configuration.isEmpty ? [snapshot.state] : snapshot.configuration)
         } catch {
-            guard let state = machine.stateNames.firstIndex(of: saved.stateName) else {
-                FileHandleOutput.standardError(
-                    "smrun: state file \(path): state \(JSONText.quoted(saved.stateName)) is not a state of machine '\(machine.name)'"
-                        + Suggestion.didYouMean(saved.stateName, in: machine.stateNames) + "\n")
-                throw ExitCode(Smrun.Status.invalid)
+            var states = Set<Int>()
+            for name in saved.stateNames {
+                guard let state = machine.stateNames.firstIndex(of: name) else {
+                    FileHandleOutput.standardError(
+                        "smrun: state file \(path): state \(JSONText.quoted(name)) is not a state of machine '\(machine.name)'"
+                            + Suggestion.didYouMean(name, in: machine.stateNames) + "\n")
+                    throw ExitCode(Smrun.Status.invalid)
+                }
+                states.insert(state)
             }
-            FileHandleOutput.standardError("smrun: state file \(path): warning: \(error.message); highlighting state '\(saved.stateName)' by its name\n")
-            return state
+            let which = saved.stateNames.count == 1 ? "state" : "states"
+            FileHandleOutput.standardError(
+                "smrun: state file \(path): warning: \(error.message); highlighting \(which) '\(saved.stateText)' by name\n")
+            return states
         }
     }
 }

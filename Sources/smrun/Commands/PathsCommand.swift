@@ -39,8 +39,11 @@ struct PathsCommand: ParsableCommand {
             }
             targetState = id
         }
-        if compiled.isStatechart {
-            FileHandleOutput.standardError("smrun paths: machine '\(compiled.name)' is a statechart; smrun paths searches flat machines only\n")
+        // A statechart's history states are never active: no path ends in one.
+        let isHistory = { (state: Int) in compiled.chart?.tree.kinds[state].isHistory ?? false }
+        if let targetState, isHistory(targetState) {
+            FileHandleOutput.standardError(
+                "smrun paths: '\(compiled.stateNames[targetState])' is a history state, never active; ask for a path to a state it leads to\n")
             throw ExitCode(Smrun.Status.invalid)
         }
         let paths = MachinePaths(compiled)
@@ -52,7 +55,7 @@ struct PathsCommand: ParsableCommand {
                 throw ExitCode(Smrun.Status.rejected)
             }
         } else {
-            for state in 0..<compiled.stateCount {
+            for state in 0..<compiled.stateCount where !isHistory(state) {
                 if let path = paths.toState[state], printer.addState(state, path: path) { continue }
                 printer.addUnreachable(state, why: paths.whyUnreached[state] ?? "its path did not replay")
             }

@@ -41,18 +41,14 @@ struct ReplCommand: ParsableCommand {
         let loaded = MachineFile.load(path: machine, limits: limits.limits)
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
-        // The session drives the flat runner; a statechart runs with `smrun run` for now.
         if compiled.isStatechart {
-            FileHandleOutput.standardError(
-                "smrun: repl does not support statecharts yet (machine '\(compiled.name)' has nested states, eventless transitions or in()); use smrun run\n")
-            throw ExitCode(Smrun.Status.invalid)
-        }
-        var session = ReplSession(
-            RunSession(machine: compiled, format: format, stepLimit: stepLimit, state: nil), definition: loaded.definition)
-        if isatty(0) == 1 && isatty(1) == 1 {
-            try ReplLoop.runAtTerminal(&session, compiled)
+            var session = ReplSession(
+                ChartSession(machine: compiled, format: format, stepLimit: stepLimit, state: nil), definition: loaded.definition, machinePath: machine)
+            try ReplLoop.run(&session, compiled)
         } else {
-            ReplLoop.runFromStandardInput(&session)
+            var session = ReplSession(
+                RunSession(machine: compiled, format: format, stepLimit: stepLimit, state: nil), definition: loaded.definition, machinePath: machine)
+            try ReplLoop.run(&session, compiled)
         }
     }
 }

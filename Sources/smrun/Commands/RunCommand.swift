@@ -90,10 +90,6 @@ struct RunCommand: ParsableCommand {
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
 
-        if compiled.chart != nil {
-            try runChart(compiled)
-            return
-        }
         // A snapshot holds no pending timers yet: refused rather than resuming without them.
         if stateFile != nil && compiled.hasTimers {
             FileHandleOutput.standardError(
@@ -101,6 +97,10 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(Smrun.Status.invalid)
         }
         let state = try StateFile.open(stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil)
+        if compiled.isStatechart {
+            try runChart(compiled, state: state)
+            return
+        }
         var session = RunSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state)
         var skippedLines = 0
         if inputs.isEmpty && waits.isEmpty {
@@ -118,16 +118,10 @@ struct RunCommand: ParsableCommand {
         if skippedLines > 0 || session.hadRejections { throw ExitCode(Smrun.Status.rejected) }
     }
 
-    /// A statechart: the same loop on the statechart runner. Its snapshots (configuration and
-    /// history records) are not written by smrun yet, so `--state` is refused rather than
-    /// saving less than the machine's state.
-    private func runChart(_ compiled: CompiledMachine) throws {
-        if stateFile != nil {
-            FileHandleOutput.standardError(
-                "smrun: --state does not support statecharts yet (machine '\(compiled.name)' has nested states, eventless transitions or in()); run without it\n")
-            throw ExitCode(Smrun.Status.invalid)
-        }
-        var session = ChartSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit)
+    /// A statechart: the same loop on the statechart runner, which saves its configuration and
+    /// history records beside the context.
+    private func runChart(_ compiled: CompiledMachine, state: StateFile?) throws {
+        var session = ChartSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state)
         var skippedLines = 0
         if inputs.isEmpty && waits.isEmpty {
             skippedLines = try session.runScript(maximumLineBytes: maximumLineBytes)

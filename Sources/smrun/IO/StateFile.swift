@@ -27,7 +27,7 @@ final class StateFile {
     let snapshot: MachineSnapshot?
     private let lockDescriptor: Int32
     /// What FILE holds now; `nil` until it exists.
-    private var saved: (state: Int, context: [Value])?
+    private var saved: MachineSnapshot?
     /// FILE's permissions, kept by every save; a new file gets 0666 less the umask.
     private var mode: mode_t?
 
@@ -111,7 +111,7 @@ final class StateFile {
         self.snapshot = snapshot
         self.lockDescriptor = lock
         self.mode = mode
-        saved = isSaved ? snapshot.map { ($0.state, $0.context) } : nil
+        saved = isSaved ? snapshot : nil
     }
 
     private static func refusal(_ path: String, _ message: String, hint: String = "") -> ExitCode {
@@ -210,10 +210,25 @@ final class StateFile {
     /// save are printed; FILE keeps the snapshot it had.
     func save(_ runner: borrowing Runner) {
         if let saved, saved.state == runner.state, saved.context == runner.context { return }
+        save(codec.snapshot(of: runner))
+    }
+
+    /// Saves a statechart's configuration, history records and context unless FILE already
+    /// holds them, as ``save(_:)-(Runner)`` does.
+    func save(_ runner: borrowing ChartRunner) {
+        save(codec.snapshot(of: runner))
+    }
+
+    private func save(_ snapshot: MachineSnapshot) {
+        if let saved, saved.configuration == snapshot.configuration, saved.histories == snapshot.histories,
+            saved.state == snapshot.state, saved.context == snapshot.context
+        {
+            return
+        }
         do {
-            let written = try Self.writeAtomically(codec.encode(state: runner.state, context: runner.context), to: path, mode: mode)
+            let written = try Self.writeAtomically(codec.encode(snapshot), to: path, mode: mode)
             if mode == nil { mode = written }
-            saved = (runner.state, runner.context)
+            saved = snapshot
         } catch {
             FileHandleOutput.standardError("smrun: state file \(path): cannot save: \(error.message)\n")
             exit(Smrun.Status.invalid)

@@ -5,9 +5,13 @@ import Statecraft
 /// what `--migrate` would do.
 enum MigrationSummary {
     static func text(_ migration: SnapshotMigration, machine: CompiledMachine, done: Bool) -> String {
-        let state = machine.stateNames[migration.snapshot.state]
+        let snapshot = migration.snapshot
+        let state = (snapshot.configuration.isEmpty ? [snapshot.state] : snapshot.configuration).map { machine.stateNames[$0] }
         let context = migration.kept.isEmpty ? "" : " and context " + migration.kept.joined(separator: ", ")
-        var parts = ["\(done ? "kept" : "would keep") state '\(state)'\(context)"]
+        var parts = ["\(done ? "kept" : "would keep") state '\(state.joined(separator: ", "))'\(context)"]
+        if !migration.forgottenHistories.isEmpty {
+            parts.append("\(done ? "forgot" : "would forget") history " + migration.forgottenHistories.joined(separator: ", "))
+        }
         if !migration.dropped.isEmpty {
             parts.append(
                 "\(done ? "dropped" : "would drop") " + migration.dropped.map { "\($0.variable) (\($0.reason))" }.joined(separator: ", "))

@@ -5,12 +5,16 @@
 struct PathsPrinter {
     let machine: CompiledMachine
     let format: PathsFormat
+    /// Whether expectations name the whole configuration (`states:`): a statechart with nested
+    /// states.
+    private let expectsConfigurations: Bool
     private(set) var text = ""
     private var notes: [String] = []
 
     init(machine: CompiledMachine, machinePath: String, format: PathsFormat) {
         self.machine = machine
         self.format = format
+        expectsConfigurations = machine.chart?.tree.parents.contains { $0 >= 0 } ?? false
         if format == .test {
             let name = machinePath.split(separator: "/").last.map(String.init) ?? machinePath
             text = "# Shortest paths to every state and transition of \(machinePath), from smrun paths.\n"
@@ -22,7 +26,7 @@ struct PathsPrinter {
     /// Adds the path to `state` if replaying it enters the state; false otherwise.
     mutating func addState(_ state: Int, path: [MachinePaths.Step]) -> Bool {
         let replay = PathReplay(path, on: machine)
-        guard replay.enters(state, initial: machine.initialState) else { return false }
+        guard replay.enters(state) else { return false }
         add("to \(machine.stateNames[state])", path, replay)
         return true
     }
@@ -53,13 +57,19 @@ struct PathsPrinter {
             for step in path { text += script(step) + "\n" }
         case .test:
             text += "  - name: \(Self.yaml(title))\n    steps:\n"
-            if path.isEmpty { text += "      - expect: { state: \(Self.yaml(machine.stateNames[machine.initialState])) }\n" }
-            for (step, state) in zip(path, replay.statesAfter) {
+            if path.isEmpty { text += "      - expect: { \(expectation(replay.statesAtStart)) }\n" }
+            for (step, states) in zip(path, replay.statesAfter) {
                 let input = Self.yaml(machine.inputNames[step.input])
                 let send = machine.argumentTypes[step.input] == nil ? input : "{ input: \(input), arg: \(step.argument) }"
-                text += "      - send: \(send)\n        expect: { state: \(Self.yaml(machine.stateNames[state])) }\n"
+                text += "      - send: \(send)\n        expect: { \(expectation(states)) }\n"
             }
         }
+    }
+
+    /// `state: NAME`, or a statechart's `states: [A, B]`.
+    private func expectation(_ states: [Int]) -> String {
+        let names = states.map { Self.yaml(machine.stateNames[$0]) }
+        return expectsConfigurations ? "states: [\(names.joined(separator: ", "))]" : "state: \(names[0])"
     }
 
     /// `INPUT` or `INPUT ARG`, a line of an input script.
@@ -70,11 +80,7 @@ struct PathsPrinter {
 
     /// `line 23: open | closed => opened`.
     private func describe(_ id: Int) -> String {
-        let transition = machine.transitions[id]
-        var sources = transition.sources.prefix(3).map { machine.stateNames[$0] }.joined(separator: ", ")
-        if transition.sources.count > 3 { sources += ", ... (\(transition.sources.count) states)" }
-        let target = transition.target >= 0 ? machine.stateNames[transition.target] : "(stays)"
-        return "line \(transition.position.line): \(machine.inputNames[transition.input]) | \(sources) => \(target)"
+        "line \(machine.transitions[id].position.line): " + TransitionText.row(id, of: machine)
     }
 
     /// A name or title as a YAML scalar: plain when it reads back as the same string, else JSON-quoted.

@@ -26,6 +26,9 @@ struct SnapshotStatus {
         }
     }
 
+    /// A JSON array of names.
+    private static func names(_ list: [String]) -> String { "[" + list.map(JSONText.quoted).joined(separator: ",") + "]" }
+
     static let pendingNote = "none (a snapshot is saved between inputs, when nothing is queued)"
 
     var text: String {
@@ -33,8 +36,16 @@ struct SnapshotStatus {
             "state file: \(file)",
             "machine: \(JSONText.escapingControls(saved.machineName))",
             "fingerprint: \(JSONText.escapingControls(saved.fingerprint))",
-            "state: \(JSONText.escapingControls(saved.stateName))",
+            "state: \(JSONText.escapingControls(saved.stateText))",
         ]
+        if let histories = saved.histories {
+            if histories.isEmpty {
+                lines.append("history: none recorded")
+            } else {
+                lines.append("history:")
+                lines += histories.map { "  \(JSONText.escapingControls($0.name)): \(JSONText.escapingControls($0.states.joined(separator: ", ")))" }
+            }
+        }
         if saved.contextJSON.isEmpty {
             lines.append("context: none")
         } else {
@@ -64,7 +75,12 @@ struct SnapshotStatus {
             "\"file\":\(JSONText.quoted(file))",
             "\"machine\":\(JSONText.quoted(saved.machineName))",
             "\"fingerprint\":\(JSONText.quoted(saved.fingerprint))",
-            "\"state\":\(JSONText.quoted(saved.stateName))",
+            "\"state\":" + (saved.isConfiguration ? Self.names(saved.stateNames) : JSONText.quoted(saved.stateText)),
+        ]
+        if let histories = saved.histories {
+            members.append("\"history\":{" + histories.map { "\(JSONText.quoted($0.name)):\(Self.names($0.states))" }.joined(separator: ",") + "}")
+        }
+        members += [
             "\"context\":{" + saved.contextJSON.map { "\(JSONText.quoted($0.name)):\($0.json)" }.joined(separator: ",") + "}",
             "\"pending\":[]",
         ]
@@ -78,12 +94,19 @@ struct SnapshotStatus {
                 members.append("\"reason\":\(JSONText.quoted(reason))")
                 switch migration {
                 case .success(let migration):
-                    let names = { (list: [String]) in "[" + list.map(JSONText.quoted).joined(separator: ",") + "]" }
+                    let snapshot = migration.snapshot
+                    let nests = machine.machine.chart?.tree.parents.contains { $0 >= 0 } ?? false
+                    let state =
+                        !nests
+                        ? JSONText.quoted(machine.machine.stateNames[snapshot.state])
+                        : Self.names(snapshot.configuration.map { machine.machine.stateNames[$0] })
+                    let names = Self.names
                     let dropped = migration.dropped.map { "{\"variable\":\(JSONText.quoted($0.variable)),\"reason\":\(JSONText.quoted($0.reason))}" }
                     members.append(
-                        "\"migration\":{\"possible\":true,\"state\":\(JSONText.quoted(machine.machine.stateNames[migration.snapshot.state])),"
+                        "\"migration\":{\"possible\":true,\"state\":\(state),"
                             + "\"kept\":\(names(migration.kept)),\"dropped\":[\(dropped.joined(separator: ","))],"
-                            + "\"initialized\":\(names(migration.initialized))}")
+                            + "\"initialized\":\(names(migration.initialized))"
+                            + (migration.forgottenHistories.isEmpty ? "" : ",\"forgotten_history\":\(names(migration.forgottenHistories))") + "}")
                 case .failure(let error):
                     members.append("\"migration\":{\"possible\":false,\"reason\":\(JSONText.quoted(error.message))}")
                 }

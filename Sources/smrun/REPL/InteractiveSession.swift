@@ -10,6 +10,8 @@ protocol InteractiveSession: ~Copyable {
     var machine: CompiledMachine { get }
     /// The current state, or configuration, as the prompt and `:state` show it.
     var stateDescription: String { get }
+    /// The current state's id, or the active atomic states of a statechart.
+    var activeStates: [Int] { get }
     /// The context's values, by variable id.
     var contextValues: [Value] { get }
     /// The state and context now, to come back to.
@@ -25,6 +27,8 @@ protocol InteractiveSession: ~Copyable {
     mutating func restart()
     /// Whether a script line is blank or a comment.
     mutating func isSkipped(line: UnsafeRawBufferPointer) -> Bool
+    /// The input and argument of a script line, or `nil` when it is no input of the machine.
+    mutating func input(of line: UnsafeRawBufferPointer) -> (input: Int, argument: Value)?
     /// Runs a script line and prints its result as `run` does for line `number`.
     mutating func run(line: UnsafeRawBufferPointer, number: Int)
     /// Writes out the results printed so far.

@@ -1,8 +1,23 @@
 import ArgumentParser
 import Statecraft
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where `smrun repl` reads its lines: a terminal through libedit, or standard input as it is.
 enum ReplLoop {
+    /// At a terminal when standard input and output are both one; otherwise from standard input.
+    static func run<Session: InteractiveSession & ~Copyable>(_ session: inout ReplSession<Session>, _ machine: CompiledMachine) throws {
+        if isatty(0) == 1 && isatty(1) == 1 {
+            try runAtTerminal(&session, machine)
+        } else {
+            runFromStandardInput(&session)
+        }
+    }
+
     /// At a terminal: a banner, a prompt showing the state, line editing, history, completion;
     /// Ctrl-C gives up the line, Ctrl-D leaves.
     static func runAtTerminal<Session: InteractiveSession & ~Copyable>(_ session: inout ReplSession<Session>, _ machine: CompiledMachine) throws {

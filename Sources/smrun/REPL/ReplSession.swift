@@ -13,16 +13,22 @@ import Statecraft
 struct ReplSession<Session: InteractiveSession & ~Copyable>: ~Copyable {
     private var session: Session
     private let definition: MachineDefinition?
+    /// The machine file as given, for the scenario files `:save` writes.
+    private let machinePath: String
     /// Before each input still in the session: what to go back to.
     private var undoStack: [Session.Saved] = []
     /// The session's inputs, as typed (script lines), for `:save`.
     private var inputs: [String] = []
+    /// Each of ``inputs`` as a scenario step, or `nil` for a line that is no input of the
+    /// machine (an unknown input, a bad argument), left out of a scenario.
+    private var steps: [SessionScenario.Step?] = []
     /// The number of the line being handled, counting every line read (JSON results' `line`).
     private var lineNumber = 0
 
-    init(_ session: consuming Session, definition: MachineDefinition?) {
+    init(_ session: consuming Session, definition: MachineDefinition?, machinePath: String) {
         self.session = session
         self.definition = definition
+        self.machinePath = machinePath
         self.session.flush()
     }
 
@@ -63,7 +69,9 @@ struct ReplSession<Session: InteractiveSession & ~Copyable>: ~Copyable {
             let bytes = UnsafeRawBufferPointer(bytes)
             if session.isSkipped(line: bytes) { return false }
             undoStack.append(session.saved)
+            let input = session.input(of: bytes)
             session.run(line: bytes, number: lineNumber)
+            steps.append(input.map { SessionScenario.Step(input: $0.input, argument: $0.argument, statesAfter: session.activeStates) })
             return true
         }
         if sent { inputs.append(line) }
@@ -87,11 +95,13 @@ struct ReplSession<Session: InteractiveSession & ~Copyable>: ~Copyable {
         case .undo:
             guard let previous = undoStack.popLast() else { return fail("nothing to undo") }
             let undone = inputs.removeLast()
+            steps.removeLast()
             session.restore(previous)
             say("undid '\(undone.trimmingBlanks)': back in \(session.stateDescription)")
         case .reset:
             undoStack.removeAll()
             inputs.removeAll()
+            steps.removeAll()
             session.restart()
             say("reset: back in \(session.stateDescription)")
         case .graph:
@@ -113,10 +123,20 @@ struct ReplSession<Session: InteractiveSession & ~Copyable>: ~Copyable {
         }
     }
 
+    /// Writes the session's inputs to `path`: a script, or a scenario file when `path` ends in
+    /// `.test.yaml`.
     private mutating func save(to path: String) {
-        let text = inputs.map { $0 + "\n" }.joined()
+        guard SessionScenario.isScenarioFile(path) else {
+            let text = inputs.map { $0 + "\n" }.joined()
+            if let problem = SessionFile.write(text, to: path) { return fail("cannot save to '\(path)': \(problem)") }
+            return say("saved \(inputs.count) input\(inputs.count == 1 ? "" : "s") to \(path)")
+        }
+        let kept = steps.compactMap { $0 }
+        let text = SessionScenario(machine: session.machine, machinePath: machinePath).text(kept, savedAs: path)
         if let problem = SessionFile.write(text, to: path) { return fail("cannot save to '\(path)': \(problem)") }
-        say("saved \(inputs.count) input\(inputs.count == 1 ? "" : "s") to \(path)")
+        let left = steps.count - kept.count
+        let note = left == 0 ? "" : " (left out \(left) line\(left == 1 ? "" : "s") that \(left == 1 ? "is" : "are") no input of the machine)"
+        say("saved \(kept.count) input\(kept.count == 1 ? "" : "s") to \(path) as a scenario\(note)")
     }
 
     private mutating func load(from path: String) {

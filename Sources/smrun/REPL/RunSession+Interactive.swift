@@ -9,6 +9,8 @@ extension RunSession: InteractiveSession {
         return runner.machine.stateNames[runner.state]
     }
 
+    var activeStates: [Int] { [current.state] }
+
     var contextValues: [Value] { current.context }
 
     var saved: (state: Int, context: [Value]) {
@@ -32,6 +34,6 @@ extension RunSession: InteractiveSession {
 
     func diagram(_ format: Diagram.Format, definition: MachineDefinition?) -> String {
         let runner = current
-        return Diagram.render(runner.machine, definition: definition, format: format, options: Diagram.Options(highlightedState: runner.state))
+        return Diagram.render(runner.machine, definition: definition, format: format, options: Diagram.Options(highlightedStates: [runner.state]))
     }
 }

@@ -10,27 +10,64 @@ import Statecraft
 
 /// One run of a statechart over inputs: ``RunSession``'s loop on a ``ChartRunner``, every line
 /// through the script parser (a statechart's result depends on its whole configuration, so no
-/// result is precomputed per cell).
+/// result is precomputed per cell), and the state file.
 struct ChartSession: ~Copyable {
     private var runner: ChartRunner
     private var parser: ScriptLineParser
     private var printer: ChartPrinter
+    private let state: StateFile?
 
-    /// Starts the machine: its initial configuration, and what follows it.
-    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int = Runner.defaultTimerLimit) {
+    /// Resumes from the state file's snapshot (configuration, history records and context), or
+    /// starts the machine: its initial configuration, and what follows it.
+    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int = Runner.defaultTimerLimit, state: StateFile?) {
         runner = ChartRunner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
         runner.logHandler = FileHandleOutput.logLine
         parser = ScriptLineParser(machine: machine)
         printer = ChartPrinter(machine: machine, format: format, stepLimit: stepLimit)
-        runner.start(into: &printer)
+        self.state = state
+        if let snapshot = state?.snapshot { runner.restore(snapshot) } else { runner.start(into: &printer) }
     }
 
     /// Whether any result was a rejection (exit status 1).
     var hadRejections: Bool { printer.rejected > 0 }
 
-    /// Writes out the results printed so far.
+    /// Saves (under `--state`), then writes out the results printed so far.
     mutating func finish() {
+        state?.save(runner)
         printer.base.output.flush()
+    }
+
+    /// The statechart's configuration and context (for `smrun repl`'s commands).
+    var current: ChartRunner { runner }
+
+    /// Goes back to an earlier runner (`smrun repl`'s `:undo`), without running effects.
+    mutating func restore(_ earlier: ChartRunner) {
+        runner = earlier
+    }
+
+    /// Starts the statechart over, printing its start as at first (`smrun repl`'s `:reset`).
+    mutating func restart() {
+        runner = ChartRunner(runner.machine, stepLimit: runner.stepLimit, timerLimit: runner.timerLimit)
+        runner.start(into: &printer)
+    }
+
+    /// Whether `line` is blank or a comment, which a script skips.
+    mutating func isSkipped(line: UnsafeRawBufferPointer) -> Bool {
+        if case .skip = parser.parse(line: line) { return true }
+        return false
+    }
+
+    /// The input and argument of a script line, or `nil` when the line is no input of the
+    /// machine (blank, a comment, an unknown input, a bad argument): `smrun repl`'s `:save`.
+    mutating func input(of line: UnsafeRawBufferPointer) -> (input: Int, argument: Value)? {
+        if case .input(let input, let argument) = parser.parse(line: line) { return (input, argument.value) }
+        return nil
+    }
+
+    /// Runs one script line and prints its result as `run` does for line `number`.
+    mutating func run(line: UnsafeRawBufferPointer, number: Int) {
+        printer.base.line = number
+        process(parser.parse(line: line))
     }
 
     /// Streams standard input line by line. Returns how many lines were skipped as too long.
@@ -38,8 +75,11 @@ struct ChartSession: ~Copyable {
         var reader = LineReader(fd: 0, maximumLineBytes: maximumLineBytes)
         var lineNumber = 0
         var skipped = 0
-        // Before a read that may wait: show the results.
-        while let line = reader.next(willBlock: { finish() }) {
+        // Before a read that may wait: save (under --state), then show the results.
+        while let line = reader.next(willBlock: {
+            finish()
+            state?.waitingForInput()
+        }) {
             if StopSignals.shouldStop() { break }
             lineNumber += 1
             printer.base.line = lineNumber

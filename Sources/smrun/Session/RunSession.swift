@@ -55,6 +55,13 @@ struct RunSession: ~Copyable {
         return false
     }
 
+    /// The input and argument of a script line, or `nil` when the line is no input of the
+    /// machine (blank, a comment, an unknown input, a bad argument): `smrun repl`'s `:save`.
+    mutating func input(of line: UnsafeRawBufferPointer) -> (input: Int, argument: Value)? {
+        if case .input(let input, let argument) = parser.parse(line: line) { return (input, argument.value) }
+        return nil
+    }
+
     /// Runs one script line (without its line end) and prints its result, as `run` does for
     /// line `number` of standard input (`smrun repl`'s inputs).
     mutating func run(line: UnsafeRawBufferPointer, number: Int) {

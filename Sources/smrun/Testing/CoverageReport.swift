@@ -15,7 +15,7 @@ enum CoverageReport {
             for state in states.filter({ !$0.entered }).map(\.id) { out += "    never entered: \(machine.stateNames[state])\n" }
             out += line("transitions", coverage.transitionsTaken)
             for transition in missed(coverage.transitionsTaken) {
-                out += "    never taken: \(path):\(machine.transitions[transition].position.line): \(describe(transition, of: machine))\n"
+                out += "    never taken: \(path):\(machine.transitions[transition].position.line): \(TransitionText.row(transition, of: machine))\n"
             }
             out += line("effects", coverage.effectsRun)
             for effect in missed(coverage.effectsRun) { out += "    never run: \(machine.effectNames[effect])\n" }
@@ -32,7 +32,7 @@ enum CoverageReport {
             func counts(_ covered: [Bool]) -> String { #""covered":\#(covered.count { $0 }),"total":\#(covered.count)"# }
             let transitions = missed(coverage.transitionsTaken).map { id in
                 let transition = machine.transitions[id]
-                return #"{"line":\#(transition.position.line),"input":\#(JSONText.quoted(machine.inputNames[transition.input])),"from":[\#(names(transition.sources, machine.stateNames))],"to":\#(transition.target >= 0 ? JSONText.quoted(machine.stateNames[transition.target]) : "null")}"#
+                return #"{"line":\#(transition.position.line),"input":\#(transition.input >= 0 ? JSONText.quoted(machine.inputNames[transition.input]) : "null"),"from":[\#(names(transition.sources, machine.stateNames))],"to":\#(transition.target >= 0 ? JSONText.quoted(machine.stateNames[transition.target]) : "null")}"#
             }
             out += #"{"coverage":{"machine":\#(JSONText.quoted(path)),"#
             let states = countedStates(coverage)
@@ -70,14 +70,5 @@ enum CoverageReport {
 
     private static func missed(_ covered: [Bool]) -> [Int] {
         covered.indices.filter { !covered[$0] }
-    }
-
-    /// `lock | closed => locked`, as a row would write it (at most three sources named).
-    private static func describe(_ id: Int, of machine: CompiledMachine) -> String {
-        let transition = machine.transitions[id]
-        var sources = transition.sources.prefix(3).map { machine.stateNames[$0] }.joined(separator: ", ")
-        if transition.sources.count > 3 { sources += ", ... (\(transition.sources.count) states)" }
-        let target = transition.target >= 0 ? machine.stateNames[transition.target] : "(stays)"
-        return "\(machine.inputNames[transition.input]) | \(sources) => \(target)"
     }
 }

@@ -154,7 +154,7 @@ import Testing
 
     @Test func optionsSetTheDirectionAndHighlightAState() throws {
         let machine = try compile(Self.lamp)
-        let options = Diagram.Options(direction: .topToBottom, highlightedState: 1)
+        let options = Diagram.Options(direction: .topToBottom, highlightedStates: [1])
         let dot = Diagram.render(machine, definition: Self.lamp, format: .dot, options: options)
         #expect(dot.contains("    rankdir=TB;\n"), "\(dot)")
         #expect(dot.contains(##"    s1 [label="on\nentry / powerUp, glow\nexit / powerDown", style="rounded,filled,bold", fillcolor="#ffe08a"];"##), "\(dot)")

@@ -2,8 +2,8 @@ import Statecraft
 import Testing
 
 /// Snapshots of statecharts in the engine: the configuration and every history record survive
-/// a restore, and the fingerprint tells statecharts apart by their shape. (`smrun --state`
-/// does not write them yet.)
+/// a restore and a round trip through the snapshot document, and the fingerprint tells
+/// statecharts apart by their shape.
 struct StatechartSnapshotTests {
     @Test func aRestoredRunnerContinuesExactlyAsTheOriginal() throws {
         let machine = try ChartTrace.machine(StatechartSemanticsTests.history)
@@ -14,7 +14,8 @@ struct StatechartSnapshotTests {
         for input in ["power", "faster", "down"] { original.send(id(input), into: &trace) }
 
         var restored = ChartRunner(machine)
-        restored.restore(Self.snapshot(of: original))
+        let codec = SnapshotCodec(machine)
+        restored.restore(try codec.decode(codec.encode(codec.snapshot(of: original))))
         var originalTrace = ChartTrace()
         var restoredTrace = ChartTrace()
         for input in ["deep", "down", "shallow"] {
@@ -40,17 +41,24 @@ struct StatechartSnapshotTests {
         runner.start(into: &trace)
         runner.send(0, into: &trace)
         var restored = ChartRunner(machine)
-        restored.restore(Self.snapshot(of: runner))
+        let codec = SnapshotCodec(machine)
+        restored.restore(try codec.decode(codec.encode(codec.snapshot(of: runner))))
         restored.send(0, into: &trace)
         #expect(trace.lines.last == "quit: end: rejected: finished")
     }
 
-    /// What a snapshot of `runner` holds.
-    static func snapshot(of runner: borrowing ChartRunner) -> MachineSnapshot {
-        let (configuration, histories) = runner.savedState
-        return MachineSnapshot(
-            machineName: runner.machine.name, fingerprint: runner.machine.fingerprint, state: configuration[0], context: runner.context,
-            configuration: configuration, histories: histories)
+    @Test func theDocumentHoldsTheConfigurationAndEachRecordedHistory() throws {
+        let machine = try ChartTrace.machine(StatechartSemanticsTests.history)
+        func id(_ input: String) -> Int { machine.inputNames.firstIndex(of: input)! }
+        var runner = ChartRunner(machine)
+        var trace = ChartTrace()
+        runner.start(into: &trace)
+        for input in ["power", "faster", "down"] { runner.send(id(input), into: &trace) }
+        let codec = SnapshotCodec(machine)
+        let text = String(decoding: codec.encode(codec.snapshot(of: runner)), as: UTF8.self)
+        #expect(text.contains(#""state": ["off"]"#), "\(text)")
+        #expect(text.contains("\"history\": {\n    \"shallowMemory\": [\"mode\"],\n    \"deepMemory\": [\"fast\"]\n  }"), "\(text)")
+        #expect(try codec.decode(Array(text.utf8)) == codec.snapshot(of: runner))
     }
 
     @Test func theFingerprintCoversTheTreeAndTheTransitionsKinds() throws {

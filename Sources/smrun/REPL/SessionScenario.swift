@@ -1,0 +1,79 @@
+import Statecraft
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `smrun repl`'s `:save FILE.test.yaml`: the session's inputs as a scenario file that `smrun
+/// test` passes, each input sent and the state (or a statechart's active atomic states) it left
+/// the machine in expected.
+struct SessionScenario {
+    /// One input of the session, and where it left the machine.
+    struct Step {
+        var input: Int
+        var argument: Value
+        var statesAfter: [Int]
+    }
+
+    let machine: CompiledMachine
+    /// The machine file as given to `smrun repl`.
+    let machinePath: String
+
+    /// Whether `path` names a scenario file rather than a script.
+    static func isScenarioFile(_ path: String) -> Bool { path.hasSuffix(".test.yaml") || path.hasSuffix(".test.yml") }
+
+    /// The scenario file for `steps`, saved as `path`.
+    func text(_ steps: [Step], savedAs path: String) -> String {
+        var text = "# A session of smrun repl: each input, and the state it left the machine in.\n"
+        text += "machine: \(PathsPrinter.yaml(relativePath(of: machinePath, from: StateFile.directory(of: path))))\n"
+        text += "scenarios:\n  - name: repl session\n    steps:\n"
+        if steps.isEmpty { text += "      - expect: { \(expectation(initialStates)) }\n" }
+        for step in steps {
+            let input = PathsPrinter.yaml(machine.inputNames[step.input])
+            let send = machine.argumentTypes[step.input] == nil ? input : "{ input: \(input), arg: \(step.argument) }"
+            text += "      - send: \(send)\n        expect: { \(expectation(step.statesAfter)) }\n"
+        }
+        return text
+    }
+
+    /// The states a fresh machine starts in, for a session without inputs.
+    private var initialStates: [Int] {
+        guard machine.isStatechart else { return [machine.initialState] }
+        var runner = ChartRunner(machine)
+        var ignored = IgnoredResults()
+        runner.start(into: &ignored)
+        return runner.activeAtomicStates
+    }
+
+    private struct IgnoredResults: ChartResultSink {
+        mutating func receive(_ result: ChartResult, from runner: borrowing ChartRunner) {}
+    }
+
+    /// `state: NAME`, or `states: [A, B]` for a statechart with nested states.
+    private func expectation(_ states: [Int]) -> String {
+        let names = states.map { PathsPrinter.yaml(machine.stateNames[$0]) }
+        let nests = machine.chart?.tree.parents.contains { $0 >= 0 } ?? false
+        return nests ? "states: [\(names.joined(separator: ", "))]" : "state: \(names[0])"
+    }
+
+    /// `path` relative to the folder `directory` (both as given, resolved against the current
+    /// folder), so that the scenario file finds the machine wherever the two are moved together;
+    /// the absolute path when either cannot be resolved.
+    private func relativePath(of path: String, from directory: String) -> String {
+        guard let target = Self.resolved(path), let base = Self.resolved(directory) else { return path }
+        let targetParts = target.split(separator: "/")
+        let baseParts = base.split(separator: "/")
+        var common = 0
+        while common < min(targetParts.count, baseParts.count), targetParts[common] == baseParts[common] { common += 1 }
+        let ups = Array(repeating: "..", count: baseParts.count - common)
+        return (ups + targetParts[common...].map(String.init)).joined(separator: "/")
+    }
+
+    private static func resolved(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
