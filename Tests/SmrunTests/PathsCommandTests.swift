@@ -49,11 +49,13 @@ struct PathsCommandTests {
     }
 
     /// For every example machine: the scenario file that `--format test` prints passes against
-    /// the machine, and every state the linter does not call unreachable is reached.
+    /// the machine, and every state the linter does not call unreachable is reached. Machines on
+    /// timers are left out: paths take inputs only, and scenario files have no waits yet.
     @Test func everyExampleMachineIsCoveredByItsGeneratedScenarios() throws {
         let files = try TemporaryFiles()
+        let timed: Set = ["login-session.yaml", "timed-traffic-light.yaml"]
         let machines = try FileManager.default.contentsOfDirectory(atPath: Paths.machines.path)
-            .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".test.yaml") }.sorted()
+            .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".test.yaml") && !timed.contains($0) }.sorted()
         #expect(machines.count >= 6)
         for machine in machines {
             let source = Paths.machines.appendingPathComponent(machine)

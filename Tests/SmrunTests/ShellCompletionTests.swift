@@ -38,7 +38,7 @@ import Testing
 
     @Test func bashCompletesFlags() throws {
         let flags = try Self.bashCompletions("smrun run --ma")
-        #expect(Set(flags) == ["--max-steps", "--max-line-bytes", "--max-file-size", "--max-depth", "--max-nodes", "--max-table-cells"])
+        #expect(Set(flags) == ["--max-steps", "--max-timers", "--max-line-bytes", "--max-file-size", "--max-depth", "--max-nodes", "--max-table-cells"])
     }
 
     @Test func bashCompletesMachineFiles() throws {
