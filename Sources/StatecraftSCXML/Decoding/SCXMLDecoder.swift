@@ -336,7 +336,7 @@ struct SCXMLDecoder {
     /// the transition on `NAME` becomes the pattern `NAME.*`, which the compiler expands over
     /// the inputs (done events included). `NAME.*` and `*` stay as they are.
     private func resolvePatterns(_ transitions: [TransitionDefinition]) -> [TransitionDefinition] {
-        let inputs = (declaredInputs.isEmpty ? eventNames : declaredInputs).map(\.name.name) + doneEventNames
+        let inputs = (declaredInputs.isEmpty ? eventNames.map(\.name) : declaredInputs.map(\.name.name)) + doneEventNames
         var extended: Set<String> = []
         for name in inputs {
             var prefix = Substring(name)
