@@ -1,0 +1,110 @@
+@_spi(Engine) import Statecraft
+
+/// Writes a definition as a machine file (docs/machine-files.md): what `smrun export --format
+/// yaml` prints. Names, texts and expressions are written as JSON strings (YAML's double-quoted
+/// scalars), so that no name or expression can read as anything else; transitions take the
+/// mapping form. Loading the text gives a machine that behaves as the definition does.
+public enum MachineFileWriter {
+    /// The definition as machine-file text.
+    public static func text(of definition: MachineDefinition) -> String {
+        var out = "machine: \(quoted(definition.name))\n"
+        if let description = definition.description { out += "description: \(quoted(description))\n" }
+        out += "initial: \(quoted(definition.initial.name))\n"
+        if definition.onUnhandled != .reject { out += "on_unhandled: \(definition.onUnhandled.rawValue)\n" }
+        if !definition.context.isEmpty {
+            out += "context:\n"
+            for variable in definition.context { out += "  \(quoted(variable.name.name)): \(variable.initialValue)\n" }
+        }
+        if let inputs = definition.inputs {
+            out += inputs.isEmpty ? "inputs: []\n" : "inputs:\n"
+            for input in inputs { out += "  \(quoted(input.name.name)):\(inputOptions(input))\n" }
+        }
+        out += "states:\n"
+        for state in definition.states { write(state, indent: "  ", into: &out) }
+        if !definition.effects.isEmpty {
+            out += "effects:\n"
+            for effect in definition.effects { write(effect, into: &out) }
+        }
+        out += definition.transitions.isEmpty ? "transitions: []\n" : "transitions:\n"
+        for transition in definition.transitions { write(transition, into: &out) }
+        return out
+    }
+
+    // MARK: - Parts
+
+    private static func inputOptions(_ input: InputDeclaration) -> String {
+        var options: [String] = []
+        if let type = input.argumentType { options.append("arg: \(type)") }
+        if input.isInternal { options.append("internal: true") }
+        if let description = input.description { options.append("description: \(quoted(description))") }
+        return options.isEmpty ? "" : " { \(options.joined(separator: ", ")) }"
+    }
+
+    private static func write(_ state: StateDeclaration, indent: String, into out: inout String) {
+        var options: [String] = []
+        if !state.entry.isEmpty { options.append("entry: \(list(state.entry))") }
+        if !state.exit.isEmpty { options.append("exit: \(list(state.exit))") }
+        if state.isFinal { options.append("final: true") }
+        if let description = state.description { options.append("description: \(quoted(description))") }
+        if !state.initial.isEmpty { options.append("initial: \(list(state.initial))") }
+        if state.isParallel { options.append("parallel: true") }
+        if let history = state.history { options.append("history: \(history.rawValue)") }
+        if !state.historyDefault.isEmpty { options.append("default: \(list(state.historyDefault))") }
+        out += "\(indent)\(quoted(state.name.name)):"
+        for option in options { out += "\n\(indent)  \(option)" }
+        if !state.children.isEmpty {
+            out += "\n\(indent)  states:"
+            for child in state.children {
+                out += "\n"
+                write(child, indent: indent + "    ", into: &out)
+            }
+        } else {
+            out += "\n"
+            return
+        }
+    }
+
+    private static func write(_ effect: EffectDefinition, into out: inout String) {
+        out += "  \(quoted(effect.name.name)):\n"
+        if !effect.assignments.isEmpty {
+            out += "    set:\n"
+            for assignment in effect.assignments {
+                out += "      \(quoted(assignment.variable.name)): \(quoted(assignment.expression.text))\n"
+            }
+        }
+        if !effect.sends.isEmpty {
+            out += "    send:\n"
+            for send in effect.sends {
+                if let argument = send.argument {
+                    out += "      - { input: \(quoted(send.input.name)), arg: \(quoted(argument.text)) }\n"
+                } else {
+                    out += "      - \(quoted(send.input.name))\n"
+                }
+            }
+        }
+    }
+
+    private static func write(_ transition: TransitionDefinition, into out: inout String) {
+        var lines: [String] = []
+        if !transition.isEventless { lines.append("input: \(quoted(transition.input.name))") }
+        switch transition.source {
+        case .states(let names): lines.append("from: \(list(names))")
+        case .anyNonFinal: lines.append("from: \"*\"")
+        case .anyNonFinalExcept(let names, _): lines.append("from: { not: \(list(names, alwaysList: true)) }")
+        }
+        if !transition.targets.isEmpty { lines.append("to: \(list(transition.targets))") }
+        if transition.isInternal { lines.append("type: internal") }
+        if let guardExpression = transition.guardExpression { lines.append("when: \(quoted(guardExpression.text))") }
+        if !transition.effects.isEmpty { lines.append("effects: \(list(transition.effects, alwaysList: true))") }
+        if let refusal = transition.refusal { lines.append("reject: \(quoted(refusal))") }
+        if let description = transition.description { lines.append("description: \(quoted(description))") }
+        out += "  - " + lines.joined(separator: "\n    ") + "\n"
+    }
+
+    private static func list(_ names: [Named], alwaysList: Bool = false) -> String {
+        if names.count == 1 && !alwaysList { return quoted(names[0].name) }
+        return "[" + names.map { quoted($0.name) }.joined(separator: ", ") + "]"
+    }
+
+    private static func quoted(_ text: String) -> String { JSONText.quoted(text) }
+}
