@@ -66,7 +66,7 @@ import Testing
         let bySize = try Smrun.run([file])
         bySize.expectRefusedMachine(file)
         #expect(bySize.fileDiagnostic(file, "limit-exceeded")?.contains("--max-file-size") == true, "\(bySize.errorText.prefix(300))")
-        try expectRefused(try Smrun.run([file, "--max-file-size", "\(64 << 20)"]), file, code: "xml-syntax", mentioning: ["too long"])
+        try expectRefused(try Smrun.run([file, "--max-file-size", "\(64 << 20)"]), file, code: "limit-exceeded", mentioning: ["10,000,000 bytes"])
     }
 
     @Test func manyNodesStopAtTheNodeBound() throws {

@@ -12,6 +12,7 @@ enum XMLTreeReader {
     static let scxmlNamespace = "http://www.w3.org/2005/07/scxml"
 
     static func read(_ bytes: [UInt8], limits: YAMLLimits) -> Result<XMLTree, Diagnostic> {
+        if let problem = prologProblem(bytes) { return .failure(problem) }
         xmlInitParser()
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue)
         return bytes.withUnsafeBufferPointer { buffer -> Result<XMLTree, Diagnostic> in
@@ -41,6 +42,49 @@ enum XMLTreeReader {
         }
     }
 
+    /// Looks at the prolog before libxml2 does: libxml2 reads a document type declaration's
+    /// internal subset (and checks its entities) before the reader reports it, so a document type
+    /// declaration is refused here, at its line, before any of it is parsed. The document must be
+    /// in an encoding that writes `<` as ASCII does (UTF-8, as SCXML documents are): a UTF-16 or
+    /// EBCDIC one would hide its prolog from this look.
+    static func prologProblem(_ bytes: [UInt8]) -> Diagnostic? {
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var line = 1
+        func starts(_ text: String) -> Bool { bytes[index...].starts(with: text.utf8) }
+        func skip(past end: String) {
+            while index < bytes.count && !starts(end) {
+                if bytes[index] == UInt8(ascii: "\n") { line += 1 }
+                index += 1
+            }
+            index += end.utf8.count
+        }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\n"):
+                line += 1
+                index += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                index += 1
+            case UInt8(ascii: "<"):
+                if starts("<?") {
+                    skip(past: "?>")
+                } else if starts("<!--") {
+                    skip(past: "-->")
+                } else if starts("<!DOCTYPE") {
+                    return .error(
+                        .unsupported,
+                        "a document type declaration (<!DOCTYPE ...>) is not accepted: SCXML needs none, and its entities are how XML readers are attacked",
+                        at: SourcePosition(line: line, column: 0))
+                } else {
+                    return nil
+                }
+            default:
+                return .error(.encoding, "an SCXML document is UTF-8 text starting with '<' (an XML declaration, a comment or <scxml>)", at: nil)
+            }
+        }
+        return nil
+    }
+
     /// The first error libxml2 reports, as a diagnostic.
     private final class ErrorCollector {
         var first: Diagnostic?
@@ -52,6 +96,8 @@ enum XMLTreeReader {
             let position = error.line > 0 ? SourcePosition(line: Int(error.line), column: Int(max(error.int2, 0))) : nil
             if message.hasPrefix("Excessive depth in document") {
                 first = .error(.limitExceeded, "nesting deeper than libxml2's bound of 256 levels", at: position)
+            } else if message.contains("Huge input lookup") || message.contains("too long") {
+                first = .error(.limitExceeded, "a name, value or text longer than libxml2's bound of 10,000,000 bytes", at: position)
             } else {
                 // The hint names a parser option a user of smrun cannot set.
                 for hint in [", use XML_PARSE_HUGE option", " use XML_PARSE_HUGE option"] where message.hasSuffix(hint) {
