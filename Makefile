@@ -77,7 +77,7 @@ test-tsan: test-deps
 bench: deps
 	benchmarks/bench.sh
 
-# libFuzzer + AddressSanitizer on the machine-file loader, script lines and expressions, each for
+# libFuzzer + AddressSanitizer on the machine-file loader, script lines, expressions and the SCXML reader, each for
 # FUZZ_SECONDS; fails on any crash, sanitizer report or timeout. See Fuzz/run.sh.
 FUZZ_SECONDS ?= 60
 fuzz: deps

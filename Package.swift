@@ -55,6 +55,9 @@ let package = Package(
             name: "FuzzScriptLine", dependencies: ["FuzzSupport", "Statecraft", "StatecraftYAML", "SmrunCore"],
             path: "Fuzz/FuzzScriptLine"),
         .executableTarget(
+            name: "FuzzSCXML", dependencies: ["FuzzSupport", "Statecraft", "StatecraftYAML", "StatecraftSCXML"],
+            path: "Fuzz/FuzzSCXML"),
+        .executableTarget(
             name: "FuzzExpression", dependencies: ["FuzzSupport", "Statecraft"], path: "Fuzz/FuzzExpression"),
         // In-process benchmarks that `make bench` runs (benchmarks/bench.sh); build with -c release.
         .executableTarget(
