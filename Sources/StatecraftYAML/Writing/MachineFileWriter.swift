@@ -1,9 +1,9 @@
 @_spi(Engine) import Statecraft
 
 /// Writes a definition as a machine file (docs/machine-files.md): what `smrun export --format
-/// yaml` prints. Names, texts and expressions are written as JSON strings (YAML's double-quoted
-/// scalars), so that no name or expression can read as anything else; transitions take the
-/// mapping form. Loading the text gives a machine that behaves as the definition does.
+/// yaml` prints. A name, text or expression is written plain when YAML reads it back as the same
+/// text, else as a JSON string (YAML's double-quoted scalar); transitions take the mapping form.
+/// Loading the text gives a machine that behaves as the definition does.
 public enum MachineFileWriter {
     /// The definition as machine-file text.
     public static func text(of definition: MachineDefinition) -> String {
@@ -52,16 +52,10 @@ public enum MachineFileWriter {
         if !state.historyDefault.isEmpty { options.append("default: \(list(state.historyDefault))") }
         out += "\(indent)\(quoted(state.name.name)):"
         for option in options { out += "\n\(indent)  \(option)" }
-        if !state.children.isEmpty {
-            out += "\n\(indent)  states:"
-            for child in state.children {
-                out += "\n"
-                write(child, indent: indent + "    ", into: &out)
-            }
-        } else {
-            out += "\n"
-            return
-        }
+        out += "\n"
+        guard !state.children.isEmpty else { return }
+        out += "\(indent)  states:\n"
+        for child in state.children { write(child, indent: indent + "    ", into: &out) }
     }
 
     private static func write(_ effect: EffectDefinition, into out: inout String) {
@@ -106,5 +100,17 @@ public enum MachineFileWriter {
         return "[" + names.map { quoted($0.name) }.joined(separator: ", ") + "]"
     }
 
-    private static func quoted(_ text: String) -> String { JSONText.quoted(text) }
+    /// `text` as a YAML scalar: plain when it is made of letters, digits, blanks and the
+    /// operators of expressions, starts with a letter, a digit, `_` or `(`, and holds nothing YAML
+    /// reads specially (`: `, ` #`, a trailing blank, `null`, which stands for no value in `to`); a
+    /// JSON string otherwise. A context value is
+    /// typed by how it is written, so this is for names and expressions only, which are text
+    /// however they are written.
+    private static func quoted(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || ("0"..."9").contains(first) || first == "_" || first == "(",
+            text.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || " _.()+-*/<>=!".unicodeScalars.contains($0) }),
+            !text.contains(": "), !text.contains(" #"), text.last != " ", text.lowercased() != "null"
+        else { return JSONText.quoted(text) }
+        return text
+    }
 }
