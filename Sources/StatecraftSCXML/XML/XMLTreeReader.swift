@@ -48,6 +48,10 @@ enum XMLTreeReader {
     /// in an encoding that writes `<` as ASCII does (UTF-8, as SCXML documents are): a UTF-16 or
     /// EBCDIC one would hide its prolog from this look.
     static func prologProblem(_ bytes: [UInt8]) -> Diagnostic? {
+        // No UTF-8 text holds a NUL; a UTF-16 document without a byte-order mark does.
+        if bytes.contains(0) {
+            return .error(.encoding, "an SCXML document is UTF-8 text, and this one holds a NUL byte (is it UTF-16?)", at: nil)
+        }
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var line = 1
         func starts(_ text: String) -> Bool { bytes[index...].starts(with: text.utf8) }
