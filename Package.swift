@@ -61,7 +61,7 @@ let package = Package(
             name: "FuzzExpression", dependencies: ["FuzzSupport", "Statecraft"], path: "Fuzz/FuzzExpression"),
         // In-process benchmarks that `make bench` runs (benchmarks/bench.sh); build with -c release.
         .executableTarget(
-            name: "StatecraftBenchmarks", dependencies: ["Statecraft", "StatecraftYAML"],
+            name: "StatecraftBenchmarks", dependencies: ["Statecraft", "StatecraftYAML", "StatecraftSCXML"],
             path: "benchmarks/StatecraftBenchmarks"),
         // Helpers the test targets share (a stream's next elements, a log observers append to, the
         // `.timeBound` trait); a plain target, as a test target cannot depend on another.

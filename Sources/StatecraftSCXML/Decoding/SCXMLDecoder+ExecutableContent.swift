@@ -62,7 +62,8 @@ extension SCXMLDecoder {
             }
         } else {
             namedEffectBodies[name] = text
-            if !body.assignments.isEmpty || !body.sends.isEmpty { effects.append(body) }
+            // An empty body declares a hook, as `NAME:` without a body does in a machine file.
+            effects.append(body)
         }
         return body.name
     }

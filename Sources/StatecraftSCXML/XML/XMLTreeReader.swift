@@ -120,6 +120,9 @@ enum XMLTreeReader {
         /// The open elements, innermost last.
         var open: [Int] = []
         var nodes = 0
+        /// Element and attribute names and namespaces come from the reader's dictionary, one
+        /// pointer per distinct string: each is turned into a `String` once.
+        var interned: [UnsafePointer<xmlChar>: String] = [:]
 
         init(reader: xmlTextReaderPtr, limits: YAMLLimits) {
             self.reader = reader
@@ -185,7 +188,7 @@ enum XMLTreeReader {
             let node = xmlTextReaderCurrentNode(reader)
             let startLine = node.map { Int(xmlGetLineNo($0)) } ?? 0
             var element = XMLElement(
-                namespace: string(xmlTextReaderConstNamespaceUri(reader)), name: string(xmlTextReaderConstLocalName(reader)),
+                namespace: internedString(xmlTextReaderConstNamespaceUri(reader)), name: internedString(xmlTextReaderConstLocalName(reader)),
                 line: startLine > 0 ? startLine : (line?.line ?? 0))
             let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
             while xmlTextReaderMoveToNextAttribute(reader) == 1 {
@@ -193,7 +196,8 @@ enum XMLTreeReader {
                 if let problem = countNode() { return problem }
                 element.attributes.append(
                     XMLElement.Attribute(
-                        namespace: string(xmlTextReaderConstNamespaceUri(reader)), name: string(xmlTextReaderConstLocalName(reader)),
+                        namespace: internedString(xmlTextReaderConstNamespaceUri(reader)),
+                        name: internedString(xmlTextReaderConstLocalName(reader)),
                         value: string(xmlTextReaderConstValue(reader))))
             }
             xmlTextReaderMoveToElement(reader)
@@ -202,6 +206,14 @@ enum XMLTreeReader {
             elements.append(element)
             if !isEmpty { open.append(index) }
             return nil
+        }
+
+        private mutating func internedString(_ text: UnsafePointer<xmlChar>?) -> String {
+            guard let text else { return "" }
+            if let known = interned[text] { return known }
+            let made = String(cString: text)
+            interned[text] = made
+            return made
         }
 
         private func string(_ text: UnsafePointer<xmlChar>?) -> String {
