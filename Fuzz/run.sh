@@ -10,7 +10,8 @@
 #
 # Builds each target with `-sanitize=fuzzer,address` into .build-fuzz/, then runs it for
 # FUZZ_SECONDS on Fuzz/.work/TARGET/corpus/, a working corpus seeded from Fuzz/Corpus/TARGET/
-# that keeps what earlier runs found. Fails on the first crash, sanitizer report, input slower
+# that keeps what earlier runs found (for FuzzMachineFile, with 300 generated statecharts added:
+# Fuzz/generate-statecharts.py). Fails on the first crash, sanitizer report, input slower
 # than 5 s (-timeout) or run over 2 GiB (-rss_limit_mb): the input is left in
 # Fuzz/.work/TARGET/artifacts/ and the log in Fuzz/.work/TARGET/log. To reproduce one without
 # libFuzzer: `swift build && .build/debug/TARGET Fuzz/.work/TARGET/artifacts/crash-...`.
@@ -48,6 +49,8 @@ for target in $targets; do
     rm -rf "$work/artifacts"
     mkdir "$work/artifacts"
     cp Fuzz/Corpus/"$target"/* "$work/corpus/"
+    # Statecharts that load, which byte mutation alone seldom builds (see the script).
+    if [ "$target" = FuzzMachineFile ]; then python3 Fuzz/generate-statecharts.py "$work/corpus" 300 1; fi
     echo "fuzz: $target for $seconds s"
     status=0
     # SWIFT_BACKTRACE=enable=no: Swift's backtracer would hang after a crash. LSan: see Fuzz/lsan.supp.
