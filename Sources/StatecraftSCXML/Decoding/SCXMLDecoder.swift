@@ -312,7 +312,8 @@ struct SCXMLDecoder {
         // event, the first of them that matches is taken, as the one SCXML transition would be.
         for descriptor in descriptors {
             if !descriptor.isPattern { useEvent(Named(descriptor.name, at: element.position)) }
-            transitions.append(transition(Named(descriptor.isPattern ? descriptor.name + ".*" : descriptor.name, at: element.position), isEventless: false))
+            let input = descriptor.isPattern && descriptor.name != "*" ? descriptor.name + ".*" : descriptor.name
+            transitions.append(transition(Named(input, at: element.position), isEventless: false))
         }
     }
 

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// SCXML documents run with SCXML's meaning (docs/scxml.md): descriptors, the internal queue,
+/// eventless transitions, done events, history, `In()`, unhandled events, Statecraft's additions.
+@Suite struct SCXMLRunTests {
+    private func run(_ body: String, attributes: String = "", _ arguments: [String]) throws -> SmrunOutput {
+        let files = try TemporaryFiles()
+        let file = try files.file(
+            "doc.scxml",
+            "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" xmlns:sc=\"https://statecraft.dev/scxml\" version=\"1.0\" \(attributes)>\n\(body)\n</scxml>\n")
+        return try Smrun.run([file] + arguments)
+    }
+
+    @Test func aDescriptorMatchesItsEventAndTheEventsThatExtendIt() throws {
+        let output = try run(
+            """
+            <state id="up">
+              <transition event="error" target="down"/>
+              <transition event="*" target="other"/>
+            </state>
+            <state id="down"><transition event="error.disk.full ping" target="up"/></state>
+            <state id="other"><transition event="ping" target="up"/></state>
+            """, ["--send", "error.disk.full", "--send", "ping", "--send", "ping", "--send", "ping", "--send", "error"])
+        #expect(
+            output.lines == [
+                "error.disk.full: up -> down", "ping: down -> up", "ping: up -> other", "ping: other -> up", "error: up -> down",
+            ], "\(output.text)")
+    }
+
+    @Test func raisedEventsWaitForTheStepAndEventlessTransitionsComeFirst() throws {
+        let output = try run(
+            """
+            <datamodel><data id="n" expr="0"/></datamodel>
+            <state id="a">
+              <transition event="go" target="b"><raise event="second"/><assign location="n" expr="n + 1"/></transition>
+            </state>
+            <state id="b">
+              <transition cond="n == 1" target="c"/>
+              <transition event="second" target="a"/>
+            </state>
+            <state id="c"><transition event="second" target="d"/></state>
+            <final id="d"/>
+            """, ["--send", "go", "--format", "json"])
+        let lines = output.lines
+        #expect(lines.count == 3, "\(output.text)")
+        #expect(lines.first?.contains("\"effects\":[\"a.transition.1\",\"a.transition.1.2\"]") == true, "\(output.text)")
+        #expect(lines.dropFirst().first?.contains("\"eventless\":true") == true)
+        #expect(lines.last?.contains("\"input\":\"second\"") == true && lines.last?.contains("\"to\":\"d\"") == true, "\(output.text)")
+    }
+
+    @Test func unhandledEventsAreIgnoredUnlessTheDocumentSaysReject() throws {
+        let body = "<state id=\"a\"><transition event=\"go\"/></state><state id=\"b\"><transition event=\"stop\"/></state>"
+        let ignored = try run(body, ["--send", "stop"])
+        #expect(ignored.exited(0) && ignored.lines == ["stop: a: ignored (no transition)"], "\(ignored.text)")
+        let rejected = try run(body, attributes: "sc:on-unhandled=\"reject\"", ["--send", "stop"])
+        #expect(rejected.exited(1) && rejected.text.contains("rejected: no-transition"), "\(rejected.text)")
+    }
+
+    @Test func typedInputsCarryTheirValueThroughContent() throws {
+        let output = try run(
+            """
+            <sc:input name="deposit" arg="int"/>
+            <sc:input name="credited" arg="int" internal="true"/>
+            <datamodel><data id="balance" expr="0"/></datamodel>
+            <state id="open">
+              <transition event="deposit" cond="arg &lt;= 0" sc:reject="a deposit is positive"/>
+              <transition event="deposit"><send event="credited" target="#_internal"><content expr="arg * 2"/></send></transition>
+              <transition event="credited"><assign location="balance" expr="balance + arg"/></transition>
+            </state>
+            """, ["--send", "deposit=5", "--send", "deposit=-1", "--format", "json"])
+        #expect(output.lines.count == 3, "\(output.text)")
+        #expect(output.lines[1].contains("\"balance\":10"), "\(output.text)")
+        #expect(output.lines[2].contains("\"error\":\"refused\"") && output.lines[2].contains("a deposit is positive"), "\(output.text)")
+    }
+
+    @Test func theNullDatamodelTestsStates() throws {
+        let output = try run(
+            """
+            <parallel id="p">
+              <state id="left"><state id="l1"><transition event="go" cond="In(r2)" target="l2"/></state><state id="l2"/></state>
+              <state id="right"><state id="r1"><transition event="go" target="r2"/></state><state id="r2"/></state>
+            </parallel>
+            """, attributes: "datamodel=\"null\"", ["--send", "go", "--send", "go"])
+        #expect(output.lines == ["go: l1, r1 -> l1, r2", "go: l1, r2 -> l2, r2"], "\(output.text)")
+    }
+
+    @Test func graphDrawsADocument() throws {
+        let output = try Smrun.run(["graph", "machines/stopwatch.scxml"])
+        #expect(output.exited(0), "\(output.errorText)")
+        #expect(output.text.contains("cluster") && output.text.contains("H*"), "\(output.text.prefix(400))")
+    }
+}
