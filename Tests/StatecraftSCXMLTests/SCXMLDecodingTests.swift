@@ -144,6 +144,7 @@ import Testing
         ("<datamodel><data id=\"d\" src=\"x.json\"/></datamodel><state id=\"a\"/>", "2: error: <data src> is not supported: a value is written in expr [unsupported]"),
         ("<datamodel><data id=\"d\" expr=\"[1, 2]\"/></datamodel><state id=\"a\"/>",
             "2: error: <data id=\"d\">'s value '[1, 2]' is not a constant: an int, a finite double, true, false, null or a quoted string [invalid-value]"),
+        ("<state id=\"a\">waiting</state>", "2: error: <state> holds no text [invalid-value]"),
         ("<state id=\"a\"><other:x xmlns:other=\"urn:x\"/></state>", "2: error: <x> of namespace urn:x is not supported: Statecraft reads SCXML's elements and its own [unsupported]"),
     ])
     func unsupportedAndUnknownElementsAreErrors(_ body: String, _ expected: String) {

@@ -176,8 +176,6 @@ extension SCXMLDecoder {
     mutating func noChildren(_ element: XMLElement) {
         if let first = element.children.first {
             error(.unknownKey, "<\(element.name)> holds no elements, found <\(tree[first].name)>", tree[first])
-        } else if element.text != nil {
-            error(.invalidValue, "<\(element.name)> holds no text", element)
         }
     }
 }

@@ -106,7 +106,7 @@ struct SCXMLDecoder {
 
     private mutating func decodeRootInitial(_ root: XMLElement) -> Named? {
         guard let text = root.attribute("initial") else { return nil }
-        let names = text.split(whereSeparator: \.isWhitespace)
+        let names = XMLWhitespace.tokens(text)
         guard names.count == 1 else {
             error(
                 names.isEmpty ? .invalidValue : .unsupported,
@@ -116,7 +116,7 @@ struct SCXMLDecoder {
                 root)
             return nil
         }
-        return Named(String(names[0]), at: root.position)
+        return Named(names[0], at: root.position)
     }
 
     /// The machine's inputs: the `<sc:input>` declarations when there are any, else every
@@ -128,9 +128,14 @@ struct SCXMLDecoder {
 
     // MARK: - States
 
+    /// Collects the ids, and refuses text where SCXML has none (only `<data>` and `<content>`
+    /// hold a value; `<script>`'s is refused with the element).
     private mutating func collectIds() {
         for element in tree.elements where isSCXML(element) {
             if let id = element.attribute("id"), ["state", "parallel", "final", "history"].contains(element.name) { ids.insert(id) }
+            if element.text != nil, !["data", "content", "script"].contains(element.name) {
+                error(.invalidValue, "<\(element.name)> holds no text", element)
+            }
         }
     }
 
@@ -269,7 +274,7 @@ struct SCXMLDecoder {
 
     /// A space-separated list of ids.
     func names(_ text: String, _ element: XMLElement) -> [Named] {
-        text.split(whereSeparator: \.isWhitespace).map { Named(String($0), at: element.position) }
+        XMLWhitespace.tokens(text).map { Named($0, at: element.position) }
     }
 
     // MARK: - Transitions
@@ -296,7 +301,7 @@ struct SCXMLDecoder {
         }
         var descriptors: [(name: String, isPattern: Bool)] = []
         if let event = element.attribute("event") {
-            descriptors = event.split(whereSeparator: \.isWhitespace).map { eventDescriptor(String($0)) }
+            descriptors = XMLWhitespace.tokens(event).map(eventDescriptor)
             if descriptors.isEmpty { error(.invalidValue, "<transition event> is empty; leave it out for an eventless transition", element) }
         }
         func transition(_ input: Named, isEventless: Bool) -> TransitionDefinition {

@@ -156,7 +156,7 @@ enum XMLTreeReader {
             case XML_READER_TYPE_TEXT, XML_READER_TYPE_CDATA:
                 guard let parent = open.last else { return nil }
                 let text = string(xmlTextReaderConstValue(reader))
-                if text.contains(where: { !$0.isWhitespace }) {
+                if !XMLWhitespace.isBlank(text) {
                     elements[parent].text = (elements[parent].text ?? "") + text
                 }
                 return countNode()
