@@ -294,7 +294,7 @@ struct SCXMLDecoder {
         case let other?: error(.invalidValue, "<transition type> is \"internal\" or \"external\", not \"\(other)\"", element)
         }
         let guardExpression = element.attribute("cond").map { expression($0, element) }
-        let effects = executableBlock(index, effectName: "\(source.name).transition.\(number)")
+        let effects = element.children.isEmpty ? [] : executableBlock(index, effectName: "\(source.name).transition.\(number)")
         let refusal = element.attribute("reject", namespace: statecraft)
         if refusal != nil && (!targets.isEmpty || !effects.isEmpty) {
             error(.invalidValue, "a transition with sc:reject has no target and no executable content", element)
