@@ -8,11 +8,11 @@ extension SCXMLDecoder {
 
     /// An element of SCXML's namespace, or of none (a document without `xmlns` is read as SCXML).
     func isSCXML(_ element: XMLElement) -> Bool {
-        element.namespace == XMLTreeReader.scxmlNamespace || element.namespace.isEmpty
+        element.namespace == .scxml || element.namespace == .none
     }
 
     func isStatecraft(_ element: XMLElement) -> Bool {
-        element.namespace == SCXMLVocabulary.statecraftNamespace
+        element.namespace == .statecraft
     }
 
     /// An element of another namespace: SCXML lets processors ignore them, Statecraft refuses
@@ -57,7 +57,7 @@ extension SCXMLDecoder {
         let allowedStatecraft = statecraft ? [] : SCXMLVocabulary.statecraftAttributes[element.name] ?? []
         let tag = statecraft ? "sc:\(element.name)" : element.name
         for attribute in element.attributes {
-            if attribute.namespace.isEmpty {
+            if attribute.namespace == .none {
                 if !allowed.contains(attribute.name) {
                     let list = allowed.isEmpty ? "none" : allowed.joined(separator: ", ")
                     error(
@@ -65,7 +65,7 @@ extension SCXMLDecoder {
                         "<\(tag)> has no attribute '\(attribute.name)'\(Suggestion.didYouMean(attribute.name, in: allowed)); its attributes are \(list)",
                         element)
                 }
-            } else if attribute.namespace == SCXMLVocabulary.statecraftNamespace {
+            } else if attribute.namespace == .statecraft {
                 if !allowedStatecraft.contains(attribute.name) {
                     let list = allowedStatecraft.isEmpty ? "none" : allowedStatecraft.map { "sc:" + $0 }.joined(separator: ", ")
                     error(
@@ -73,7 +73,7 @@ extension SCXMLDecoder {
                         "<\(tag)> has no attribute 'sc:\(attribute.name)'\(Suggestion.didYouMean(attribute.name, in: allowedStatecraft)); Statecraft's attributes there are \(list)",
                         element)
                 }
-            } else if attribute.namespace != "http://www.w3.org/XML/1998/namespace" {
+            } else if attribute.namespace != .other("http://www.w3.org/XML/1998/namespace") {
                 error(.unsupported, "attribute '\(attribute.name)' of namespace \(attribute.namespace) on <\(tag)> is not supported", element)
             }
         }

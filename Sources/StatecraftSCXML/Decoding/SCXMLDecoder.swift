@@ -63,7 +63,7 @@ struct SCXMLDecoder {
         }
         // An event that no transition takes is discarded in SCXML: ignored, unless the document says otherwise.
         var onUnhandled = MachineDefinition.UnhandledPolicy.ignore
-        if let text = root.attribute("on-unhandled", namespace: SCXMLVocabulary.statecraftNamespace) {
+        if let text = root.attribute("on-unhandled", namespace: .statecraft) {
             if let policy = MachineDefinition.UnhandledPolicy(rawValue: text) {
                 onUnhandled = policy
             } else {
@@ -99,7 +99,7 @@ struct SCXMLDecoder {
         let initial = decodeRootInitial(root) ?? first.name
         let name = root.attribute("name") ?? defaultName
         return MachineDefinition(
-            name: name, description: root.attribute("description", namespace: SCXMLVocabulary.statecraftNamespace),
+            name: name, description: root.attribute("description", namespace: .statecraft),
             initial: initial, onUnhandled: onUnhandled, context: context, inputs: machineInputs(), states: states,
             effects: effects, transitions: resolvePatterns(transitions))
     }
@@ -156,7 +156,7 @@ struct SCXMLDecoder {
         let element = tree[index]
         let name = stateName(element)
         var state = StateDeclaration(
-            name, isFinal: element.name == "final", description: element.attribute("description", namespace: SCXMLVocabulary.statecraftNamespace),
+            name, isFinal: element.name == "final", description: element.attribute("description", namespace: .statecraft),
             isParallel: element.name == "parallel")
         if let initial = element.attribute("initial") {
             state.initial = names(initial, element)
@@ -282,7 +282,6 @@ struct SCXMLDecoder {
     private mutating func decodeTransition(_ index: Int, from source: Named, number: Int) {
         checkAttributes(index)
         let element = tree[index]
-        let statecraft = SCXMLVocabulary.statecraftNamespace
         let targets = element.attribute("target").map { names($0, element) } ?? []
         if element.attribute("target") != nil && targets.isEmpty {
             error(.invalidValue, "<transition target> is empty; leave it out for a transition that stays", element)
@@ -295,7 +294,7 @@ struct SCXMLDecoder {
         }
         let guardExpression = element.attribute("cond").map { expression($0, element) }
         let effects = element.children.isEmpty ? [] : executableBlock(index, effectName: "\(source.name).transition.\(number)")
-        let refusal = element.attribute("reject", namespace: statecraft)
+        let refusal = element.attribute("reject", namespace: .statecraft)
         if refusal != nil && (!targets.isEmpty || !effects.isEmpty) {
             error(.invalidValue, "a transition with sc:reject has no target and no executable content", element)
         }
@@ -307,7 +306,7 @@ struct SCXMLDecoder {
         func transition(_ input: Named, isEventless: Bool) -> TransitionDefinition {
             TransitionDefinition(
                 input, from: .states([source]), to: targets.first, when: guardExpression, effects: effects, rejecting: refusal,
-                description: element.attribute("description", namespace: statecraft), at: element.position,
+                description: element.attribute("description", namespace: .statecraft), at: element.position,
                 moreTargets: Array(targets.dropFirst()), isInternal: isInternal, isEventless: isEventless)
         }
         if descriptors.isEmpty {

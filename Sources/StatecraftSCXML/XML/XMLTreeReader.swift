@@ -123,6 +123,7 @@ enum XMLTreeReader {
         /// Element and attribute names and namespaces come from the reader's dictionary, one
         /// pointer per distinct string: each is turned into a `String` once.
         var interned: [UnsafePointer<xmlChar>: String] = [:]
+        var namespaces: [UnsafePointer<xmlChar>: XMLNamespace] = [:]
 
         init(reader: xmlTextReaderPtr, limits: YAMLLimits) {
             self.reader = reader
@@ -188,7 +189,7 @@ enum XMLTreeReader {
             let node = xmlTextReaderCurrentNode(reader)
             let startLine = node.map { Int(xmlGetLineNo($0)) } ?? 0
             var element = XMLElement(
-                namespace: internedString(xmlTextReaderConstNamespaceUri(reader)), name: internedString(xmlTextReaderConstLocalName(reader)),
+                namespace: namespace(xmlTextReaderConstNamespaceUri(reader)), name: internedString(xmlTextReaderConstLocalName(reader)),
                 line: startLine > 0 ? startLine : (line?.line ?? 0))
             let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
             while xmlTextReaderMoveToNextAttribute(reader) == 1 {
@@ -196,7 +197,7 @@ enum XMLTreeReader {
                 if let problem = countNode() { return problem }
                 element.attributes.append(
                     XMLElement.Attribute(
-                        namespace: internedString(xmlTextReaderConstNamespaceUri(reader)),
+                        namespace: namespace(xmlTextReaderConstNamespaceUri(reader)),
                         name: internedString(xmlTextReaderConstLocalName(reader)),
                         value: string(xmlTextReaderConstValue(reader))))
             }
@@ -213,6 +214,14 @@ enum XMLTreeReader {
             if let known = interned[text] { return known }
             let made = String(cString: text)
             interned[text] = made
+            return made
+        }
+
+        private mutating func namespace(_ uri: UnsafePointer<xmlChar>?) -> XMLNamespace {
+            guard let uri else { return .none }
+            if let known = namespaces[uri] { return known }
+            let made = XMLNamespace(uri: String(cString: uri))
+            namespaces[uri] = made
             return made
         }
 
