@@ -6,7 +6,7 @@
 //       observer; allocations per transition when benchmarks/.work/malloc_count.so is preloaded.
 //   StatecraftBenchmarks statechart [MACHINE] [--inputs N]
 //       Nanoseconds per input of the statechart engine on a machine with parallel regions,
-//       history and eventless transitions (default machines/media-player.yaml).
+//       history and eventless transitions (default benchmarks/statechart/player.yaml).
 //   StatecraftBenchmarks load FILE [--timeout SECONDS]
 //       One in-process MachineFile.load of FILE: `wall user sys peak-RSS-KiB`, as measure.c prints;
 //       past the timeout, the same so far, and exit status 124.
