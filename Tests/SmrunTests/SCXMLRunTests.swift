@@ -28,25 +28,40 @@ import Testing
             ], "\(output.text)")
     }
 
-    @Test func raisedEventsWaitForTheStepAndEventlessTransitionsComeFirst() throws {
+    /// Eventless transitions first, then the internal queue (`<raise>`), then the external one
+    /// (`<send>` without a target), before the next input from outside.
+    @Test func eventlessThenInternalThenExternalEvents() throws {
         let output = try run(
             """
             <datamodel><data id="n" expr="0"/></datamodel>
             <state id="a">
-              <transition event="go" target="b"><raise event="second"/><assign location="n" expr="n + 1"/></transition>
+              <transition event="go" target="b"><send event="later"/><raise event="second"/><assign location="n" expr="n + 1"/></transition>
             </state>
             <state id="b">
               <transition cond="n == 1" target="c"/>
-              <transition event="second" target="a"/>
+              <transition event="second later" target="a"/>
             </state>
-            <state id="c"><transition event="second" target="d"/></state>
+            <state id="c"><transition event="second" target="c2"/></state>
+            <state id="c2"><transition event="later" target="d"/></state>
             <final id="d"/>
             """, ["--send", "go", "--format", "json"])
         let lines = output.lines
-        #expect(lines.count == 3, "\(output.text)")
-        #expect(lines.first?.contains("\"effects\":[\"a.transition.1\",\"a.transition.1.2\"]") == true, "\(output.text)")
-        #expect(lines.dropFirst().first?.contains("\"eventless\":true") == true)
-        #expect(lines.last?.contains("\"input\":\"second\"") == true && lines.last?.contains("\"to\":\"d\"") == true, "\(output.text)")
+        #expect(lines.count == 4, "\(output.text)")
+        guard lines.count == 4 else { return }
+        #expect(lines[0].contains("\"effects\":[\"a.transition.1\"]"), "\(output.text)")
+        #expect(lines[1].contains("\"eventless\":true") && lines[1].contains("\"to\":\"c\""), "\(output.text)")
+        #expect(lines[2].contains("\"input\":\"second\"") && lines[2].contains("\"to\":\"c2\""), "\(output.text)")
+        #expect(lines[3].contains("\"input\":\"later\"") && lines[3].contains("\"to\":\"d\""), "\(output.text)")
+    }
+
+    @Test func logWritesItsLabelAndValueToStandardError() throws {
+        let output = try run(
+            """
+            <datamodel><data id="n" expr="2"/></datamodel>
+            <state id="a"><transition event="go"><foreach array="3" item="n"><log label="n" expr="n * 10"/></foreach></transition></state>
+            """, ["--send", "go"])
+        #expect(output.exited(0), "\(output.errorText)")
+        #expect(output.errorLines.filter { !$0.isEmpty } == ["log: n: 0", "log: n: 10", "log: n: 20"], "\(output.errorText)")
     }
 
     @Test func unhandledEventsAreIgnoredUnlessTheDocumentSaysReject() throws {

@@ -89,23 +89,50 @@ import Testing
     @Test func executableContentBecomesNamedEffects() throws {
         let loaded = load(
             """
-            <datamodel><data id="n" expr="1"/><data id="label">"x"</data></datamodel>
+            <datamodel><data id="n" expr="1"/><data id="label">"x"</data><data id="i" expr="0"/></datamodel>
             <state id="a">
               <onentry><assign location="n" expr="n + 1"/><raise event="tick"/><assign location="n" expr="n * 2"/></onentry>
-              <transition event="go" target="a"><sc:effect name="notify"/><send event="tick" target="#_internal"/></transition>
-              <transition event="tick"/>
+              <onentry><log label="n" expr="n"/></onentry>
+              <transition event="go" target="a">
+                <sc:effect name="notify"/>
+                <send event="tick" target="#_internal"/>
+                <send event="tock"/>
+                <if cond="n &gt; 2"><assign location="n" expr="0"/><elseif cond="n == 2"/><log label="two"/><else/><raise event="tick"/></if>
+                <foreach array="3" item="i"><assign location="n" expr="n + i"/></foreach>
+              </transition>
+              <transition event="tick tock"/>
             </state>
             """)
         #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics)")
         let definition = try #require(loaded.definition)
-        #expect(definition.context.map(\.initialValue) == [.int(1), .string("x")])
+        #expect(definition.context.map(\.initialValue) == [.int(1), .string("x"), .int(0)])
         #expect(definition.states[0].entry.map(\.name) == ["a.onentry", "a.onentry.2"])
         #expect(definition.transitions[0].effects.map(\.name) == ["notify", "a.transition.1"])
-        let bodies = Dictionary(uniqueKeysWithValues: definition.effects.map { ($0.name.name, $0) })
-        #expect(bodies["a.onentry"]?.sends.map(\.input.name) == ["tick"])
-        #expect(bodies["a.onentry.2"]?.assignments.map(\.expression.text) == ["n * 2"])
-        #expect(bodies["a.transition.1"]?.sends.map(\.input.name) == ["tick"])
-        #expect(bodies["notify"].map { $0.assignments.isEmpty && $0.sends.isEmpty } == true, "an empty <sc:effect> declares a hook")
+        let bodies = Dictionary(uniqueKeysWithValues: definition.effects.map { ($0.name.name, $0.steps) })
+        guard case .assign(let first)? = bodies["a.onentry"]?.first, case .send(let raised)? = bodies["a.onentry"]?.dropFirst().first,
+            case .assign(let last)? = bodies["a.onentry"]?.last
+        else {
+            Issue.record("a.onentry: \(String(describing: bodies["a.onentry"]))")
+            return
+        }
+        #expect(first.expression.text == "n + 1" && raised.input.name == "tick" && raised.queue == .internal && last.expression.text == "n * 2")
+        guard case .log(let log)? = bodies["a.onentry.2"]?.first else {
+            Issue.record("no log")
+            return
+        }
+        #expect(log.label == "n" && log.expression?.text == "n")
+        let transition = try #require(bodies["a.transition.1"])
+        #expect(transition.count == 4)
+        guard case .send(let internalSend) = transition[0], case .send(let externalSend) = transition[1],
+            case .conditional(let conditional) = transition[2], case .forEach(let loop) = transition[3]
+        else {
+            Issue.record("a.transition.1: \(transition)")
+            return
+        }
+        #expect(internalSend.queue == .internal && externalSend.queue == .external)
+        #expect(conditional.branches.map(\.condition.text) == ["n > 2", "n == 2"] && conditional.otherwise.count == 1)
+        #expect(loop.items.text == "3" && loop.item.name == "i" && loop.steps.count == 1)
+        #expect(bodies["notify"]?.isEmpty == true, "an empty <sc:effect> declares a hook")
     }
 
     @Test func statecraftAdditionsDeclareWhatSCXMLCannot() throws {
@@ -127,7 +154,11 @@ import Testing
         #expect(definition.inputs?[1].isInternal == true)
         #expect(definition.transitions[0].refusal == "closed")
         #expect(definition.transitions[1].description == "takes it")
-        #expect(definition.effects.first?.sends.first?.argument?.text == "arg - 1")
+        guard case .send(let send)? = definition.effects.first?.steps.first else {
+            Issue.record("no send")
+            return
+        }
+        #expect(send.argument?.text == "arg - 1")
     }
 
     @Test(arguments: [
@@ -135,7 +166,11 @@ import Testing
         ("<script>x = 1</script><state id=\"a\"/>", "2: error: <script> is not supported: Statecraft runs no scripts [unsupported]"),
         ("<final id=\"a\"><donedata/></final>", "2: error: <donedata> is not supported: done events carry no data [unsupported]"),
         ("<state id=\"a\"><transition event=\"e\"><send event=\"x\" target=\"http://elsewhere\"/></transition></state>",
-            "2: error: <send target=\"http://elsewhere\"> is not supported: a machine sends only to itself (target=\"#_internal\") [unsupported]"),
+            "2: error: <send target=\"http://elsewhere\"> is not supported: a machine sends only to itself (target=\"#_internal\", or no target for the external queue) [unsupported]"),
+        ("<state id=\"a\"><transition event=\"e\"><send event=\"x\" delay=\"1s\"/></transition></state>",
+            "2: error: <send delay> is not supported yet: delayed sends are not [unsupported]"),
+        ("<state id=\"a\"><transition event=\"e\"><cancel sendid=\"x\"/></transition></state>",
+            "2: error: <cancel> is not supported yet: delayed sends are not [unsupported]"),
         ("<state id=\"a\"><transition event=\"e\"><send event=\"x\" target=\"#_internal\"><param name=\"p\" expr=\"1\"/></send></transition></state>",
             "2: error: <param> is not supported: an event carries one value, given by <content expr=\"...\"> [unsupported]"),
         ("<state id=\"a\"><onentry><script/></onentry></state>", "2: error: <script> is not supported: Statecraft runs no scripts [unsupported]"),

@@ -26,8 +26,7 @@ extension CompilationPass {
         var texts: [String] = []
         for transition in definition.transitions { if let text = transition.guardExpression?.text { texts.append(text) } }
         for effect in definition.effects {
-            for assignment in effect.assignments { texts.append(assignment.expression.text) }
-            for send in effect.sends { if let text = send.argument?.text { texts.append(text) } }
+            texts += effect.expressions.map(\.text)
         }
         let declared = Set(states.map(\.name.name))
         var testsStates = false

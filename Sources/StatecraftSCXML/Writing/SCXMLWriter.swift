@@ -131,30 +131,73 @@ public enum SCXMLWriter {
             close(element, indent: indent)
         }
 
-        /// Each effect as `<sc:effect>` around its body: `<assign>`, then `<raise>` (or `<send>`
-        /// to the internal queue, for a value).
+        /// Each effect as `<sc:effect>` around its steps.
         private mutating func effects(_ names: [Named], indent: String) {
             for name in names {
                 let attributes = [("name", name.name)]
-                guard let body = bodies[name.name], !body.assignments.isEmpty || !body.sends.isEmpty else {
+                guard let body = bodies[name.name], !body.steps.isEmpty else {
                     empty("sc:effect", attributes, indent: indent)
                     continue
                 }
                 open("sc:effect", attributes, indent: indent)
-                let inner = indent + "  "
-                for assignment in body.assignments {
-                    empty("assign", [("location", assignment.variable.name), ("expr", assignment.expression.text)], indent: inner)
-                }
-                for send in body.sends {
-                    if let argument = send.argument {
-                        open("send", [("event", send.input.name), ("target", SCXMLVocabulary.internalTarget)], indent: inner)
-                        empty("content", [("expr", argument.text)], indent: inner + "  ")
-                        close("send", indent: inner)
-                    } else {
-                        empty("raise", [("event", send.input.name)], indent: inner)
-                    }
-                }
+                steps(body.steps, indent: indent + "  ")
                 close("sc:effect", indent: indent)
+            }
+        }
+
+        /// Steps as executable content: `<assign>`, `<raise>` (or `<send target="#_internal">`
+        /// for a value), `<send>` for the external queue, `<log>`, `<if>`, `<foreach>`.
+        private mutating func steps(_ steps: [EffectDefinition.Step], indent: String) {
+            for step in steps {
+                switch step {
+                case .assign(let assignment):
+                    empty("assign", [("location", assignment.variable.name), ("expr", assignment.expression.text)], indent: indent)
+                case .send(let send):
+                    var attributes = [("event", send.input.name)]
+                    if send.queue == .internal {
+                        guard send.argument != nil else {
+                            empty("raise", attributes, indent: indent)
+                            continue
+                        }
+                        attributes.append(("target", SCXMLVocabulary.internalTarget))
+                    }
+                    guard let argument = send.argument else {
+                        empty("send", attributes, indent: indent)
+                        continue
+                    }
+                    open("send", attributes, indent: indent)
+                    empty("content", [("expr", argument.text)], indent: indent + "  ")
+                    close("send", indent: indent)
+                case .log(let log):
+                    var attributes: [(String, String)] = []
+                    if let label = log.label { attributes.append(("label", label)) }
+                    if let expression = log.expression { attributes.append(("expr", expression.text)) }
+                    empty("log", attributes, indent: indent)
+                case .conditional(let conditional):
+                    for (number, branch) in conditional.branches.enumerated() {
+                        if number == 0 {
+                            open("if", [("cond", branch.condition.text)], indent: indent)
+                        } else {
+                            empty("elseif", [("cond", branch.condition.text)], indent: indent + "  ")
+                        }
+                        self.steps(branch.steps, indent: indent + "  ")
+                    }
+                    if !conditional.otherwise.isEmpty {
+                        empty("else", [], indent: indent + "  ")
+                        self.steps(conditional.otherwise, indent: indent + "  ")
+                    }
+                    close("if", indent: indent)
+                case .forEach(let loop):
+                    var attributes = [("array", loop.items.text), ("item", loop.item.name)]
+                    if let index = loop.index { attributes.append(("index", index.name)) }
+                    if loop.steps.isEmpty {
+                        empty("foreach", attributes, indent: indent)
+                        continue
+                    }
+                    open("foreach", attributes, indent: indent)
+                    self.steps(loop.steps, indent: indent + "  ")
+                    close("foreach", indent: indent)
+                }
             }
         }
 

@@ -60,21 +60,51 @@ public enum MachineFileWriter {
 
     private static func write(_ effect: EffectDefinition, into out: inout String) {
         out += "  \(quoted(effect.name.name)):\n"
-        if !effect.assignments.isEmpty {
-            out += "    set:\n"
-            for assignment in effect.assignments {
-                out += "      \(quoted(assignment.variable.name)): \(quoted(assignment.expression.text))\n"
+        write(effect.steps, indent: "    ", into: &out)
+    }
+
+    /// Steps as a list, one mapping per step, nested steps under `do` and `else`.
+    private static func write(_ steps: [EffectDefinition.Step], indent: String, into out: inout String) {
+        let inner = indent + "  "
+        for step in steps {
+            switch step {
+            case .assign(let assignment):
+                out += "\(indent)- set: { \(quoted(assignment.variable.name)): \(JSONText.quoted(assignment.expression.text)) }\n"
+            case .send(let send):
+                var fields = ["input: \(quoted(send.input.name))"]
+                if let argument = send.argument { fields.append("arg: \(JSONText.quoted(argument.text))") }
+                if send.queue == .external { fields.append("queue: external") }
+                out += "\(indent)- send: { \(fields.joined(separator: ", ")) }\n"
+            case .log(let log):
+                var fields: [String] = []
+                if let label = log.label { fields.append("label: \(JSONText.quoted(label))") }
+                if let expression = log.expression { fields.append("expr: \(JSONText.quoted(expression.text))") }
+                out += "\(indent)- log: { \(fields.joined(separator: ", ")) }\n"
+            case .conditional(let conditional):
+                for (number, branch) in conditional.branches.enumerated() {
+                    out += "\(indent)- \(number == 0 ? "if" : "elif"): \(JSONText.quoted(branch.condition.text))\n"
+                    nested("do", branch.steps, indent: inner, into: &out)
+                }
+                if !conditional.otherwise.isEmpty {
+                    out += "\(indent)- else:\n"
+                    write(conditional.otherwise, indent: inner + "  ", into: &out)
+                }
+            case .forEach(let loop):
+                // The loop's keys are a mapping under `foreach`, indented past it.
+                let keys = inner + "  "
+                out += "\(indent)- foreach:\n\(keys)array: \(JSONText.quoted(loop.items.text))\n\(keys)item: \(quoted(loop.item.name))\n"
+                if let index = loop.index { out += "\(keys)index: \(quoted(index.name))\n" }
+                nested("do", loop.steps, indent: keys, into: &out)
             }
         }
-        if !effect.sends.isEmpty {
-            out += "    send:\n"
-            for send in effect.sends {
-                if let argument = send.argument {
-                    out += "      - { input: \(quoted(send.input.name)), arg: \(quoted(argument.text)) }\n"
-                } else {
-                    out += "      - \(quoted(send.input.name))\n"
-                }
-            }
+    }
+
+    private static func nested(_ key: String, _ steps: [EffectDefinition.Step], indent: String, into out: inout String) {
+        if steps.isEmpty {
+            out += "\(indent)\(key): []\n"
+        } else {
+            out += "\(indent)\(key):\n"
+            write(steps, indent: indent + "  ", into: &out)
         }
     }
 
