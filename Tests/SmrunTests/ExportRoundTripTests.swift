@@ -35,6 +35,47 @@ import Testing
         }
     }
 
+    /// Every kind of step, through both writers: the same results and the same log lines.
+    @Test func stepsSurviveBothWriters() throws {
+        let files = try TemporaryFiles()
+        let document = try files.file(
+            "steps.scxml",
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:sc="https://statecraft.dev/scxml" version="1.0" name="steps">
+              <sc:input name="go" arg="int"/>
+              <sc:input name="echo" arg="string"/>
+              <sc:input name="done"/>
+              <datamodel><data id="n" expr="0"/><data id="i" expr="0"/><data id="text">"a \\"quoted\\" &amp; &lt;b&gt;"</data></datamodel>
+              <state id="idle">
+                <transition event="go" target="busy">
+                  <if cond="arg &gt; 10"><assign location="n" expr="arg"/><log label="big" expr="n"/>
+                  <elseif cond="arg &gt; 5"/><log label="medium"/>
+                  <else/><foreach array="arg" item="i"><assign location="n" expr="n + i"/></foreach><log expr="text + string(n)"/></if>
+                  <send event="echo" target="#_internal"><content expr="string(n)"/></send>
+                  <send event="done"/>
+                </transition>
+              </state>
+              <state id="busy">
+                <transition event="echo"><log label="echo" expr="arg"/></transition>
+                <transition event="done" target="idle"/>
+              </state>
+            </scxml>
+            """)
+        let yaml = files.path("steps.yaml")
+        let back = files.path("back-steps.scxml")
+        try export(document, as: "yaml", to: yaml)
+        try export(yaml, as: "scxml", to: back)
+        let arguments = ["--send", "go=3", "--send", "go=7", "--send", "go=12", "--format", "json"]
+        let original = try Smrun.run([document] + arguments)
+        #expect(original.exited(0), "\(original.errorText)")
+        #expect(original.errorLines.contains(#"log: "a \"quoted\" & <b>3""#), "\(original.errorText)")
+        for converted in [yaml, back] {
+            let run = try Smrun.run([converted] + arguments)
+            #expect(run.text == original.text, "\(converted)")
+            #expect(run.errorText == original.errorText, "\(converted)")
+        }
+    }
+
     @Test func aTransitionSCXMLCannotSayIsRefused() throws {
         let files = try TemporaryFiles()
         let machine = try files.file(
