@@ -11,9 +11,13 @@ enum XMLTreeReader {
     /// Where an element or attribute of the SCXML standard lives.
     static let scxmlNamespace = "http://www.w3.org/2005/07/scxml"
 
+    /// libxml2 2.9's initialization is not safe to run from two threads at once (tests and
+    /// apps read documents in parallel): a lazily initialized global runs it exactly once.
+    private static let libxml2Initialized: Void = xmlInitParser()
+
     static func read(_ bytes: [UInt8], limits: YAMLLimits) -> Result<XMLTree, Diagnostic> {
         if let problem = prologProblem(bytes) { return .failure(problem) }
-        xmlInitParser()
+        _ = libxml2Initialized
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue)
         return bytes.withUnsafeBufferPointer { buffer -> Result<XMLTree, Diagnostic> in
             // An empty buffer has no base address; libxml2 reports the empty document itself.
@@ -33,12 +37,15 @@ enum XMLTreeReader {
                     guard let context, let error else { return }
                     Unmanaged<ErrorCollector>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
                 }, Unmanaged.passUnretained(errors).toOpaque())
-            var walk = Walk(reader: reader, limits: limits)
-            let result = walk.run()
-            if case .failure(let diagnostic) = result, diagnostic.code == .xmlSyntax, let first = errors.first {
-                return .failure(first)
+            // The handler holds the collector unretained: it must live until the reader is done.
+            return withExtendedLifetime(errors) {
+                var walk = Walk(reader: reader, limits: limits)
+                let result = walk.run()
+                if case .failure(let diagnostic) = result, diagnostic.code == .xmlSyntax, let first = errors.first {
+                    return .failure(first)
+                }
+                return result
             }
-            return result
         }
     }
 
