@@ -1,9 +1,11 @@
 # Statecraft: build, test, run, bench, fuzz. `make test` installs what it needs on a fresh machine.
 SWIFT ?= swift
 PREFIX ?= /usr/local
-# smrun's release build is a fully static executable: nothing to link at start-up (which
-# halves the page faults of a short run) and nothing to install beside it. It has a scratch
-# path of its own, as its flags differ from the other builds'.
+# smrun's release build links the Swift runtime statically, and the system's C libraries it
+# reads with (libyaml, libxml2 and what libxml2 needs: ICU, lzma, zlib; libedit) dynamically:
+# Debian's ICU, lzma and zlib cannot be linked into a static executable. README.md says what
+# the binary needs at run time. It has a scratch path of its own, as its flags differ from the
+# other builds'.
 RELEASE_SCRATCH = .build/static
 SMRUN = $(RELEASE_SCRATCH)/release/smrun
 
@@ -13,10 +15,12 @@ all: build
 
 APT_INSTALL = apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
 
-# libyaml's and libedit's headers (Debian: libyaml-dev, libedit-dev) are needed to build.
+# libyaml's, libxml2's and libedit's headers (Debian: libyaml-dev, libxml2-dev, libedit-dev) are
+# needed to build.
 deps:
 	@missing=""; \
 	pkg-config --exists yaml-0.1 2>/dev/null || missing="libyaml-dev pkg-config"; \
+	pkg-config --exists libxml-2.0 2>/dev/null || missing="$$missing libxml2-dev pkg-config"; \
 	pkg-config --exists libedit 2>/dev/null || missing="$$missing libedit-dev pkg-config"; \
 	[ -z "$$missing" ] || { $(APT_INSTALL) $$missing; }
 
@@ -41,7 +45,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -static-executable --scratch-path $(RELEASE_SCRATCH) --product smrun
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH) --product smrun
 
 # Runs the self-driving car of Jester's README through its journey.
 run: release
@@ -73,7 +77,7 @@ test-tsan: test-deps
 bench: deps
 	benchmarks/bench.sh
 
-# libFuzzer + AddressSanitizer on the machine-file loader, script lines and expressions, each for
+# libFuzzer + AddressSanitizer on the machine-file loader, script lines, expressions and the SCXML reader, each for
 # FUZZ_SECONDS; fails on any crash, sanitizer report or timeout. See Fuzz/run.sh.
 FUZZ_SECONDS ?= 60
 fuzz: deps

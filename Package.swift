@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "Statecraft", targets: ["Statecraft"]),
         .library(name: "StatecraftYAML", targets: ["StatecraftYAML"]),
+        .library(name: "StatecraftSCXML", targets: ["StatecraftSCXML"]),
         .executable(name: "smrun", targets: ["smrun"]),
     ],
     dependencies: [
@@ -17,6 +18,12 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // The system's libxml2, for SCXML documents.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // The system's libedit, for `smrun repl`'s line editing.
         .systemLibrary(
             name: "CLibEdit",
@@ -25,6 +32,7 @@ let package = Package(
         ),
         .target(name: "Statecraft"),
         .target(name: "StatecraftYAML", dependencies: ["Statecraft", "CLibYAML"]),
+        .target(name: "StatecraftSCXML", dependencies: ["Statecraft", "StatecraftYAML", "CLibXML2"]),
         // smrun's input-script parsing, a library so that the fuzz targets can reach it.
         .target(name: "SmrunCore", dependencies: ["Statecraft"]),
         .executableTarget(
@@ -32,6 +40,7 @@ let package = Package(
             dependencies: [
                 "Statecraft",
                 "StatecraftYAML",
+                "StatecraftSCXML",
                 "SmrunCore",
                 "CLibEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -46,16 +55,20 @@ let package = Package(
             name: "FuzzScriptLine", dependencies: ["FuzzSupport", "Statecraft", "StatecraftYAML", "SmrunCore"],
             path: "Fuzz/FuzzScriptLine"),
         .executableTarget(
+            name: "FuzzSCXML", dependencies: ["FuzzSupport", "Statecraft", "StatecraftYAML", "StatecraftSCXML"],
+            path: "Fuzz/FuzzSCXML"),
+        .executableTarget(
             name: "FuzzExpression", dependencies: ["FuzzSupport", "Statecraft"], path: "Fuzz/FuzzExpression"),
         // In-process benchmarks that `make bench` runs (benchmarks/bench.sh); build with -c release.
         .executableTarget(
-            name: "StatecraftBenchmarks", dependencies: ["Statecraft", "StatecraftYAML"],
+            name: "StatecraftBenchmarks", dependencies: ["Statecraft", "StatecraftYAML", "StatecraftSCXML"],
             path: "benchmarks/StatecraftBenchmarks"),
         // Helpers the test targets share (a stream's next elements, a log observers append to, the
         // `.timeBound` trait); a plain target, as a test target cannot depend on another.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StatecraftTests", dependencies: ["Statecraft", "TestSupport"]),
         .testTarget(name: "StatecraftYAMLTests", dependencies: ["StatecraftYAML", "TestSupport"]),
+        .testTarget(name: "StatecraftSCXMLTests", dependencies: ["StatecraftSCXML", "TestSupport"]),
         .testTarget(name: "SmrunCoreTests", dependencies: ["SmrunCore", "Statecraft"]),
         .testTarget(name: "SmrunTests", dependencies: ["smrun", "Statecraft", "StatecraftYAML", "TestSupport"], exclude: ["Fixtures"]),
     ]

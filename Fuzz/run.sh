@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# make fuzz: libFuzzer with AddressSanitizer on the three fuzz targets of Fuzz/.
+# make fuzz: libFuzzer with AddressSanitizer on the four fuzz targets of Fuzz/.
 #
 #   FuzzMachineFile  machine-file bytes -> MachineFile.load; a valid machine is also run, drawn
 #                    (DOT, Mermaid) and linted
 #   FuzzScriptLine   input-script lines and --send values -> SmrunCore's ScriptLineParser -> Runner
 #   FuzzExpression   guard / set expressions -> ExpressionParser, ExpressionChecker, evaluation
+#   FuzzSCXML        SCXML bytes -> SCXMLFile.load (libxml2); a valid machine is written as YAML
+#                    and as SCXML (smrun export), each loaded again, and run
 #
 # Builds each target with `-sanitize=fuzzer,address` into .build-fuzz/, then runs it for
 # FUZZ_SECONDS on Fuzz/.work/TARGET/corpus/, a working corpus seeded from Fuzz/Corpus/TARGET/
@@ -15,14 +17,14 @@
 # libFuzzer: `swift build && .build/debug/TARGET Fuzz/.work/TARGET/artifacts/crash-...`.
 #
 # Settings, from the environment:
-#   FUZZ_SECONDS  seconds per target (60)     FUZZ_TARGETS  targets to run (all three)
+#   FUZZ_SECONDS  seconds per target (60)     FUZZ_TARGETS  targets to run (all four)
 #   FUZZ_CONFIG   release (default), or debug: adds the standard library's bounds checks on unsafe
 #                 buffers (ASan already catches accesses outside an allocation), 3-30 times slower
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-FuzzMachineFile FuzzScriptLine FuzzExpression}
+targets=${FUZZ_TARGETS:-FuzzMachineFile FuzzScriptLine FuzzExpression FuzzSCXML}
 config=${FUZZ_CONFIG:-release}
 swift=${SWIFT:-swift}
 scratch=.build-fuzz

@@ -12,7 +12,8 @@
 # observer) and heap allocations per transition, counted by preloading malloc_count.so;
 # loading a generated machine of 10,000 states and 100,000 transitions (gen_big_machine.py,
 # some 10 MB), by `smrun validate` and by MachineFile.load in-process, each against
-# libyaml's bare event parse of the same file (baselines/yaml_events.c), interleaved; and
+# libyaml's bare event parse of the same file (baselines/yaml_events.c), interleaved; the same
+# machine as an SCXML document against libxml2's bare read (baselines/xml_reader.c); and
 # `smrun validate` of a small machine against smrun's start-up (`smrun --help`). The statechart
 # engine against Qt SCXML, sismic and python-statemachine: benchmarks/statechart_bench.sh.
 #
@@ -114,6 +115,8 @@ command_of() {
     smrun-json) cmd=("$smrun" --format json "$machine") ok_status=1 ;;
     yaml-events) cmd=("$work/yaml_events" "$big") ;;
     smrun-validate) cmd=(timeout "$load_timeout" "$smrun" validate "$big") ok_status=124 ;;
+    xml-reader) cmd=("$work/xml_reader" "$big_scxml") ;;
+    smrun-validate-scxml) cmd=(timeout "$load_timeout" "$smrun" validate "$big_scxml") ok_status=124 ;;
     smrun-validate-small) cmd=("$smrun" validate "$small_machine") ;;
     smrun-help) cmd=("$smrun" --help) ;;
     *) die "no program $1" ;;
@@ -135,6 +138,7 @@ programs=(c-table)  # the C baseline comes first: the others are checked against
 cc -O2 -o "$work/car_table" "$bench/baselines/car_table.c"
 cc -O2 -o "$work/measure" "$bench/measure.c"
 cc -O2 -o "$work/yaml_events" "$bench/baselines/yaml_events.c" -lyaml
+cc -O2 -o "$work/xml_reader" "$bench/baselines/xml_reader.c" $(pkg-config --cflags --libs libxml-2.0)
 cc -O2 -shared -fPIC -o "$work/malloc_count.so" "$bench/malloc_count.c"
 
 ensure_command mawk mawk && programs+=(mawk)
@@ -319,6 +323,43 @@ if [ -n "$benchmarks_binary" ]; then
     else
         note "no breakdown of the load: it would not finish either"
     fi
+fi
+
+# --- SCXML load --------------------------------------------------------------------
+
+# The same machine as an SCXML document (written by `smrun export`), loaded by `smrun validate`
+# and by SCXMLFile.load in-process, each against libxml2's bare streaming read of the document
+# (baselines/xml_reader.c), interleaved.
+if [ -n "$smrun" ]; then
+    say ""
+    big_scxml=${big%.yaml}.scxml
+    if [ ! -s "$big_scxml" ] || [ "$big" -nt "$big_scxml" ]; then
+        "$smrun" export --format scxml "$big" >"$big_scxml.tmp" || die "smrun export failed on $big"
+        mv "$big_scxml.tmp" "$big_scxml"
+    fi
+    scxml_results=$work/load-scxml.tsv
+    scxml_inprocess_results=$work/load-scxml-inprocess.tsv
+    : >"$scxml_results"
+    : >"$scxml_inprocess_results"
+    for run in $(seq "$load_runs"); do
+        say "timing the SCXML load: run $run of $load_runs"
+        time_run xml-reader /dev/null xml-reader "$scxml_results"
+        within_load_budget smrun-validate "$scxml_results" && time_run smrun-validate-scxml /dev/null smrun-validate "$scxml_results"
+        timing=$("$work/xml_reader" -t "$big_scxml") || die "xml_reader failed on $big_scxml"
+        printf '%s\t%s\n' xml-reader "$timing" >>"$scxml_inprocess_results"
+        if [ -n "$benchmarks_binary" ] && within_load_budget SCXMLFile.load "$scxml_inprocess_results"; then
+            status=0
+            timing=$("$benchmarks_binary" load "$big_scxml" --timeout "$load_timeout") || status=$?
+            [ "$status" -eq 0 ] || [ "$status" -eq 124 ] || die "StatecraftBenchmarks load failed on $big_scxml"
+            printf '%s\t%s\n' SCXMLFile.load "$timing" >>"$scxml_inprocess_results"
+        fi
+    done
+    say "load of $big_scxml ($(wc -c <"$big_scxml") bytes), runs interleaved"
+    say "as processes, from exec to exit (smrun validate also lints):"
+    python3 "$bench/report.py" table "$scxml_results" xml-reader
+    say "in-process, start-up excluded (reading the file and loading it):"
+    python3 "$bench/report.py" table "$scxml_inprocess_results" xml-reader
+    say "(target: loading takes at most 2x libxml2's bare read)"
 fi
 
 # --- Small machine -----------------------------------------------------------------

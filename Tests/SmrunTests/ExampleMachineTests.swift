@@ -3,9 +3,9 @@ import Testing
 
 /// Every example in `machines/` prints exactly its expected transcript.
 ///
-/// `machines/NAME[.VARIANT].script` is run as `smrun machines/NAME.yaml < script` and compared
-/// with `machines/NAME[.VARIANT].expected.txt`; a new machine with a script is covered by adding
-/// the files.
+/// `machines/NAME[.VARIANT].script` is run as `smrun machines/NAME.yaml < script` (or
+/// `NAME.scxml`, for an SCXML document) and compared with `machines/NAME[.VARIANT].expected.txt`;
+/// a new machine with a script is covered by adding the files.
 @Suite struct ExampleMachineTests {
     /// A script in `machines/` with the machine it drives and its expected transcript.
     struct Example: CustomTestStringConvertible, Sendable {
@@ -20,7 +20,10 @@ import Testing
         return files.filter { $0.hasSuffix(".script") }.sorted().map { script in
             let stem = String(script.dropLast(".script".count))
             let machine = stem.split(separator: ".", maxSplits: 1)[0]
-            return Example(script: "machines/\(script)", machine: "machines/\(machine).yaml", expected: "machines/\(stem).expected.txt")
+            let isSCXML = files.contains("\(machine).scxml")
+            return Example(
+                script: "machines/\(script)", machine: "machines/\(machine).\(isSCXML ? "scxml" : "yaml")",
+                expected: "machines/\(stem).expected.txt")
         }
     }()
 
@@ -31,7 +34,7 @@ import Testing
 
     @Test func everyMachineHasAScript() throws {
         let machines = try FileManager.default.contentsOfDirectory(atPath: Paths.machines.path)
-            .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".test.yaml") }
+            .filter { ($0.hasSuffix(".yaml") && !$0.hasSuffix(".test.yaml")) || $0.hasSuffix(".scxml") }
         let scripted = Set(Self.examples.map(\.machine))
         for machine in machines {
             #expect(scripted.contains("machines/\(machine)"), "machines/\(machine) has no .script to check it by")

@@ -4,14 +4,15 @@ import Testing
 
 /// `smrun validate`: every problem of every file, with stable codes and positions, in three formats.
 ///
-/// Each fixture in `Fixtures/validate/` starts with `# expect: CODE LINE:COLUMN` lines: the
-/// diagnostics validate must report for it, all of them and nothing else.
+/// Each fixture in `Fixtures/validate/` starts with `# expect: CODE LINE:COLUMN` lines (`CODE
+/// LINE` for an SCXML element, which has no column; in an SCXML fixture they are in a comment):
+/// the diagnostics validate must report for it, all of them and nothing else.
 struct ValidateCommandTests {
     static let fixtureDirectory = Paths.packageRoot.appendingPathComponent("Tests/SmrunTests/Fixtures/validate")
 
     static var fixtures: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: fixtureDirectory.path)) ?? [])
-            .filter { $0.hasSuffix(".yaml") }.sorted()
+            .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".scxml") }.sorted()
     }
 
     /// `CODE LINE:COLUMN` for each `# expect:` line of a fixture.
@@ -29,7 +30,8 @@ struct ValidateCommandTests {
         let path = "Tests/SmrunTests/Fixtures/validate/\(fixture)"
         let output = try Smrun.run(["validate", "--format", "json", path])
         let found = try Self.json(output)
-        #expect(found.map { "\($0["code"]!) \($0["line"]!):\($0["column"]!)" } == (try Self.expectations(fixture)))
+        #expect(
+            found.map { "\($0["code"]!) \($0["line"]!)" + (($0["column"] as? Int).map { ":\($0)" } ?? "") } == (try Self.expectations(fixture)))
         for diagnostic in found {
             #expect(diagnostic["file"] as? String == path)
             #expect(["error", "warning"].contains(diagnostic["severity"] as? String))
@@ -114,10 +116,13 @@ struct ValidateCommandTests {
             let github = try Smrun.run(["validate", "--format", "github", path]).lines
             #expect(text.count == json.count && github.count == json.count, "\(fixture)")
             for (index, object) in json.enumerated() where index < text.count && index < github.count {
-                let (line, column, code) = (object["line"]!, object["column"]!, object["code"]!)
-                #expect(text[index].hasPrefix("\(path):\(line):\(column): \(object["severity"]!): "), "\(fixture)")
+                // An SCXML element has a line and no column.
+                let (line, column, code) = (object["line"]!, object["column"] as? Int, object["code"]!)
+                let textPosition = "\(line):" + (column.map { "\($0):" } ?? "")
+                let githubPosition = "line=\(line)," + (column.map { "col=\($0)," } ?? "")
+                #expect(text[index].hasPrefix("\(path):\(textPosition) \(object["severity"]!): "), "\(fixture)")
                 #expect(text[index].hasSuffix("[\(code)]"))
-                #expect(github[index].hasPrefix("::\(object["severity"]!) file=\(path),line=\(line),col=\(column),title=\(code)::"))
+                #expect(github[index].hasPrefix("::\(object["severity"]!) file=\(path),\(githubPosition)title=\(code)::"))
             }
         }
     }
@@ -144,7 +149,7 @@ struct ValidateCommandTests {
         let nothingToCheck = try Smrun.run(["validate", empty.path])
         #expect(nothingToCheck.exited(2))
         // The command line is right: a plain error, not the usage text.
-        #expect(nothingToCheck.errorLines == ["smrun validate: no *.yaml or *.yml files under directory '\(empty.path)'"])
+        #expect(nothingToCheck.errorLines == ["smrun validate: no *.yaml, *.yml or *.scxml files under directory '\(empty.path)'"])
         let noArgument = try Smrun.run(["validate"])
         #expect(noArgument.exited(2))
         #expect(noArgument.errorText.contains("Usage: smrun validate"))

@@ -1,10 +1,12 @@
 import Foundation
 import Statecraft
+import StatecraftSCXML
 import StatecraftYAML
 
 /// How long loading a machine file takes in-process (process start-up excluded).
 enum LoadBenchmark {
-    /// One `MachineFile.load(path:)`, the whole of what `smrun` does before it runs or lints:
+    /// One `MachineFile.load(path:)` (`SCXMLFile.load(path:)` for a `.scxml` file), the whole of
+    /// what `smrun` does before it runs or lints:
     /// prints its wall, user and system time and the peak RSS, in measure.c's format. When it
     /// takes longer than `timeout` seconds, prints the same for the time so far and exits 124
     /// (as `timeout` does).
@@ -17,7 +19,7 @@ enum LoadBenchmark {
                 _exit(124)
             }
         }
-        let loaded = MachineFile.load(path: path)
+        let loaded = path.hasSuffix(".scxml") ? SCXMLFile.load(path: path) : MachineFile.load(path: path)
         let usage = start.elapsed()
         guard loaded.machine != nil else { fail(problems(path, loaded.diagnostics)) }
         say(usage.line)

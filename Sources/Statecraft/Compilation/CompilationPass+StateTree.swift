@@ -177,6 +177,7 @@ extension CompilationPass {
         let errorsBefore = diagnostics.count
         var chartTransitions: [StateChart.Transition] = []
         var checked: Set<SourcePosition> = []
+        var reportedHistorySources: Set<SourcePosition> = []
         for (index, transition) in transitions.enumerated() {
             let targets = transition.targets
             if targets.count > 1, checked.insert(transition.position).inserted, let problem = sameRegionProblem(targets, tree) {
@@ -185,7 +186,7 @@ extension CompilationPass {
             let targetsHistory = targets.contains { tree.kinds[$0].isHistory }
             for source in transition.sources {
                 if tree.kinds[source].isHistory {
-                    if checked.insert(transition.position.advanced(by: -1)).inserted {
+                    if reportedHistorySources.insert(transition.position).inserted {
                         error(.invalidState, "a transition leaves from history state '\(states[source].name.name)', which is never active", transition.position)
                     }
                     continue

@@ -1,6 +1,8 @@
 /// A position in a machine file: 1-based line and column (columns count Unicode scalars).
 ///
-/// Machines built in Swift have no file; their parts carry ``SourcePosition/unknown``.
+/// Machines built in Swift have no file; their parts carry ``SourcePosition/unknown``. A
+/// position with a line but column 0 names a line only (an SCXML document's elements: libxml2
+/// reports their lines).
 public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The line, from 1; 0 when unknown.
     public var line: Int
@@ -29,8 +31,9 @@ public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConver
     }
 
     /// This position moved right by `columns` (for a position inside a scalar).
+    /// A line-only position stays one.
     package func advanced(by columns: Int) -> SourcePosition {
-        SourcePosition(line: line, column: column + columns)
+        column == 0 ? self : SourcePosition(line: line, column: column + columns)
     }
 
     /// File order: by line, then column.
@@ -38,6 +41,6 @@ public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConver
         (a.line, a.column) < (b.line, b.column)
     }
 
-    /// `LINE:COLUMN`.
-    public var description: String { "\(line):\(column)" }
+    /// `LINE:COLUMN`, or `LINE` for a line-only position.
+    public var description: String { column == 0 && line > 0 ? "\(line)" : "\(line):\(column)" }
 }

@@ -59,10 +59,15 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case encoding
     /// The file is not valid YAML.
     case yamlSyntax = "yaml-syntax"
+    /// The file is not well-formed XML (an SCXML document).
+    case xmlSyntax = "xml-syntax"
     /// The file exceeds a ``YAMLLimits`` bound (size, depth, nodes, table cells).
     case limitExceeded = "limit-exceeded"
     /// A mapping has the same key twice.
     case duplicateKey = "duplicate-key"
+    /// A feature of the file's format that Statecraft does not run (an SCXML element such as
+    /// `<invoke>`, a datamodel other than its own, a document type declaration).
+    case unsupported
     // Schema.
     /// A key the schema does not have.
     case unknownKey = "unknown-key"

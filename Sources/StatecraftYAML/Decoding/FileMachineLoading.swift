@@ -7,7 +7,7 @@ public struct MachineFileError: Error, Sendable, CustomStringConvertible {
 
     /// The errors, one per line, each with its line and column when it has one.
     public var description: String {
-        diagnostics.filter { $0.severity == .error }.map { "\($0.position.map { "\($0.line):\($0.column): " } ?? "")\($0.message)" }
+        diagnostics.filter { $0.severity == .error }.map { "\($0.position.map { "\($0): " } ?? "")\($0.message)" }
             .joined(separator: "\n")
     }
 }

@@ -9,8 +9,8 @@ import Statecraft
 /// Reads a whole regular file, refusing what is not one (a directory, a FIFO that could block
 /// forever, a device) and what is over the size limit, without reading more than the limit.
 /// Its diagnostics are about the file as a whole, so they have no position.
-enum FileReader {
-    static func contents(of path: String, maximumBytes: Int) -> Result<[UInt8], Diagnostic> {
+package enum FileReader {
+    package static func contents(of path: String, maximumBytes: Int) -> Result<[UInt8], Diagnostic> {
         func fail(_ message: String, _ code: DiagnosticCode = .unreadableFile) -> Result<[UInt8], Diagnostic> {
             .failure(.error(code, message, at: nil))
         }

@@ -12,6 +12,20 @@ public enum MachineFile {
         public var machine: CompiledMachine?
         /// Every problem found, in file order.
         public var diagnostics: [Diagnostic]
+
+        package init(definition: MachineDefinition?, machine: CompiledMachine?, diagnostics: [Diagnostic]) {
+            self.definition = definition
+            self.machine = machine
+            self.diagnostics = diagnostics
+        }
+
+        /// Compiles a decoded definition, its decoder's diagnostics and the compiler's in file order.
+        package init(compiling definition: MachineDefinition, decodingDiagnostics: [Diagnostic], limits: YAMLLimits) {
+            let compiled = MachineCompiler.compile(definition, maximumTableCells: limits.maximumTableCells)
+            var diagnostics = decodingDiagnostics + compiled.diagnostics
+            diagnostics.sort(by: Diagnostic.inFileOrder)
+            self.init(definition: definition, machine: diagnostics.hasErrors ? nil : compiled.machine, diagnostics: diagnostics)
+        }
     }
 
     /// Loads machine-file text. `defaultName` names the machine when the file has no `machine` key.
@@ -21,11 +35,7 @@ public enum MachineFile {
         guard let definition else {
             return LoadResult(definition: nil, machine: nil, diagnostics: decodingDiagnostics)
         }
-        let compiled = MachineCompiler.compile(definition, maximumTableCells: limits.maximumTableCells)
-        var diagnostics = decodingDiagnostics + compiled.diagnostics
-        diagnostics.sort(by: Diagnostic.inFileOrder)
-        return LoadResult(
-            definition: definition, machine: diagnostics.hasErrors ? nil : compiled.machine, diagnostics: diagnostics)
+        return LoadResult(compiling: definition, decodingDiagnostics: decodingDiagnostics, limits: limits)
     }
 
     /// Parses and decodes machine-file text. The YAML document and the text are gone when this
@@ -59,9 +69,9 @@ public enum MachineFile {
     }
 
     /// `machines/car.yaml` -> `car`.
-    static func baseName(of path: String) -> String {
+    package static func baseName(of path: String, extensions: [String] = [".yaml", ".yml"]) -> String {
         var name = Substring(path.split(separator: "/").last ?? Substring(path))
-        for ext in [".yaml", ".yml"] where name.hasSuffix(ext) { name = name.dropLast(ext.count) }
+        for ext in extensions where name.hasSuffix(ext) { name = name.dropLast(ext.count) }
         return String(name)
     }
 }

@@ -46,7 +46,7 @@ struct GraphCommand: ParsableCommand {
         }
     }
 
-    @Argument(help: "The machine file (YAML).", completion: .file(extensions: ["yaml", "yml"]))
+    @Argument(help: "The machine file (YAML, or SCXML for a .scxml file).", completion: .file(extensions: ["yaml", "yml", "scxml"]))
     var machine: String
 
     @Option(help: "Diagram format: dot (Graphviz) or mermaid (stateDiagram-v2).")
@@ -63,7 +63,7 @@ struct GraphCommand: ParsableCommand {
     @OptionGroup var limits: LimitOptions
 
     func run() throws {
-        let loaded = MachineFile.load(path: machine, limits: limits.limits)
+        let loaded = limits.load(machine)
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
         var options = Diagram.Options(direction: direction?.diagramDirection)

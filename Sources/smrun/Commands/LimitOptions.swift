@@ -1,8 +1,14 @@
 import ArgumentParser
 import StatecraftYAML
 
-/// The bounds on a machine file (docs/machine-files.md, bounds), each raised by a flag.
+/// How a machine file is read: its format, and the bounds on it (docs/machine-files.md,
+/// bounds), each raised by a flag.
 struct LimitOptions: ParsableArguments {
+    @Option(
+        name: .customLong("input-format"),
+        help: "The machine file's format: yaml or scxml. Default: scxml for a .scxml file, yaml otherwise.")
+    var inputFormat: InputFormat?
+
     @Option(name: .customLong("max-file-size"), help: "Largest machine file accepted, in bytes.")
     var maximumBytes = YAMLLimits.default.maximumBytes
 
@@ -19,6 +25,11 @@ struct LimitOptions: ParsableArguments {
         YAMLLimits(
             maximumBytes: maximumBytes, maximumDepth: maximumDepth, maximumNodes: maximumNodes,
             maximumTableCells: maximumTableCells)
+    }
+
+    /// Loads the machine at `path` in its format, within the bounds.
+    func load(_ path: String) -> MachineFile.LoadResult {
+        MachineLoader.load(path, format: inputFormat, limits: limits)
     }
 
     func validate() throws {

@@ -27,7 +27,7 @@ struct PathsCommand: ParsableCommand {
     @OptionGroup var limits: LimitOptions
 
     func run() throws {
-        let loaded = MachineFile.load(path: machine, limits: limits.limits)
+        let loaded = limits.load(machine)
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
         var targetState: Int?

@@ -22,7 +22,7 @@ struct ReplCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The machine file (YAML).", completion: .file(extensions: ["yaml", "yml"]))
+    @Argument(help: "The machine file (YAML, or SCXML for a .scxml file).", completion: .file(extensions: ["yaml", "yml", "scxml"]))
     var machine: String
 
     @Option(help: "Output format of results: text (for people) or json (JSON Lines).")
@@ -38,7 +38,7 @@ struct ReplCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = MachineFile.load(path: machine, limits: limits.limits)
+        let loaded = limits.load(machine)
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
         if compiled.isStatechart {

@@ -21,7 +21,7 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The machine file (YAML).", completion: .file(extensions: ["yaml", "yml"]))
+    @Argument(help: "The machine file (YAML, or SCXML for a .scxml file).", completion: .file(extensions: ["yaml", "yml", "scxml"]))
     var machine: String
 
     @Option(name: .customLong("send"), help: ArgumentHelp("An input to send, as INPUT or INPUT=ARG; repeatable. Without it, inputs are read from standard input.", valueName: "input"))
@@ -86,7 +86,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = MachineFile.load(path: machine, limits: limits.limits)
+        let loaded = limits.load(machine)
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
 

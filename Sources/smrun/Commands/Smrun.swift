@@ -15,7 +15,7 @@ struct Smrun: ParsableCommand {
         version: SmrunVersion.current,
         subcommands: [
             RunCommand.self, ValidateCommand.self, GraphCommand.self, StatusCommand.self, ReplCommand.self, SchemaCommand.self,
-            TestCommand.self, PathsCommand.self,
+            TestCommand.self, PathsCommand.self, ExportCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

@@ -31,7 +31,7 @@ struct StatusCommand: ParsableCommand {
         let (bytes, saved) = try StateFile.readDocument(stateFile)
         var status = SnapshotStatus(file: stateFile, saved: saved)
         if let machine {
-            let loaded = MachineFile.load(path: machine, limits: limits.limits)
+            let loaded = limits.load(machine)
             DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
             guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
             status.machine = (machine, compiled, SnapshotStatus.match(saved, bytes: bytes, machine: compiled))

@@ -8,14 +8,15 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check machine files and report every error and warning.",
         discussion: """
-            A directory stands for every *.yaml and *.yml file under it. Exit status: 0 when no file \
+            A directory stands for every *.yaml, *.yml and *.scxml file under it. Exit status: 0 when no file \
             has an error (nor, with --strict, a warning), 1 otherwise, 2 for a usage error or an \
             unreadable file.
             """
     )
 
     @Argument(
-        help: "Machine files, or directories to search for *.yaml and *.yml files.", completion: .file(extensions: ["yaml", "yml"]))
+        help: "Machine files, or directories to search for *.yaml, *.yml and *.scxml files.",
+        completion: .file(extensions: ["yaml", "yml", "scxml"]))
     var paths: [String]
 
     @Option(help: "Output format: text (compiler style), json (one array), github (workflow annotations).")
@@ -34,7 +35,7 @@ struct ValidateCommand: ParsableCommand {
         let files = try machineFiles()
         var reports: [ValidationReport.FileReport] = []
         for file in files {
-            let loaded = MachineFile.load(path: file, limits: limits.limits)
+            let loaded = limits.load(file)
             var diagnostics = loaded.diagnostics
             if let machine = loaded.machine, let definition = loaded.definition {
                 diagnostics += MachineLinter.lint(machine, definition: definition)
@@ -59,7 +60,7 @@ struct ValidateCommand: ParsableCommand {
                 let found = MachineFileFinder.machineFiles(under: path)
                 if found.isEmpty {
                     // Not a usage error: the command line is right, the directory holds nothing to check.
-                    FileHandleOutput.standardError("smrun validate: no *.yaml or *.yml files under directory '\(path)'\n")
+                    FileHandleOutput.standardError("smrun validate: no *.yaml, *.yml or *.scxml files under directory '\(path)'\n")
                     throw ExitCode(Smrun.Status.invalid)
                 }
                 files += found

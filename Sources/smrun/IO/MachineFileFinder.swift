@@ -5,7 +5,7 @@
 #endif
 
 /// Expands `smrun validate`'s and `smrun test`'s arguments: a directory stands for every machine
-/// file (`*.yaml`, `*.yml`, but not the scenario files `*.test.yaml`) or every scenario file
+/// file (`*.yaml`, `*.yml`, `*.scxml`, but not the scenario files `*.test.yaml`) or every scenario file
 /// under it, in sorted order; anything else is taken as given (an unreadable path is reported
 /// when it is loaded).
 enum MachineFileFinder {
@@ -17,7 +17,7 @@ enum MachineFileFinder {
     /// The machine files under `directory`, sorted, with `directory` as their prefix.
     static func machineFiles(under directory: String) -> [String] {
         files(under: directory) { name in
-            (name.hasSuffix(".yaml") || name.hasSuffix(".yml")) && !isScenarioFile(name)
+            (name.hasSuffix(".yaml") || name.hasSuffix(".yml") || name.hasSuffix(".scxml")) && !isScenarioFile(name)
         }
     }
 

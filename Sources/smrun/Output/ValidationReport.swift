@@ -25,16 +25,17 @@ struct ValidationReport {
         case .text:
             return all.map { DiagnosticPrinter.text($1, file: $0) + "\n" }.joined()
         case .json:
-            // A problem with the file as a whole has `"line":null,"column":null`.
+            // A problem with the file as a whole has `"line":null,"column":null`; one at a line
+            // without a column (an SCXML element) `"column":null`.
             let objects = all.map { file, d in
                 "  {\"file\":\(JSONText.quoted(file)),\"line\":\(d.position.map { "\($0.line)" } ?? "null"),"
-                    + "\"column\":\(d.position.map { "\($0.column)" } ?? "null"),"
+                    + "\"column\":\(d.position.flatMap { $0.column > 0 ? "\($0.column)" : nil } ?? "null"),"
                     + "\"severity\":\"\(d.severity.rawValue)\",\"code\":\"\(d.code.rawValue)\",\"message\":\(JSONText.quoted(d.message))}"
             }
             return objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
         case .github:
             return all.map { file, d in
-                let position = d.position.map { "line=\($0.line),col=\($0.column)," } ?? ""
+                let position = d.position.map { "line=\($0.line)," + ($0.column > 0 ? "col=\($0.column)," : "") } ?? ""
                 return "::\(d.severity.rawValue) file=\(Self.property(file)),\(position)title=\(d.code.rawValue)::"
                     + Self.data("\(JSONText.escapingControls(d.message)) [\(d.code.rawValue)]") + "\n"
             }.joined()

@@ -39,7 +39,7 @@ struct ScenarioSuite {
             guard let file = loaded.file else { continue }
             let machinePath = ScenarioFileLoader.machinePath(of: file, scenarioPath: path)
             if suite.machines[machinePath] == nil && !refusedMachines.contains(machinePath) {
-                let machine = MachineFile.load(path: machinePath, limits: limits)
+                let machine = MachineLoader.load(machinePath, limits: limits)
                 if let compiled = machine.machine {
                     suite.machines[machinePath] = compiled
                 } else {

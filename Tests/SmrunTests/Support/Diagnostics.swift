@@ -21,8 +21,8 @@ extension SmrunOutput {
         for line in errorLines {
             let rest = line.hasPrefix(prefix) ? line.dropFirst(prefix.count) : ""
             #expect(
-                rest.wholeMatch(of: /([0-9]+:[0-9]+:)? (error|warning): .+ \[[a-z0-9-]+\]/) != nil,
-                "not FILE:LINE:COL: error: MESSAGE [code] (or FILE: error: ...): \(line.prefix(500))", sourceLocation: sourceLocation)
+                rest.wholeMatch(of: /([0-9]+(:[0-9]+)?:)? (error|warning): .+ \[[a-z0-9-]+\]/) != nil,
+                "not FILE:LINE:COL: error: MESSAGE [code] (or FILE:LINE: in an SCXML document, or FILE: error: ...): \(line.prefix(500))", sourceLocation: sourceLocation)
         }
     }
 }

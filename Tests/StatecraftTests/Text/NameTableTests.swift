@@ -28,11 +28,13 @@ struct NameTableTests {
     }
 
     /// A hostile file whose names share their first and last bytes must not turn every lookup
-    /// into a walk of one long chain.
+    /// into a walk of one long chain. (The bound leaves room for the seed: with random
+    /// multipliers, the longest run of 50,000 names is usually 20 to 40 and was seen at 69 once;
+    /// a hash that ignored the middle bytes would make runs of thousands.)
     @Test func namesThatDifferOnlyInTheMiddleStillSpread() {
         let names = (0..<50_000).map { "prefix-long-enough-\($0)-suffix-long-enough" }
         let table = NameTable(names)
-        #expect(table.longestRun < 64)
+        #expect(table.longestRun < 256)
         #expect(table.id(of: names[12_345]) == 12_345)
     }
 
@@ -42,7 +44,7 @@ struct NameTableTests {
         let names = (0..<50_000).map { "prefix-#\(String($0 + 100_000).dropFirst())#-suffix" }
         #expect(names.allSatisfy { $0.utf8.count == 21 })
         let table = NameTable(names)
-        #expect(table.longestRun < 64)
+        #expect(table.longestRun < 256)
         #expect(table.id(of: names[31_337]) == 31_337)
     }
 

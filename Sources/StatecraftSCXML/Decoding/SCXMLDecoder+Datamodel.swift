@@ -1,0 +1,55 @@
+import Statecraft
+
+// `<datamodel>` and `<data>`: the machine's context. Every `<data>` of the document, wherever
+// it is written, is a context variable set when the machine starts (SCXML's early binding).
+extension SCXMLDecoder {
+    mutating func decodeDatamodel(_ index: Int) {
+        checkAttributes(index)
+        for child in tree[index].children {
+            let element = tree[child]
+            guard isSCXML(element), element.name == "data" else {
+                misplaced(child, in: "<datamodel>", allowed: ["data"])
+                continue
+            }
+            decodeData(child)
+        }
+    }
+
+    private mutating func decodeData(_ index: Int) {
+        checkAttributes(index)
+        let element = tree[index]
+        if isNullDatamodel {
+            error(.unsupported, "<data> is not allowed with datamodel=\"null\", which has no data; leave the datamodel attribute out", element)
+            return
+        }
+        guard let id = element.attribute("id") else {
+            error(.missingKey, "<data> needs an id", element)
+            return
+        }
+        if element.attribute("src") != nil {
+            error(.unsupported, "<data src> is not supported: a value is written in expr", element)
+            return
+        }
+        if let first = element.children.first {
+            error(.unsupported, "<data> holding elements is not supported: a value is a constant in expr", tree[first])
+            return
+        }
+        let text: String
+        switch (element.attribute("expr"), element.text) {
+        case (let expr?, nil): text = expr
+        case (nil, let content?): text = content
+        case (nil, nil): text = "null"
+        case (_?, _?):
+            error(.invalidValue, "<data id=\"\(id)\"> has both expr and a value inside it", element)
+            return
+        }
+        guard let value = SCXMLConstant.value(of: text) else {
+            error(
+                .invalidValue,
+                "<data id=\"\(id)\">'s value '\(text)' is not a constant: an int, a finite double, true, false, null or a quoted string",
+                element)
+            return
+        }
+        context.append(ContextVariable(Named(id, at: element.position), value))
+    }
+}

@@ -1,0 +1,267 @@
+import Statecraft
+
+// Executable content (`<onentry>`, `<onexit>`, a `<transition>`'s body) as effects. A block's
+// SCXML elements become one effect named after where they are (`STATE.onentry`, `STATE.onexit`,
+// `STATE.transition.N`; a second block of a state `STATE.onentry.2`), whose steps are the
+// elements in order, and each `<sc:effect name="NAME">` the effect NAME, so that a machine
+// file's effect names survive a round trip.
+extension SCXMLDecoder {
+    /// The effects that `index`'s executable content runs, in order; their bodies are added to ``effects``.
+    mutating func executableBlock(_ index: Int, effectName base: String) -> [Named] {
+        var names: [Named] = []
+        var steps: [EffectDefinition.Step] = []
+        var start = tree[index].position
+        for child in tree[index].children {
+            let element = tree[child]
+            if isStatecraft(element) && element.name == "effect" {
+                flush(&steps, at: start, into: &names, base: base)
+                names.append(namedEffect(child))
+                continue
+            }
+            if steps.isEmpty { start = element.position }
+            steps += self.steps(of: [child])
+        }
+        flush(&steps, at: start, into: &names, base: base)
+        return names
+    }
+
+    private mutating func flush(_ steps: inout [EffectDefinition.Step], at position: SourcePosition, into names: inout [Named], base: String) {
+        guard !steps.isEmpty else { return }
+        let count = (generatedEffectCounts[base] ?? 0) + 1
+        generatedEffectCounts[base] = count
+        let effect = EffectDefinition(Named(count > 1 ? "\(base).\(count)" : base, at: position), steps: steps)
+        steps = []
+        effects.append(effect)
+        names.append(effect.name)
+    }
+
+    /// `<sc:effect name="NAME">`: the named effect, with the body written inside it (a hook when
+    /// empty). A name used again must have the same body.
+    private mutating func namedEffect(_ index: Int) -> Named {
+        checkAttributes(index)
+        let element = tree[index]
+        guard let name = element.attribute("name") else {
+            error(.missingKey, "<sc:effect> needs a name", element)
+            return Named("", at: element.position)
+        }
+        let body = EffectDefinition(Named(name, at: element.position), steps: steps(of: element.children))
+        let text = Self.text(of: body.steps)
+        if let known = namedEffectBodies[name] {
+            if known != text {
+                error(.duplicateEffect, "effect '\(name)' is given two different bodies", element)
+            }
+        } else {
+            namedEffectBodies[name] = text
+            // An empty body declares a hook, as `NAME:` without a body does in a machine file.
+            effects.append(body)
+        }
+        return body.name
+    }
+
+    /// The steps, as text without positions: two bodies written alike read alike.
+    private static func text(of steps: [EffectDefinition.Step]) -> String {
+        steps.map { step in
+            switch step {
+            case .assign(let assignment): "set \(assignment.variable.name) = \(assignment.expression.text);"
+            case .send(let send):
+                "send \(send.input.name) \(send.argument?.text ?? "") \(send.queue.rawValue) \(send.delay?.text ?? "") \(send.id?.name ?? "");"
+            case .log(let log): "log \(log.label ?? "") \(log.expression?.text ?? "");"
+            case .conditional(let conditional):
+                "if " + conditional.branches.map { "\($0.condition.text) { \(text(of: $0.steps)) }" }.joined(separator: " elif ")
+                    + " else { \(text(of: conditional.otherwise)) };"
+            case .forEach(let loop):
+                "foreach \(loop.items.text) \(loop.item.name) \(loop.index?.name ?? "") { \(text(of: loop.steps)) };"
+            case .cancel(let id): "cancel \(id.name);"
+            }
+        }.joined()
+    }
+
+    // MARK: - Elements
+
+    /// The steps of these elements of executable content, in order.
+    private mutating func steps(of elements: [Int]) -> [EffectDefinition.Step] {
+        var steps: [EffectDefinition.Step] = []
+        for index in elements {
+            let element = tree[index]
+            guard isSCXML(element) else {
+                if isStatecraft(element) {
+                    error(.unknownKey, "<sc:\(element.name)> cannot appear in \(element.name == "effect" ? "<sc:effect>" : "executable content")", element)
+                } else {
+                    misplaced(index, in: "executable content", allowed: SCXMLVocabulary.executableContent)
+                }
+                continue
+            }
+            switch element.name {
+            case "assign": if let assignment = decodeAssign(index) { steps.append(.assign(assignment)) }
+            case "raise":
+                checkAttributes(index)
+                noChildren(element)
+                guard let event = element.attribute("event") else {
+                    error(.missingKey, "<raise> needs an event", element)
+                    continue
+                }
+                useEvent(Named(event, at: element.position))
+                steps.append(.send(.init(Named(event, at: element.position))))
+            case "send": if let send = decodeSend(index) { steps.append(.send(send)) }
+            case "log":
+                checkAttributes(index)
+                noChildren(element)
+                if element.attribute("label") == nil && element.attribute("expr") == nil {
+                    error(.missingKey, "<log> needs a label, an expr or both", element)
+                    continue
+                }
+                steps.append(
+                    .log(.init(label: element.attribute("label"), expression: element.attribute("expr").map { expression($0, element) }, at: element.position)))
+            case "if": if let conditional = decodeIf(index) { steps.append(.conditional(conditional)) }
+            case "foreach": if let loop = decodeForEach(index) { steps.append(.forEach(loop)) }
+            case "elseif", "else":
+                error(.unknownKey, "<\(element.name)> belongs in an <if>", element)
+            case "cancel":
+                checkAttributes(index)
+                noChildren(element)
+                if element.attribute("sendidexpr") != nil {
+                    error(.unsupported, "<cancel sendidexpr> is not supported: name the send with sendid", element)
+                } else if let id = element.attribute("sendid") {
+                    steps.append(.cancel(Named(id, at: element.position)))
+                } else {
+                    error(.missingKey, "<cancel> needs a sendid", element)
+                }
+            default:
+                misplaced(index, in: "executable content", allowed: SCXMLVocabulary.executableContent)
+            }
+        }
+        return steps
+    }
+
+    private mutating func decodeAssign(_ index: Int) -> EffectDefinition.Assignment? {
+        checkAttributes(index)
+        let element = tree[index]
+        if isNullDatamodel {
+            error(.unsupported, "<assign> needs data, and the null datamodel has none; leave out datamodel=\"null\"", element)
+            return nil
+        }
+        guard let location = element.attribute("location") else {
+            error(.missingKey, "<assign> needs a location", element)
+            return nil
+        }
+        guard let value = element.attribute("expr") else {
+            error(.unsupported, "<assign> takes its value from expr; a value written inside it is not supported", element)
+            return nil
+        }
+        noChildren(element)
+        return .init(Named(location, at: element.position), expression(value, element))
+    }
+
+    /// `<if cond>` steps `<elseif cond/>` steps `<else/>` steps `</if>`: SCXML separates the
+    /// branches with empty elements.
+    private mutating func decodeIf(_ index: Int) -> EffectDefinition.Conditional? {
+        checkAttributes(index)
+        let element = tree[index]
+        guard let condition = element.attribute("cond") else {
+            error(.missingKey, "<if> needs a cond", element)
+            return nil
+        }
+        var branches: [(condition: ExpressionSource, elements: [Int])] = [(expression(condition, element), [])]
+        var otherwise: [Int]?
+        for child in element.children {
+            let separator = tree[child]
+            guard isSCXML(separator), separator.name == "elseif" || separator.name == "else" else {
+                if otherwise != nil { otherwise!.append(child) } else { branches[branches.count - 1].elements.append(child) }
+                continue
+            }
+            checkAttributes(child)
+            noChildren(separator)
+            if otherwise != nil {
+                error(.invalidValue, "<\(separator.name)> after <else> in one <if>", separator)
+            } else if separator.name == "else" {
+                otherwise = []
+            } else if let condition = separator.attribute("cond") {
+                branches.append((expression(condition, separator), []))
+            } else {
+                error(.missingKey, "<elseif> needs a cond", separator)
+            }
+        }
+        let decoded = branches.map { EffectDefinition.Branch($0.condition, steps(of: $0.elements)) }
+        return EffectDefinition.Conditional(decoded, otherwise: steps(of: otherwise ?? []))
+    }
+
+    /// `<foreach array item index>`: over an int (0 to n - 1) or a string's characters.
+    private mutating func decodeForEach(_ index: Int) -> EffectDefinition.ForEach? {
+        checkAttributes(index)
+        let element = tree[index]
+        if isNullDatamodel {
+            error(.unsupported, "<foreach> needs data, and the null datamodel has none; leave out datamodel=\"null\"", element)
+            return nil
+        }
+        guard let items = element.attribute("array"), let item = element.attribute("item") else {
+            error(.missingKey, "<foreach> needs an array and an item", element)
+            return nil
+        }
+        return EffectDefinition.ForEach(
+            expression(items, element), item: Named(item, at: element.position),
+            index: element.attribute("index").map { Named($0, at: element.position) }, steps: steps(of: element.children))
+    }
+
+    /// `<send>` to this machine: its external queue (no target, or SCXML's event processor as
+    /// `type`) or its internal one (`target="#_internal"`); `<content expr="...">` gives the
+    /// event's value (`arg`).
+    private mutating func decodeSend(_ index: Int) -> EffectDefinition.Send? {
+        checkAttributes(index)
+        let element = tree[index]
+        for attribute in ["eventexpr", "targetexpr", "typeexpr", "namelist"] where element.attribute(attribute) != nil {
+            error(.unsupported, "<send \(attribute)> is not supported: a send names its event and this machine", element)
+        }
+        for attribute in ["delayexpr", "idlocation"] where element.attribute(attribute) != nil {
+            error(.unsupported, "<send \(attribute)> is not supported: write the delay as delay=\"...\" and the id as id=\"...\"", element)
+        }
+        var delay: Delay?
+        if let text = element.attribute("delay") {
+            do {
+                delay = try Delay(parsing: text)
+            } catch {
+                self.error(.invalidValue, "<send delay=\"\(text)\">: \(error.message)", element)
+            }
+        }
+        if let type = element.attribute("type"), type != SCXMLVocabulary.scxmlEventProcessor, type != "scxml" {
+            error(.unsupported, "<send type=\"\(type)\"> is not supported: only SCXML's own event processor (this machine) is", element)
+        }
+        var queue = EffectDefinition.SendQueue.external
+        switch element.attribute("target") {
+        case nil: break
+        case SCXMLVocabulary.internalTarget?: queue = .internal
+        case let target?:
+            error(.unsupported, "<send target=\"\(target)\"> is not supported: a machine sends only to itself (target=\"#_internal\", or no target for the external queue)", element)
+        }
+        var argument: ExpressionSource?
+        for child in element.children {
+            let content = tree[child]
+            guard isSCXML(content), content.name == "content" else {
+                misplaced(child, in: "<send>", allowed: ["content"])
+                continue
+            }
+            checkAttributes(child)
+            guard let value = content.attribute("expr"), content.children.isEmpty, content.text == nil else {
+                error(.unsupported, "<content> gives the event's value with expr; a value written inside it is not supported", content)
+                continue
+            }
+            if argument != nil { error(.invalidValue, "a <send> has one <content>", content) }
+            argument = expression(value, content)
+        }
+        guard let event = element.attribute("event") else {
+            error(.missingKey, "<send> needs an event", element)
+            return nil
+        }
+        useEvent(Named(event, at: element.position))
+        // A delayed send fires as an input of its own when it falls due, whatever its target.
+        if delay != nil { queue = .internal }
+        return EffectDefinition.Send(
+            Named(event, at: element.position), argument: argument, queue: queue, delay: delay,
+            id: element.attribute("id").map { Named($0, at: element.position) })
+    }
+
+    mutating func noChildren(_ element: XMLElement) {
+        if let first = element.children.first {
+            error(.unknownKey, "<\(element.name)> holds no elements, found <\(tree[first].name)>", tree[first])
+        }
+    }
+}

@@ -1,0 +1,72 @@
+/// SCXML's way of writing a state test, `In(id)` (the null datamodel's form) or `In('id')` (the
+/// ECMAScript datamodel's), turned into the expression language's `in(id)`. Everything else is
+/// the expression language already; string literals are left as they are.
+enum SCXMLExpression {
+    static func statecraftText(of text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard text.contains("In") else { return text }
+        var out = String.UnicodeScalarView()
+        var index = 0
+        func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "_" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+        }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\"" || scalar == "'" {
+                // Copy a string literal whole, escapes included.
+                out.append(scalar)
+                index += 1
+                while index < scalars.count && scalars[index] != scalar {
+                    if scalars[index] == "\\" && index + 1 < scalars.count {
+                        out.append(scalars[index])
+                        index += 1
+                    }
+                    out.append(scalars[index])
+                    index += 1
+                }
+                if index < scalars.count { out.append(scalars[index]) }
+                index += 1
+                continue
+            }
+            if scalar == "I", index + 1 < scalars.count, scalars[index + 1] == "n",
+                index == 0 || !isIdentifier(scalars[index - 1]),
+                let rewritten = stateTest(scalars, from: index + 2)
+            {
+                out.append(contentsOf: "in(\(rewritten.name))".unicodeScalars)
+                index = rewritten.end
+                continue
+            }
+            out.append(scalar)
+            index += 1
+        }
+        return String(out)
+    }
+
+    /// After `In`: blanks, `(`, blanks, an id bare or quoted, blanks, `)`. Returns the id and
+    /// where the call ends, or `nil` when the text is something else.
+    private static func stateTest(_ scalars: [Unicode.Scalar], from start: Int) -> (name: String, end: Int)? {
+        var index = start
+        func skipBlanks() { while index < scalars.count && scalars[index].properties.isWhitespace { index += 1 } }
+        skipBlanks()
+        guard index < scalars.count, scalars[index] == "(" else { return nil }
+        index += 1
+        skipBlanks()
+        var quote: Unicode.Scalar?
+        if index < scalars.count, scalars[index] == "'" || scalars[index] == "\"" {
+            quote = scalars[index]
+            index += 1
+        }
+        var name = String.UnicodeScalarView()
+        while index < scalars.count, scalars[index] != ")", scalars[index] != quote, !scalars[index].properties.isWhitespace {
+            name.append(scalars[index])
+            index += 1
+        }
+        if let quote {
+            guard index < scalars.count, scalars[index] == quote else { return nil }
+            index += 1
+        }
+        skipBlanks()
+        guard !name.isEmpty, index < scalars.count, scalars[index] == ")" else { return nil }
+        return (String(name), index + 1)
+    }
+}

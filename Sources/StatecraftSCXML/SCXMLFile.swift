@@ -1,0 +1,48 @@
+import Statecraft
+import StatecraftYAML
+
+/// Loads SCXML documents (docs/scxml.md): bytes -> libxml2's reader -> elements -> definition ->
+/// compiled machine, collecting every diagnostic on the way, as ``MachineFile`` does for YAML.
+/// The bounds of machine files apply: file size, nesting depth and node count.
+public enum SCXMLFile {
+    /// Loads an SCXML document's text. `defaultName` names the machine when `<scxml>` has no `name`.
+    public static func load(bytes: [UInt8], defaultName: String, limits: YAMLLimits = .default) -> MachineFile.LoadResult {
+        if bytes.count > limits.maximumBytes {
+            return MachineFile.LoadResult(
+                definition: nil, machine: nil,
+                diagnostics: [
+                    .error(
+                        .limitExceeded, "document is \(bytes.count) bytes, over the limit of \(limits.maximumBytes) (raise it with --max-file-size)",
+                        at: nil)
+                ])
+        }
+        let (definition, diagnostics) = decode(bytes, defaultName: defaultName, limits: limits)
+        guard let definition else { return MachineFile.LoadResult(definition: nil, machine: nil, diagnostics: diagnostics) }
+        return MachineFile.LoadResult(compiling: definition, decodingDiagnostics: diagnostics, limits: limits)
+    }
+
+    /// Loads the document at `path`. An unreadable path (missing, a directory, a FIFO, too large)
+    /// is one `unreadable-file` or `limit-exceeded` diagnostic without a position.
+    public static func load(path: String, limits: YAMLLimits = .default) -> MachineFile.LoadResult {
+        switch FileReader.contents(of: path, maximumBytes: limits.maximumBytes) {
+        case .success(let bytes):
+            return load(bytes: bytes, defaultName: MachineFile.baseName(of: path, extensions: [".scxml"]), limits: limits)
+        case .failure(let diagnostic):
+            return MachineFile.LoadResult(definition: nil, machine: nil, diagnostics: [diagnostic])
+        }
+    }
+
+    /// Reads and decodes a document into a definition, without compiling it.
+    package static func decode(
+        _ bytes: [UInt8], defaultName: String, limits: YAMLLimits
+    ) -> (definition: MachineDefinition?, diagnostics: [Diagnostic]) {
+        let tree: XMLTree
+        switch XMLTreeReader.read(bytes, limits: limits) {
+        case .success(let read): tree = read
+        case .failure(let diagnostic): return (nil, [diagnostic])
+        }
+        var decoder = SCXMLDecoder(tree)
+        let definition = decoder.decode(defaultName: defaultName)
+        return (definition, decoder.diagnostics)
+    }
+}

@@ -1,0 +1,17 @@
+/// XML's whitespace: space, tab, carriage return and line feed, and nothing else (Unicode's
+/// other blanks are ordinary characters in an id or an event name). Checked on UTF-8 bytes,
+/// as a document's many short attribute values would make Unicode property lookups its cost.
+enum XMLWhitespace {
+    static func contains(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
+    }
+
+    /// The whitespace-separated tokens of a list attribute (`target`, `event`, `initial`).
+    static func tokens(_ text: String) -> [String] {
+        text.utf8.split(whereSeparator: contains).map { String(Substring($0)) }
+    }
+
+    static func isBlank(_ text: String) -> Bool {
+        text.utf8.allSatisfy(contains)
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import StatecraftSCXML
+import StatecraftYAML
+
+/// The two formats smrun reads machines in: YAML machine files and SCXML documents.
+enum InputFormat: String, CaseIterable, ExpressibleByArgument {
+    case yaml
+    case scxml
+
+    /// The format a path's extension names: `.scxml` is SCXML, anything else YAML.
+    static func of(path: String) -> InputFormat {
+        path.hasSuffix(".scxml") ? .scxml : .yaml
+    }
+}
+
+/// Loads a machine in the format its extension names, or the one given.
+enum MachineLoader {
+    static func load(_ path: String, format: InputFormat? = nil, limits: YAMLLimits) -> MachineFile.LoadResult {
+        switch format ?? InputFormat.of(path: path) {
+        case .yaml: MachineFile.load(path: path, limits: limits)
+        case .scxml: SCXMLFile.load(path: path, limits: limits)
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import Statecraft
+import StatecraftSCXML
+import StatecraftYAML
+import Testing
+
+/// What each SCXML element and attribute becomes in the definition model, and the error each
+/// unsupported one is (docs/scxml.md).
+@Suite struct SCXMLDecodingTests {
+    private func load(_ body: String, attributes: String = "") -> MachineFile.LoadResult {
+        let text = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" xmlns:sc=\"https://statecraft.dev/scxml\" version=\"1.0\" \(attributes)>\n\(body)\n</scxml>\n"
+        return SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc")
+    }
+
+    private func errors(_ body: String, attributes: String = "") -> [String] {
+        load(body, attributes: attributes).diagnostics.filter { $0.severity == .error }.map(\.description)
+    }
+
+    @Test func statesNestAndKeepTheirOptions() throws {
+        let loaded = load(
+            """
+            <state id="a" initial="a2">
+              <state id="a1"/>
+              <state id="a2"/>
+              <history id="h" type="deep"><transition target="a1"/></history>
+            </state>
+            <parallel id="p" sc:description="two at once">
+              <state id="r1"/><state id="r2"/>
+            </parallel>
+            <final id="end"/>
+            """, attributes: "name=\"tree\" initial=\"p\"")
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
+        let definition = try #require(loaded.definition)
+        #expect(definition.name == "tree")
+        #expect(definition.initial.name == "p")
+        #expect(definition.onUnhandled == .ignore)
+        let a = definition.states[0]
+        #expect(a.children.map(\.name.name) == ["a1", "a2", "h"])
+        #expect(a.initial.map(\.name) == ["a2"])
+        #expect(a.children[2].history == .deep && a.children[2].historyDefault.map(\.name) == ["a1"])
+        #expect(definition.states[1].isParallel && definition.states[1].description == "two at once")
+        #expect(definition.states[2].isFinal)
+        #expect(loaded.machine != nil)
+    }
+
+    @Test func anInitialElementAndTheFirstChildDefault() throws {
+        let definition = try #require(
+            load("<state id=\"a\"><initial><transition target=\"a2\"/></initial><state id=\"a1\"/><state id=\"a2\"/></state>").definition)
+        #expect(definition.initial.name == "a")
+        #expect(definition.states[0].initial.map(\.name) == ["a2"])
+    }
+
+    @Test func transitionsKeepEventCondTargetAndType() throws {
+        let loaded = load(
+            """
+            <datamodel><data id="n" expr="0"/></datamodel>
+            <state id="a">
+              <transition event="go stop.*" cond="n &gt; 0 &amp;&amp; In(b)" target="b c" type="internal"/>
+              <transition cond="In('a')" target="b"/>
+            </state>
+            <parallel id="p"><state id="b"/><state id="c"/></parallel>
+            """)
+        let definition = try #require(loaded.definition)
+        let transitions = definition.transitions
+        #expect(transitions.map(\.input.name) == ["go", "stop.*", ""])
+        #expect(transitions[0].guardExpression?.text == "n > 0 && in(b)")
+        #expect(transitions[0].targets.map(\.name) == ["b", "c"] && transitions[0].isInternal)
+        #expect(transitions[2].isEventless && transitions[2].guardExpression?.text == "in(a)")
+        #expect(transitions[0].position == SourcePosition(line: 4, column: 0))
+    }
+
+    @Test func aDescriptorMatchesTheEventsThatExtendIt() throws {
+        let definition = try #require(
+            load(
+                """
+                <state id="a">
+                  <transition event="error" target="b"/>
+                  <transition event="ping" target="b"/>
+                  <onentry><raise event="error.io"/></onentry>
+                </state>
+                <state id="b"/>
+                """
+            ).definition)
+        // `error` also names error.io, which the machine raises: SCXML's prefix match.
+        #expect(definition.transitions.map(\.input.name) == ["error.*", "ping"])
+        #expect(definition.inputs?.map(\.name.name) == ["error", "ping", "error.io"])
+    }
+
+    @Test func executableContentBecomesNamedEffects() throws {
+        let loaded = load(
+            """
+            <datamodel><data id="n" expr="1"/><data id="label">"x"</data><data id="i" expr="0"/></datamodel>
+            <state id="a">
+              <onentry><assign location="n" expr="n + 1"/><raise event="tick"/><assign location="n" expr="n * 2"/></onentry>
+              <onentry><log label="n" expr="n"/></onentry>
+              <transition event="go" target="a">
+                <sc:effect name="notify"/>
+                <send event="tick" target="#_internal"/>
+                <send event="tock"/>
+                <if cond="n &gt; 2"><assign location="n" expr="0"/><elseif cond="n == 2"/><log label="two"/><else/><raise event="tick"/></if>
+                <foreach array="3" item="i"><assign location="n" expr="n + i"/></foreach>
+              </transition>
+              <transition event="tick tock"/>
+            </state>
+            """)
+        #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics)")
+        let definition = try #require(loaded.definition)
+        #expect(definition.context.map(\.initialValue) == [.int(1), .string("x"), .int(0)])
+        #expect(definition.states[0].entry.map(\.name) == ["a.onentry", "a.onentry.2"])
+        #expect(definition.transitions[0].effects.map(\.name) == ["notify", "a.transition.1"])
+        let bodies = Dictionary(uniqueKeysWithValues: definition.effects.map { ($0.name.name, $0.steps) })
+        guard case .assign(let first)? = bodies["a.onentry"]?.first, case .send(let raised)? = bodies["a.onentry"]?.dropFirst().first,
+            case .assign(let last)? = bodies["a.onentry"]?.last
+        else {
+            Issue.record("a.onentry: \(String(describing: bodies["a.onentry"]))")
+            return
+        }
+        #expect(first.expression.text == "n + 1" && raised.input.name == "tick" && raised.queue == .internal && last.expression.text == "n * 2")
+        guard case .log(let log)? = bodies["a.onentry.2"]?.first else {
+            Issue.record("no log")
+            return
+        }
+        #expect(log.label == "n" && log.expression?.text == "n")
+        let transition = try #require(bodies["a.transition.1"])
+        #expect(transition.count == 4)
+        guard case .send(let internalSend) = transition[0], case .send(let externalSend) = transition[1],
+            case .conditional(let conditional) = transition[2], case .forEach(let loop) = transition[3]
+        else {
+            Issue.record("a.transition.1: \(transition)")
+            return
+        }
+        #expect(internalSend.queue == .internal && externalSend.queue == .external)
+        #expect(conditional.branches.map(\.condition.text) == ["n > 2", "n == 2"] && conditional.otherwise.count == 1)
+        #expect(loop.items.text == "3" && loop.item.name == "i" && loop.steps.count == 1)
+        #expect(bodies["notify"]?.isEmpty == true, "an empty <sc:effect> declares a hook")
+    }
+
+    @Test func statecraftAdditionsDeclareWhatSCXMLCannot() throws {
+        let loaded = load(
+            """
+            <sc:input name="pay" arg="int" description="cents"/>
+            <sc:input name="secret" internal="true"/>
+            <state id="a" sc:description="waiting">
+              <transition event="pay" sc:reject="closed" cond="arg &lt; 0"/>
+              <transition event="pay" target="a" sc:description="takes it">
+                <send event="pay" target="#_internal"><content expr="arg - 1"/></send>
+              </transition>
+            </state>
+            """, attributes: "sc:on-unhandled=\"reject\" sc:description=\"a till\"")
+        #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics)")
+        let definition = try #require(loaded.definition)
+        #expect(definition.onUnhandled == .reject && definition.description == "a till")
+        #expect(definition.inputs?.map(\.argumentType) == [.int, nil])
+        #expect(definition.inputs?[1].isInternal == true)
+        #expect(definition.transitions[0].refusal == "closed")
+        #expect(definition.transitions[1].description == "takes it")
+        guard case .send(let send)? = definition.effects.first?.steps.first else {
+            Issue.record("no send")
+            return
+        }
+        #expect(send.argument?.text == "arg - 1")
+    }
+
+    @Test(arguments: [
+        ("<state id=\"a\"><invoke src=\"x\"/></state>", "2: error: <invoke> (running another service) is not supported [unsupported]"),
+        ("<script>x = 1</script><state id=\"a\"/>", "2: error: <script> is not supported: Statecraft runs no scripts [unsupported]"),
+        ("<final id=\"a\"><donedata/></final>", "2: error: <donedata> is not supported: done events carry no data [unsupported]"),
+        ("<state id=\"a\"><transition event=\"e\"><send event=\"x\" target=\"http://elsewhere\"/></transition></state>",
+            "2: error: <send target=\"http://elsewhere\"> is not supported: a machine sends only to itself (target=\"#_internal\", or no target for the external queue) [unsupported]"),
+        ("<state id=\"a\"><transition event=\"e\"><send event=\"x\" delayexpr=\"d\"/></transition></state>",
+            "2: error: <send delayexpr> is not supported: write the delay as delay=\"...\" and the id as id=\"...\" [unsupported]"),
+        ("<state id=\"a\"><transition event=\"e\"><cancel sendidexpr=\"x\"/></transition></state>",
+            "2: error: <cancel sendidexpr> is not supported: name the send with sendid [unsupported]"),
+        ("<state id=\"a\"><transition event=\"e\"><send event=\"x\" target=\"#_internal\"><param name=\"p\" expr=\"1\"/></send></transition></state>",
+            "2: error: <param> is not supported: an event carries one value, given by <content expr=\"...\"> [unsupported]"),
+        ("<state id=\"a\"><onentry><script/></onentry></state>", "2: error: <script> is not supported: Statecraft runs no scripts [unsupported]"),
+        ("<state id=\"a\"><stat id=\"b\"/></state>", "2: error: unknown element <stat> (did you mean 'state'?) in <state>, which holds <onentry>, <onexit>, <transition>, <initial>, <state>, <parallel>, <final>, <history>, <datamodel> [unknown-key]"),
+        ("<state id=\"a\" intial=\"b\"/>", "2: error: <state> has no attribute 'intial' (did you mean 'initial'?); its attributes are id, initial [unknown-key]"),
+        ("<datamodel><data id=\"d\" src=\"x.json\"/></datamodel><state id=\"a\"/>", "2: error: <data src> is not supported: a value is written in expr [unsupported]"),
+        ("<datamodel><data id=\"d\" expr=\"[1, 2]\"/></datamodel><state id=\"a\"/>",
+            "2: error: <data id=\"d\">'s value '[1, 2]' is not a constant: an int, a finite double, true, false, null or a quoted string [invalid-value]"),
+        ("<state id=\"a\">waiting</state>", "2: error: <state> holds no text [invalid-value]"),
+        ("<state id=\"a\"><other:x xmlns:other=\"urn:x\"/></state>", "2: error: <x> of namespace urn:x is not supported: Statecraft reads SCXML's elements and its own [unsupported]"),
+    ])
+    func unsupportedAndUnknownElementsAreErrors(_ body: String, _ expected: String) {
+        #expect(errors(body).first == expected, "\(errors(body))")
+    }
+
+    @Test(arguments: ["ecmascript", "xpath"])
+    func otherDatamodelsAreErrors(_ datamodel: String) {
+        #expect(errors("<state id=\"a\"/>", attributes: "datamodel=\"\(datamodel)\"").first?.hasPrefix("1: error: datamodel=\"\(datamodel)\" is not supported") == true)
+    }
+
+    @Test func theNullDatamodelHasNoData() {
+        let found = errors(
+            "<datamodel><data id=\"d\"/></datamodel><state id=\"a\"><onentry><assign location=\"d\" expr=\"1\"/></onentry></state>",
+            attributes: "datamodel=\"null\"")
+        #expect(found.count >= 2 && found.allSatisfy { $0.hasSuffix("[unsupported]") }, "\(found)")
+        #expect(!load("<state id=\"a\"><transition cond=\"In(a)\" event=\"e\"/></state>", attributes: "datamodel=\"null\"").diagnostics.hasErrors)
+    }
+
+    @Test func aStateWithoutAnIdGetsOne() throws {
+        let definition = try #require(load("<state><transition event=\"e\" target=\"_state2\"/></state><state id=\"_state1\"/><state/>").definition)
+        #expect(definition.states.map(\.name.name) == ["_state2", "_state1", "_state3"])
+    }
+
+    @Test func malformedXMLHasItsLineAndColumn() throws {
+        let found = errors("<state id=\"a\">\n</stat>")
+        #expect(found.count == 1 && found[0].hasPrefix("3:") && found[0].contains("not well-formed XML") && found[0].hasSuffix("[xml-syntax]"), "\(found)")
+    }
+
+    @Test(arguments: [
+        ("In(a)", "in(a)"), ("In('a')", "in(a)"), ("In( \"a.b\" )", "in(a.b)"), ("!In(a) || x", "!in(a) || x"),
+        ("\"In(a)\" == s", "\"In(a)\" == s"), ("Inner(a)", "Inner(a)"), ("xIn(a)", "xIn(a)"),
+    ])
+    func inIsTheExpressionLanguagesIn(_ written: String, _ read: String) throws {
+        let body = "<state id=\"a\"><transition event=\"e\" cond=\"\(written.replacingOccurrences(of: "\"", with: "&quot;"))\"/></state>"
+        let definition = try #require(load(body).definition)
+        #expect(definition.transitions[0].guardExpression?.text == read)
+    }
+}
