@@ -131,7 +131,7 @@ struct RunSession: ~Copyable {
     /// Kept out of line, so that the text path's loop stays small.
     @inline(never)
     private mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool) {
-        printer.printPlainJSON(plain, text: text, rejected: rejected, context: runner.context, version: runner.contextVersion)
+        printer.printPlainJSON(plain, text: text, rejected: rejected, runner: runner)
     }
 
     /// `--send INPUT` or `--send INPUT=ARG`.
