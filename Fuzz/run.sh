@@ -8,7 +8,8 @@
 #
 # Builds each target with `-sanitize=fuzzer,address` into .build-fuzz/, then runs it for
 # FUZZ_SECONDS on Fuzz/.work/TARGET/corpus/, a working corpus seeded from Fuzz/Corpus/TARGET/
-# that keeps what earlier runs found. Fails on the first crash, sanitizer report, input slower
+# that keeps what earlier runs found (for FuzzMachineFile, with 300 generated statecharts added:
+# Fuzz/generate-statecharts.py). Fails on the first crash, sanitizer report, input slower
 # than 5 s (-timeout) or run over 2 GiB (-rss_limit_mb): the input is left in
 # Fuzz/.work/TARGET/artifacts/ and the log in Fuzz/.work/TARGET/log. To reproduce one without
 # libFuzzer: `swift build && .build/debug/TARGET Fuzz/.work/TARGET/artifacts/crash-...`.
@@ -46,13 +47,20 @@ for target in $targets; do
     rm -rf "$work/artifacts"
     mkdir "$work/artifacts"
     cp Fuzz/Corpus/"$target"/* "$work/corpus/"
+    # Statecharts that load, which byte mutation alone seldom builds (see the script).
+    if [ "$target" = FuzzMachineFile ]; then python3 Fuzz/generate-statecharts.py "$work/corpus" 300 1; fi
     echo "fuzz: $target for $seconds s"
     status=0
     # SWIFT_BACKTRACE=enable=no: Swift's backtracer would hang after a crash. LSan: see Fuzz/lsan.supp.
     SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=Fuzz/lsan.supp:print_suppressions=0 "$bin/$target" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus" > "$work/log" 2>&1 || status=$?
     if [ "$status" -ne 0 ] || [ -n "$(ls -A "$work/artifacts")" ]; then
-        tail -n 60 "$work/log"
+        # The report's head (the Swift error or sanitizer report and the first frames), then the
+        # input itself in base64, so that a CI log alone is enough to reproduce it.
+        grep -m 1 -A 30 -E 'Fatal error|==ERROR|deadly signal|ALARM|out-of-memory' "$work/log" || tail -n 40 "$work/log"
+        for artifact in "$work/artifacts"/*; do
+            [ -f "$artifact" ] && echo "fuzz: input $(basename "$artifact") in base64: $(head -c 4096 "$artifact" | base64 -w 0)"
+        done
         echo "fuzz: $target FAILED (exit status $status); input: $(ls "$work/artifacts"/* 2>/dev/null | tr '\n' ' ')" >&2
         exit 1
     fi

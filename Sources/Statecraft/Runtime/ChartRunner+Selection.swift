@@ -5,10 +5,10 @@ extension ChartRunner {
     /// removed; false when there are none, with `result` saying why (no candidate, every guard
     /// false, or a guard that failed to evaluate).
     mutating func select(input: Int, argument: Value, _ result: inout ChartResult) -> Bool {
-        if !enabled.isEmpty {
-            enabled.removeAll(keepingCapacity: true)
-            enabledDomains.removeAll(keepingCapacity: true)
-        }
+        // Each emptied on its own: a selection cut short (by the step limit) leaves `enabled`
+        // empty and its domains behind, and a stale domain would misplace the next step's exits.
+        if !enabled.isEmpty { enabled.removeAll(keepingCapacity: true) }
+        if !enabledDomains.isEmpty { enabledDomains.removeAll(keepingCapacity: true) }
         var matched = false
         var failure: (EvaluationError, Int)?
         var refusal = -1

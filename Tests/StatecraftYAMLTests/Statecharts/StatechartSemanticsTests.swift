@@ -262,6 +262,33 @@ struct StatechartSemanticsTests {
         #expect(lines.last == "  (eventless): pong: rejected: step-limit")
     }
 
+    /// A targetless eventless transition whose guard keeps holding ends at the step limit; the
+    /// next input must then leave and enter states as usual (a selection cut short by the limit
+    /// once left its domain behind, and the next step entered nothing: found by fuzzing).
+    @Test func anInputAfterAStepLimitEntersItsTargetAsUsual() throws {
+        let yaml = """
+            initial: idle
+            inputs: [restart]
+            context: { n: 0 }
+            effects:
+              count: { set: { n: n + 1 } }
+            states:
+              idle: { entry: [count] }
+            transitions:
+              - restart | idle => idle
+              - { from: idle, when: n < 2 }
+            """
+        let lines = try ChartTrace.run(yaml, ["restart", "restart"], stepLimit: 3)
+        #expect(
+            lines == [
+                "start: -> idle / count",
+                "  (eventless): idle -> idle", "  (eventless): idle -> idle", "  (eventless): idle -> idle",
+                "  (eventless): idle: rejected: step-limit",
+                "restart: idle -> idle / count",
+                "restart: idle -> idle / count",
+            ])
+    }
+
     @Test func externalTransitionsLeaveTheirSourceInternalOnesDoNot() throws {
         let yaml = """
             initial: editor
