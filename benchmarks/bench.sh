@@ -13,7 +13,8 @@
 # loading a generated machine of 10,000 states and 100,000 transitions (gen_big_machine.py,
 # some 10 MB), by `smrun validate` and by MachineFile.load in-process, each against
 # libyaml's bare event parse of the same file (baselines/yaml_events.c), interleaved; and
-# `smrun validate` of a small machine against smrun's start-up (`smrun --help`).
+# `smrun validate` of a small machine against smrun's start-up (`smrun --help`). The statechart
+# engine against Qt SCXML, sismic and python-statemachine: benchmarks/statechart_bench.sh.
 #
 # smrun runs as `smrun MACHINE` (text) and `smrun --format json MACHINE` (JSON Lines,
 # only counted, not compared), and exits 1 as some inputs are rejected. If smrun does
@@ -245,8 +246,12 @@ if [ -n "$benchmarks_binary" ]; then
     say ""
     LD_PRELOAD=$PWD/$work/malloc_count.so "$benchmarks_binary" engine "$machine" \
         --transitions "$engine_transitions" --runs "$engine_runs" || die "StatecraftBenchmarks engine failed"
-    LD_PRELOAD=$PWD/$work/malloc_count.so "$benchmarks_binary" statechart machines/media-player.yaml \
-        || die "StatecraftBenchmarks statechart failed"
+fi
+
+# --- Statecharts against Qt SCXML, sismic and python-statemachine ---------------------
+
+if [ -n "$smrun" ]; then
+    "$bench/statechart_bench.sh" "$smrun" "$benchmarks_binary"
 fi
 
 # --- Load --------------------------------------------------------------------------

@@ -3,13 +3,13 @@ import Statecraft
 import StatecraftYAML
 
 /// Nanoseconds per input of the statechart engine (``ChartRunner``), in-process: a machine with
-/// parallel regions, history and eventless transitions (default `machines/media-player.yaml`),
+/// parallel regions, history and eventless transitions (default `benchmarks/statechart/player.yaml`),
 /// driven by a random walk of its inputs (ids, nothing to parse), replayed; the sink counts
 /// results. With `malloc_count.so` preloaded, it also counts heap allocations in the timed loop
 /// after a first, untimed pass over the walk has grown the runner's buffers.
 enum StatechartBenchmark {
     struct Options {
-        var machinePath = "machines/media-player.yaml"
+        var machinePath = "benchmarks/statechart/player.yaml"
         var inputs = 1_000_000
         var runs = 5
         var walkLength = 4096

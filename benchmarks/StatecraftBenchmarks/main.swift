@@ -8,7 +8,7 @@
 //       contains TEXT (for a short run, or one under callgrind).
 //   StatecraftBenchmarks statechart [MACHINE] [--inputs N]
 //       Nanoseconds per input of the statechart engine on a machine with parallel regions,
-//       history and eventless transitions (default machines/media-player.yaml).
+//       history and eventless transitions (default benchmarks/statechart/player.yaml).
 //   StatecraftBenchmarks load FILE [--timeout SECONDS]
 //       One in-process MachineFile.load of FILE: `wall user sys peak-RSS-KiB`, as measure.c prints;
 //       past the timeout, the same so far, and exit status 124.

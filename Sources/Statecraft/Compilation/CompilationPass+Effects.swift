@@ -40,10 +40,11 @@ extension CompilationPass {
     mutating func compileEffects(
         argumentScopes: [Set<ValueType?>], transitions: [CompiledTransition], argumentIsRead: inout [Bool]
     ) -> [CompiledEffect] {
-        var bodies = [CompiledEffect](
-            repeating: CompiledEffect(assignments: [], sends: [], expressionTexts: []), count: effectNames.count)
+        var bodies = [CompiledEffect](repeating: .hook, count: effectNames.count)
+        var compiledOnce = [Bool](repeating: false, count: effectNames.count)
         for effect in definition.effects {
-            guard let id = effectIDs[effect.name.name], bodies[id].expressionTexts.isEmpty else { continue }
+            guard let id = effectIDs[effect.name.name], !compiledOnce[id] else { continue }
+            compiledOnce[id] = true
             let runners = argumentScopes[id]
             let types = runners.compactMap { $0 }
             let argumentType = Self.singleType(runners)
@@ -58,53 +59,136 @@ extension CompilationPass {
             var scope = ExpressionScope(variables: variables, argumentType: argumentType, argumentUnavailable: unavailable)
             scope.activitySlots = activitySlots
             scope.stateNames = stateNamesForTests
-            var assignments: [(slot: Int, value: CompiledExpression)] = []
-            var sends: [CompiledEffect.Send] = []
             var texts: [String] = []
-            for assignment in effect.assignments {
+            let steps = compileSteps(effect.steps, of: effect.name.name, in: scope, texts: &texts)
+            if effect.expressions.contains(where: { readsArgument($0.text) }) {
+                for t in transitions where t.input >= 0 && effectsRun(by: t).contains(id) { argumentIsRead[t.input] = true }
+            }
+            bodies[id] = CompiledEffect(steps: steps, expressionTexts: texts)
+        }
+        return bodies
+    }
+
+    // MARK: - Steps
+
+    /// Compiles `steps` of effect `effect`, appending each expression's text to `texts` (a
+    /// step's site is its index there); a step with an error is left out (the error reported).
+    private mutating func compileSteps(
+        _ steps: [EffectDefinition.Step], of effect: String, in scope: ExpressionScope, texts: inout [String]
+    ) -> [CompiledEffect.Step] {
+        var compiled: [CompiledEffect.Step] = []
+        for step in steps {
+            switch step {
+            case .assign(let assignment):
                 guard let variable = variables[assignment.variable.name] else {
                     error(
                         .undefinedVariable,
-                        "effect '\(effect.name.name)' sets undefined context variable '\(assignment.variable.name)'"
+                        "effect '\(effect)' sets undefined context variable '\(assignment.variable.name)'"
                             + Suggestion.didYouMean(assignment.variable.name, in: variables.keys),
                         assignment.variable.position)
                     continue
                 }
-                if let compiled = compileExpression(
-                    assignment.expression, in: scope, expected: variable.type,
-                    role: "the value of '\(assignment.variable.name)'")
+                if let value = compileExpression(
+                    assignment.expression, in: scope, expected: variable.type, role: "the value of '\(assignment.variable.name)'")
                 {
-                    assignments.append((variable.slot, compiled))
+                    compiled.append(.assign(slot: variable.slot, value: value, site: texts.count))
                     texts.append(assignment.expression.text)
                 }
-            }
-            for send in effect.sends {
-                guard let input = input(send.input, role: "effect '\(effect.name.name)' sends; it") else { continue }
-                switch (argumentTypes[input], send.argument) {
-                case (nil, nil):
-                    sends.append(.init(input: input, argument: nil))
-                    texts.append(inputNames[input])
-                case (let type?, let argument?):
-                    if let compiled = compileExpression(
-                        argument, in: scope, expected: ExpressionType(type), role: "the argument sent to '\(inputNames[input])'")
-                    {
-                        sends.append(.init(input: input, argument: compiled))
-                        texts.append(argument.text)
-                    }
-                case (let type?, nil):
-                    error(.argumentType, "input '\(inputNames[input])' takes a \(type) argument; send it with { input: \(inputNames[input]), arg: ... }", send.input.position)
-                case (nil, let argument?):
-                    error(.argumentType, "input '\(inputNames[input])' takes no argument, but one is sent", argument.position)
+            case .send(let send):
+                if let send = compileSend(send, of: effect, in: scope, texts: &texts) { compiled.append(.send(send)) }
+            case .log(let log):
+                var value: CompiledExpression?
+                if let expression = log.expression {
+                    guard let checked = compileTypedExpression(expression, in: scope, role: "the value logged")?.0 else { continue }
+                    value = checked
                 }
+                compiled.append(.log(label: log.label, value: value, site: log.expression == nil ? -1 : texts.count))
+                if let expression = log.expression { texts.append(expression.text) }
+            case .conditional(let conditional):
+                var branches: [CompiledEffect.Branch] = []
+                for branch in conditional.branches {
+                    let condition = compileExpression(branch.condition, in: scope, expected: .bool, role: "the condition of 'if'")
+                    let site = texts.count
+                    texts.append(branch.condition.text)
+                    let body = compileSteps(branch.steps, of: effect, in: scope, texts: &texts)
+                    if let condition { branches.append(.init(condition: condition, site: site, steps: body)) }
+                }
+                let otherwise = compileSteps(conditional.otherwise, of: effect, in: scope, texts: &texts)
+                compiled.append(.conditional(branches: branches, otherwise: otherwise))
+            case .forEach(let loop):
+                if let step = compileLoop(loop, of: effect, in: scope, texts: &texts) { compiled.append(step) }
             }
-            if effect.assignments.contains(where: { readsArgument($0.expression.text) })
-                || effect.sends.contains(where: { $0.argument.map { readsArgument($0.text) } ?? false })
-            {
-                for t in transitions where t.input >= 0 && effectsRun(by: t).contains(id) { argumentIsRead[t.input] = true }
-            }
-            bodies[id] = CompiledEffect(assignments: assignments, sends: sends, expressionTexts: texts)
         }
-        return bodies
+        return compiled
+    }
+
+    private mutating func compileSend(
+        _ send: EffectDefinition.Send, of effect: String, in scope: ExpressionScope, texts: inout [String]
+    ) -> CompiledEffect.Send? {
+        guard let input = input(send.input, role: "effect '\(effect)' sends; it") else { return nil }
+        let isExternal = send.queue == .external
+        switch (argumentTypes[input], send.argument) {
+        case (nil, nil):
+            texts.append(inputNames[input])
+            return .init(input: input, argument: nil, isExternal: isExternal, site: texts.count - 1)
+        case (let type?, let argument?):
+            guard let compiled = compileExpression(
+                argument, in: scope, expected: ExpressionType(type), role: "the argument sent to '\(inputNames[input])'")
+            else { return nil }
+            texts.append(argument.text)
+            return .init(input: input, argument: compiled, isExternal: isExternal, site: texts.count - 1)
+        case (let type?, nil):
+            error(
+                .argumentType, "input '\(inputNames[input])' takes a \(type) argument; send it with { input: \(inputNames[input]), arg: ... }",
+                send.input.position)
+        case (nil, let argument?):
+            error(.argumentType, "input '\(inputNames[input])' takes no argument, but one is sent", argument.position)
+        }
+        return nil
+    }
+
+    /// A `foreach`: its items an int or a string, its item and index declared variables that
+    /// can hold an item and an int.
+    private mutating func compileLoop(
+        _ loop: EffectDefinition.ForEach, of effect: String, in scope: ExpressionScope, texts: inout [String]
+    ) -> CompiledEffect.Step? {
+        let site = texts.count
+        texts.append(loop.items.text)
+        var itemType: ExpressionType?
+        let items = compileTypedExpression(loop.items, in: scope, role: "the items of 'foreach'")
+        if let type = items?.1 {
+            if type.base == .int || type.base == .string {
+                itemType = ExpressionType(type.base)
+            } else {
+                error(
+                    .expressionType,
+                    "'foreach' iterates an int (0 to n - 1) or a string (its characters), but '\(Self.excerpt(loop.items.text))' is \(type)",
+                    loop.items.position(atOffset: 0))
+            }
+        }
+        func slot(_ name: Named, holding type: ExpressionType?, _ role: String) -> Int? {
+            guard let variable = variables[name.name] else {
+                error(
+                    .undefinedVariable,
+                    "effect '\(effect)' loops with undefined context variable '\(name.name)' as its \(role)"
+                        + Suggestion.didYouMean(name.name, in: variables.keys) + "; declare it under 'context'",
+                    name.position)
+                return nil
+            }
+            if let type, !variable.type.accepts(type) {
+                error(
+                    .expressionType,
+                    "the \(role) of 'foreach' is \(type == .int ? "an" : "a") \(type), but context variable '\(name.name)' is \(variable.type)",
+                    name.position)
+                return nil
+            }
+            return variable.slot
+        }
+        let item = slot(loop.item, holding: itemType, "item")
+        let index = loop.index.map { slot($0, holding: .int, "index") } ?? -1
+        let body = compileSteps(loop.steps, of: effect, in: scope, texts: &texts)
+        guard let compiledItems = items?.0, itemType != nil, let item, let index else { return nil }
+        return .forEach(items: compiledItems, site: site, item: item, index: index, steps: body)
     }
 
     /// Every effect a transition may run, from any of its sources.

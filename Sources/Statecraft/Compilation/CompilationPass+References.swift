@@ -78,7 +78,7 @@ extension CompilationPass {
                     variables: variables, argumentType: effectIDs[effect.name.name].flatMap { Self.singleType(argumentScopes[$0]) },
                     argumentUnavailable: "")
                 scope.activitySlots = activitySlots
-                for assignment in effect.assignments where unresolved.contains(assignment.variable.name) {
+                for assignment in effect.allAssignments where unresolved.contains(assignment.variable.name) {
                     guard let parsed = try? ExpressionParser.parse(assignment.expression.text),
                         let type = try? ExpressionChecker.check(parsed, in: scope).1, type.base != .null,
                         let variable = variables[assignment.variable.name]

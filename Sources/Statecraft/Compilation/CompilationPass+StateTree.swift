@@ -29,8 +29,7 @@ extension CompilationPass {
             for index in transitions.indices { if let text = transitions[index].guardExpression?.text { texts.append(text) } }
         }
         for effect in definition.effects {
-            for assignment in effect.assignments { texts.append(assignment.expression.text) }
-            for send in effect.sends { if let text = send.argument?.text { texts.append(text) } }
+            texts += effect.expressions.map(\.text)
         }
         let declared = Set(states.map(\.name.name))
         var testsStates = false

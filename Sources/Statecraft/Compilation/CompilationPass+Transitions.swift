@@ -121,28 +121,48 @@ extension CompilationPass {
     mutating func compileExpression(
         _ source: ExpressionSource, in scope: ExpressionScope, expected: ExpressionType?, role: String
     ) -> CompiledExpression? {
-        let parsed: Expression
+        if let expected, expected != .bool {
+            guard let parsed = parseExpression(source, role: role) else { return nil }
+            do {
+                return try ExpressionChecker.check(parsed, in: scope, storedAs: expected)
+            } catch {
+                reportCheckError(error, source, role: role)
+                return nil
+            }
+        }
+        guard let (compiled, type) = compileTypedExpression(source, in: scope, role: role) else { return nil }
+        if expected == .bool && type.base != .bool {
+            self.error(.expressionType, "\(role) must be a bool, but '\(Self.excerpt(source.text))' is \(type)", source.position(atOffset: 0))
+            return nil
+        }
+        return compiled
+    }
+
+    /// Compiles an expression of any type; the compiled form and its type.
+    mutating func compileTypedExpression(
+        _ source: ExpressionSource, in scope: ExpressionScope, role: String
+    ) -> (CompiledExpression, ExpressionType)? {
+        guard let parsed = parseExpression(source, role: role) else { return nil }
         do {
-            parsed = try ExpressionParser.parse(source.text)
+            return try ExpressionChecker.check(parsed, in: scope)
+        } catch {
+            reportCheckError(error, source, role: role)
+            return nil
+        }
+    }
+
+    private mutating func parseExpression(_ source: ExpressionSource, role: String) -> Expression? {
+        do {
+            return try ExpressionParser.parse(source.text)
         } catch {
             self.error(.expressionSyntax, "in \(role) '\(Self.excerpt(source.text))': \(error.message)", source.position(atOffset: error.offset))
             return nil
         }
-        do {
-            if let expected, expected != .bool {
-                return try ExpressionChecker.check(parsed, in: scope, storedAs: expected)
-            }
-            let (compiled, type) = try ExpressionChecker.check(parsed, in: scope)
-            if expected == .bool && type.base != .bool {
-                self.error(.expressionType, "\(role) must be a bool, but '\(Self.excerpt(source.text))' is \(type)", source.position(atOffset: 0))
-                return nil
-            }
-            return compiled
-        } catch {
-            let code: DiagnosticCode = error.message.hasPrefix("undefined context variable") ? .undefinedVariable : .expressionType
-            self.error(code, "in \(role) '\(Self.excerpt(source.text))': \(error.message)", source.position(atOffset: error.offset))
-            return nil
-        }
+    }
+
+    private mutating func reportCheckError(_ error: ExpressionTypeError, _ source: ExpressionSource, role: String) {
+        let code: DiagnosticCode = error.message.hasPrefix("undefined context variable") ? .undefinedVariable : .expressionType
+        self.error(code, "in \(role) '\(Self.excerpt(source.text))': \(error.message)", source.position(atOffset: error.offset))
     }
 
     /// An expression as quoted in a message: a long one is cut, the position says where.

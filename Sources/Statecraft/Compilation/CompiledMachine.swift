@@ -145,45 +145,6 @@ package struct CompiledTransition: Sendable {
     package var isEventless: Bool { input < 0 }
 }
 
-/// An effect's body in compiled form; a hook has neither assignments nor sends.
-package struct CompiledEffect: Sendable {
-    package struct Send: Sendable {
-        package let input: Int
-        package let argument: CompiledExpression?
-    }
-
-    package let assignments: [(slot: Int, value: CompiledExpression)]
-    package let sends: [Send]
-    /// The expressions as written, in assignment-then-send order, for messages.
-    package let expressionTexts: [String]
-
-    package var hasBody: Bool { !assignments.isEmpty || !sends.isEmpty }
-
-    /// Runs the body against `context`: assignments in written order, each seeing those before
-    /// it, then each send, queued as `queuing` makes it. Returns the error and the index of the
-    /// expression that failed, or nil. The caller owns all-or-nothing: on failure, `context` and
-    /// `queue` hold what ran before the failing expression.
-    func run<Queued>(
-        in context: inout [Value], argument: Value, queue: inout [Queued], queuing: (_ input: Int, _ argument: Value) -> Queued
-    ) -> (error: EvaluationError, expression: Int)? {
-        var expression = 0
-        do {
-            for assignment in assignments {
-                context[assignment.slot] = try assignment.value.evaluate(context, argument: argument)
-                expression += 1
-            }
-            for send in sends {
-                let value = try send.argument?.evaluate(context, argument: argument) ?? .null
-                queue.append(queuing(send.input, value))
-                expression += 1
-            }
-        } catch {
-            return (error, expression)
-        }
-        return nil
-    }
-}
-
 /// The effects one transition runs: the source's exit effects, the transition's, the target's
 /// entry effects. Iterating allocates nothing.
 public struct EffectSequence: Sequence, Sendable {

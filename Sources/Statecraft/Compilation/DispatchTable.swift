@@ -127,14 +127,15 @@ struct DispatchTable: Sendable {
 
         // The copy-only parts, laid end to end.
         var copies: [Copy] = []
+        let assignmentsOnly = effects.map(\.assignmentsOnly)
         func copyPart(_ ids: [Int]) -> Bool {
             let before = copies.count
             for id in ids {
-                guard effects[id].sends.isEmpty else {
+                guard let assignments = assignmentsOnly[id] else {
                     copies.removeSubrange(before...)
                     return false
                 }
-                for assignment in effects[id].assignments {
+                for assignment in assignments {
                     guard let source = Copy.Source(assignment.value) else {
                         copies.removeSubrange(before...)
                         return false

@@ -1,9 +1,10 @@
-/// The body of a named effect: context assignments and inputs to queue.
+/// The body of a named effect: steps run in order (context assignments, inputs to send,
+/// branches, loops, log lines).
 ///
 /// An effect named by a transition or state but given no body is a hook: it runs as a
 /// no-op that results report, and Swift code may bind it.
 public struct EffectDefinition: Sendable {
-    /// `set: { variable: expression }`.
+    /// `set: { variable: expression }`: one assignment.
     public struct Assignment: Sendable {
         /// The context variable assigned.
         public var variable: Named
@@ -17,32 +18,171 @@ public struct EffectDefinition: Sendable {
         }
     }
 
-    /// `send: INPUT` or `send: [{ input: INPUT, arg: expression }]`.
+    /// The queue a sent input joins (docs/semantics.md).
+    public enum SendQueue: String, Sendable, CaseIterable {
+        /// Processed after the current transition, before anything on the external queue (the default).
+        case `internal`
+        /// Processed once the internal queue is empty, before the next input from outside.
+        case external
+    }
+
+    /// `send: INPUT` or `send: [{ input: INPUT, arg: expression, queue: external }]`.
     public struct Send: Sendable {
-        /// The input queued.
+        /// The input sent.
         public var input: Named
         /// The argument's expression, for an input that takes one.
         public var argument: ExpressionSource?
+        /// The queue it joins.
+        public var queue: SendQueue
 
-        /// Queues `input`, with `argument` when it takes one.
-        public init(_ input: Named, argument: ExpressionSource? = nil) {
+        /// Sends `input`, with `argument` when it takes one, on `queue`.
+        public init(_ input: Named, argument: ExpressionSource? = nil, queue: SendQueue = .internal) {
             self.input = input
             self.argument = argument
+            self.queue = queue
         }
+    }
+
+    /// `log: { label: TEXT, expr: expression }`: a line for the run's log handler.
+    public struct Log: Sendable {
+        /// The label, written before the value.
+        public var label: String?
+        /// The expression whose value is logged.
+        public var expression: ExpressionSource?
+        /// Where the step is written.
+        public var position: SourcePosition
+
+        /// Logs `label` and the value of `expression` (either may be absent).
+        public init(label: String?, expression: ExpressionSource? = nil, at position: SourcePosition = .unknown) {
+            self.label = label
+            self.expression = expression
+            self.position = position
+        }
+    }
+
+    /// One condition of a ``Conditional`` (`if` or `elif`) and the steps it guards.
+    public struct Branch: Sendable {
+        /// The condition, a bool expression.
+        public var condition: ExpressionSource
+        /// The steps run when it holds (and no branch before it held).
+        public var steps: [Step]
+
+        /// Runs `steps` when `condition` holds.
+        public init(_ condition: ExpressionSource, _ steps: [Step]) {
+            self.condition = condition
+            self.steps = steps
+        }
+    }
+
+    /// `if` / `elif` / `else`: the steps of the first branch whose condition holds, else the
+    /// `else` steps.
+    public struct Conditional: Sendable {
+        /// The `if` branch, then each `elif` branch, in order (at least one).
+        public var branches: [Branch]
+        /// The `else` steps, run when no condition holds (empty when there is no `else`).
+        public var otherwise: [Step]
+
+        /// Tests `branches` in order; runs `otherwise` when none holds.
+        public init(_ branches: [Branch], otherwise: [Step] = []) {
+            self.branches = branches
+            self.otherwise = otherwise
+        }
+    }
+
+    /// `foreach: { array: expression, item: VARIABLE, index: VARIABLE, do: [steps] }`: runs
+    /// `steps` once per item of an int (0 to n - 1) or a string (its characters), assigning
+    /// the item and its index to context variables (docs/semantics.md).
+    public struct ForEach: Sendable {
+        /// The expression whose items are iterated: an int or a string.
+        public var items: ExpressionSource
+        /// The context variable assigned each item.
+        public var item: Named
+        /// The context variable assigned each item's index (from 0), if any.
+        public var index: Named?
+        /// The steps run per item.
+        public var steps: [Step]
+
+        /// Runs `steps` for each item of `items`, assigned to `item` (and its index to `index`).
+        public init(_ items: ExpressionSource, item: Named, index: Named? = nil, steps: [Step]) {
+            self.items = items
+            self.item = item
+            self.index = index
+            self.steps = steps
+        }
+    }
+
+    /// One step of a body.
+    public enum Step: Sendable {
+        /// Assigns a context variable; later steps see the new value.
+        case assign(Assignment)
+        /// Sends an input to the machine (queued).
+        case send(Send)
+        /// Writes a line to the log handler.
+        case log(Log)
+        /// `if` / `elif` / `else`.
+        case conditional(Conditional)
+        /// `foreach`.
+        case forEach(ForEach)
     }
 
     /// The effect's name.
     public var name: Named
-    /// Its assignments, run in order.
-    public var assignments: [Assignment]
-    /// The inputs it queues, in order, after its assignments.
-    public var sends: [Send]
+    /// Its steps, run in order.
+    public var steps: [Step]
 
-    /// An effect named `name` with this body; an empty body makes a hook.
-    public init(_ name: Named, assignments: [Assignment] = [], sends: [Send] = []) {
+    /// An effect named `name` running `steps` in order; no steps make a hook.
+    public init(_ name: Named, steps: [Step]) {
         self.name = name
-        self.assignments = assignments
-        self.sends = sends
+        self.steps = steps
+    }
+
+    /// An effect named `name` that assigns, then sends (the order of a body written as one
+    /// `{ set, send }` mapping); an empty body makes a hook.
+    public init(_ name: Named, assignments: [Assignment] = [], sends: [Send] = []) {
+        self.init(name, steps: assignments.map(Step.assign) + sends.map(Step.send))
+    }
+}
+
+// MARK: - Walking the steps
+
+extension EffectDefinition {
+    /// Calls `visit` on every step, nested ones included, in written order.
+    package func forEachStep(_ visit: (Step) -> Void) {
+        func walk(_ steps: [Step]) {
+            for step in steps {
+                visit(step)
+                switch step {
+                case .assign, .send, .log: break
+                case .conditional(let conditional):
+                    for branch in conditional.branches { walk(branch.steps) }
+                    walk(conditional.otherwise)
+                case .forEach(let loop): walk(loop.steps)
+                }
+            }
+        }
+        walk(steps)
+    }
+
+    /// Every expression in the body, nested ones included, in written order.
+    package var expressions: [ExpressionSource] {
+        var result: [ExpressionSource] = []
+        forEachStep { step in
+            switch step {
+            case .assign(let assignment): result.append(assignment.expression)
+            case .send(let send): if let argument = send.argument { result.append(argument) }
+            case .log(let log): if let expression = log.expression { result.append(expression) }
+            case .conditional(let conditional): result += conditional.branches.map(\.condition)
+            case .forEach(let loop): result.append(loop.items)
+            }
+        }
+        return result
+    }
+
+    /// Every assignment in the body, nested ones included, in written order.
+    package var allAssignments: [Assignment] {
+        var result: [Assignment] = []
+        forEachStep { if case .assign(let assignment) = $0 { result.append(assignment) } }
+        return result
     }
 }
 

@@ -29,6 +29,8 @@ public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible 
     case nullOperand
     /// A function could not convert its argument (`int("abc")`, `int(1e300)`); the message says which.
     case conversion(String)
+    /// A `foreach` over more items than its limit (the runner's step limit).
+    case tooManyIterations(count: Int, limit: Int)
 
     /// What went wrong, in words.
     public var description: String {
@@ -37,6 +39,7 @@ public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible 
         case .overflow: "arithmetic overflow"
         case .nullOperand: "a null value used as a number, string or bool"
         case .conversion(let message): message
+        case .tooManyIterations(let count, let limit): "foreach over \(count) items passes the step limit of \(limit)"
         }
     }
 }

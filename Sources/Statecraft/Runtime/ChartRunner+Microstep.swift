@@ -94,7 +94,7 @@ extension ChartRunner {
             }
         }
         // Effect bodies against the scratch context; queued inputs kept only on success.
-        let queuedBefore = queue.count
+        let queuedBefore = (internalEnd: queue.count - externalCount, externalCount: externalCount)
         var copied = false
         var finishes = false
         for step in plan {
@@ -105,7 +105,7 @@ extension ChartRunner {
             if step < -1 {
                 let state = Int(-step) - 2
                 let input = doneInputs[state]
-                if input >= 0 { queue.append(Queued(input: Int(input), argument: .null, sender: ~state)) }
+                if input >= 0 { queue.appendInternal(Queued(input: Int(input), argument: .null, sender: ~state), externalCount: externalCount) }
                 continue
             }
             let id = Int(step)
@@ -115,8 +115,12 @@ extension ChartRunner {
                 for slot in values.indices { scratch[slot] = values[slot] }
                 copied = true
             }
-            if let failure = effect.run(in: &scratch, argument: argument, queue: &queue, queuing: { Queued(input: $0, argument: $1, sender: id) }) {
-                queue.removeSubrange(queuedBefore...)
+            if let failure = effect.run(
+                in: &scratch, argument: argument, queue: &queue, externalCount: &externalCount, log: logHandler, iterationLimit: stepLimit,
+                effectNames: machine.effectNames, effect: id,
+                queuing: { Queued(input: $0, argument: $1, sender: id) })
+            {
+                queue.removeSent(since: queuedBefore, externalCount: &externalCount)
                 return (failure.error, .effect(id, expression: failure.expression))
             }
         }

@@ -24,6 +24,8 @@ public struct ChartRunner: Sendable {
     public internal(set) var isFinished = false
     /// Steps (eventless microsteps and queued inputs) per external input before `step-limit`.
     public var stepLimit: Int
+    /// Receives the lines effects' `log` steps write; `nil` (the default) drops them.
+    public var logHandler: EffectLogHandler?
 
     /// The effects that ran in the latest result's step, in order.
     public internal(set) var effectsRun: [Int32] = []
@@ -39,6 +41,8 @@ public struct ChartRunner: Sendable {
 
     var queue: [Queued] = []
     var queueHead = 0
+    /// How many inputs at the queue's tail were sent to the external queue (docs/semantics.md).
+    var externalCount = 0
     /// What each history pseudo-state recorded: slot `s` holds `historyCounts[s]` states from
     /// `historyStarts[s]`; -1 while its parent was never left.
     var historyRecords: [Int32]
@@ -214,6 +218,7 @@ public struct ChartRunner: Sendable {
                 return
             }
             let next = queue[queueHead]
+            if queueHead >= queue.count - externalCount { externalCount -= 1 }
             queueHead += 1
             let trigger: ChartResult.Trigger = next.sender >= 0 ? .sent(effect: next.sender) : .done(state: ~next.sender)
             steps += 1
@@ -238,6 +243,7 @@ public struct ChartRunner: Sendable {
     mutating func discardQueue() {
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
+        externalCount = 0
     }
 
     mutating func process(_ input: Int, argument: Value, trigger: ChartResult.Trigger) -> ChartResult {

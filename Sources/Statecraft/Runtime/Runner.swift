@@ -19,6 +19,8 @@ public struct Runner: Sendable {
     package private(set) var contextVersion = 0
     /// Queued inputs processed per external input before `step-limit` (docs/semantics.md).
     public var stepLimit: Int
+    /// Receives the lines effects' `log` steps write; `nil` (the default) drops them.
+    public var logHandler: EffectLogHandler?
 
     // The queue and the steps of a transition are internal, not private: the hosted send and
     // start of RunnerHost.swift share them, and `send` is inlinable so that it is specialised
@@ -32,6 +34,8 @@ public struct Runner: Sendable {
 
     @usableFromInline var queue: [Queued] = []
     @usableFromInline var queueHead = 0
+    /// How many inputs at the queue's tail were sent to the external queue (docs/semantics.md).
+    @usableFromInline var externalCount = 0
     /// Where effect bodies write until a transition commits (`expression-error` assigns nothing).
     private var scratch: [Value]
 
@@ -133,6 +137,7 @@ public struct Runner: Sendable {
         while let result = nextQueuedResult(steps: &steps) { sink.receive(result, from: self) }
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
+        externalCount = 0
     }
 
     /// Processes the next queued input, or reports `step-limit` for it and discards the rest
@@ -140,6 +145,7 @@ public struct Runner: Sendable {
     mutating func nextQueuedResult(steps: inout Int) -> TransitionResult? {
         guard queueHead < queue.count else { return nil }
         let next = queue[queueHead]
+        if queueHead >= queue.count - externalCount { externalCount -= 1 }
         queueHead += 1
         steps += 1
         var result: TransitionResult
@@ -147,6 +153,7 @@ public struct Runner: Sendable {
             result = TransitionResult(input: next.input, from: current, outcome: .rejected(.stepLimit), sentBy: next.sentBy)
             result.discarded = queue.count - queueHead
             queueHead = queue.count
+            externalCount = 0
         } else {
             result = process(next.input, argument: next.argument, sentBy: next.sentBy)
         }
@@ -273,7 +280,7 @@ public struct Runner: Sendable {
     @usableFromInline
     mutating func runEffects(_ effects: EffectSequence, argument: Value) -> (error: EvaluationError, site: TransitionResult.ExpressionSite)? {
         var copied = false
-        let queuedBefore = queue.count
+        let queuedBefore = (internalEnd: queue.count - externalCount, externalCount: externalCount)
         for id in effects {
             let effect = machine.effects[id]
             guard effect.hasBody else { continue }
@@ -281,8 +288,12 @@ public struct Runner: Sendable {
                 for slot in values.indices { scratch[slot] = values[slot] }
                 copied = true
             }
-            if let failure = effect.run(in: &scratch, argument: argument, queue: &queue, queuing: { Queued(input: $0, argument: $1, sentBy: id) }) {
-                queue.removeSubrange(queuedBefore...)
+            if let failure = effect.run(
+                in: &scratch, argument: argument, queue: &queue, externalCount: &externalCount, log: logHandler, iterationLimit: stepLimit,
+                effectNames: machine.effectNames, effect: id,
+                queuing: { Queued(input: $0, argument: $1, sentBy: id) })
+            {
+                queue.removeSent(since: queuedBefore, externalCount: &externalCount)
                 return (failure.error, .effect(id, expression: failure.expression))
             }
         }

@@ -37,7 +37,7 @@ extension Runner {
     /// one the input accepts.
     @usableFromInline
     package mutating func enqueue(_ input: Int, argument: Value = .null, sentBy: Int) {
-        queue.append(Queued(input: input, argument: argument, sentBy: sentBy))
+        queue.appendInternal(Queued(input: input, argument: argument, sentBy: sentBy), externalCount: externalCount)
     }
 
     /// The queue drained as ``drainQueue(into:)`` does, with the same step limit, each result
@@ -48,6 +48,7 @@ extension Runner {
         while let result = nextQueuedResultForHost(steps: &steps) { host.receive(result, from: &self) }
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
+        externalCount = 0
     }
 
     /// ``nextQueuedResult(steps:)``, for the inlinable ``drainQueue(host:)``.

@@ -67,13 +67,7 @@ public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
         for id in byName(machine.effectNames) {
             let effect = machine.effects[id]
             out.record("effect", machine.effectNames[id])
-            for (index, assignment) in effect.assignments.enumerated() {
-                out.record("set", machine.variableNames[assignment.slot], effect.expressionTexts[index])
-            }
-            for (index, send) in effect.sends.enumerated() {
-                let text = send.argument == nil ? "-" : effect.expressionTexts[effect.assignments.count + index]
-                out.record("send", machine.inputNames[send.input], text)
-            }
+            out.steps(effect.steps, of: effect, machine)
         }
         for transition in machine.transitions {
             out.record(
@@ -112,6 +106,38 @@ private struct CanonicalWriter {
         bytes.append(contentsOf: String(s.utf8.count).utf8)
         bytes.append(UInt8(ascii: ":"))
         bytes.append(contentsOf: s.utf8)
+    }
+
+    /// An effect's steps, in order. Assignments and internal sends are recorded as they were
+    /// before bodies had other steps, so that those machines keep their fingerprints.
+    mutating func steps(_ steps: [CompiledEffect.Step], of effect: CompiledEffect, _ machine: CompiledMachine) {
+        for step in steps {
+            switch step {
+            case .assign(let slot, _, let site):
+                record("set", machine.variableNames[slot], effect.expressionTexts[site])
+            case .send(let send):
+                let text = send.argument == nil ? "-" : effect.expressionTexts[send.site]
+                if send.isExternal {
+                    record("send", machine.inputNames[send.input], text, "external")
+                } else {
+                    record("send", machine.inputNames[send.input], text)
+                }
+            case .log(let label, _, let site):
+                record("log", label ?? "-", site < 0 ? "-" : effect.expressionTexts[site])
+            case .conditional(let branches, let otherwise):
+                for branch in branches {
+                    record("if", effect.expressionTexts[branch.site])
+                    self.steps(branch.steps, of: effect, machine)
+                }
+                record("else")
+                self.steps(otherwise, of: effect, machine)
+                record("end")
+            case .forEach(_, let site, let item, let index, let body):
+                record("foreach", effect.expressionTexts[site], machine.variableNames[item], index < 0 ? "-" : machine.variableNames[index])
+                self.steps(body, of: effect, machine)
+                record("end")
+            }
+        }
     }
 
     mutating func record(_ fields: String...) {

@@ -94,6 +94,13 @@ public final class FileMachine: @unchecked Sendable {
         observers.lock.withLock { contextDictionary(currentContext) }
     }
 
+    /// Receives the lines the machine's `log` steps write, as they run; `nil` (the default)
+    /// drops them. It is called while the machine processes an input: it must not use the machine.
+    public var logHandler: EffectLogHandler? {
+        get { observers.lock.withLock { runner.logHandler } }
+        set { observers.lock.withLock { runner.logHandler = newValue } }
+    }
+
     /// Sends the input named `input`, with `argument` if it takes one; returns its result, also
     /// published to observers. An unknown name is an `unknownInput` failure, and so is an
     /// internal input (``InputDeclaration/isInternal``: only effects may send it); a missing,

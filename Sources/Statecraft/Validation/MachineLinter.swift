@@ -126,13 +126,14 @@ public enum MachineLinter {
     static func sendCycles(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
         // Edges: input -> (input it may send, via effect).
         var edges = [[(input: Int, effect: Int)]](repeating: [], count: machine.inputCount)
+        let sentInputs = machine.effects.map(\.sentInputs)
         let transitions = machine.transitions
         for index in transitions.indices {
             let input = transitions[index].input
             guard input >= 0 else { continue }
             for source in transitions[index].sources where !machine.isFinal[source] {
                 for effect in machine.effectsRun(by: index, from: source) {
-                    for send in machine.effects[effect].sends where !edges[input].contains(where: { $0 == (send.input, effect) }) {
+                    for send in sentInputs[effect] where !edges[input].contains(where: { $0 == (send.input, effect) }) {
                         edges[input].append((send.input, effect))
                     }
                 }

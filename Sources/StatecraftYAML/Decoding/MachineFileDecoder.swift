@@ -190,45 +190,6 @@ struct MachineFileDecoder: YAMLShapeReading {
         }
     }
 
-    private mutating func decodeEffects(_ node: Int) -> [EffectDefinition] {
-        guard let map = optionalMapping(node, "'effects' (a mapping name -> { set, send })") else { return [] }
-        return document.entries(map).map { entry in
-            let name = key(entry)
-            let body = entry.value
-            guard document[body].kind == .mapping else {
-                if !document.isNull(body) {
-                    error(
-                        .wrongKind, "effect '\(name.name)' takes { set: {...}, send: [...] }, not \(document.kindDescription(body))",
-                        document[body].position)
-                }
-                return EffectDefinition(name)
-            }
-            checkKeys(body, allowed: MachineFileKeys.effect, in: "effect '\(name.name)'")
-            var assignments: [EffectDefinition.Assignment] = []
-            if let set = document.entry(body, "set"), let variables = mapping(set.value, "'set' (a mapping variable -> expression)") {
-                for assignment in document.entries(variables) {
-                    if let expression = expression(assignment.value, "the value of '\(document.string(assignment.key))'") {
-                        assignments.append(.init(key(assignment), expression))
-                    }
-                }
-            }
-            var sends: [EffectDefinition.Send] = []
-            if let send = document.entry(body, "send") {
-                let items = document[send.value].kind == .sequence ? Array(document.items(send.value)) : [send.value]
-                for item in items {
-                    if document[item].kind == .mapping {
-                        checkKeys(item, allowed: MachineFileKeys.sentInput, in: "a sent input")
-                        guard let input = required(item, "input").flatMap({ self.name($0, "'input'") }) else { continue }
-                        sends.append(.init(input, argument: document.entry(item, "arg").flatMap { expression($0.value, "'arg'") }))
-                    } else if let input = self.name(item, "a sent input") {
-                        sends.append(.init(input))
-                    }
-                }
-            }
-            return EffectDefinition(name, assignments: assignments, sends: sends)
-        }
-    }
-
     private mutating func decodeTransitions(_ node: Int) -> [TransitionDefinition] {
         guard document[node].kind == .sequence else {
             if !document.isNull(node) {
@@ -370,7 +331,7 @@ struct MachineFileDecoder: YAMLShapeReading {
 
     // MARK: - Values
 
-    private mutating func checkKeys(_ map: Int, allowed: [StaticString], in context: @autoclosure () -> String) {
+    mutating func checkKeys(_ map: Int, allowed: [StaticString], in context: @autoclosure () -> String) {
         for entry in document.entries(map) where !allowed.contains(where: { document.text(of: entry.key, is: $0) }) {
             let key = document.string(entry.key)
             let names = allowed.map { $0.description }
@@ -383,7 +344,7 @@ struct MachineFileDecoder: YAMLShapeReading {
     }
 
     /// A mapping, or nothing for an empty value (`context:` with nothing under it).
-    private mutating func optionalMapping(_ node: Int, _ what: String) -> Int? {
+    mutating func optionalMapping(_ node: Int, _ what: String) -> Int? {
         if document.isNull(node) { return nil }
         return mapping(node, what)
     }
@@ -395,7 +356,7 @@ struct MachineFileDecoder: YAMLShapeReading {
         return false
     }
 
-    private mutating func string(_ node: Int, _ what: String) -> String? {
+    mutating func string(_ node: Int, _ what: String) -> String? {
         if document[node].kind == .scalar { return document.string(node) }
         error(.wrongKind, "\(what) must be a scalar, not \(document.kindDescription(node))\(document.quoteHint(node))", document[node].position)
         return nil
@@ -416,12 +377,12 @@ struct MachineFileDecoder: YAMLShapeReading {
     }
 
     /// A mapping entry's key as a name, where the key is written.
-    private mutating func key(_ entry: YAMLDocument.Entry) -> Named {
+    mutating func key(_ entry: YAMLDocument.Entry) -> Named {
         interned(entry.key, at: document[entry.key].position)
     }
 
     /// A name: any non-empty scalar, read as a string whatever it looks like (`on`, `1`).
-    private mutating func name(_ node: Int, _ what: @autoclosure () -> String) -> Named? {
+    mutating func name(_ node: Int, _ what: @autoclosure () -> String) -> Named? {
         let scalar = document[node]
         guard scalar.kind == .scalar else {
             error(.wrongKind, "\(what()) must be a name, not \(document.kindDescription(node))", scalar.position)
@@ -443,7 +404,7 @@ struct MachineFileDecoder: YAMLShapeReading {
     }
 
     /// An expression: the scalar's text, whatever its YAML quoting (docs/machine-files.md).
-    private mutating func expression(_ node: Int, _ what: String) -> ExpressionSource? {
+    mutating func expression(_ node: Int, _ what: String) -> ExpressionSource? {
         let scalar = document[node]
         guard scalar.kind == .scalar, !(document.isNull(node) && scalar.count == 0) else {
             error(.wrongKind, "\(what) must be an expression, not \(document.kindDescription(node))", scalar.position)

@@ -12,10 +12,15 @@ package enum MachineFileKeys {
     package static let state: [StaticString] = [
         "entry", "exit", "final", "description", "states", "initial", "parallel", "history", "default",
     ]
-    /// An effect's body.
-    package static let effect: [StaticString] = ["set", "send"]
+    /// A step of an effect's body (one step per mapping, but `set` with `send`, and `if` or
+    /// `elif` with `do` and `else`).
+    package static let effectStep: [StaticString] = ["set", "send", "log", "if", "elif", "else", "do", "foreach"]
     /// An input an effect sends, written as a mapping.
-    package static let sentInput: [StaticString] = ["input", "arg"]
+    package static let sentInput: [StaticString] = ["input", "arg", "queue"]
+    /// A `log` step written as a mapping.
+    package static let log: [StaticString] = ["label", "expr"]
+    /// A `foreach` step.
+    package static let forEach: [StaticString] = ["array", "item", "index", "do"]
     /// A transition written as a mapping.
     package static let transition: [StaticString] = ["input", "from", "to", "when", "effects", "type", "reject", "description"]
     /// A transition's `from: { not: STATES }`.

@@ -4,8 +4,15 @@
     import Darwin
 #endif
 
+import Statecraft
+
 /// Writes text to standard error unbuffered (diagnostics are few and must not interleave).
 enum FileHandleOutput {
+    /// Writes a line of an effect's `log` step: `log: LABEL: VALUE` (docs/semantics.md).
+    @Sendable static func logLine(_ entry: EffectLogEntry) {
+        standardError("log: \(entry)\n")
+    }
+
     static func standardError(_ text: String) {
         var text = text
         text.withUTF8 { bytes in

@@ -71,12 +71,12 @@ enum MachineFileSchema {
       ]
     },
     "effects": {
-      "description": "Effect bodies: effect name -> { set, send }. An effect named by a state or transition and not defined here is a named hook without body (bound from Swift).",
+      "description": "Effect bodies: effect name -> steps. An effect named by a state or transition and not defined here is a named hook without body (bound from Swift).",
       "type": ["object", "null"],
       "propertyNames": { "$ref": "#/$defs/name" },
       "additionalProperties": {
-        "description": "What the effect does: { set: {...}, send: [...] }, or nothing for a named hook.",
-        "oneOf": [{ "type": "null" }, { "$ref": "#/$defs/effect" }]
+        "description": "What the effect does: a list of steps, one step ({ set: {...}, send: [...] }), or nothing for a named hook.",
+        "$ref": "#/$defs/steps"
       }
     },
     "transitions": {
@@ -187,10 +187,19 @@ enum MachineFileSchema {
         }
       }
     },
-    "effect": {
-      "description": "An effect's body: assignments to context variables, then inputs to queue.",
+    "steps": {
+      "description": "Steps run in order: a list of steps, one step, or nothing.",
+      "oneOf": [
+        { "type": "null" },
+        { "$ref": "#/$defs/effectStep" },
+        { "type": "array", "items": { "$ref": "#/$defs/effectStep" } }
+      ]
+    },
+    "effectStep": {
+      "description": "One step: set and send (assignments, then inputs to queue), log, if (or elif) with do and else, else, or foreach.",
       "type": "object",
       "additionalProperties": false,
+      "minProperties": 1,
       "properties": {
         "set": {
           "description": "Context variable -> expression, assigned in the order written; `arg` is the triggering input's argument.",
@@ -199,16 +208,53 @@ enum MachineFileSchema {
           "additionalProperties": { "$ref": "#/$defs/expression" }
         },
         "send": {
-          "description": "Inputs to queue, run after the current transition, first in first out (run to completion): a name, { input, arg }, or a list of them.",
+          "description": "Inputs to queue, run after the current transition, first in first out (run to completion): a name, { input, arg, queue }, or a list of them.",
           "oneOf": [
             { "$ref": "#/$defs/sentInput" },
             { "type": "array", "items": { "$ref": "#/$defs/sentInput" } }
           ]
+        },
+        "log": {
+          "description": "A line for the log (smrun: standard error): a label, or { label, expr }.",
+          "oneOf": [
+            { "$ref": "#/$defs/text" },
+            {
+              "type": "object",
+              "additionalProperties": false,
+              "minProperties": 1,
+              "properties": {
+                "label": { "description": "Written before the value.", "$ref": "#/$defs/text" },
+                "expr": { "description": "The expression whose value is written.", "$ref": "#/$defs/expression" }
+              }
+            }
+          ]
+        },
+        "if": { "description": "A bool expression: the steps of `do` run when it holds.", "$ref": "#/$defs/expression" },
+        "elif": {
+          "description": "After an if or elif step: a bool expression tested when no condition before it held.",
+          "$ref": "#/$defs/expression"
+        },
+        "do": { "description": "The steps an if or elif runs when its condition holds.", "$ref": "#/$defs/steps" },
+        "else": {
+          "description": "The steps run when no condition of the if and elif before it held (in their mapping, or a step of its own after them).",
+          "$ref": "#/$defs/steps"
+        },
+        "foreach": {
+          "description": "Runs `do` once per item of an int n (0 to n - 1) or a string (its characters), the item and its index assigned to context variables.",
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["array", "item"],
+          "properties": {
+            "array": { "description": "The items: an int or string expression.", "$ref": "#/$defs/expression" },
+            "item": { "description": "The context variable assigned each item.", "$ref": "#/$defs/variableName" },
+            "index": { "description": "The context variable assigned each item's index, from 0.", "$ref": "#/$defs/variableName" },
+            "do": { "description": "The steps run per item.", "$ref": "#/$defs/steps" }
+          }
         }
       }
     },
     "sentInput": {
-      "description": "An input an effect queues: its name, or { input, arg }.",
+      "description": "An input an effect queues: its name, or { input, arg, queue }.",
       "oneOf": [
         { "$ref": "#/$defs/name" },
         {
@@ -217,7 +263,11 @@ enum MachineFileSchema {
           "required": ["input"],
           "properties": {
             "input": { "description": "The input to queue.", "$ref": "#/$defs/name" },
-            "arg": { "description": "The queued input's argument, an expression.", "$ref": "#/$defs/expression" }
+            "arg": { "description": "The queued input's argument, an expression.", "$ref": "#/$defs/expression" },
+            "queue": {
+              "description": "internal (the default): run after the current transition; external: run once the internal queue is empty, before the next input from outside.",
+              "enum": ["internal", "external"]
+            }
           }
         }
       ]

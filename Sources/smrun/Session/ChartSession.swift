@@ -19,6 +19,7 @@ struct ChartSession: ~Copyable {
     /// Starts the machine: its initial configuration, and what follows it.
     init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int) {
         runner = ChartRunner(machine, stepLimit: stepLimit)
+        runner.logHandler = FileHandleOutput.logLine
         parser = ScriptLineParser(machine: machine)
         printer = ChartPrinter(machine: machine, format: format, stepLimit: stepLimit)
         runner.start(into: &printer)

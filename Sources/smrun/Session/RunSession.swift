@@ -22,6 +22,7 @@ struct RunSession: ~Copyable {
     /// when its initial state has entry effects).
     init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, state: StateFile?) {
         runner = Runner(machine, stepLimit: stepLimit)
+        runner.logHandler = FileHandleOutput.logLine
         parser = ScriptLineParser(machine: machine)
         printer = ResultPrinter(machine: machine, format: format, stepLimit: stepLimit, output: OutputBuffer(fd: 1))
         self.state = state

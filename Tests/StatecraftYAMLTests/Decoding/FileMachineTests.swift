@@ -80,6 +80,16 @@ struct FileMachineTests {
         #expect(car.context["passengers"] == .int(4))
     }
 
+    @Test func logStepsReachTheLogHandler() throws {
+        let machine = try FileMachine(contentsOf: URLPath.packageRoot + "/Tests/SmrunTests/Fixtures/effect-steps.yaml")
+        let lines = Mutex<[String]>([])
+        machine.logHandler = { entry in lines.withLock { $0.append("\(entry.effect): \(entry)") } }
+        machine.send("measure", .int(7))
+        machine.send("spell", .string("ab"))
+        #expect(lines.withLock { $0 } == ["classify: size: \"medium\"", "spellOut: spelled"])
+        #expect(machine.context["letters"] == .string("a0b1"))
+    }
+
     @Test func resultsReportArgumentsAsSwiftValuesOfTheirInputs() throws {
         let car = try FileMachine(contentsOf: Self.machines + "self-driving-car.yaml")
         #expect(car.send("startEngine").input.is(Input("startEngine")))

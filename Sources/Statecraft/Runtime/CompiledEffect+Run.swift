@@ -1,0 +1,88 @@
+extension CompiledEffect {
+    private struct Failure: Error {
+        let error: EvaluationError
+        let site: Int
+    }
+
+    /// Runs the body against `context`: its steps in written order, each seeing the values
+    /// assigned before it. `log` receives log lines (naming effect `effect` from `effectNames`), and a
+    /// `foreach` of more than `iterationLimit` items fails. Sent inputs are queued as `queuing` makes them: internal ones before
+    /// the `externalCount` external ones at `queue`'s tail, external ones at its end. Returns the
+    /// error and the index of the expression that failed, or nil. The caller owns all-or-nothing:
+    /// on failure, `context` and `queue` hold what ran before the failing expression (log lines
+    /// written are written).
+    func run<Queued>(
+        in context: inout [Value], argument: Value, queue: inout [Queued], externalCount: inout Int,
+        log: EffectLogHandler?, iterationLimit: Int, effectNames: [String], effect: Int,
+        queuing: (_ input: Int, _ argument: Value) -> Queued
+    ) -> (error: EvaluationError, expression: Int)? {
+        func evaluate(_ expression: CompiledExpression, _ site: Int) throws(Failure) -> Value {
+            do {
+                return try expression.evaluate(context, argument: argument)
+            } catch {
+                throw Failure(error: error, site: site)
+            }
+        }
+        func run(_ steps: [Step]) throws(Failure) {
+            for step in steps {
+                switch step {
+                case .assign(let slot, let value, let site):
+                    context[slot] = try evaluate(value, site)
+                case .send(let send):
+                    let value = try send.argument.map { expression throws(Failure) in try evaluate(expression, send.site) } ?? .null
+                    if send.isExternal {
+                        queue.append(queuing(send.input, value))
+                        externalCount += 1
+                    } else {
+                        queue.appendInternal(queuing(send.input, value), externalCount: externalCount)
+                    }
+                case .log(let label, let value, let site):
+                    let logged = try value.map { expression throws(Failure) in try evaluate(expression, site) }
+                    log?(EffectLogEntry(effect: effectNames[effect], label: label, value: logged))
+                case .conditional(let branches, let otherwise):
+                    var chosen = otherwise
+                    for branch in branches {
+                        if case .bool(true) = try evaluate(branch.condition, branch.site) {
+                            chosen = branch.steps
+                            break
+                        }
+                    }
+                    try run(chosen)
+                case .forEach(let items, let site, let item, let index, let body):
+                    try runLoop(over: evaluate(items, site), site: site, item: item, index: index, body)
+                }
+            }
+        }
+        func runLoop(over items: Value, site: Int, item: Int, index: Int, _ body: [Step]) throws(Failure) {
+            func check(_ count: Int) throws(Failure) {
+                if count > iterationLimit {
+                    throw Failure(error: .tooManyIterations(count: count, limit: iterationLimit), site: site)
+                }
+            }
+            switch items {
+            case .int(let count):
+                try check(count)
+                for position in 0..<max(count, 0) {
+                    context[item] = .int(position)
+                    if index >= 0 { context[index] = .int(position) }
+                    try run(body)
+                }
+            case .string(let text):
+                try check(text.count)
+                for (position, character) in text.enumerated() {
+                    context[item] = .string(String(character))
+                    if index >= 0 { context[index] = .int(position) }
+                    try run(body)
+                }
+            default:
+                throw Failure(error: .nullOperand, site: site)
+            }
+        }
+        do {
+            try run(steps)
+        } catch {
+            return (error.error, error.site)
+        }
+        return nil
+    }
+}
