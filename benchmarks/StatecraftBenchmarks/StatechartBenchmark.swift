@@ -4,7 +4,7 @@ import StatecraftYAML
 
 /// Nanoseconds per input of the statechart engine (``ChartRunner``), in-process: a machine with
 /// parallel regions, history and eventless transitions (default `benchmarks/statechart/player.yaml`),
-/// driven by a random walk of its inputs (ids, nothing to parse), replayed; the sink counts
+/// driven by a fixed-seed random walk of its inputs (ids, nothing to parse), replayed; the sink counts
 /// results. With `malloc_count.so` preloaded, it also counts heap allocations in the timed loop
 /// after a first, untimed pass over the walk has grown the runner's buffers.
 enum StatechartBenchmark {
@@ -31,7 +31,7 @@ enum StatechartBenchmark {
         guard let machine = file.machine, machine.isStatechart else {
             fail("\(options.machinePath) does not load as a statechart: \(file.diagnostics.map(\.description).joined(separator: "; "))")
         }
-        var random = SystemRandomNumberGenerator()
+        var random = SplitMix64(seed: 1)  // the same walk in every run and every build, to compare them
         let walk = (0..<options.walkLength).map { _ in Int.random(in: 0..<machine.inputCount, using: &random) }
         let counter = AllocationCounter()
         var perInput: [Double] = []

@@ -40,6 +40,9 @@ package struct StateChart: Sendable {
     let inputsBySource: [Int32]
     /// Whether any transition is eventless: when none, no eventless selection is needed.
     package let hasEventless: Bool
+    /// The sources of eventless transitions, as a configuration bitset: while no active state
+    /// is one, the eventless selection after a step has nothing to look at.
+    package let eventlessSources: [UInt64]
     /// Per state, the input `done.state.NAME` to raise when it completes, or -1 when no
     /// transition takes that input (raising it could change nothing, and prints nothing).
     package let doneInputs: [Int32]
@@ -65,6 +68,11 @@ package struct StateChart: Sendable {
         transitionsBySource = bySource
         inputsBySource = bySource.map { transitions[Int($0)].input }
         hasEventless = transitions.contains { $0.input < 0 }
+        var sources = [UInt64](repeating: 0, count: (tree.count + 63) / 64)
+        for transition in transitions where transition.input < 0 {
+            sources[Int(transition.source) >> 6] |= 1 << UInt64(Int(transition.source) & 63)
+        }
+        eventlessSources = sources
     }
 
     /// The transitions leaving from `state`, in file order.

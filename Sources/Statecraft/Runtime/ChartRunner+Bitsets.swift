@@ -6,6 +6,13 @@ extension ChartRunner {
     @inline(__always)
     static func insert(_ state: Int, into set: inout [UInt64]) { set[state >> 6] |= 1 << UInt64(state & 63) }
 
+    /// Whether the two sets share a state.
+    @inline(__always)
+    static func meet(_ a: [UInt64], _ b: [UInt64]) -> Bool {
+        for word in a.indices where a[word] & b[word] != 0 { return true }
+        return false
+    }
+
     /// Sets the bits of `low ..< high`.
     static func insertRange(_ low: Int, _ high: Int, into set: inout [UInt64]) {
         var state = low

@@ -73,7 +73,12 @@ extension ChartRunner {
     /// SCXML's removeConflictingTransitions: two transitions conflict when their exit sets meet;
     /// the one from a descendant of the other's source wins, else the earlier one.
     mutating func removeConflicts() {
-        for index in enabled { enabledDomains.append(domain(of: Int(index))) }
+        // The common case inline: calling a method of the runner here would copy the runner.
+        let transitions = chart.transitions
+        for index in enabled {
+            let index = Int(index)
+            enabledDomains.append(transitions[index].targetsHistory ? domain(of: index) : transitions[index].domain)
+        }
         guard enabled.count > 1 else { return }
         let tree = chart.tree
         var kept = 0

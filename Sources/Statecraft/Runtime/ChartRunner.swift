@@ -190,7 +190,7 @@ public struct ChartRunner: Sendable {
         // that changes something (it would fail again).
         var eventlessBlocked = false
         while true {
-            while chart.hasEventless && !isFinished && !eventlessBlocked {
+            while chart.hasEventless && !isFinished && !eventlessBlocked && Self.meet(configuration, chart.eventlessSources) {
                 clearStep()
                 var result = ChartResult(.eventless, input: -1)
                 if !select(input: -1, argument: .null, &result) {
