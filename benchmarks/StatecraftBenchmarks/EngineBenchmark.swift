@@ -19,6 +19,8 @@ enum EngineBenchmark {
         /// Share of the walk's inputs that have no transition from the state they are sent in.
         var rejectedShare = 0.05
         var seed: UInt64 = 1
+        /// When set, only the cases whose name contains it run.
+        var caseFilter: String?
     }
 
     /// One input of the walk, as a caller holds it: the input's id and its typed argument.
@@ -62,13 +64,15 @@ enum EngineBenchmark {
         let cycles = max(1, options.transitions / walk.cycle.count)
         let transitions = cycles * walk.cycle.count
 
-        let cases = [
+        let allCases = [
             Case(name: "file-loaded machine, counting sink", machine: withEffects, run: countingRun),
             Case(name: "file-loaded, no context effects, counting sink", machine: withoutEffects, run: countingRun),
             Case(name: "file-loaded, one observer (closure sink)", machine: withEffects, run: observerRun),
             Case(name: "typed API, enum states (Jester's car)", machine: withEffects, run: TypedBenchmark.run),
             Case(name: "typed API, owned machine (Jester's car)", machine: withEffects, run: TypedBenchmark.runOwned),
         ]
+        let cases = allCases.filter { options.caseFilter.map($0.name.contains) ?? true }
+        if cases.isEmpty { fail("no case's name contains '\(options.caseFilter ?? "")'") }
 
         let counter = AllocationCounter()
         say(

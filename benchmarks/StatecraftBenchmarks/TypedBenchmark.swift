@@ -43,50 +43,40 @@ enum TypedBenchmark {
     }
 
     /// A walk step as a caller of the typed API holds it: the typed input and its argument.
+    /// The inputs are read from `Inputs` when the walk is built, not on every send, as a caller
+    /// with its inputs in hand would send them.
     enum Step {
-        case startEngine, driveAround, park, pickUpPassengers, dropOffPassengers, noMapInput, noFailInput
-        case passengersHaveEntered(Int)
-        case driveToLocation(String)
+        case plain(Input<Void>)
+        case passengersHaveEntered(Input<Int>, Int)
+        case driveToLocation(Input<String>, String)
 
         init(_ step: EngineBenchmark.Step, named name: String) {
             switch (name, step.argument) {
-            case ("passengersHaveEntered", .int(let count)): self = .passengersHaveEntered(count)
-            case ("driveToLocation", .string(let place)): self = .driveToLocation(place)
-            case ("startEngine", _): self = .startEngine
-            case ("driveAround", _): self = .driveAround
-            case ("park", _): self = .park
-            case ("pickUpPassengers", _): self = .pickUpPassengers
-            case ("dropOffPassengers", _): self = .dropOffPassengers
-            case ("noFailInput", _): self = .noFailInput
-            default: self = .noMapInput
+            case ("passengersHaveEntered", .int(let count)): self = .passengersHaveEntered(Inputs.passengersHaveEntered, count)
+            case ("driveToLocation", .string(let place)): self = .driveToLocation(Inputs.driveToLocation, place)
+            case ("startEngine", _): self = .plain(Inputs.startEngine)
+            case ("driveAround", _): self = .plain(Inputs.driveAround)
+            case ("park", _): self = .plain(Inputs.park)
+            case ("pickUpPassengers", _): self = .plain(Inputs.pickUpPassengers)
+            case ("dropOffPassengers", _): self = .plain(Inputs.dropOffPassengers)
+            case ("noFailInput", _): self = .plain(Inputs.noFailInput)
+            default: self = .plain(Inputs.noMapInput)
             }
         }
 
         func send(to car: TypedStateMachine<State, Trip>) -> StateTransitionResult<State> {
             switch self {
-            case .startEngine: car.send(Inputs.startEngine)
-            case .driveAround: car.send(Inputs.driveAround)
-            case .park: car.send(Inputs.park)
-            case .pickUpPassengers: car.send(Inputs.pickUpPassengers)
-            case .dropOffPassengers: car.send(Inputs.dropOffPassengers)
-            case .noMapInput: car.send(Inputs.noMapInput)
-            case .noFailInput: car.send(Inputs.noFailInput)
-            case .passengersHaveEntered(let count): car.send(Inputs.passengersHaveEntered, count)
-            case .driveToLocation(let place): car.send(Inputs.driveToLocation, place)
+            case .plain(let input): car.send(input)
+            case .passengersHaveEntered(let input, let count): car.send(input, count)
+            case .driveToLocation(let input, let place): car.send(input, place)
             }
         }
 
         func send(to car: inout OwnedStateMachine<State, Trip>) -> OwnedTransitionResult<State> {
             switch self {
-            case .startEngine: car.send(Inputs.startEngine)
-            case .driveAround: car.send(Inputs.driveAround)
-            case .park: car.send(Inputs.park)
-            case .pickUpPassengers: car.send(Inputs.pickUpPassengers)
-            case .dropOffPassengers: car.send(Inputs.dropOffPassengers)
-            case .noMapInput: car.send(Inputs.noMapInput)
-            case .noFailInput: car.send(Inputs.noFailInput)
-            case .passengersHaveEntered(let count): car.send(Inputs.passengersHaveEntered, count)
-            case .driveToLocation(let place): car.send(Inputs.driveToLocation, place)
+            case .plain(let input): car.send(input)
+            case .passengersHaveEntered(let input, let count): car.send(input, count)
+            case .driveToLocation(let input, let place): car.send(input, place)
             }
         }
     }

@@ -1,9 +1,11 @@
 // StatecraftBenchmarks: the in-process benchmarks that `make bench` runs (benchmarks/bench.sh).
 //
-//   StatecraftBenchmarks engine [MACHINE] [--transitions N] [--runs N]
+//   StatecraftBenchmarks engine [MACHINE] [--transitions N] [--runs N] [--case TEXT]
 //       Nanoseconds per transition of a file-loaded machine (default
 //       machines/self-driving-car.yaml), with and without its context effects and with one
-//       observer; allocations per transition when benchmarks/.work/malloc_count.so is preloaded.
+//       observer, and of the typed API; allocations per transition when
+//       benchmarks/.work/malloc_count.so is preloaded. `--case` runs only the cases whose name
+//       contains TEXT (for a short run, or one under callgrind).
 //   StatecraftBenchmarks statechart [MACHINE] [--inputs N]
 //       Nanoseconds per input of the statechart engine on a machine with parallel regions,
 //       history and eventless transitions (default benchmarks/statechart/player.yaml).
@@ -19,7 +21,7 @@
 // Build it in release mode: swift build -c release --product StatecraftBenchmarks
 
 let usage =
-    "usage: StatecraftBenchmarks engine [MACHINE] [--transitions N] [--runs N] | statechart [MACHINE] [--inputs N] | timers [--timers N] | load FILE [--timeout SECONDS] | phases FILE"
+    "usage: StatecraftBenchmarks engine [MACHINE] [--transitions N] [--runs N] [--case TEXT] | statechart [MACHINE] [--inputs N] | timers [--timers N] | load FILE [--timeout SECONDS] | phases FILE"
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { fail(usage) }
 arguments.removeFirst()
@@ -34,6 +36,10 @@ case "engine":
             guard let text = arguments.first, let value = Int(text), value > 0 else { fail("\(argument) needs a positive number") }
             arguments.removeFirst()
             if argument == "--runs" { options.runs = value } else { options.transitions = value }
+        case "--case":
+            guard let text = arguments.first else { fail("--case needs part of a case's name") }
+            arguments.removeFirst()
+            options.caseFilter = text
         default:
             if argument.hasPrefix("-") { fail(usage) }
             options.machinePath = argument

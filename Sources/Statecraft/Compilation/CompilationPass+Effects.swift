@@ -7,16 +7,23 @@ extension CompilationPass {
         func add(_ effects: [Int], _ argumentType: ValueType?) {
             for id in effects { runners[id].insert(argumentType) }
         }
+        /// What transition `index` runs, given its input's argument type.
+        func addRun(by index: Int, _ argumentType: ValueType?) {
+            add(references[index].effects, argumentType)
+            // In a statechart any transition may exit or enter a state (and eventless ones,
+            // done events and the start take no argument): see below.
+            guard !isChart, let target = references[index].target, target >= 0 else { return }
+            add(entryEffects[target], argumentType)
+            for source in references[index].sources { add(exitEffects[source], argumentType) }
+        }
+        // Without building an array of argument types per transition.
         for index in references.indices {
-            let inputs = references[index].input.map { [$0] } ?? references[index].inputs
-            let types: [ValueType?] = definition.transitions[index].isEventless ? [nil] : inputs.map { argumentTypes[$0] }
-            for argumentType in types {
-                add(references[index].effects, argumentType)
-                // In a statechart any transition may exit or enter a state (and eventless ones,
-                // done events and the start take no argument): see below.
-                guard !isChart, let target = references[index].target, target >= 0 else { continue }
-                add(entryEffects[target], argumentType)
-                for source in references[index].sources { add(exitEffects[source], argumentType) }
+            if definition.transitions[index].isEventless {
+                addRun(by: index, nil)
+            } else if let input = references[index].input {
+                addRun(by: index, argumentTypes[input])
+            } else {
+                for input in references[index].inputs { addRun(by: index, argumentTypes[input]) }
             }
         }
         if isChart {

@@ -10,49 +10,54 @@ extension CompilationPass {
         var stateResolver = NameResolver(states.map(\.name.name))
         var inputResolver = NameResolver(inputNames)
         var effectResolver = NameResolver(effectNames)
+        references.reserveCapacity(definition.transitions.count)
+        // Read field by field through a buffer: copying a whole transition (as reading an
+        // array's element does) retains and releases each of its strings and arrays.
         let transitions = definition.transitions
-        references.reserveCapacity(transitions.count)
-        for index in transitions.indices {
-            var sources: [Int] = []
-            var hasUndefinedSource = false
-            switch transitions[index].source {
-            case .states(let names) where names.count == 1:
-                // One source (most transitions): an array of one, without growing one.
-                if let id = stateResolver.id(of: names[0]) { sources = [id] } else { hasUndefinedSource = true }
-            case .states(let names):
-                sources.reserveCapacity(names.count)
-                for name in names {
-                    if let id = stateResolver.id(of: name) {
-                        if !sources.contains(id) { sources.append(id) }
-                    } else {
-                        hasUndefinedSource = true
+        transitions.withUnsafeBufferPointer { transitions in
+            for index in transitions.indices {
+                var sources: [Int] = []
+                var hasUndefinedSource = false
+                switch transitions[index].source {
+                case .states(let names) where names.count == 1:
+                    // One source (most transitions): an array of one, without growing one.
+                    if let id = stateResolver.id(of: names[0]) { sources = [id] } else { hasUndefinedSource = true }
+                case .states(let names):
+                    sources.reserveCapacity(names.count)
+                    for name in names {
+                        if let id = stateResolver.id(of: name) {
+                            if !sources.contains(id) { sources.append(id) }
+                        } else {
+                            hasUndefinedSource = true
+                        }
                     }
+                case .anyNonFinal:
+                    sources = nonFinal
+                case .anyNonFinalExcept(let names, _):
+                    var excluded = [Bool](repeating: false, count: definition.states.count)
+                    for name in names {
+                        if let id = stateResolver.id(of: name) { excluded[id] = true } else { hasUndefinedSource = true }
+                    }
+                    sources = nonFinal.filter { !excluded[$0] }
                 }
-            case .anyNonFinal:
-                sources = nonFinal
-            case .anyNonFinalExcept(let names, _):
-                var excluded = [Bool](repeating: false, count: definition.states.count)
-                for name in names {
-                    if let id = stateResolver.id(of: name) { excluded[id] = true } else { hasUndefinedSource = true }
-                }
-                sources = nonFinal.filter { !excluded[$0] }
+                let target: Int? = if let name = transitions[index].target { stateResolver.id(of: name) } else { -1 }
+                let moreTargets = transitions[index].moreTargets.map { stateResolver.id(of: $0) }
+                let effects = transitions[index].effects
+                let isPattern = transitions[index].isPattern
+                let input: Int? =
+                    if let after = afterInputs[index] {
+                        after
+                    } else if transitions[index].isEventless || isPattern {
+                        nil
+                    } else {
+                        inputResolver.id(of: transitions[index].input)
+                    }
+                references.append(
+                    TransitionReferences(
+                        input: input, sources: sources, hasUndefinedSource: hasUndefinedSource,
+                        target: target, moreTargets: moreTargets, effects: effects.isEmpty ? [] : effects.compactMap { effectResolver.id(of: $0) },
+                        inputs: isPattern ? patternInputs(transitions[index].input.name) : []))
             }
-            let target: Int? = if let name = transitions[index].target { stateResolver.id(of: name) } else { -1 }
-            let moreTargets = transitions[index].moreTargets.map { stateResolver.id(of: $0) }
-            let effects = transitions[index].effects
-            let input: Int? =
-                if let after = afterInputs[index] {
-                    after
-                } else if transitions[index].isEventless || transitions[index].isPattern {
-                    nil
-                } else {
-                    inputResolver.id(of: transitions[index].input)
-                }
-            references.append(
-                TransitionReferences(
-                    input: input, sources: sources, hasUndefinedSource: hasUndefinedSource,
-                    target: target, moreTargets: moreTargets, effects: effects.isEmpty ? [] : effects.compactMap { effectResolver.id(of: $0) },
-                    inputs: patternInputs(transitions[index])))
         }
     }
 

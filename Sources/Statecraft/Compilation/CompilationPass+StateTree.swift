@@ -24,13 +24,16 @@ extension CompilationPass {
     /// the context's variables (reported as undefined later when no state has that name).
     mutating func findActivityTests() {
         var texts: [String] = []
-        for transition in definition.transitions { if let text = transition.guardExpression?.text { texts.append(text) } }
+        definition.transitions.withUnsafeBufferPointer { transitions in
+            // Field by field: a whole transition's copy would retain each of its strings and arrays.
+            for index in transitions.indices { if let text = transitions[index].guardExpression?.text { texts.append(text) } }
+        }
         for effect in definition.effects {
             texts += effect.expressions.map(\.text)
         }
         let declared = Set(states.map(\.name.name))
         var testsStates = false
-        for text in texts where text.contains("in") {
+        for text in texts where Self.mentionsIn(text) {
             guard let parsed = try? ExpressionParser.parse(text) else { continue }
             for name in parsed.testedStates {
                 testsStates = true
@@ -40,6 +43,17 @@ extension CompilationPass {
             }
         }
         if testsStates { stateNamesForTests = states.map(\.name.name) }
+    }
+
+    /// Whether `text` has `in` in it, as an expression that tests a state (`in(...)`) has: a
+    /// byte scan, where `String.contains` of a string costs thousands of instructions a call.
+    static func mentionsIn(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if previous == UInt8(ascii: "i") && byte == UInt8(ascii: "n") { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// Every state with children has the input `done.state.NAME`, declared or not.

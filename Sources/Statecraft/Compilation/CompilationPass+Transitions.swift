@@ -22,70 +22,73 @@ extension CompilationPass {
     mutating func compileTransitions() -> [CompiledTransition] {
         var compiled: [CompiledTransition] = []
         compiled.reserveCapacity(definition.transitions.count)
+        // Read field by field through a buffer, as ``resolveReferences()`` reads them.
         let transitions = definition.transitions
-        for index in transitions.indices {
-            let references = references[index]
-            // What is undefined is reported in the order the transition names it. An eventless
-            // transition has input -1; a pattern stands for the inputs it matches, in order.
-            var inputs: [Int] = []
-            if transitions[index].isEventless {
-                inputs = [-1]
-            } else if transitions[index].isPattern {
-                inputs = references.inputs
-                if inputs.isEmpty {
+        transitions.withUnsafeBufferPointer { transitions in
+            for index in transitions.indices {
+                let references = references[index]
+                // What is undefined is reported in the order the transition names it. An eventless
+                // transition has input -1; a pattern stands for the inputs it matches, in order.
+                var inputs: [Int] = []
+                if transitions[index].isEventless {
+                    inputs = [-1]
+                } else if transitions[index].isPattern {
+                    inputs = references.inputs
+                    if inputs.isEmpty {
+                        error(
+                            .undefinedInput, "input pattern '\(transitions[index].input.name)' matches no input of the machine",
+                            transitions[index].input.position)
+                    }
+                } else if let input = references.input ?? input(transitions[index].input, role: "transition") {
+                    inputs = [input]
+                }
+                switch transitions[index].source {
+                case .states(let names) where references.hasUndefinedSource:
+                    for name in names where stateIDs[name.name] == nil { _ = state(name, role: "transition") }
+                case .anyNonFinalExcept(let names, let position):
+                    for name in names where stateIDs[name.name] == nil { _ = state(name, role: "'not'") }
+                    if !references.hasUndefinedSource && references.sources.isEmpty {
+                        error(
+                            .invalidValue,
+                            "'not' excludes every non-final state, so the transition leaves from none and can never be taken",
+                            position)
+                    }
+                default:
+                    break
+                }
+                let target = references.target ?? transitions[index].target.flatMap { state($0, role: "transition") }
+                if transitions[index].refusal != nil && (transitions[index].target != nil || !transitions[index].effects.isEmpty) {
                     error(
-                        .undefinedInput, "input pattern '\(transitions[index].input.name)' matches no input of the machine",
-                        transitions[index].input.position)
+                        .invalidValue, "a transition that rejects its input ('reject') has no target ('to') and no effects",
+                        transitions[index].position)
                 }
-            } else if let input = references.input ?? input(transitions[index].input, role: "transition") {
-                inputs = [input]
-            }
-            switch transitions[index].source {
-            case .states(let names) where references.hasUndefinedSource:
-                for name in names where stateIDs[name.name] == nil { _ = state(name, role: "transition") }
-            case .anyNonFinalExcept(let names, let position):
-                for name in names where stateIDs[name.name] == nil { _ = state(name, role: "'not'") }
-                if !references.hasUndefinedSource && references.sources.isEmpty {
+                var moreTargets: [Int] = []
+                var targetsDefined = target != nil
+                for (offset, id) in references.moreTargets.enumerated() {
+                    if let id = id ?? state(transitions[index].moreTargets[offset], role: "transition") {
+                        moreTargets.append(id)
+                    } else {
+                        targetsDefined = false
+                    }
+                }
+                if !isChart && !moreTargets.isEmpty, let target {
+                    let names = ([target] + moreTargets).map { "'\(states[$0].name.name)'" }.joined(separator: ", ")
                     error(
-                        .invalidValue,
-                        "'not' excludes every non-final state, so the transition leaves from none and can never be taken",
-                        position)
+                        .invalidTarget,
+                        "transition's targets cannot be entered together: \(names) are states of the top level, where only one state is active at a time",
+                        transitions[index].position)
                 }
-            default:
-                break
-            }
-            let target = references.target ?? transitions[index].target.flatMap { state($0, role: "transition") }
-            if transitions[index].refusal != nil && (transitions[index].target != nil || !transitions[index].effects.isEmpty) {
-                error(
-                    .invalidValue, "a transition that rejects its input ('reject') has no target ('to') and no effects",
-                    transitions[index].position)
-            }
-            var moreTargets: [Int] = []
-            var targetsDefined = target != nil
-            for (offset, id) in references.moreTargets.enumerated() {
-                if let id = id ?? state(transitions[index].moreTargets[offset], role: "transition") {
-                    moreTargets.append(id)
-                } else {
-                    targetsDefined = false
+                let guardSource = transitions[index].guardExpression
+                for input in inputs {
+                    var guardExpression: CompiledExpression?
+                    if let guardSource { guardExpression = compileGuard(guardSource, input: input) }
+                    guard let target, targetsDefined else { continue }
+                    compiled.append(
+                        CompiledTransition(
+                            input: input, sources: references.sources, target: target, guardExpression: guardExpression,
+                            guardText: guardSource?.text, effects: references.effects, position: transitions[index].position,
+                            refusal: transitions[index].refusal, moreTargets: moreTargets, isInternal: transitions[index].isInternal))
                 }
-            }
-            if !isChart && !moreTargets.isEmpty, let target {
-                let names = ([target] + moreTargets).map { "'\(states[$0].name.name)'" }.joined(separator: ", ")
-                error(
-                    .invalidTarget,
-                    "transition's targets cannot be entered together: \(names) are states of the top level, where only one state is active at a time",
-                    transitions[index].position)
-            }
-            let guardSource = transitions[index].guardExpression
-            for input in inputs {
-                var guardExpression: CompiledExpression?
-                if let guardSource { guardExpression = compileGuard(guardSource, input: input) }
-                guard let target, targetsDefined else { continue }
-                compiled.append(
-                    CompiledTransition(
-                        input: input, sources: references.sources, target: target, guardExpression: guardExpression,
-                        guardText: guardSource?.text, effects: references.effects, position: transitions[index].position,
-                        refusal: transitions[index].refusal, moreTargets: moreTargets, isInternal: transitions[index].isInternal))
             }
         }
         return compiled
@@ -93,9 +96,7 @@ extension CompilationPass {
 
     /// The inputs an input pattern matches, in input order: `*` every input, `NAME.*` the input
     /// `NAME` and every input whose name starts with `NAME.`; empty for a name that is no pattern.
-    func patternInputs(_ transition: TransitionDefinition) -> [Int] {
-        guard transition.isPattern else { return [] }
-        let pattern = transition.input.name
+    func patternInputs(_ pattern: String) -> [Int] {
         // The internal inputs of `after` transitions are no inputs a pattern stands for.
         if pattern == "*" { return inputNames.indices.filter { !afterInputRange.contains($0) } }
         let stem = String(pattern.dropLast(2))

@@ -4,15 +4,27 @@
 /// position with a line but column 0 names a line only (an SCXML document's elements: libxml2
 /// reports their lines).
 public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConvertible {
+    // 32 bits each, so that a position takes 8 bytes: a large machine's YAML document and
+    // definition hold one per node and per name.
+    private var storedLine: Int32
+    private var storedColumn: Int32
+
     /// The line, from 1; 0 when unknown.
-    public var line: Int
+    public var line: Int {
+        get { Int(storedLine) }
+        set { storedLine = Int32(clamping: newValue) }
+    }
+
     /// The column in Unicode scalars, from 1; 0 when unknown.
-    public var column: Int
+    public var column: Int {
+        get { Int(storedColumn) }
+        set { storedColumn = Int32(clamping: newValue) }
+    }
 
     /// The position at `line` and `column`.
     public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
+        storedLine = Int32(clamping: line)
+        storedColumn = Int32(clamping: column)
     }
 
     /// The position of something that does not come from a file.

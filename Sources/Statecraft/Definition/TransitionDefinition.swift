@@ -73,6 +73,11 @@ public struct TransitionDefinition: Sendable {
     /// Whether ``input`` is a pattern that stands for several inputs: `*` (every input) or
     /// `NAME.*` (`NAME` and every input whose name starts with `NAME.`).
     public var isPattern: Bool {
-        !isEventless && after == nil && (input.name == "*" || input.name.hasSuffix(".*"))
+        guard !isEventless && after == nil else { return false }
+        // Most names do not end in `*`: their last byte tells, before comparing strings (a
+        // compiler reads this for every transition).
+        var name = input.name
+        guard name.withUTF8({ $0.last == UInt8(ascii: "*") }) else { return false }
+        return name == "*" || name.hasSuffix(".*")
     }
 }

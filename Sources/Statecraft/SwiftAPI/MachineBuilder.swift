@@ -82,8 +82,21 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
     @usableFromInline let target: State?
     /// Builds the state entered from the frame, before the state changes; nil when ``target`` is the state.
     @usableFromInline let build: (@Sendable (TypedFrame<State, Context>) -> State)?
-    /// Runs the effects in order, once the state is `to`; nil when there are none.
-    @usableFromInline let effects: (@Sendable (_ frame: TypedFrame<State, Context>, _ from: State, _ to: State) -> Void)?
+    /// Runs the effects in order, once the state is the one entered; nil when there are none.
+    @usableFromInline let effects: Effects?
+
+    /// A row's effects, as one function of the frame (the state left is the frame's
+    /// ``TypedFrame/left``). A class, so that a machine can call it through an unretained
+    /// reference, with no reference counting per transition (see ``RowActions``).
+    @usableFromInline
+    final class Effects: Sendable {
+        @usableFromInline let run: @Sendable (TypedFrame<State, Context>) -> Void
+
+        @inlinable
+        init(_ run: @escaping @Sendable (TypedFrame<State, Context>) -> Void) {
+            self.run = run
+        }
+    }
 
     @inlinable
     init<Argument>(_ row: TransitionRow<State, Context, Argument>) {
@@ -113,11 +126,19 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
             }
         }
         let effects = row.effects
-        if effects.isEmpty {
+        switch effects.count {
+        case 0:
             self.effects = nil
-        } else {
-            self.effects = { frame, from, to in
-                var step = TransitionStep(from: from, to: to, input: input, frame: frame)
+        case 1:
+            // Most rows have one effect: called without iterating an array.
+            let effect = effects[0]
+            self.effects = Effects { frame in
+                var step = TransitionStep(from: frame.left, to: frame.state, input: input, frame: frame)
+                effect(&step)
+            }
+        default:
+            self.effects = Effects { frame in
+                var step = TransitionStep(from: frame.left, to: frame.state, input: input, frame: frame)
                 for effect in effects { effect(&step) }
             }
         }

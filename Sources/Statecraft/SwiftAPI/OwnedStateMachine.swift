@@ -96,41 +96,65 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
     @discardableResult
     public mutating func send<Argument>(_ input: Input<Argument>, _ argument: Argument) -> OwnedTransitionResult<State> {
         let id = inputs.id(of: input)
-        return withUnsafePointer(to: argument) { address in
-            frame.argumentAddress = UnsafeRawPointer(address)
-            defer { frame.argumentAddress = nil }
-            let cell = runner.cell(of: id)
-            guard cell.code >= 0 else { return runThroughRunner(id, input.sent(argument, queued: false)) }
-            // One unguarded row: take it without the runner's result.
-            let transition = Int(cell.code)
-            runner.take(cell, argument: .null)
-            let from = frame.state
-            let to = enter(transition, input: input.name)
-            if !frame.sentFromRun.isEmpty { runQueued(sentBy: transition) }
+        let cell = runner.cell(of: id)
+        guard cell.code >= 0 else { return runThroughRunner(id, input, argument) }
+        // One unguarded row: take it without the runner's result. A typed machine's effects are
+        // Swift code, never the engine's copies, so the cell's next state is its target.
+        let transition = Int(cell.code)
+        runner.current = Int(cell.next)
+        let from = frame.state
+        let action = rows.actions.withUnsafeBufferPointer { $0[transition] }
+        if action.effects == nil, let to = action.target {
+            // Nothing runs: the argument is never read, so its address is never taken.
+            frame.state = to
             return .moved(from: from, to: to)
         }
+        return withArgument(argument) { $0.enter(transition, from: from, input: input) }
     }
 
     // MARK: - Running
 
-    /// Moves to the state `transition`'s row names (or builds), then runs its effects; returns
-    /// the state entered.
-    @inlinable
-    func enter(_ transition: Int, input: @autoclosure () -> String) -> State {
-        let from = frame.state
-        let to = rows.target(of: transition, in: frame, input: input())
+    /// Runs `body` with `argument` where the frame's effects, guards and builders read it: on
+    /// the sender's stack, unboxed, until `body` returns.
+    @inlinable @inline(__always)
+    mutating func withArgument<Argument>(
+        _ argument: Argument, _ body: (inout Self) -> OwnedTransitionResult<State>
+    ) -> OwnedTransitionResult<State> {
+        withUnsafePointer(to: argument) { address in
+            frame.argumentAddress = UnsafeRawPointer(address)
+            defer { frame.argumentAddress = nil }
+            return body(&self)
+        }
+    }
+
+    /// Takes `transition`, which the runner has already taken from `from`: moves to the state
+    /// its row names (or builds), runs its effects, then what they queued. Out of line, so that
+    /// the direct path stays small.
+    @inlinable @inline(never)
+    mutating func enter<Argument>(_ transition: Int, from: State, input: Input<Argument>) -> OwnedTransitionResult<State> {
+        let to = rows.target(of: transition, in: frame, input: input.name)
         frame.state = to
         rows.runEffects(of: transition, in: frame, from: from, to: to)
-        return to
+        if !frame.sentFromRun.isEmpty { runQueued(sentBy: transition) }
+        return .moved(from: from, to: to)
     }
 
     /// Runs an input whose cell needs the runner (a guard, several rows, no row, a final state),
     /// then what its effects queued. Out of line, so that the direct path stays small.
     @inlinable @inline(never)
-    mutating func runThroughRunner(_ id: Int, _ input: SentInput) -> OwnedTransitionResult<State> {
-        var host = Host(frame: frame, rows: rows, external: input)
-        runner.send(id, host: &host)
-        return finish(&host, input: input)
+    mutating func runThroughRunner<Argument>(_ id: Int, _ input: Input<Argument>, _ argument: Argument) -> OwnedTransitionResult<State> {
+        let sent = input.sent(argument, queued: false)
+        if runner.cell(of: id).code == DispatchTable.unhandled {
+            // Settled here as the runner would settle it, without a host.
+            if runner.machine.onUnhandled == .ignore { return .ignored(in: frame.state) }
+            let result = TransitionResult(input: id, from: runner.state, outcome: .rejected(.noTransition), sentBy: -1)
+            return .rejected(StateTransitionError(state: frame.state, input: sent, kind: .noTransition, explanation: .engine(explainer, result)))
+        }
+        return withArgument(argument) { machine in
+            var host = Host(frame: machine.frame, rows: machine.rows, external: sent)
+            machine.runner.send(id, host: &host)
+            return machine.finish(&host, input: sent)
+        }
     }
 
     /// Queues what the effects of `transition`, taken directly, sent, and runs it to completion.

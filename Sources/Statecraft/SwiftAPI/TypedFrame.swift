@@ -8,6 +8,10 @@ final class TypedFrame<State: MachineState, Context: Sendable>: @unchecked Senda
     @exclusivity(unchecked) @usableFromInline var state: State
     /// The extended state.
     @exclusivity(unchecked) @usableFromInline var context: Context
+    /// The state the transition whose effects are running left (``TransitionStep/from``); its
+    /// effects read it here, so that they take the frame alone, as a class reference passes
+    /// without reabstraction.
+    @exclusivity(unchecked) @usableFromInline var left: State
     /// The argument of the input being processed when it was sent from outside the run: it
     /// stays on the sender's stack, unboxed, until the run returns.
     @exclusivity(unchecked) @usableFromInline var argumentAddress: UnsafeRawPointer?
@@ -25,6 +29,7 @@ final class TypedFrame<State: MachineState, Context: Sendable>: @unchecked Senda
     init(state: State, context: Context) {
         self.state = state
         self.context = context
+        self.left = state
     }
 
     /// The argument of the input being processed, which is an `Argument`.

@@ -187,14 +187,19 @@ public enum MachineLinter {
         let declared = Set(definition.effects.map(\.name.name))
         var used: Set<String> = []
         var warnings: [Diagnostic] = []
+        // One search of the declared names per undeclared name, not per mention: a large file
+        // mentions the same few names thousands of times.
+        var suggestions: [String: String] = [:]
         func mention(_ name: Named, by user: @autoclosure () -> String) {
             used.insert(name.name)
             guard !declared.contains(name.name) else { return }
+            let suggestion = suggestions[name.name] ?? Suggestion.didYouMean(name.name, in: declared)
+            suggestions[name.name] = suggestion
             warnings.append(
                 .warning(
                     .undeclaredEffect,
                     "\(user()) runs effect '\(name.name)', which is not declared under 'effects'"
-                        + Suggestion.didYouMean(name.name, in: declared)
+                        + suggestion
                         + "; it runs as a hook that does nothing (to mean a hook, declare it as '\(name.name):' with no body)",
                     at: name.position))
         }

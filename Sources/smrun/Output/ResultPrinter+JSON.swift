@@ -76,12 +76,23 @@ extension ResultPrinter {
     /// `}` and a newline.
     @inline(__always)
     mutating func endJSONLine(showing context: [Value]?, version: Int) {
-        guard let context, variableKeys.count > 0 else {
+        if endJSONLineWithoutContext(showingContext: context != nil, version: version) { return }
+        appendContext(context!, version: version)
+    }
+
+    /// Ends a JSON result line as ``endJSONLine(showing:version:)`` does when that needs no
+    /// context values: none shown (`showingContext` false, or no variables), or the same as last
+    /// printed (context `version`). False, with nothing appended, when the caller must append
+    /// them with ``appendContext(_:version:)``. The hot path reads the runner's context only then,
+    /// and so does not retain it per line.
+    @inline(__always)
+    mutating func endJSONLineWithoutContext(showingContext: Bool, version: Int) -> Bool {
+        guard showingContext, variableKeys.count > 0 else {
             output.append("}\n" as StaticString)
-            return
+            return true
         }
-        if contextJSONVersion == version, let contextJSON, output.appendAgain(contextJSON) { return }
-        appendContext(context, version: version)
+        if contextJSONVersion == version, let contextJSON, output.appendAgain(contextJSON) { return true }
+        return false
     }
 
     /// `,"context":{...}}` and a newline, remembered as ``contextJSON``.

@@ -131,10 +131,9 @@ struct ResultPrinter: ResultSink, ~Copyable {
         output.append(": " as StaticString)
     }
 
-    /// ``printPlain(line:text:rejected:)`` in JSON, with the context after the result and its
-    /// ``Runner/contextVersion``.
+    /// ``printPlain(line:text:rejected:)`` in JSON, with the runner's context after the result.
     @inline(__always)
-    mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool, context: [Value], version: Int) {
+    mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool, runner: borrowing Runner) {
         if rejected { self.rejected += 1 }
         if plain.kind == .none {
             lineStart.with(line ?? 0) { output.append($0, text) }
@@ -146,7 +145,8 @@ struct ResultPrinter: ResultSink, ~Copyable {
             output.append(plain.quoted)
             output.append(UnsafeRawBufferPointer(rebasing: text[inputField...]))
         }
-        endJSONLine(showing: rejected ? nil : context, version: version)
+        let version = runner.contextVersion
+        if !endJSONLineWithoutContext(showingContext: !rejected, version: version) { appendContext(runner.context, version: version) }
     }
 
     @inline(__always)

@@ -139,7 +139,7 @@ struct RunSession: ~Copyable {
     /// Kept out of line, so that the text path's loop stays small.
     @inline(never)
     private mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool) {
-        printer.printPlainJSON(plain, text: text, rejected: rejected, context: runner.context, version: runner.contextVersion)
+        printer.printPlainJSON(plain, text: text, rejected: rejected, runner: runner)
     }
 
     /// `@wait DURATION` or `--wait DURATION`: moves the clock forward, printing the results of
