@@ -18,6 +18,16 @@ import Testing
         #expect(repl.text.contains(#"driveToLocation "The Witches Brew": pickingUpPassengers -> drivingToLocation"#))
     }
 
+    /// `@wait DURATION` moves the clock in a session as in a script: a timed machine's timers
+    /// fire, each with its result.
+    @Test func aWaitLineFiresTheTimersThatFallDue() throws {
+        let session = try Self.repl("machines/timed-traffic-light.yaml", ["@wait 30s", ":state", "@wait 1 minute"])
+        let run = try Smrun.run(["machines/timed-traffic-light.yaml", "--wait", "30s"])
+        #expect(session.lines.prefix(2) == run.lines[...], "\(session.text)")
+        #expect(session.lines.dropFirst(2).first == "green", "\(session.text)")
+        #expect(session.lines.last == #"line 3: @wait: green: rejected: bad-argument: "1 minute" is not a duration: ' minute' is not a unit of duration: ms, s, m or h"#, "\(session.text)")
+    }
+
     @Test func aStatechartPrintsAsRunPrintsItAndUndoes() throws {
         let script = try String(contentsOf: Paths.machines.appendingPathComponent("media-player.script"), encoding: .utf8)
         let repl = try Self.repl("machines/media-player.yaml", script.split(separator: "\n").map(String.init))
