@@ -26,6 +26,8 @@ import Testing
         #expect(session.lines.prefix(2) == run.lines[...], "\(session.text)")
         #expect(session.lines.dropFirst(2).first == "green", "\(session.text)")
         #expect(session.lines.last == #"line 3: @wait: green: rejected: bad-argument: "1 minute" is not a duration: ' minute' is not a unit of duration: ms, s, m or h"#, "\(session.text)")
+        let command = try Self.repl("machines/timed-traffic-light.yaml", [":wait 30s", ":state", ":undo", ":state"])
+        #expect(command.lines == ["start: -> red / stop", "after 30s: red -> green / go", "green", "undid '@wait 30s': back in red", "red"], "\(command.text)")
     }
 
     @Test func aStatechartPrintsAsRunPrintsItAndUndoes() throws {

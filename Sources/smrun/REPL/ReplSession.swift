@@ -112,6 +112,9 @@ struct ReplSession<Session: InteractiveSession & ~Copyable>: ~Copyable {
             case let other?: return fail(":graph draws dot or mermaid, not '\(other)'")
             }
             say(session.diagram(format, definition: definition), newline: false)
+        case .wait:
+            // The script line it stands for: undone, saved and reported as one.
+            send("@wait " + (argument ?? ""))
         case .save:
             save(to: argument ?? "")
         case .load:

@@ -1,19 +1,20 @@
 /// A `:` command of `smrun repl`: its name, what it takes and what it does, for parsing,
 /// completion and `:help`.
 enum SessionCommand: String, CaseIterable {
-    case state, context, inputs, undo, reset, graph, save, load, help, quit
+    case state, context, inputs, undo, reset, wait, graph, save, load, help, quit
 
     /// The argument it takes, for `:help`, or `nil` for none.
     var argument: String? {
         switch self {
         case .graph: "[dot|mermaid]"
         case .save, .load: "FILE"
+        case .wait: "DURATION"
         default: nil
         }
     }
 
     /// Whether the argument must be given.
-    var requiresArgument: Bool { self == .save || self == .load }
+    var requiresArgument: Bool { self == .save || self == .load || self == .wait }
 
     var summary: String {
         switch self {
@@ -22,6 +23,7 @@ enum SessionCommand: String, CaseIterable {
         case .inputs: "list what can be sent now and where each input leads"
         case .undo: "go back one input (repeat to go further)"
         case .reset: "start over from the initial state"
+        case .wait: "move the machine's clock forward, firing the timers that fall due (as `@wait` in a script)"
         case .graph: "print the machine as DOT (default) or Mermaid, the current state highlighted"
         case .save: "write the session's inputs to FILE, a script for `smrun MACHINE < FILE`"
         case .load: "send every input of the script FILE"
