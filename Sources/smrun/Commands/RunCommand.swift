@@ -97,31 +97,20 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(Smrun.Status.invalid)
         }
         let state = try StateFile.open(stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil)
+        // A statechart runs the same loop on the statechart runner, which saves its
+        // configuration and history records beside the context.
         if compiled.isStatechart {
-            try runChart(compiled, state: state)
-            return
-        }
-        var session = RunSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state)
-        var skippedLines = 0
-        if inputs.isEmpty && waits.isEmpty {
-            skippedLines = try session.runScript(maximumLineBytes: maximumLineBytes)
+            var session = ChartSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state)
+            try drive(&session)
         } else {
-            for step in steps where !StopSignals.shouldStop() {
-                switch step {
-                case .send(let input): session.send(input)
-                case .wait(let milliseconds): session.wait(milliseconds: milliseconds)
-                }
-            }
+            var session = RunSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state)
+            try drive(&session)
         }
-        session.finish()
-        if let status = StopSignals.exitStatus { throw ExitCode(status) }
-        if skippedLines > 0 || session.hadRejections { throw ExitCode(Smrun.Status.rejected) }
     }
 
-    /// A statechart: the same loop on the statechart runner, which saves its configuration and
-    /// history records beside the context.
-    private func runChart(_ compiled: CompiledMachine, state: StateFile?) throws {
-        var session = ChartSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state)
+    /// Runs the script, or the `--send`/`--wait` steps in command-line order, then finishes:
+    /// exit status 1 when an input was rejected or a line skipped.
+    private func drive<Session: DrivenSession & ~Copyable>(_ session: inout Session) throws {
         var skippedLines = 0
         if inputs.isEmpty && waits.isEmpty {
             skippedLines = try session.runScript(maximumLineBytes: maximumLineBytes)

@@ -1,0 +1,17 @@
+/// What `smrun run` drives: a run over a script or over `--send`/`--wait` steps, flat
+/// (``RunSession``) or statechart (``ChartSession``).
+protocol DrivenSession: ~Copyable {
+    /// Whether any input was rejected (exit status 1).
+    var hadRejections: Bool { get }
+    /// Runs every line of standard input; returns how many lines were skipped as too long.
+    mutating func runScript(maximumLineBytes: Int) throws -> Int
+    /// Sends one `--send` value.
+    mutating func send(_ input: String)
+    /// Moves the machine's clock forward (`--wait`).
+    mutating func wait(milliseconds: Int)
+    /// Flushes the output and saves the state file.
+    mutating func finish()
+}
+
+extension RunSession: DrivenSession {}
+extension ChartSession: DrivenSession {}
