@@ -15,7 +15,8 @@ extension ChartRunner {
     }
 
     /// Resumes from a snapshot decoded for this runner's machine (``SnapshotCodec`` checks its
-    /// configuration and history records), without running entry effects.
+    /// configuration, history records and timers), without running entry effects; its
+    /// pending timers fire when the clock moves (``advance(to:into:)``).
     public mutating func restore(_ snapshot: MachineSnapshot) {
         let tree = chart.tree
         guard let restored = tree.configuration(ofAtomicStates: snapshot.configuration).configuration else {
@@ -33,5 +34,6 @@ extension ChartRunner {
         updateActivity()
         isFinished = tree.topLevel.contains { tree.isFinal[Int($0)] && isActive(Int($0)) }
         contextVersion &+= 1
+        if machine.hasTimers { restoreTimers(time: snapshot.time, pending: snapshot.timers.map(\.queued)) }
     }
 }

@@ -23,12 +23,21 @@ public struct MachineSnapshot: Hashable, Sendable {
     /// For a statechart: what each history state recorded, by the history state's id; a history
     /// whose parent was never left has no entry.
     public var histories: [Int: [Int]]
+    /// The clock that ``time`` and the timers' due times are on.
+    public var clock: Clock
+    /// The virtual clock's time when the snapshot was taken, in milliseconds (not saved for the
+    /// real clock, whose time is the wall clock's).
+    public var time: Int
+    /// The pending timers, in the order they would fire (ties on the due time in the order
+    /// they were started).
+    public var timers: [SnapshotTimer]
 
-    /// A snapshot of `state` and `context` for the machine with this name and fingerprint, and
-    /// for a statechart its configuration and history records.
+    /// A snapshot of `state` and `context` for the machine with this name and fingerprint, for
+    /// a statechart its configuration and history records, and for a machine with timers its
+    /// clock and pending timers.
     public init(
         machineName: String, fingerprint: MachineFingerprint, state: Int, context: [Value], configuration: [Int] = [],
-        histories: [Int: [Int]] = [:]
+        histories: [Int: [Int]] = [:], clock: Clock = .virtual, time: Int = 0, timers: [SnapshotTimer] = []
     ) {
         self.machineName = machineName
         self.fingerprint = fingerprint
@@ -36,5 +45,8 @@ public struct MachineSnapshot: Hashable, Sendable {
         self.context = context
         self.configuration = configuration
         self.histories = histories
+        self.clock = clock
+        self.time = time
+        self.timers = timers
     }
 }

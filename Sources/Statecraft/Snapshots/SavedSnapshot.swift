@@ -17,6 +17,13 @@ package struct SavedSnapshot {
     package let histories: [(name: String, states: [String])]?
     /// The `"context"` member, in the file's order.
     let context: [(name: String, value: SnapshotJSON)]
+    /// The `"clock"` member: which clock the times are on (virtual when there is none).
+    package let clock: MachineSnapshot.Clock
+    /// The `"time"` member: the virtual clock's time (0 when there is none).
+    package let time: Int
+    /// The `"timers"` member: the pending timers in the order they would fire (none when there
+    /// is no such member, as in a snapshot of a machine without timers).
+    package let timers: [SavedTimer]
 
     /// The state as smrun prints it: a name, or a configuration's names joined by `, `.
     package var stateText: String { stateNames.joined(separator: ", ") }
@@ -49,7 +56,7 @@ package struct SavedSnapshot {
                 .unsupportedVersion,
                 "snapshot format version \(version) is not supported (this version of Statecraft reads version \(MachineSnapshot.formatVersion))")
         }
-        let known = ["format", "version", "machine", "fingerprint", "state", "history", "context"]
+        let known = ["format", "version", "machine", "fingerprint", "state", "history", "context", "clock", "time", "timers"]
         if let unknown = members.first(where: { !known.contains($0.key) }) {
             throw SnapshotError(.invalidField, "unknown member \(JSONText.quoted(unknown.key))")
         }
@@ -89,9 +96,10 @@ package struct SavedSnapshot {
         guard case .object(let context) = contextValue else {
             throw SnapshotError(.invalidField, "\"context\" must be an object, not \(contextValue.kind)")
         }
+        let (clock, time, timers) = try readTimers(member)
         return SavedSnapshot(
             machineName: machineName, fingerprint: fingerprint, stateNames: stateNames, isConfiguration: isConfiguration,
-            histories: histories, context: context.map { ($0.key, $0.value) })
+            histories: histories, context: context.map { ($0.key, $0.value) }, clock: clock, time: time, timers: timers)
     }
 
     /// The strings of a JSON array of state names (at least one).

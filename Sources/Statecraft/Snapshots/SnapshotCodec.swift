@@ -44,30 +44,35 @@ public struct SnapshotCodec: Sendable {
         savesHistory = tree?.kinds.contains { $0.isHistory } ?? false
     }
 
-    /// The runner's state and context as a snapshot. Take it between inputs (after
-    /// ``Runner/send(_:argument:into:)`` returns, every queued input has run), never from a
-    /// ``ResultSink`` in the middle of a run to completion.
+    /// The runner's state and context, and for a machine with timers its clock and pending
+    /// timers, as a snapshot on the virtual clock (set ``MachineSnapshot/clock`` for the real
+    /// one). Take it between inputs (after ``Runner/send(_:argument:into:)`` returns, every
+    /// queued input has run), never from a ``ResultSink`` in the middle of a run to completion.
     public func snapshot(of runner: borrowing Runner) -> MachineSnapshot {
-        MachineSnapshot(machineName: machine.name, fingerprint: fingerprint, state: runner.state, context: runner.context)
+        MachineSnapshot(
+            machineName: machine.name, fingerprint: fingerprint, state: runner.state, context: runner.context, time: runner.time,
+            timers: runner.timers.pending.map(SnapshotTimer.init))
     }
 
-    /// A statechart runner's configuration, history records and context as a snapshot. Take it
-    /// between inputs, as for ``snapshot(of:)-(Runner)``.
+    /// A statechart runner's configuration, history records, context and timers as a
+    /// snapshot. Take it between inputs, as for ``snapshot(of:)-(Runner)``.
     public func snapshot(of runner: borrowing ChartRunner) -> MachineSnapshot {
         let (configuration, histories) = runner.savedState
         return MachineSnapshot(
             machineName: machine.name, fingerprint: fingerprint, state: configuration[0], context: runner.context,
-            configuration: configuration, histories: histories)
+            configuration: configuration, histories: histories, time: runner.time, timers: runner.timers.pending.map(SnapshotTimer.init))
     }
 
     /// The snapshot document for a flat machine's `state` and `context`, ending with a newline.
     package func encode(state: Int, context: [Value]) -> [UInt8] {
-        encode(configuration: [state], histories: [:], context: context)
+        encode(MachineSnapshot(machineName: machine.name, fingerprint: fingerprint, state: state, context: context))
     }
 
-    /// The snapshot document for the active atomic states `configuration` (one state for a
-    /// machine without nesting), the history records and `context`, ending with a newline.
-    package func encode(configuration: [Int], histories: [Int: [Int]], context: [Value]) -> [UInt8] {
+    /// The JSON document for `snapshot`, ending with a newline. A machine with timers also
+    /// saves the clock and the pending timers.
+    public func encode(_ snapshot: MachineSnapshot) -> [UInt8] {
+        let configuration = snapshot.configuration.isEmpty ? [snapshot.state] : snapshot.configuration
+        let context = snapshot.context
         precondition(
             configuration.allSatisfy(machine.stateNames.indices.contains) && (savesConfiguration || configuration.count == 1)
                 && context.count == machine.variableNames.count)
@@ -99,13 +104,13 @@ public struct SnapshotCodec: Sendable {
         if savesHistory {
             member("history")
             out.append(UInt8(ascii: "{"))
-            for (index, history) in histories.keys.sorted().enumerated() {
+            for (index, history) in snapshot.histories.keys.sorted().enumerated() {
                 out.append(contentsOf: (index == 0 ? "\n    " : ",\n    ").utf8)
                 string(machine.stateNames[history])
                 out.append(contentsOf: ": ".utf8)
-                names(histories[history]!)
+                names(snapshot.histories[history]!)
             }
-            out.append(contentsOf: (histories.isEmpty ? "}" : "\n  }").utf8)
+            out.append(contentsOf: (snapshot.histories.isEmpty ? "}" : "\n  }").utf8)
         }
         member("context")
         out.append(UInt8(ascii: "{"))
@@ -113,24 +118,34 @@ public struct SnapshotCodec: Sendable {
             out.append(contentsOf: (slot == 0 ? "\n    " : ",\n    ").utf8)
             string(machine.variableNames[slot])
             out.append(contentsOf: ": ".utf8)
-            switch value {
-            case .int(let i): out.append(contentsOf: String(i).utf8)
-            case .double(let d) where d.isNaN: string("NaN")
-            case .double(let d) where d.isInfinite: string(d < 0 ? "-Infinity" : "Infinity")
-            case .double(let d): out.append(contentsOf: String(d).utf8)
-            case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-            case .string(let s): string(s)
-            case .null: out.append(contentsOf: "null".utf8)
-            }
+            Self.append(value, to: &out)
         }
-        out.append(contentsOf: (context.isEmpty ? "}\n}\n" : "\n  }\n}\n").utf8)
+        out.append(contentsOf: (context.isEmpty ? "}" : "\n  }").utf8)
+        if machine.hasTimers || !snapshot.timers.isEmpty {
+            member("clock")
+            string(snapshot.clock.rawValue)
+            if snapshot.clock == .virtual {
+                member("time")
+                out.append(contentsOf: String(snapshot.time).utf8)
+            }
+            member("timers")
+            appendTimers(snapshot.timers, to: &out)
+        }
+        out.append(contentsOf: "\n}\n".utf8)
         return out
     }
 
-    /// The JSON document for `snapshot`, ending with a newline.
-    public func encode(_ snapshot: MachineSnapshot) -> [UInt8] {
-        let configuration = snapshot.configuration.isEmpty ? [snapshot.state] : snapshot.configuration
-        return encode(configuration: configuration, histories: snapshot.histories, context: snapshot.context)
+    /// A context value or an argument as typed JSON (a double that is not finite as a string).
+    static func append(_ value: Value, to out: inout [UInt8]) {
+        switch value {
+        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .double(let d) where d.isNaN: JSONText.appendQuoted("NaN".utf8, to: &out)
+        case .double(let d) where d.isInfinite: JSONText.appendQuoted((d < 0 ? "-Infinity" : "Infinity").utf8, to: &out)
+        case .double(let d): out.append(contentsOf: String(d).utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .string(let s): JSONText.appendQuoted(s.utf8, to: &out)
+        case .null: out.append(contentsOf: "null".utf8)
+        }
     }
 
     /// Reads a snapshot document and checks it against the machine.
@@ -161,9 +176,11 @@ public struct SnapshotCodec: Sendable {
         if let missing = context.firstIndex(where: { $0 == nil }) {
             throw SnapshotError(.invalidContext, "the context has no value for variable '\(machine.variableNames[missing])'")
         }
+        let timers = try savedTimers(saved, configuration: configuration).timers
         return MachineSnapshot(
             machineName: saved.machineName, fingerprint: fingerprint, state: configuration[0], context: context.map { $0! },
-            configuration: machine.isStatechart ? configuration : [], histories: histories)
+            configuration: machine.isStatechart ? configuration : [], histories: histories, clock: saved.clock, time: saved.time,
+            timers: timers)
     }
 
     // MARK: - States
@@ -310,8 +327,11 @@ public struct SnapshotCodec: Sendable {
 }
 
 extension Runner {
-    /// Resumes from a snapshot decoded for this runner's machine, without running entry effects.
+    /// Resumes from a snapshot decoded for this runner's machine, without running entry
+    /// effects: its state, context, clock and pending timers (none of which fire until the
+    /// clock moves, ``advance(to:into:)``).
     public mutating func restore(_ snapshot: MachineSnapshot) {
         restore(state: snapshot.state, context: snapshot.context)
+        if machine.hasTimers { restoreTimers(time: snapshot.time, pending: snapshot.timers.map(\.queued)) }
     }
 }

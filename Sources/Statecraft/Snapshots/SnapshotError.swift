@@ -17,6 +17,10 @@ public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible 
         case unknownState
         /// The context does not have the machine's variables, or a value has the wrong type.
         case invalidContext
+        /// A pending timer names an `after` transition, input, effect or send id the machine
+        /// does not have, belongs to a state that is not active, or has an argument of the
+        /// wrong type.
+        case invalidTimer
     }
 
     /// What is wrong.
@@ -24,9 +28,14 @@ public struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible 
     /// What is wrong, in the words smrun prints.
     public let message: String
 
-    package init(_ kind: Kind, _ message: String) {
+    /// What is wrong with the one item at fault, without naming it (a dropped timer's reason
+    /// in a migration); the ``message`` when there is no such item.
+    package let reason: String
+
+    package init(_ kind: Kind, _ message: String, reason: String? = nil) {
         self.kind = kind
         self.message = message
+        self.reason = reason ?? message
     }
 
     /// The ``message``.

@@ -25,6 +25,16 @@ public struct SnapshotMigration: Sendable {
     public let forgottenHistories: [String]
     /// Whether the snapshot was already one of this very definition (nothing was migrated).
     public let wasCurrent: Bool
+    /// A saved pending timer that did not carry over, and why.
+    public struct DroppedTimer: Hashable, Sendable {
+        /// The timer in words: `after 30s of red`, `cross (sent by requestCrossing, timer crossing)`.
+        public let timer: String
+        /// Why: it names an `after` transition, input, effect or send id the machine no longer
+        /// has, or its argument no longer fits its input.
+        public let reason: String
+    }
+    /// The saved pending timers that were dropped, in the file's order (the others are kept).
+    public let droppedTimers: [DroppedTimer]
 }
 
 extension SnapshotCodec {
@@ -32,7 +42,9 @@ extension SnapshotCodec {
     /// another fingerprint), keeping its state and the context values whose variables still
     /// exist with the same type; the other variables start at their initial values. A
     /// statechart keeps its configuration when it is still one the machine can be in, and each
-    /// history record that still fits; the others are forgotten.
+    /// history record that still fits; the others are forgotten. Each pending timer is kept
+    /// when what it names (its `after` transition and state, or its input, argument type,
+    /// effect and id) is still the machine's, and dropped otherwise.
     ///
     /// - Throws: ``SnapshotError`` when the document is not a snapshot (as ``decode(_:)``), when
     ///   it belongs to a machine of another name (``SnapshotError/Kind/differentMachine``), or
@@ -42,7 +54,8 @@ extension SnapshotCodec {
         let saved = try SavedSnapshot.read(bytes)
         if saved.fingerprint == fingerprint.text, let current = try? check(saved) {
             return SnapshotMigration(
-                snapshot: current, kept: machine.variableNames, dropped: [], initialized: [], forgottenHistories: [], wasCurrent: true)
+                snapshot: current, kept: machine.variableNames, dropped: [], initialized: [], forgottenHistories: [], wasCurrent: true,
+                droppedTimers: [])
         }
         guard saved.machineName == machine.name else {
             throw SnapshotError(
@@ -70,10 +83,13 @@ extension SnapshotCodec {
         }
         for slot in machine.variableNames.indices where taken.contains(slot) { kept.append(machine.variableNames[slot]) }
         let initialized = machine.variableNames.indices.filter { !taken.contains($0) }.map { machine.variableNames[$0] }
+        let (timers, droppedTimers) = try savedTimers(saved, configuration: configuration, lenient: true)
         return SnapshotMigration(
             snapshot: MachineSnapshot(
                 machineName: machine.name, fingerprint: fingerprint, state: configuration[0], context: context,
-                configuration: machine.isStatechart ? configuration : [], histories: histories),
-            kept: kept, dropped: dropped, initialized: initialized, forgottenHistories: forgottenHistories, wasCurrent: false)
+                configuration: machine.isStatechart ? configuration : [], histories: histories, clock: saved.clock, time: saved.time,
+                timers: timers),
+            kept: kept, dropped: dropped, initialized: initialized, forgottenHistories: forgottenHistories, wasCurrent: false,
+            droppedTimers: droppedTimers)
     }
 }

@@ -122,7 +122,7 @@ final class StateFile {
     /// How to get past a snapshot that does not resume the machine.
     static func recoveryHint(_ kind: SnapshotError.Kind) -> String {
         switch kind {
-        case .differentMachine, .unknownState, .invalidContext:
+        case .differentMachine, .unknownState, .invalidContext, .invalidTimer:
             "; use --migrate to keep the state and the context values that still fit, or --reset to start afresh (either keeps a backup)"
         case .syntax, .notASnapshot, .unsupportedVersion, .invalidField:
             "; use --reset to start afresh, keeping a backup"

@@ -1,0 +1,161 @@
+// The pending timers in a snapshot (docs/snapshots.md): written by name, so that a document
+// says what each timer fires, and resolved against the machine when read.
+extension SnapshotCodec {
+    // MARK: - Writing
+
+    /// `"timers"`' array: one object per line, in the order they would fire.
+    func appendTimers(_ timers: [SnapshotTimer], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (index, timer) in timers.enumerated() {
+            out.append(contentsOf: (index == 0 ? "\n    {" : ",\n    {").utf8)
+            func member(_ key: String, _ first: Bool = false) {
+                if !first { out.append(contentsOf: ", ".utf8) }
+                JSONText.appendQuoted(key.utf8, to: &out)
+                out.append(contentsOf: ": ".utf8)
+            }
+            func string(_ s: String) { JSONText.appendQuoted(s.utf8, to: &out) }
+            member("due", true)
+            out.append(contentsOf: String(timer.due).utf8)
+            if timer.isAfter {
+                let (duration, nth) = afterName(of: timer)
+                member("after")
+                string(duration)
+                member("state")
+                string(machine.stateNames[timer.state])
+                if nth > 1 {
+                    member("nth")
+                    out.append(contentsOf: String(nth).utf8)
+                }
+            } else {
+                member("input")
+                string(machine.inputNames[timer.input])
+                if machine.argumentTypes[timer.input] != nil {
+                    member("arg")
+                    Self.append(timer.argument, to: &out)
+                }
+                if timer.sentBy >= 0 {
+                    member("sent_by")
+                    string(machine.effectNames[timer.sentBy])
+                }
+                if timer.timer >= 0, let names = machine.timers?.timerNames {
+                    member("timer")
+                    string(names[timer.timer])
+                }
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: (timers.isEmpty ? "]" : "\n  ]").utf8)
+    }
+
+    /// An `after` timer's duration as written, and which of its state's `after`s of that
+    /// duration it is (from 1, in document order).
+    private func afterName(of timer: SnapshotTimer) -> (duration: String, nth: Int) {
+        guard let info = machine.timers, let duration = info.afterTexts[timer.input] else {
+            preconditionFailure("an after timer's input is an after transition's")
+        }
+        let same = info.afters[timer.state].filter { info.afterTexts[$0.input] == duration }
+        return (duration, (same.firstIndex { $0.input == timer.input } ?? 0) + 1)
+    }
+
+    // MARK: - Reading
+
+    /// The saved timers resolved against the machine, in the file's order. `lenient` (a
+    /// migration) drops each timer that names what the machine no longer has, or an `after` of
+    /// a state that is not active, and returns it with the reason, instead of refusing the
+    /// snapshot.
+    func savedTimers(_ saved: SavedSnapshot, configuration: [Int], lenient: Bool = false) throws(SnapshotError) -> (
+        timers: [SnapshotTimer], dropped: [SnapshotMigration.DroppedTimer]
+    ) {
+        var timers: [SnapshotTimer] = []
+        var dropped: [SnapshotMigration.DroppedTimer] = []
+        let active = activeStates(configuration)
+        var started = Set<Int>()  // the after inputs of each state already restored, as state * inputs + input
+        for (position, entry) in saved.timers.enumerated() {
+            do throws(SnapshotError) {
+                let timer = try resolve(entry, active: active)
+                if timer.isAfter {
+                    let key = timer.state * machine.inputCount + timer.input
+                    guard started.insert(key).inserted else {
+                        throw SnapshotError(.invalidTimer, "timer \(position + 1) in \"timers\", \(entry.label), is there twice")
+                    }
+                }
+                if saved.clock == .virtual && timer.due < saved.time {
+                    throw SnapshotError(
+                        .invalidTimer, "timer \(position + 1) in \"timers\", \(entry.label), is due at \(timer.due), before \"time\" \(saved.time)")
+                }
+                timers.append(timer)
+            } catch {
+                guard lenient else { throw error }
+                dropped.append(.init(timer: entry.label, reason: error.reason))
+            }
+        }
+        return (timers, dropped)
+    }
+
+    /// The states active in `configuration`: its atomic states and their ancestors.
+    private func activeStates(_ configuration: [Int]) -> Set<Int> {
+        var active = Set<Int>()
+        let parents = machine.chart?.tree.parents
+        for atomic in configuration {
+            var state = atomic
+            while state >= 0, active.insert(state).inserted {
+                state = parents.map { Int($0[state]) } ?? -1
+            }
+        }
+        return active
+    }
+
+    /// One saved timer as the machine's timer; throws ``SnapshotError/Kind/invalidTimer`` with
+    /// a ``SnapshotError/reason`` when it names what the machine does not have.
+    private func resolve(_ entry: SavedTimer, active: Set<Int>) throws(SnapshotError) -> SnapshotTimer {
+        func refusal(_ reason: String) -> SnapshotError {
+            SnapshotError(.invalidTimer, "the pending timer \(entry.label) \(reason)", reason: reason)
+        }
+        switch entry.kind {
+        case .after(let duration, let stateName, let nth):
+            guard let state = machine.stateNames.firstIndex(of: stateName) else {
+                throw refusal("belongs to state '\(Self.escaped(stateName))', which machine '\(machine.name)' does not have")
+            }
+            let afters = machine.timers?.afters[state].filter { machine.timers?.afterTexts[$0.input] == duration } ?? []
+            guard nth <= afters.count else {
+                throw refusal(
+                    afters.isEmpty
+                        ? "names an 'after: \(Self.escaped(duration))' transition from '\(stateName)', which machine '\(machine.name)' does not have"
+                        : "names 'after: \(Self.escaped(duration))' transition \(nth) from '\(stateName)', but there are \(afters.count)")
+            }
+            guard active.contains(state) else { throw refusal("belongs to state '\(stateName)', which is not active") }
+            return SnapshotTimer(due: entry.due, state: state, input: afters[nth - 1].input, sentBy: -1)
+        case .send(let inputName, let argumentJSON, let sentByName, let timerName):
+            guard let input = machine.inputNames.firstIndex(of: inputName), machine.timers?.isAfter(input) != true else {
+                throw refusal("sends '\(Self.escaped(inputName))', which is not an input of machine '\(machine.name)'")
+            }
+            var argument = Value.null
+            switch (machine.argumentTypes[input], argumentJSON) {
+            case (let type?, let json?):
+                do {
+                    argument = try Self.value(json, of: ExpressionType(type), variable: "")
+                } catch {
+                    throw refusal("has the argument \(json.jsonText.prefix(40)), not of type \(type) as input '\(inputName)' takes")
+                }
+            case (let type?, nil): throw refusal("has no \"arg\", and input '\(inputName)' takes an argument of type \(type)")
+            case (nil, _?): throw refusal("has an \"arg\", and input '\(inputName)' takes none")
+            case (nil, nil): break
+            }
+            var sentBy = -1
+            if let sentByName {
+                guard let effect = machine.effectNames.firstIndex(of: sentByName) else {
+                    throw refusal("was sent by effect '\(Self.escaped(sentByName))', which machine '\(machine.name)' does not have")
+                }
+                sentBy = effect
+            }
+            var timer = -1
+            if let timerName {
+                guard let id = machine.timers?.timerNames.firstIndex(of: timerName) else {
+                    throw refusal("has the id '\(Self.escaped(timerName))', which no delayed send of machine '\(machine.name)' uses")
+                }
+                timer = id
+            }
+            return SnapshotTimer(due: entry.due, state: -1, input: input, argument: argument, sentBy: sentBy, timer: timer)
+        }
+    }
+}
