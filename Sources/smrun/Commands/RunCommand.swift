@@ -35,6 +35,17 @@ struct RunCommand: ParsableCommand {
     var waits: [String] = []
 
     @Option(
+        help: ArgumentHelp(
+            "The clock timers run on: virtual (time moves only with @wait and --wait) or real (the wall clock: timers fire as time passes, also while smrun waits for input; @wait sleeps).",
+            valueName: "clock"))
+    var clock: ClockOption = .virtual
+
+    @Flag(
+        name: .customLong("wait-pending"),
+        help: "With --clock real: at the end of input, wait until no timer is pending, firing each as it falls due, instead of ending the run.")
+    var waitPending = false
+
+    @Option(
         name: .customLong("max-timers"),
         help: "Most timers pending at once; a transition that would start more is rejected (timer-limit).")
     var timerLimit = Runner.defaultTimerLimit
@@ -71,6 +82,9 @@ struct RunCommand: ParsableCommand {
         if stepLimit < 1 { throw ValidationError("--max-steps must be at least 1, not \(stepLimit)") }
         if maximumLineBytes < 1 { throw ValidationError("--max-line-bytes must be at least 1, not \(maximumLineBytes)") }
         if timerLimit < 1 { throw ValidationError("--max-timers must be at least 1, not \(timerLimit)") }
+        if waitPending && clock != .real {
+            throw ValidationError("--wait-pending needs --clock real: on the virtual clock, time moves only with @wait and --wait")
+        }
         for wait in waits {
             do {
                 _ = try Delay(parsing: wait)
@@ -89,27 +103,23 @@ struct RunCommand: ParsableCommand {
         let loaded = limits.load(machine)
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
-
-        // A snapshot holds no pending timers yet: refused rather than resuming without them.
-        if stateFile != nil && compiled.hasTimers {
-            FileHandleOutput.standardError(
-                "smrun: --state does not support machines with timers yet (machine '\(compiled.name)' has 'after' transitions or delayed sends); run without it\n")
-            throw ExitCode(Smrun.Status.invalid)
-        }
-        let state = try StateFile.open(stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil)
+        let state = try StateFile.open(
+            stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil, clock: clock.snapshotClock, timerLimit: timerLimit)
         // A statechart runs the same loop on the statechart runner, which saves its
         // configuration and history records beside the context.
         if compiled.isStatechart {
-            var session = ChartSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state)
+            var session = ChartSession(
+                machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state, clock: clock)
             try drive(&session)
         } else {
-            var session = RunSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state)
+            var session = RunSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state, clock: clock)
             try drive(&session)
         }
     }
 
-    /// Runs the script, or the `--send`/`--wait` steps in command-line order, then finishes:
-    /// exit status 1 when an input was rejected or a line skipped.
+    /// Runs the script, or the `--send`/`--wait` steps in command-line order, then (with
+    /// `--wait-pending`) the timers still pending, and finishes: exit status 1 when an input
+    /// was rejected or a line skipped.
     private func drive<Session: DrivenSession & ~Copyable>(_ session: inout Session) throws {
         var skippedLines = 0
         if inputs.isEmpty && waits.isEmpty {
@@ -122,6 +132,7 @@ struct RunCommand: ParsableCommand {
                 }
             }
         }
+        if waitPending { session.waitForPendingTimers() }
         session.finish()
         if let status = StopSignals.exitStatus { throw ExitCode(status) }
         if skippedLines > 0 || session.hadRejections { throw ExitCode(Smrun.Status.rejected) }

@@ -9,7 +9,9 @@
 /// Memory is bounded by the block size and the longest line, not by the input's length. Before
 /// a read that would block (a pipe that delivers lines slowly), it calls `willBlock` so the
 /// caller can flush its output: each result then appears as soon as its line arrives, while a
-/// file or a fast pipe is read at full speed.
+/// file or a fast pipe is read at full speed. `willBlock` returns how long to wait for input,
+/// in milliseconds (-1: as long as it takes): when that time passes with no input (a timer on
+/// the wall clock falls due, `--clock real`), it is called again, and so on.
 struct LineReader: ~Copyable {
     enum Line {
         /// A line without its `\n` (a final `\r` is kept; the script parser drops it).
@@ -44,7 +46,7 @@ struct LineReader: ~Copyable {
 
     /// The next line, valid until the next call; `nil` at the end of input.
     @inline(__always)
-    mutating func next(willBlock: () -> Void) -> Line? {
+    mutating func next(willBlock: () -> Int32) -> Line? {
         var scanned = start
         while true {
             if let newline = newlineIndex(from: scanned) {
@@ -101,7 +103,7 @@ struct LineReader: ~Copyable {
     /// Makes room (moving the partial line to the front, growing for long lines) and reads once.
     /// Once per block: kept out of the per-line loop.
     @inline(never)
-    private mutating func fill(willBlock: () -> Void) {
+    private mutating func fill(willBlock: () -> Int32) {
         if start > 0 {
             if start < end { buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: end - start) }
             end -= start
@@ -114,8 +116,7 @@ struct LineReader: ~Copyable {
             buffer = grown
         }
         defer { (buffer.baseAddress! + end).storeBytes(of: 0, as: UInt64.self) }
-        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        if poll(&ready, 1, 0) == 0 { willBlock() }
+        if !isReadable(timeout: 0) { waitUntilReadable(willBlock: willBlock) }
         while true {
             let n = read(fd, buffer.baseAddress! + end, buffer.count - end)
             if n > 0 {
@@ -124,8 +125,7 @@ struct LineReader: ~Copyable {
             }
             if n < 0 && errno == EINTR { continue }
             if n < 0 && errno == EAGAIN {
-                willBlock()
-                poll(&ready, 1, -1)
+                waitUntilReadable(willBlock: willBlock)
                 continue
             }
             if n < 0 { readError = errno }
@@ -134,9 +134,27 @@ struct LineReader: ~Copyable {
         }
     }
 
+    /// Calls `willBlock` and waits for input as long as it says; again while it says to wait
+    /// for a while and nothing arrives. Returns when input (or the end of it) is there, or
+    /// when `willBlock` says to wait without limit: the read that follows blocks.
+    private func waitUntilReadable(willBlock: () -> Int32) {
+        while true {
+            let timeout = willBlock()
+            if timeout < 0 || isReadable(timeout: timeout) { return }
+        }
+    }
+
+    /// Whether a read would not block (input, the end of input, or an error), waiting up to
+    /// `timeout` milliseconds for it; `false` when a signal cut the wait short.
+    private func isReadable(timeout: Int32) -> Bool {
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let result = poll(&ready, 1, timeout)
+        return result > 0 || (result < 0 && errno != EINTR)
+    }
+
     /// Discards the rest of an over-long line, reporting how long it was.
     @inline(never)
-    private mutating func skipLongLine(willBlock: () -> Void) -> Line {
+    private mutating func skipLongLine(willBlock: () -> Int32) -> Line {
         var skipped = 0
         while true {
             if let newline = newlineIndex(from: start) {

@@ -48,9 +48,13 @@ final class StateFile {
         case migrate
     }
 
-    /// Locks and loads `path` for `machine`, then installs the stop-signal handlers; a refusal
-    /// is reported on standard error and throws exit status 2.
-    static func open(_ path: String?, machine: CompiledMachine, recovery: Recovery? = nil) throws -> StateFile? {
+    /// Locks and loads `path` for `machine`, whose timers run on `clock` with at most
+    /// `timerLimit` pending, then installs the stop-signal handlers; a refusal is reported on
+    /// standard error and throws exit status 2.
+    static func open(
+        _ path: String?, machine: CompiledMachine, recovery: Recovery? = nil, clock: MachineSnapshot.Clock = .virtual,
+        timerLimit: Int = Runner.defaultTimerLimit
+    ) throws -> StateFile? {
         guard let path else { return nil }
         let codec = SnapshotCodec(machine)
         let lockPath = path + ".lock"
@@ -77,6 +81,7 @@ final class StateFile {
                     } catch {
                         throw Failure(message: error.message, hint: Self.recoveryHint(error.kind))
                     }
+                    try checkTimers(snapshot!, clock: clock, timerLimit: timerLimit)
                 case .reset:
                     let backup = try backUp(bytes, of: path, mode: fileMode)
                     FileHandleOutput.standardError("smrun: state file \(path): reset: starting from the initial state; the old file is \(backup)\n")
@@ -88,6 +93,7 @@ final class StateFile {
                         throw Failure(message: error.message, hint: error.kind == .unknownState ? "; use --reset to start afresh, keeping a backup" : "")
                     }
                     snapshot = migration.snapshot
+                    try checkTimers(migration.snapshot, clock: clock, timerLimit: timerLimit)
                     if !migration.wasCurrent {
                         let backup = try backUp(bytes, of: path, mode: fileMode)
                         isSaved = false
@@ -112,6 +118,22 @@ final class StateFile {
         self.lockDescriptor = lock
         self.mode = mode
         saved = isSaved ? snapshot : nil
+    }
+
+    /// Refuses a snapshot whose pending timers are on another clock than the run's (their due
+    /// times would mean nothing on it), or more than the run lets be pending.
+    private static func checkTimers(_ snapshot: MachineSnapshot, clock: MachineSnapshot.Clock, timerLimit: Int) throws(Failure) {
+        if !snapshot.timers.isEmpty && snapshot.clock != clock {
+            let count = snapshot.timers.count == 1 ? "its pending timer is" : "its \(snapshot.timers.count) pending timers are"
+            throw Failure(
+                message: "\(count) on the \(snapshot.clock.rawValue) clock, and this run is on the \(clock.rawValue) clock",
+                hint: "; run with --clock \(snapshot.clock.rawValue), or --reset to start afresh (keeping a backup)")
+        }
+        if snapshot.timers.count > timerLimit {
+            throw Failure(
+                message: "it has \(snapshot.timers.count) pending timers, more than --max-timers \(timerLimit)",
+                hint: "; run with --max-timers \(snapshot.timers.count) or more")
+        }
     }
 
     private static func refusal(_ path: String, _ message: String, hint: String = "") -> ExitCode {
@@ -205,26 +227,28 @@ final class StateFile {
         return (Array(bytes[..<count]), status.st_mode & 0o7777)
     }
 
-    /// Saves the runner's state and context unless FILE already holds them. A failure is
-    /// reported and ends the run with status 2, before the results whose state it could not
-    /// save are printed; FILE keeps the snapshot it had.
-    func save(_ runner: borrowing Runner) {
-        if let saved, saved.state == runner.state, saved.context == runner.context { return }
-        save(codec.snapshot(of: runner))
+    /// Saves the runner's state and context (and, for a machine with timers, its clock and
+    /// pending timers, on `clock`) unless FILE already holds them. A failure is reported and
+    /// ends the run with status 2, before the results whose state it could not save are
+    /// printed; FILE keeps the snapshot it had.
+    func save(_ runner: borrowing Runner, clock: MachineSnapshot.Clock) {
+        if !runner.machine.hasTimers, let saved, saved.state == runner.state, saved.context == runner.context { return }
+        save(codec.snapshot(of: runner), clock: clock)
     }
 
-    /// Saves a statechart's configuration, history records and context unless FILE already
-    /// holds them, as ``save(_:)-(Runner)`` does.
-    func save(_ runner: borrowing ChartRunner) {
-        save(codec.snapshot(of: runner))
+    /// Saves a statechart's configuration, history records, context and timers unless FILE
+    /// already holds them, as ``save(_:clock:)-(Runner,_)`` does.
+    func save(_ runner: borrowing ChartRunner, clock: MachineSnapshot.Clock) {
+        save(codec.snapshot(of: runner), clock: clock)
     }
 
-    private func save(_ snapshot: MachineSnapshot) {
-        if let saved, saved.configuration == snapshot.configuration, saved.histories == snapshot.histories,
-            saved.state == snapshot.state, saved.context == snapshot.context
-        {
-            return
-        }
+    private func save(_ snapshot: MachineSnapshot, clock: MachineSnapshot.Clock) {
+        var snapshot = snapshot
+        // Only a machine with timers saves its clock, and only a virtual clock's time: the
+        // wall clock's is now.
+        snapshot.clock = codec.machine.hasTimers ? clock : .virtual
+        if snapshot.clock == .real || !codec.machine.hasTimers { snapshot.time = 0 }
+        if let saved, saved == snapshot { return }
         do {
             let written = try Self.writeAtomically(codec.encode(snapshot), to: path, mode: mode)
             if mode == nil { mode = written }

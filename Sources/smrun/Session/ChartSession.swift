@@ -16,16 +16,31 @@ struct ChartSession: ~Copyable {
     private var parser: ScriptLineParser
     private var printer: ChartPrinter
     private let state: StateFile?
+    private let clock: ClockOption
+    /// Whether the machine has timers and runs on the wall clock (`--clock real`).
+    let firesOnWallClock: Bool
 
-    /// Resumes from the state file's snapshot (configuration, history records and context), or
-    /// starts the machine: its initial configuration, and what follows it.
-    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int = Runner.defaultTimerLimit, state: StateFile?) {
+    /// Resumes from the state file's snapshot (configuration, history records, context and
+    /// timers, firing on the wall clock what fell due since it was saved), or starts the
+    /// machine: its initial configuration, and what follows it.
+    init(
+        machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int = Runner.defaultTimerLimit, state: StateFile?,
+        clock: ClockOption = .virtual
+    ) {
         runner = ChartRunner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
         runner.logHandler = FileHandleOutput.logLine
         parser = ScriptLineParser(machine: machine)
         printer = ChartPrinter(machine: machine, format: format, stepLimit: stepLimit)
         self.state = state
-        if let snapshot = state?.snapshot { runner.restore(snapshot) } else { runner.start(into: &printer) }
+        self.clock = clock
+        firesOnWallClock = clock == .real && machine.hasTimers
+        if let snapshot = state?.snapshot {
+            runner.restore(snapshot)
+            if firesOnWallClock { catchUp() }
+        } else {
+            if firesOnWallClock { runner.restoreTimers(time: WallClock.now(), pending: []) }
+            runner.start(into: &printer)
+        }
     }
 
     /// Whether any result was a rejection (exit status 1).
@@ -33,8 +48,22 @@ struct ChartSession: ~Copyable {
 
     /// Saves (under `--state`), then writes out the results printed so far.
     mutating func finish() {
-        state?.save(runner)
+        state?.save(runner, clock: clock.snapshotClock)
         printer.base.output.flush()
+    }
+
+    // MARK: - The wall clock
+
+    /// Moves the clock to now, firing what fell due (`--clock real`).
+    mutating func catchUp() {
+        runner.advance(to: max(WallClock.now(), runner.time), into: &printer)
+    }
+
+    mutating func nextTimerDue() -> Int? { runner.nextTimerDue() }
+
+    mutating func pause() {
+        finish()
+        state?.waitingForInput()
     }
 
     /// The statechart's configuration and context (for `smrun repl`'s commands).
@@ -75,12 +104,11 @@ struct ChartSession: ~Copyable {
         var reader = LineReader(fd: 0, maximumLineBytes: maximumLineBytes)
         var lineNumber = 0
         var skipped = 0
-        // Before a read that may wait: save (under --state), then show the results.
-        while let line = reader.next(willBlock: {
-            finish()
-            state?.waitingForInput()
-        }) {
+        // Before a read that may wait: save (under --state), then show the results; on the
+        // wall clock, wait no longer than until the next timer falls due.
+        while let line = reader.next(willBlock: { pauseForInput() }) {
             if StopSignals.shouldStop() { break }
+            if firesOnWallClock { catchUp() }
             lineNumber += 1
             printer.base.line = lineNumber
             switch line {
@@ -102,14 +130,16 @@ struct ChartSession: ~Copyable {
     }
 
     /// `@wait DURATION` or `--wait DURATION`: moves the clock forward, printing the results of
-    /// the timers that fall due (docs/semantics.md).
+    /// the timers that fall due (docs/semantics.md); on the wall clock, sleeps that long.
     mutating func wait(milliseconds: Int) {
+        if clock == .real { return sleepOnWallClock(milliseconds: milliseconds) }
         let (end, overflow) = runner.time.addingReportingOverflow(milliseconds)
         runner.advance(to: overflow ? Int.max : end, into: &printer)
     }
 
     /// `--send INPUT` or `--send INPUT=ARG`.
     mutating func send(_ input: String) {
+        if firesOnWallClock { catchUp() }
         var bytes = Array(input.utf8)
         let separator = bytes.firstIndex(of: UInt8(ascii: "="))
         bytes.withUnsafeMutableBytes { all in

@@ -1,6 +1,6 @@
 /// What `smrun run` drives: a run over a script or over `--send`/`--wait` steps, flat
 /// (``RunSession``) or statechart (``ChartSession``).
-protocol DrivenSession: ~Copyable {
+protocol DrivenSession: WallClockSession, ~Copyable {
     /// Whether any input was rejected (exit status 1).
     var hadRejections: Bool { get }
     /// Runs every line of standard input; returns how many lines were skipped as too long.

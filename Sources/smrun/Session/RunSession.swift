@@ -17,10 +17,17 @@ struct RunSession: ~Copyable {
     private let state: StateFile?
     private let inputCount: Int
     private let isJSON: Bool
+    private let clock: ClockOption
+    /// Whether the machine has timers and runs on the wall clock (`--clock real`).
+    let firesOnWallClock: Bool
 
-    /// Resumes from the state file's snapshot, or starts the machine (printing a start result
-    /// when its initial state has entry effects).
-    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int = Runner.defaultTimerLimit, state: StateFile?) {
+    /// Resumes from the state file's snapshot, firing on the wall clock what fell due since it
+    /// was saved, or starts the machine (printing a start result when its initial state has
+    /// entry effects).
+    init(
+        machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int = Runner.defaultTimerLimit, state: StateFile?,
+        clock: ClockOption = .virtual
+    ) {
         runner = Runner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
         runner.logHandler = FileHandleOutput.logLine
         parser = ScriptLineParser(machine: machine)
@@ -28,7 +35,15 @@ struct RunSession: ~Copyable {
         self.state = state
         inputCount = machine.inputCount
         isJSON = format == .json
-        if let snapshot = state?.snapshot { runner.restore(snapshot) } else { runner.start(into: &printer) }
+        self.clock = clock
+        firesOnWallClock = clock == .real && machine.hasTimers
+        if let snapshot = state?.snapshot {
+            runner.restore(snapshot)
+            if firesOnWallClock { catchUp() }
+        } else {
+            if firesOnWallClock { runner.restoreTimers(time: WallClock.now(), pending: []) }
+            runner.start(into: &printer)
+        }
     }
 
     /// Whether any result was a rejection (exit status 1).
@@ -76,8 +91,23 @@ struct RunSession: ~Copyable {
 
     /// Saves (under `--state`), then writes out the results printed so far.
     mutating func finish() {
-        state?.save(runner)
+        state?.save(runner, clock: clock.snapshotClock)
         printer.output.flush()
+    }
+
+    // MARK: - The wall clock
+
+    /// Moves the clock to now, firing what fell due (`--clock real`).
+    @inline(never)
+    mutating func catchUp() {
+        runner.advance(to: max(WallClock.now(), runner.time), into: &printer)
+    }
+
+    mutating func nextTimerDue() -> Int? { runner.nextTimerDue() }
+
+    mutating func pause() {
+        finish()
+        state?.waitingForInput()
     }
 
     /// Streams standard input line by line: the hot path. Returns how many lines were skipped
@@ -86,9 +116,11 @@ struct RunSession: ~Copyable {
         var reader = LineReader(fd: 0, maximumLineBytes: maximumLineBytes)
         var lineNumber = 0
         var skipped = 0
-        // Before a read that may wait: save (under --state), then show the results.
-        while let line = reader.next(willBlock: { waitForInput() }) {
+        // Before a read that may wait: save (under --state), then show the results; on the
+        // wall clock, wait no longer than until the next timer falls due.
+        while let line = reader.next(willBlock: { pauseForInput() }) {
             if StopSignals.shouldStop() { break }
+            if firesOnWallClock { catchUp() }
             lineNumber += 1
             printer.line = lineNumber
             switch line {
@@ -107,11 +139,6 @@ struct RunSession: ~Copyable {
             throw ExitCode(Smrun.Status.invalid)
         }
         return skipped
-    }
-
-    private mutating func waitForInput() {
-        finish()
-        state?.waitingForInput()
     }
 
     /// One script line. A plain line whose cell's result is precomputed is a table lookup and a
@@ -143,14 +170,16 @@ struct RunSession: ~Copyable {
     }
 
     /// `@wait DURATION` or `--wait DURATION`: moves the clock forward, printing the results of
-    /// the timers that fall due (docs/semantics.md).
+    /// the timers that fall due (docs/semantics.md); on the wall clock, sleeps that long.
     mutating func wait(milliseconds: Int) {
+        if clock == .real { return sleepOnWallClock(milliseconds: milliseconds) }
         let (end, overflow) = runner.time.addingReportingOverflow(milliseconds)
         runner.advance(to: overflow ? Int.max : end, into: &printer)
     }
 
     /// `--send INPUT` or `--send INPUT=ARG`.
     mutating func send(_ input: String) {
+        if firesOnWallClock { catchUp() }
         var bytes = Array(input.utf8)
         let separator = bytes.firstIndex(of: UInt8(ascii: "="))
         bytes.withUnsafeMutableBytes { all in
