@@ -24,6 +24,9 @@ package struct SavedSnapshot {
     /// The `"timers"` member: the pending timers in the order they would fire (none when there
     /// is no such member, as in a snapshot of a machine without timers).
     package let timers: [SavedTimer]
+    /// Whether the document has a `"clock"`, `"time"` or `"timers"` member: it was saved by a
+    /// machine with timers.
+    package let hasClock: Bool
 
     /// The state as smrun prints it: a name, or a configuration's names joined by `, `.
     package var stateText: String { stateNames.joined(separator: ", ") }
@@ -99,7 +102,8 @@ package struct SavedSnapshot {
         let (clock, time, timers) = try readTimers(member)
         return SavedSnapshot(
             machineName: machineName, fingerprint: fingerprint, stateNames: stateNames, isConfiguration: isConfiguration,
-            histories: histories, context: context.map { ($0.key, $0.value) }, clock: clock, time: time, timers: timers)
+            histories: histories, context: context.map { ($0.key, $0.value) }, clock: clock, time: time, timers: timers,
+            hasClock: ["clock", "time", "timers"].contains { member($0) != nil })
     }
 
     /// The strings of a JSON array of state names (at least one).

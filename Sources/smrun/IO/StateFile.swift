@@ -127,7 +127,7 @@ final class StateFile {
             let count = snapshot.timers.count == 1 ? "its pending timer is" : "its \(snapshot.timers.count) pending timers are"
             throw Failure(
                 message: "\(count) on the \(snapshot.clock.rawValue) clock, and this run is on the \(clock.rawValue) clock",
-                hint: "; run with --clock \(snapshot.clock.rawValue), or --reset to start afresh (keeping a backup)")
+                hint: "; run \(snapshot.clock == .real ? "with" : "without") --clock real, or with --reset to start afresh (keeping a backup)")
         }
         if snapshot.timers.count > timerLimit {
             throw Failure(

@@ -2,7 +2,7 @@ import Statecraft
 
 /// What a ``SnapshotMigration`` keeps and drops, in words: `kept state 'a' and context x, y;
 /// dropped z (no longer a variable); w starts at its initial value` (`done`), or the same as
-/// what `--migrate` would do.
+/// what `--migrate` would do; and the pending timers it drops.
 enum MigrationSummary {
     static func text(_ migration: SnapshotMigration, machine: CompiledMachine, done: Bool) -> String {
         let snapshot = migration.snapshot
@@ -15,6 +15,11 @@ enum MigrationSummary {
         if !migration.dropped.isEmpty {
             parts.append(
                 "\(done ? "dropped" : "would drop") " + migration.dropped.map { "\($0.variable) (\($0.reason))" }.joined(separator: ", "))
+        }
+        if !migration.droppedTimers.isEmpty {
+            parts.append(
+                "\(done ? "dropped" : "would drop") timer" + (migration.droppedTimers.count == 1 ? " " : "s ")
+                    + migration.droppedTimers.map { "\($0.timer) (\($0.reason))" }.joined(separator: ", "))
         }
         if !migration.initialized.isEmpty {
             let verb = done ? (migration.initialized.count == 1 ? "starts" : "start") : "would start"

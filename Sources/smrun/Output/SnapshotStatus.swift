@@ -1,5 +1,11 @@
 @_spi(Engine) import Statecraft
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What `smrun status` shows about a state file: the saved state, context and pending queue,
 /// and, given a machine, whether the snapshot resumes it and what `--migrate` would do if not.
 struct SnapshotStatus {
@@ -53,6 +59,15 @@ struct SnapshotStatus {
             lines += saved.contextJSON.map { "  \(JSONText.escapingControls($0.name)): \($0.json)" }
         }
         lines.append("pending: \(Self.pendingNote)")
+        if saved.hasClock {
+            lines.append(saved.clock == .virtual ? "clock: virtual, at \(saved.time) ms" : "clock: real")
+            if saved.timers.isEmpty {
+                lines.append("timers: none")
+            } else {
+                lines.append("timers:")
+                lines += saved.timers.map { "  \(JSONText.escapingControls($0.label)), due at \(dueText($0.due))" }
+            }
+        }
         if let machine {
             switch machine.match {
             case .matches:
@@ -70,6 +85,27 @@ struct SnapshotStatus {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `{timer, reason}` objects for the timers a migration drops.
+    private func droppedTimers(_ migration: SnapshotMigration) -> [String] {
+        migration.droppedTimers.map { "{\"timer\":\(JSONText.quoted($0.timer)),\"reason\":\(JSONText.quoted($0.reason))}" }
+    }
+
+    /// A due time: milliseconds on the virtual clock (`90000 ms`), or on the real clock since
+    /// the Unix epoch, with the UTC time it stands for (`1795573769898 (2026-11-25T02:49:29.898Z)`).
+    private func dueText(_ due: Int) -> String {
+        guard saved.clock == .real else { return "\(due) ms" }
+        var seconds = time_t(due / 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func digits(_ value: Int32, _ count: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, count - text.count)) + text
+        }
+        let date = "\(digits(parts.tm_year + 1900, 4))-\(digits(parts.tm_mon + 1, 2))-\(digits(parts.tm_mday, 2))"
+        let time = "\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2)).\(digits(Int32(due % 1000), 3))"
+        return "\(due) (\(date)T\(time)Z)"
+    }
+
     var json: String {
         var members = [
             "\"file\":\(JSONText.quoted(file))",
@@ -84,6 +120,11 @@ struct SnapshotStatus {
             "\"context\":{" + saved.contextJSON.map { "\(JSONText.quoted($0.name)):\($0.json)" }.joined(separator: ",") + "}",
             "\"pending\":[]",
         ]
+        if saved.hasClock {
+            members.append("\"clock\":\(JSONText.quoted(saved.clock.rawValue))")
+            if saved.clock == .virtual { members.append("\"time\":\(saved.time)") }
+            members.append("\"timers\":[" + saved.timers.map(\.json).joined(separator: ",") + "]")
+        }
         if let machine {
             members.append("\"machine_file\":\(JSONText.quoted(machine.file))")
             switch machine.match {
@@ -106,7 +147,8 @@ struct SnapshotStatus {
                         "\"migration\":{\"possible\":true,\"state\":\(state),"
                             + "\"kept\":\(names(migration.kept)),\"dropped\":[\(dropped.joined(separator: ","))],"
                             + "\"initialized\":\(names(migration.initialized))"
-                            + (migration.forgottenHistories.isEmpty ? "" : ",\"forgotten_history\":\(names(migration.forgottenHistories))") + "}")
+                            + (migration.forgottenHistories.isEmpty ? "" : ",\"forgotten_history\":\(names(migration.forgottenHistories))")
+                            + (migration.droppedTimers.isEmpty ? "" : ",\"dropped_timers\":[\(droppedTimers(migration).joined(separator: ","))]") + "}")
                 case .failure(let error):
                     members.append("\"migration\":{\"possible\":false,\"reason\":\(JSONText.quoted(error.message))}")
                 }
