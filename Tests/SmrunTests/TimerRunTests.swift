@@ -85,13 +85,6 @@ import Testing
         #expect(run.stdout.isEmpty)
     }
 
-    @Test func stateFilesRefuseMachinesWithTimersForNow() throws {
-        let state = FileManager.default.temporaryDirectory.appendingPathComponent("timed-\(UUID()).state")
-        let run = try Smrun.run([Self.light, "--state", state.path, "--send", "button"])
-        #expect(run.exited(2) && run.stdout.isEmpty)
-        #expect(run.errorText.contains("--state does not support machines with timers yet"), "\(run.errorText)")
-    }
-
     @Test func graphLabelsDelayedEdgesWithTheirDelay() throws {
         let dot = try Smrun.run(["graph", Self.light])
         #expect(dot.text.contains(#"s0 -> s1 [label="after 30s"];"#), "\(dot.text)")

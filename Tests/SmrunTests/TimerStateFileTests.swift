@@ -1,0 +1,235 @@
+import Foundation
+import Testing
+
+/// `smrun --state FILE` on machines with timers, on the virtual clock (docs/snapshots.md): the
+/// snapshot holds the clock and the pending timers, so a run split at any point fires what one
+/// run would, in the same order; `status` shows them; edited machines follow `--migrate`.
+@Suite struct TimerStateFileTests {
+    static let light = "machines/timed-traffic-light.yaml"
+    static let login = "machines/login-session.yaml"
+
+    /// The results of `steps` (`--send`/`--wait` arguments) run at once, and run one step per
+    /// smrun on a state file.
+    private func onceAndSplit(_ machine: String, _ steps: [[String]]) throws -> (once: [String], split: [String]) {
+        let once = try Smrun.run([machine] + steps.flatMap { $0 })
+        #expect(once.exited(0), "\(once.errorText)")
+        let files = try TemporaryFiles()
+        let path = files.path("state.json")
+        var split: [String] = []
+        for step in steps {
+            let run = try Smrun.run([machine, "--state", path] + step)
+            #expect(run.exited(0), "\(run.errorText)")
+            split += run.lines
+        }
+        return (once.lines, split)
+    }
+
+    @Test func aRunSplitBetweenAnyStepsFiresTheSameTimersInTheSameOrder() throws {
+        let light = try onceAndSplit(
+            Self.light,
+            [["--wait", "1m"], ["--send", "button"], ["--wait", "40s"], ["--send", "button"], ["--wait", "3s"], ["--wait", "2s"]])
+        #expect(light.split == light.once)
+        #expect(light.once.contains("cross (sent by requestCrossing, timer crossing): green -> yellow / endCrossing, slow"))
+        let login = try onceAndSplit(
+            Self.login,
+            [["--send", "logIn"], ["--send", "refused"], ["--wait", "250ms"], ["--send", "accepted"], ["--wait", "4m"], ["--wait", "1m"]])
+        #expect(login.split == login.once)
+        #expect(login.once.suffix(2) == [
+            "warn (sent by scheduleWarning, timer idleWarning): loggedIn -> loggedIn / showWarning",
+            "after 5m: loggedIn -> loggedOut / cancelWarning, timedOut",
+        ])
+    }
+
+    @Test func theSnapshotHoldsTheClockAndThePendingTimersByName() throws {
+        let files = try TemporaryFiles()
+        let path = files.path("login.json")
+        let run = try Smrun.run([Self.login, "--state", path, "--send", "logIn", "--send", "accepted", "--wait", "1m"])
+        #expect(run.exited(0), "\(run.errorText)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasSuffix("""
+              "context": {
+                "attempts": 0
+              },
+              "clock": "virtual",
+              "time": 60000,
+              "timers": [
+                {"due": 240000, "input": "warn", "sent_by": "scheduleWarning", "timer": "idleWarning"},
+                {"due": 300000, "after": "5m", "state": "loggedIn"}
+              ]
+            }
+
+            """), "\(text)")
+    }
+
+    @Test func aDelayedSendKeepsItsArgumentAndTwoAftersOfOneDurationKeepTheirOrder() throws {
+        let files = try TemporaryFiles()
+        let machine = try files.file(
+            "reminder.yaml",
+            """
+            initial: idle
+            context: { total: 0 }
+            inputs:
+              start: { arg: int }
+              remind: { arg: int, internal: true }
+              stop:
+            states: { idle: , waiting: }
+            effects:
+              schedule: { send: { input: remind, arg: arg * 2, delay: 10s } }
+              add: { set: { total: total + arg } }
+              first:
+              second:
+            transitions:
+              - start | idle => waiting | schedule
+              - remind | waiting | add
+              - after: 5s
+                from: waiting
+                effects: [first]
+              - after: 5s
+                from: waiting
+                effects: [second]
+              - stop | waiting => idle
+            """)
+        let path = files.path("reminder.json")
+        let first = try Smrun.run([machine, "--state", path, "--send", "start=21"])
+        #expect(first.exited(0), "\(first.errorText)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(#"{"due": 5000, "after": "5s", "state": "waiting"},"#), "\(text)")
+        #expect(text.contains(#"{"due": 5000, "after": "5s", "state": "waiting", "nth": 2},"#), "\(text)")
+        #expect(text.contains(#"{"due": 10000, "input": "remind", "arg": 42, "sent_by": "schedule"}"#), "\(text)")
+        let second = try Smrun.run([machine, "--state", path, "--wait", "10s", "--format", "json"])
+        #expect(second.exited(0), "\(second.errorText)")
+        #expect(second.lines == [
+            #"{"after":"5s","at":5000,"ok":true,"from":"waiting","to":"waiting","effects":["first"],"context":{"total":0}}"#,
+            #"{"after":"5s","at":5000,"ok":true,"from":"waiting","to":"waiting","effects":["second"],"context":{"total":0}}"#,
+            #"{"input":"remind","arg":42,"at":10000,"ok":true,"from":"waiting","to":"waiting","effects":["add"],"sent_by":"schedule","context":{"total":42}}"#,
+        ])
+    }
+
+    @Test func aStatechartKeepsTheTimersOfItsNestedAndParentStates() throws {
+        let files = try TemporaryFiles()
+        let machine = try files.file(
+            "chart.yaml",
+            """
+            initial: online
+            inputs: [click]
+            states:
+              online:
+                states:
+                  idle:
+                  busy:
+              offline:
+            transitions:
+              - click | idle => busy
+              - after: 10s
+                from: busy
+                to: idle
+              - after: 1m
+                from: online
+                to: offline
+            """)
+        let path = files.path("chart.json")
+        let first = try Smrun.run([machine, "--state", path, "--send", "click", "--wait", "5s"])
+        #expect(first.exited(0), "\(first.errorText)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(#""state": ["busy"]"#) && text.contains(#""time": 5000"#), "\(text)")
+        #expect(text.contains(#"{"due": 10000, "after": "10s", "state": "busy"}"#), "\(text)")
+        #expect(text.contains(#"{"due": 60000, "after": "1m", "state": "online"}"#), "\(text)")
+        let second = try Smrun.run([machine, "--state", path, "--wait", "1m"])
+        #expect(second.exited(0), "\(second.errorText)")
+        #expect(second.lines == ["after 10s: busy -> idle", "after 1m: idle -> offline"])
+    }
+
+    @Test func statusShowsTheClockAndThePendingTimers() throws {
+        let files = try TemporaryFiles()
+        let path = files.path("login.json")
+        _ = try Smrun.run([Self.login, "--state", path, "--send", "logIn", "--send", "accepted", "--wait", "1m"])
+        let text = try Smrun.run(["status", "--state", path])
+        #expect(text.exited(0), "\(text.errorText)")
+        #expect(text.lines.suffix(4) == [
+            "clock: virtual, at 60000 ms",
+            "timers:",
+            "  warn (sent by scheduleWarning, timer idleWarning), due at 240000 ms",
+            "  after 5m of loggedIn, due at 300000 ms",
+        ])
+        let json = try Smrun.run(["status", "--state", path, "--format", "json"])
+        #expect(json.text.contains(
+            #""pending":[],"clock":"virtual","time":60000,"timers":[{"due":240000,"input":"warn","sent_by":"scheduleWarning","timer":"idleWarning"},{"due":300000,"after":"5m","state":"loggedIn"}]}"#),
+            "\(json.text)")
+    }
+
+    @Test func migratingDropsTheTimersThatNameWhatTheMachineNoLongerHasAndKeepsTheOthers() throws {
+        let files = try TemporaryFiles()
+        let path = files.path("login.json")
+        _ = try Smrun.run([Self.login, "--state", path, "--send", "logIn", "--send", "accepted", "--wait", "1m"])
+        let original = try String(contentsOfFile: Self.login, encoding: .utf8)
+        let edited = try files.file("login.yaml", original.replacingOccurrences(of: "after: 5m", with: "after: 6m"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let refused = try Smrun.run([edited, "--state", path, "--send", "activity"])
+        #expect(refused.exited(2) && refused.stdout.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+
+        let migrated = try Smrun.run([edited, "--state", path, "--migrate", "--wait", "4m"])
+        #expect(migrated.exited(0), "\(migrated.errorText)")
+        #expect(migrated.errorText.contains(
+            "kept state 'loggedIn' and context attempts; dropped timer after 5m of loggedIn (names an 'after: 5m' transition from 'loggedIn', which machine 'login-session' does not have)"),
+            "\(migrated.errorText)")
+        #expect(migrated.lines == ["warn (sent by scheduleWarning, timer idleWarning): loggedIn -> loggedIn / showWarning"])
+    }
+
+    @Test(arguments: [
+        (#"{"due": 90000, "input": "honk"}"#, "the pending timer honk sends 'honk', which is not an input of machine 'timed-traffic-light'"),
+        (#"{"due": 90000, "after": "20s", "state": "red"}"#,
+         "the pending timer after 20s of red names an 'after: 20s' transition from 'red', which machine 'timed-traffic-light' does not have"),
+        (#"{"due": 90000, "after": "25s", "state": "green"}"#, "the pending timer after 25s of green belongs to state 'green', which is not active"),
+        (#"{"due": 10, "after": "30s", "state": "red"}"#, "timer 1 in \"timers\", after 30s of red, is due at 10, before \"time\" 60000"),
+        (#"{"due": 90000, "input": "cross", "sent_by": "go", "timer": "crossing", "arg": 1}"#,
+         "the pending timer cross 1 (sent by go, timer crossing) has an \"arg\", and input 'cross' takes none"),
+        (#"{"due": "soon", "after": "30s", "state": "red"}"#,
+         "timer 1 in \"timers\": \"due\" must be a time in milliseconds, an integer from 0, not \"soon\""),
+    ])
+    func aTimerTheMachineCannotHaveIsRefusedNamingItAndTheFileIsKept(timer: String, message: String) throws {
+        let files = try TemporaryFiles()
+        let path = files.path("light.json")
+        _ = try Smrun.run([Self.light, "--state", path, "--wait", "1m", "--send", "button"])
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        let good = #"{"due": 90000, "after": "30s", "state": "red"}"#
+        #expect(saved.contains(good))
+        let bad = Data(saved.replacingOccurrences(of: good, with: timer).utf8)
+        try bad.write(to: URL(fileURLWithPath: path))
+        let run = try Smrun.run([Self.light, "--state", path, "--wait", "1m"])
+        #expect(run.exited(2) && run.stdout.isEmpty)
+        #expect(run.errorText.contains("smrun: state file \(path): \(message); the file was not changed"), "\(run.errorText)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bad)
+    }
+
+    @Test func aSnapshotWithoutTimersResumesAMachineWithTimers() throws {
+        let files = try TemporaryFiles()
+        let path = files.path("light.json")
+        _ = try Smrun.run([Self.light, "--state", path])
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        let old = try #require(saved.components(separatedBy: ",\n  \"clock\"").first) + "\n}\n"
+        try Data(old.utf8).write(to: URL(fileURLWithPath: path))
+        let run = try Smrun.run([Self.light, "--state", path, "--send", "button", "--wait", "1h"])
+        #expect(run.exited(0), "\(run.errorText)")
+        #expect(run.lines == ["button: red -> red"], "no timer was pending")
+    }
+
+    @Test func pendingTimersResumeOnlyOnTheirOwnClockAndWithinMaxTimers() throws {
+        let files = try TemporaryFiles()
+        let path = files.path("light.json")
+        _ = try Smrun.run([Self.light, "--state", path])
+        let real = try Smrun.run([Self.light, "--state", path, "--clock", "real"])
+        #expect(real.exited(2) && real.stdout.isEmpty)
+        #expect(real.errorText.contains(
+            "its pending timer is on the virtual clock, and this run is on the real clock; the file was not changed; run without --clock real, or with --reset to start afresh (keeping a backup)"),
+            "\(real.errorText)")
+        let capped = try Smrun.run([Self.light, "--state", path, "--max-timers", "1", "--send", "button"])
+        #expect(capped.exited(0), "\(capped.errorText)")
+        try Data(try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(
+            of: #"{"due": 30000, "after": "30s", "state": "red"}"#,
+            with: #"{"due": 30000, "after": "30s", "state": "red"}, {"due": 31000, "input": "cross"}"#).utf8).write(to: URL(fileURLWithPath: path))
+        let over = try Smrun.run([Self.light, "--state", path, "--max-timers", "1", "--send", "button"])
+        #expect(over.exited(2) && over.errorText.contains("it has 2 pending timers, more than --max-timers 1"), "\(over.errorText)")
+    }
+}
