@@ -30,6 +30,14 @@ import Testing
         #expect(command.lines == ["start: -> red / stop", "after 30s: red -> green / go", "green", "undid '@wait 30s': back in red", "red"], "\(command.text)")
     }
 
+    /// `:undo` of a wait turns the clock back too: the timers it fired are pending again.
+    @Test func undoingAWaitPutsBackTheClockAndTheTimersItFired() throws {
+        let session = try Self.repl("machines/timed-traffic-light.yaml", [":wait 35s", ":undo", ":wait 35s"])
+        #expect(session.lines == [
+            "start: -> red / stop", "after 30s: red -> green / go", "undid '@wait 35s': back in red", "after 30s: red -> green / go",
+        ], "\(session.text)")
+    }
+
     @Test func aStatechartPrintsAsRunPrintsItAndUndoes() throws {
         let script = try String(contentsOf: Paths.machines.appendingPathComponent("media-player.script"), encoding: .utf8)
         let repl = try Self.repl("machines/media-player.yaml", script.split(separator: "\n").map(String.init))

@@ -185,6 +185,10 @@ import Testing
         (#"{"due": 10, "after": "30s", "state": "red"}"#, "timer 1 in \"timers\", after 30s of red, is due at 10, before \"time\" 60000"),
         (#"{"due": 90000, "input": "cross", "sent_by": "go", "timer": "crossing", "arg": 1}"#,
          "the pending timer cross 1 (sent by go, timer crossing) has an \"arg\", and input 'cross' takes none"),
+        (#"{"due": 90000, "input": "cross", "sent_by": "go"}"#,
+         "the pending timer cross (sent by go) was sent by effect 'go', which has no delayed send of 'cross' without an id"),
+        (#"{"due": 90000, "input": "cross", "timer": "crossing"}"#,
+         "the pending timer cross (timer crossing) has no \"sent_by\": a delayed send is sent by an effect"),
         (#"{"due": "soon", "after": "30s", "state": "red"}"#,
          "timer 1 in \"timers\": \"due\" must be a time in milliseconds, an integer from 0, not \"soon\""),
     ])
@@ -228,7 +232,7 @@ import Testing
         #expect(capped.exited(0), "\(capped.errorText)")
         try Data(try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(
             of: #"{"due": 30000, "after": "30s", "state": "red"}"#,
-            with: #"{"due": 30000, "after": "30s", "state": "red"}, {"due": 31000, "input": "cross"}"#).utf8).write(to: URL(fileURLWithPath: path))
+            with: #"{"due": 30000, "after": "30s", "state": "red"}, {"due": 31000, "input": "cross", "sent_by": "requestCrossing", "timer": "crossing"}"#).utf8).write(to: URL(fileURLWithPath: path))
         let over = try Smrun.run([Self.light, "--state", path, "--max-timers", "1", "--send", "button"])
         #expect(over.exited(2) && over.errorText.contains("it has 2 pending timers, more than --max-timers 1"), "\(over.errorText)")
     }

@@ -16,7 +16,8 @@ package struct SavedTimer {
         /// document order: `"after"`, `"state"` and, past the first, `"nth"`.
         case after(duration: String, state: String, nth: Int)
         /// A delayed send of `input`: `"input"`, `"arg"` when the input takes one, `"sent_by"`
-        /// the effect that sent it, `"timer"` its id when it has one.
+        /// the effect that sent it (which a document must have), `"timer"` its id when it has
+        /// one.
         case send(input: String, argument: SnapshotJSON?, sentBy: String?, timer: String?)
     }
 

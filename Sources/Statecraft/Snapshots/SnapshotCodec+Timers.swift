@@ -111,6 +111,7 @@ extension SnapshotCodec {
         func refusal(_ reason: String) -> SnapshotError {
             SnapshotError(.invalidTimer, "the pending timer \(entry.label) \(reason)", reason: reason)
         }
+        guard machine.hasTimers else { throw refusal("is pending, and machine '\(machine.name)' has no timers") }
         switch entry.kind {
         case .after(let duration, let stateName, let nth):
             guard let state = machine.stateNames.firstIndex(of: stateName) else {
@@ -141,12 +142,9 @@ extension SnapshotCodec {
             case (nil, _?): throw refusal("has an \"arg\", and input '\(inputName)' takes none")
             case (nil, nil): break
             }
-            var sentBy = -1
-            if let sentByName {
-                guard let effect = machine.effectNames.firstIndex(of: sentByName) else {
-                    throw refusal("was sent by effect '\(Self.escaped(sentByName))', which machine '\(machine.name)' does not have")
-                }
-                sentBy = effect
+            guard let sentByName else { throw refusal("has no \"sent_by\": a delayed send is sent by an effect") }
+            guard let sentBy = machine.effectNames.firstIndex(of: sentByName) else {
+                throw refusal("was sent by effect '\(Self.escaped(sentByName))', which machine '\(machine.name)' does not have")
             }
             var timer = -1
             if let timerName {
@@ -154,6 +152,11 @@ extension SnapshotCodec {
                     throw refusal("has the id '\(Self.escaped(timerName))', which no delayed send of machine '\(machine.name)' uses")
                 }
                 timer = id
+            }
+            let sends = machine.effects[sentBy].sentInputs
+            guard sends.contains(where: { $0.delay >= 0 && $0.input == input && $0.timer == timer }) else {
+                let id = timerName.map { " with id '\(Self.escaped($0))'" } ?? " without an id"
+                throw refusal("was sent by effect '\(sentByName)', which has no delayed send of '\(inputName)'\(id)")
             }
             return SnapshotTimer(due: entry.due, state: -1, input: input, argument: argument, sentBy: sentBy, timer: timer)
         }

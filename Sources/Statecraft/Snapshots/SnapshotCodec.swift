@@ -50,8 +50,8 @@ public struct SnapshotCodec: Sendable {
     /// queued input has run), never from a ``ResultSink`` in the middle of a run to completion.
     public func snapshot(of runner: borrowing Runner) -> MachineSnapshot {
         MachineSnapshot(
-            machineName: machine.name, fingerprint: fingerprint, state: runner.state, context: runner.context, time: runner.time,
-            timers: runner.timers.pending.map(SnapshotTimer.init))
+            machineName: machine.name, fingerprint: fingerprint, state: runner.state, context: runner.context,
+            time: machine.hasTimers ? runner.time : 0, timers: runner.timers.pending.map(SnapshotTimer.init))
     }
 
     /// A statechart runner's configuration, history records, context and timers as a
@@ -60,7 +60,8 @@ public struct SnapshotCodec: Sendable {
         let (configuration, histories) = runner.savedState
         return MachineSnapshot(
             machineName: machine.name, fingerprint: fingerprint, state: configuration[0], context: runner.context,
-            configuration: configuration, histories: histories, time: runner.time, timers: runner.timers.pending.map(SnapshotTimer.init))
+            configuration: configuration, histories: histories, time: machine.hasTimers ? runner.time : 0,
+            timers: runner.timers.pending.map(SnapshotTimer.init))
     }
 
     /// The snapshot document for a flat machine's `state` and `context`, ending with a newline.

@@ -13,10 +13,7 @@ extension RunSession: InteractiveSession {
 
     var contextValues: [Value] { current.context }
 
-    var saved: (state: Int, context: [Value]) {
-        let runner = current
-        return (runner.state, runner.context)
-    }
+    var saved: Runner { current }
 
     var inputsForCompletion: [Int] {
         let runner = current
@@ -26,10 +23,6 @@ extension RunSession: InteractiveSession {
     var availableInputs: String {
         let runner = current
         return AvailableInputs(machine: runner.machine, state: runner.state).listing
-    }
-
-    mutating func restore(_ saved: (state: Int, context: [Value])) {
-        restore(state: saved.state, context: saved.context)
     }
 
     func diagram(_ format: Diagram.Format, definition: MachineDefinition?) -> String {

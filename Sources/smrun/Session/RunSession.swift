@@ -52,9 +52,10 @@ struct RunSession: ~Copyable {
     /// The machine's current state and context (for `smrun repl`'s commands).
     var current: Runner { runner }
 
-    /// Goes back to `state` and `context` (`smrun repl`'s `:undo`), without running effects.
-    mutating func restore(state: Int, context: [Value]) {
-        runner.restore(state: state, context: context)
+    /// Goes back to an earlier runner (`smrun repl`'s `:undo`): its state, context, clock and
+    /// pending timers, without running effects.
+    mutating func restore(_ earlier: Runner) {
+        runner = earlier
     }
 
     /// Starts the machine over from its initial state, printing its start result as at first
