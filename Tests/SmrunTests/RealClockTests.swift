@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `smrun --clock real` end to end (docs/cli.md): timers fire on the wall clock while smrun
 /// waits for input, `@wait` sleeps, `--wait-pending` waits for the last timers, and a state
 /// file keeps due times on the wall clock. Durations are tens of milliseconds; the tests assert
@@ -96,6 +100,20 @@ import Testing
         #expect(virtual.exited(0) && virtual.lines == ["go: idle -> on"], "\(virtual.errorText)")
         let wrongClock = try Smrun.run([machine, "--state", path, "--clock", "real"])
         #expect(wrongClock.exited(2) && wrongClock.errorText.contains("on the virtual clock"), "\(wrongClock.errorText)")
+    }
+
+    @Test func aSignalWhileWaitingForATimerExitsWithTheFileSaved() throws {
+        let files = try TemporaryFiles()
+        let machine = try files.file("blink.yaml", Self.blink.replacing("after: 40ms\n    from: lit", with: "after: 1h\n    from: lit"))
+        let path = files.path("blink.json")
+        let process = try SmrunProcess([machine, "--clock", "real", "--state", path], input: nil)
+        try process.write("once\n")
+        #expect(try process.readLine(timeout: .seconds(30)) == "once: idle -> lit")
+        kill(process.pid, SIGTERM)
+        let run = try process.finish(output: nil, timeout: .seconds(30))
+        #expect(run.exited(143), "\(run.errorText)")
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(saved.contains(#""state": "lit""#) && saved.contains(#""after": "1h", "state": "lit"}"#), "\(saved)")
     }
 
     @Test func aStatechartRunsOnTheWallClockToo() throws {
