@@ -16,7 +16,8 @@
 /// A statechart with nested states saves its configuration as `"state": ["muted", "hd"]` (the
 /// active atomic states in document order), and one with history states what each recorded as
 /// `"history": {"lastPlayback": ["muted", "hd"]}` (a history whose parent was never left is not
-/// there).
+/// there). A machine with timers adds its clock and pending timers: `"clock": "virtual"`,
+/// `"time": 60000` and `"timers": [{"due": 90000, "after": "30s", "state": "red"}]`.
 ///
 /// Context values are typed JSON values; a double that is not finite is written as the string
 /// `"Infinity"`, `"-Infinity"` or `"NaN"`. Reading is strict: every member must be there with
