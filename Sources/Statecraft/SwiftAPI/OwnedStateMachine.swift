@@ -17,6 +17,8 @@
 /// before the row's effects run, inputs sent by effects queued and run to completion before
 /// `send` returns, the same step limit and the same rejections. What it leaves out is what
 /// sharing needs: `send` takes no lock, and there are no observers, streams or work states.
+/// Nor is there a clock: the timers of delayed rows (``After``) fire when the owner moves the
+/// machine's time with ``advance(by:)``.
 /// `send` returns a plain ``OwnedTransitionResult``; results of queued inputs go to
 /// ``queuedResultHandler``, if set. An effect that reads
 /// ``TransitionStep/machine`` (the shared machine) stops the program; effects use the step's

@@ -26,6 +26,10 @@
 /// is locked, on the sending thread; they may read the machine and send to it (such sends are
 /// queued), but must not wait for another thread that uses it.
 ///
+/// **Time.** Delayed rows (``After``) fire on the machine's clock: real time by default, fired
+/// by a task while nothing is sent; in tests a ``ManualClock``, fired inside its
+/// ``ManualClock/advance(by:)``. Their results are published like an input's.
+///
 /// **Observation.** Streams (``results``, ``states``) receive results as they happen. Callbacks
 /// (``observeResults(_:)``, ``observeStates(_:)``) run outside the lock, one at a time, in order:
 /// a single-threaded caller's callbacks have all run when `send` returns; with several threads

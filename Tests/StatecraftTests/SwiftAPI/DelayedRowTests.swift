@@ -283,24 +283,25 @@ struct DelayedRowTests {
         let crossing = Crossing()
         await crossing.press()
         #expect(await crossing.state == .yellow)
-        #expect(await crossing.wait(.seconds(5)) == ["after 5s: yellow -> red"])
+        #expect(await crossing.wait(.seconds(5)).map(Self.line) == ["after 5s: yellow -> red"])
         #expect(await crossing.state == .red)
     }
 
-    /// The DocC article's example: an actor that owns its machine and its time.
+    /// The DocC article's example (Statecraft.docc/Time.md), with `state` for the test.
     actor Crossing {
         private var light = OwnedStateMachine(initial: Light.green) {
-            Inputs.button | .green => .yellow
-            After(.seconds(5)) | .yellow => .red
-            After(.seconds(20)) | .red => .green
+            Inputs.button       | .green  => .yellow
+            After(.seconds(5))  | .yellow => .red
+            After(.seconds(20)) | .red    => .green
         }
 
         var state: Light { light.state }
 
         func press() { light.send(Inputs.button) }
 
-        func wait(_ duration: Duration) -> [String] {
-            light.advance(by: duration).map(DelayedRowTests.line)
+        /// Called by the actor's owner: a ticking task in the app, the test directly.
+        func wait(_ duration: Duration) -> [StateTransitionResult<Light>] {
+            light.advance(by: duration)
         }
     }
 }
