@@ -137,6 +137,22 @@ struct DelayedRowTests {
         #expect(log.elements == ["button: red -> yellow", "stay: yellow -> yellow", "after 0s: yellow -> green"])
     }
 
+    @Test func aZeroDelayStillFiresAfterALivelockDiscardedTheLastOne() {
+        let light = TypedStateMachine(initial: Light.red, context: true, stepLimit: 10, clock: ManualClock()) {
+            Inputs.button | .red => .yellow | { if $0.context { $0.send(Inputs.again) } }
+            // Re-entering yellow without end: a livelock, whose step limit discards the queue,
+            // the place where yellow's `.zero` timer was to fire included.
+            Inputs.again | .yellow => .yellow | { $0.send(Inputs.again) }
+            Inputs.power | .yellow => .red | { $0.context = false }
+            After(.zero) | .yellow => .green
+        }
+        #expect(light.send(Inputs.button).isSuccess)
+        #expect(light.state == .yellow)
+        light.send(Inputs.power)
+        light.send(Inputs.button)  // no loop this time
+        #expect(light.state == .green)
+    }
+
     @Test func theInitialStatesTimersStartWhenTheMachineIsMade() {
         let clock = ManualClock()
         clock.advance(by: .seconds(100))  // before the machine: its clock starts at its making
