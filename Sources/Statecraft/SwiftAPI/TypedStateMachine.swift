@@ -231,30 +231,27 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     /// published with the results of the inputs its row's effects queued. Called with the lock
     /// held, outside any run.
     func fireTimers(dueBy time: Int) {
-        // No external input: the host's first result is a placeholder, so that every result
-        // received is a timer's or a queued input's.
-        let none = SentInput(.named("", argumentType: ObjectIdentifier(Void.self)), argument: (), isQueued: false)
-        withUnsafePointer(to: none) { external in
-            var host = Host(machine: self, external: external)
-            host.first = (TransitionResult(input: -1, from: -1, outcome: .accepted(to: -1), sentBy: -1), frame.state, frame.state)
-            runner.advance(to: time, host: &host)
-        }
-        pending.removeAll(keepingCapacity: true)
-        pendingHead = 0
+        runWithoutInput { runner.advance(to: time, host: &$0) }
     }
 
     /// Starts the initial state's timers (firing those of `.zero` delay), and the driver's
     /// sleep until the first. Called with the lock held, from `init`.
     private func startTimers() {
+        runWithoutInput { runner.start(host: &$0) }
+        timerDriver!.schedule(nextDue: runner.nextTimerDue(), for: self)
+    }
+
+    /// Runs `body` with a host for a run that no external input starts: its first result is a
+    /// placeholder, so that every result received is a timer's or a queued input's.
+    private func runWithoutInput(_ body: (inout Host) -> Void) {
         let none = SentInput(.named("", argumentType: ObjectIdentifier(Void.self)), argument: (), isQueued: false)
         withUnsafePointer(to: none) { external in
             var host = Host(machine: self, external: external)
             host.first = (TransitionResult(input: -1, from: -1, outcome: .accepted(to: -1), sentBy: -1), frame.state, frame.state)
-            runner.start(host: &host)
+            body(&host)
         }
         pending.removeAll(keepingCapacity: true)
         pendingHead = 0
-        timerDriver!.schedule(nextDue: runner.nextTimerDue(), for: self)
     }
 
     /// Runs the inputs sent by the effects of `transition`, taken directly for the external
