@@ -153,6 +153,20 @@ struct DelayedRowTests {
         #expect(light.state == .green)
     }
 
+    @Test func aDelayedRowFromSeveralStatesGivesEachStateATimerOfItsOwn() {
+        let clock = ManualClock()
+        let light = TypedStateMachine(initial: Light.red, clock: clock) {
+            After(.seconds(10)) | .matching { $0 != .off } => .off
+            Inputs.button | .red => .green
+        }
+        clock.advance(by: .seconds(6))
+        light.send(Inputs.button)  // green's own 10 seconds start now
+        clock.advance(by: .seconds(6))
+        #expect(light.state == .green)
+        clock.advance(by: .seconds(4))
+        #expect(light.state == .off)
+    }
+
     @Test func theInitialStatesTimersStartWhenTheMachineIsMade() {
         let clock = ManualClock()
         clock.advance(by: .seconds(100))  // before the machine: its clock starts at its making
