@@ -296,6 +296,13 @@ struct DelayedRowTests {
         #expect(light.advance(by: .seconds(100)).isEmpty)
     }
 
+    @Test func advancingAnOwnedMachineBackwardsStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            var light = OwnedStateMachine(initial: Light.red) { After(.seconds(1)) | .red => .green }
+            light.advance(by: .seconds(-1))
+        }
+    }
+
     @Test func anOwnedMachinesZeroDelayFiresWithinSendAndReachesTheQueuedResultHandler() {
         var light = OwnedStateMachine(initial: Light.red) {
             Inputs.button | .red => .yellow
