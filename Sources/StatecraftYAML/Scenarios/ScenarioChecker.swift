@@ -28,6 +28,8 @@ enum ScenarioChecker {
                 for entry in expectation.context?.value ?? [] { check(variable: entry.variable, value: entry.value, at: entry.position) }
                 for sent in expectation.sent?.value ?? [] {
                     if let input = sent.input { check(input: input) }
+                    if let after = sent.after { check(after: after) }
+                    if let timer = sent.timer { check(timer: timer) }
                     if let state = sent.state { check(state: state) }
                 }
             }
@@ -57,6 +59,23 @@ enum ScenarioChecker {
             if let id = machine.inputNames.firstIndex(of: input.name) { return id }
             error(.undefinedInput, "machine '\(machine.name)' has no input '\(input.name)'" + Suggestion.didYouMean(input.name, in: machine.inputNames), input.position)
             return nil
+        }
+
+        /// A `sent` entry's `after`: the delay of some `after` transition of the machine.
+        private mutating func check(after: StepExpectation.Key<Delay>) {
+            let delays = machine.timers.map { timers in timers.afterTexts.compactMap { $0 } } ?? []
+            let milliseconds = delays.compactMap { try? Delay.milliseconds($0.utf8) }
+            guard !milliseconds.contains(after.value.milliseconds) else { return }
+            var listed: Set<String> = []
+            let known = delays.isEmpty ? "it has none" : "it has " + delays.filter { listed.insert($0).inserted }.joined(separator: ", ")
+            error(.invalidValue, "machine '\(machine.name)' has no 'after' transition of \(after.value.text) (\(known))", after.position)
+        }
+
+        /// A `sent` entry's `timer`: the id of a delayed send of the machine.
+        private mutating func check(timer: Named) {
+            let names = machine.timers?.timerNames ?? []
+            guard !names.contains(timer.name) else { return }
+            error(.undefinedTimer, "machine '\(machine.name)' has no delayed send with id '\(timer.name)'" + Suggestion.didYouMean(timer.name, in: names), timer.position)
         }
 
         private mutating func check(_ send: ScenarioStep.Send) {

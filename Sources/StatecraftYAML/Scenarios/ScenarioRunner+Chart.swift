@@ -27,13 +27,13 @@ extension ScenarioRunner {
                 let chart = runner.chart
                 let isMain: Bool
                 switch result.trigger {
-                case .start, .external: isMain = true
+                case .start, .external: isMain = !result.isTimer
                 case .sent, .done, .eventless: isMain = false
                 }
                 let active = (0..<runner.machine.stateCount).filter { runner.isActive($0) }
                 records.append(
                     StepRecord(
-                        input: result.input, isMain: isMain, isAccepted: result.isAccepted, rejection: result.rejection,
+                        input: result.input, isMain: isMain, timer: result.timer, isAccepted: result.isAccepted, rejection: result.rejection,
                         effects: runner.effectsRun.map(Int.init),
                         transitions: runner.transitionsTaken.map { Int(chart.transitions[Int($0)].compiled) },
                         statesAfter: runner.activeAtomicStates, statesActive: active))
@@ -62,6 +62,13 @@ extension ScenarioRunner {
         mutating func send(_ input: Int, argument: Value) -> [StepRecord] {
             var recorder = Recorder()
             runner.send(input, argument: argument, into: &recorder)
+            return recorder.records
+        }
+
+        mutating func wait(milliseconds: Int) -> [StepRecord] {
+            var recorder = Recorder()
+            let (end, overflow) = runner.time.addingReportingOverflow(milliseconds)
+            runner.advance(to: overflow ? Int.max : end, into: &recorder)
             return recorder.records
         }
 

@@ -12,7 +12,8 @@ extension ScenarioRunner {
                 let machine = runner.machine
                 records.append(
                     StepRecord(
-                        input: result.input, isMain: result.isStart || result.sentBy < 0, isAccepted: result.isAccepted,
+                        input: result.input, isMain: !result.isTimer && (result.isStart || result.sentBy < 0), timer: result.timer,
+                        isAccepted: result.isAccepted,
                         rejection: result.rejection, effects: Array(machine.effectsRun(by: result)),
                         transitions: result.transition >= 0 && (result.isAccepted || result.rejection == .refused) ? [result.transition] : [],
                         statesAfter: [result.to], statesActive: [result.to]))
@@ -34,6 +35,13 @@ extension ScenarioRunner {
         mutating func send(_ input: Int, argument: Value) -> [StepRecord] {
             var recorder = Recorder()
             runner.send(input, argument: argument, into: &recorder)
+            return recorder.records
+        }
+
+        mutating func wait(milliseconds: Int) -> [StepRecord] {
+            var recorder = Recorder()
+            let (end, overflow) = runner.time.addingReportingOverflow(milliseconds)
+            runner.advance(to: overflow ? Int.max : end, into: &recorder)
             return recorder.records
         }
 

@@ -9,12 +9,18 @@ package struct ScenarioRunner {
     let inputIDs: [String: Int]
     let stateIDs: [String: Int]
     let variableSlots: [String: Int]
+    /// Per input id, the delay of the `after` transition taken on it, in milliseconds; -1 for
+    /// any other input.
+    let afterMilliseconds: [Int]
 
     package init(_ machine: CompiledMachine) {
         self.machine = machine
         inputIDs = Self.ids(machine.inputNames)
         stateIDs = Self.ids(machine.stateNames)
         variableSlots = Self.ids(machine.variableNames)
+        afterMilliseconds = (0..<machine.inputCount).map { input in
+            machine.timers?.afterTexts[input].flatMap { try? Delay.milliseconds($0.utf8) } ?? -1
+        }
     }
 
     private static func ids(_ names: [String]) -> [String: Int] {
@@ -40,6 +46,9 @@ package struct ScenarioRunner {
         mutating func start(in states: [Int]?, context: [Value], coverage: inout ScenarioCoverage) -> [StepRecord]
         /// Sends an input; the records of its run to completion.
         mutating func send(_ input: Int, argument: Value) -> [StepRecord]
+        /// Moves the clock forward, firing the timers due by then; their records, each
+        /// followed by those of its run to completion.
+        mutating func wait(milliseconds: Int) -> [StepRecord]
         var after: After { get }
     }
 
@@ -72,9 +81,13 @@ package struct ScenarioRunner {
                 outcome.inputs.append(action)
                 action = "send " + action
                 records = driver.send(id, argument: argument ?? .null)
+            } else if let wait = step.wait {
+                outcome.inputs.append("@wait " + wait.text)
+                action = "wait " + wait.text
+                records = driver.wait(milliseconds: wait.milliseconds)
             }
             for record in records { coverage.record(record) }
-            let mismatches = check(step.expectation, records: records, after: driver.after)
+            let mismatches = check(step.expectation, records: records, waited: step.wait != nil, after: driver.after)
             records = []
             if !mismatches.isEmpty {
                 outcome.failure = .init(step: index + 1, position: step.position, action: action, mismatches: mismatches)
@@ -85,14 +98,16 @@ package struct ScenarioRunner {
     }
 
     /// The expectations that do not hold after a step whose results were `records` (an
-    /// external input's, then the queued ones; or, for a check, the start's if it came first).
-    private func check(_ expected: StepExpectation, records: [StepRecord], after: After) -> [ScenarioResult.Mismatch] {
+    /// external input's, then the queued ones; a wait's fired timers and what they queued; or,
+    /// for a check, the start's if it came first). A wait has no input of its own: its `ok` and
+    /// `error` are those of the first result that was rejected.
+    private func check(_ expected: StepExpectation, records: [StepRecord], waited: Bool, after: After) -> [ScenarioResult.Mismatch] {
         var mismatches: [ScenarioResult.Mismatch] = []
         // The texts are built only for a mismatch: a passing step allocates no string.
         func compare(_ key: String, _ holds: Bool, _ expected: @autoclosure () -> String, _ actual: @autoclosure () -> String) {
             if !holds { mismatches.append(.init(key: key, expected: expected(), actual: actual())) }
         }
-        let main = records.first { $0.isMain }
+        let main = waited ? records.first { $0.rejection != nil } : records.first { $0.isMain }
         let queued = records.filter { !$0.isMain }
         if let ok = expected.ok {
             let actual = main.map { $0.rejection == nil } ?? true
@@ -138,6 +153,8 @@ package struct ScenarioRunner {
 
     private func matches(_ expected: StepExpectation.Sent, _ record: StepRecord) -> Bool {
         if let input = expected.input, record.input < 0 || machine.inputNames[record.input] != input.name { return false }
+        if let after = expected.after, record.input < 0 || afterMilliseconds[record.input] != after.value.milliseconds { return false }
+        if let timer = expected.timer, record.timer < 0 || machine.timers?.timerNames[Int(record.timer)] != timer.name { return false }
         if let state = expected.state, record.statesAfter.count != 1 || machine.stateNames[record.statesAfter[0]] != state.name {
             return false
         }
@@ -148,14 +165,22 @@ package struct ScenarioRunner {
     private func describe(_ sent: StepExpectation.Sent) -> String {
         var fields: [String] = []
         if let input = sent.input { fields.append("input: \(input.name)") }
+        if let after = sent.after { fields.append("after: \(after.value.text)") }
+        if let timer = sent.timer { fields.append("timer: \(timer.name)") }
         if let state = sent.state { fields.append("state: \(state.name)") }
         if let error = sent.error { fields.append("error: \(error.value.rawValue)") }
         return "{" + fields.joined(separator: ", ") + "}"
     }
 
     private func describe(_ record: StepRecord) -> String {
-        let input = record.input >= 0 ? machine.inputNames[record.input] : "(eventless)"
-        var text = "{input: \(input), state: \(describe(states: record.statesAfter))"
+        var text: String
+        if record.input >= 0, let after = machine.timers?.afterTexts[record.input] {
+            text = "{after: \(after)"
+        } else {
+            text = "{input: " + (record.input >= 0 ? machine.inputNames[record.input] : "(eventless)")
+        }
+        if record.timer >= 0, let name = machine.timers?.timerNames[Int(record.timer)] { text += ", timer: \(name)" }
+        text += ", state: \(describe(states: record.statesAfter))"
         if let kind = record.rejection { text += ", error: \(kind.rawValue)" }
         return text + "}"
     }

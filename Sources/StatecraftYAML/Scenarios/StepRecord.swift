@@ -5,8 +5,10 @@ import Statecraft
 struct StepRecord {
     /// The input's id; -1 for the start and for a statechart's eventless step.
     var input: Int
-    /// Whether it is the step's own result (its input's, or the start's), not a queued one.
+    /// Whether it is the step's own result (its input's, or the start's), not a queued or timed one.
     var isMain: Bool
+    /// For the result of a fired timer: -2, or the delayed send's id; -1 for any other result.
+    var timer: Int32
     var isAccepted: Bool
     var rejection: RejectionKind?
     /// Effect ids, in the order they ran.
