@@ -16,8 +16,12 @@ struct ScenarioFileDecoder: YAMLShapeReading {
     /// `unknown-input` and `bad-argument`, which make a scenario invalid before it runs.
     static let errorKinds = RejectionKind.allCases.filter { ![.queued, .unknownInput, .badArgument].contains($0) }
 
+    /// Each name's one `String`: a scenario file names the same inputs and states on many steps.
+    private var spellings: TextInterner
+
     init(_ document: YAMLDocument) {
         self.document = document
+        spellings = document.spellings
     }
 
     /// Decodes the document; `nil` when the file is too broken to run.
@@ -192,7 +196,9 @@ struct ScenarioFileDecoder: YAMLShapeReading {
             return nil
         }
         let offset = scalar.style == .singleQuoted || scalar.style == .doubleQuoted ? 1 : 0
-        return Named(document.string(node), at: scalar.position.advanced(by: offset))
+        return document.buffer(of: scalar).withUnsafeBytes {
+            spellings.named(UnsafeRawBufferPointer(rebasing: $0[scalar.start..<(scalar.start + scalar.count)]), at: scalar.position.advanced(by: offset))
+        }
     }
 
     /// A list of names (`[]` or empty for none), or one name.

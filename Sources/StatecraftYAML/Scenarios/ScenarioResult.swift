@@ -24,8 +24,14 @@ package struct ScenarioResult: Sendable {
     package var position: SourcePosition
     /// `nil` when every step's expectations held.
     package var failure: Failure?
-    /// The inputs sent, in script form (`INPUT` or `INPUT ARG`), up to the failing step.
-    package var inputs: [String]
+    /// The steps taken: every one, or up to the failing step.
+    let stepsTaken: ArraySlice<ScenarioStep>
+    /// What writes them as script lines.
+    let runner: ScenarioRunner
+
+    /// The inputs sent and waits, in script form (`INPUT`, `INPUT ARG`, `@wait 30s`), up to the
+    /// failing step; written when asked for, so that a passing scenario builds no text.
+    package var inputs: [String] { stepsTaken.compactMap(runner.scriptLine) }
 
     package var passed: Bool { failure == nil }
 }

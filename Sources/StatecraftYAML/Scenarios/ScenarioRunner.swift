@@ -79,14 +79,13 @@ package struct ScenarioRunner {
             results.removeAll()
             if !mismatches.isEmpty {
                 // The texts of the failure, built only now: a passing scenario builds none.
-                let sent = scenario.steps[...index].compactMap(scriptLine)
                 let action =
                     if let wait = step.wait { "wait \(wait.text)" } else if step.send != nil { "send " + scriptLine(of: step)! } else { "check" }
                 let failure = ScenarioResult.Failure(step: index + 1, position: step.position, action: action, mismatches: mismatches)
-                return ScenarioResult(name: scenario.name, position: scenario.position, failure: failure, inputs: sent)
+                return ScenarioResult(name: scenario.name, position: scenario.position, failure: failure, stepsTaken: scenario.steps[...index], runner: self)
             }
         }
-        return ScenarioResult(name: scenario.name, position: scenario.position, failure: nil, inputs: [])
+        return ScenarioResult(name: scenario.name, position: scenario.position, failure: nil, stepsTaken: scenario.steps[...], runner: self)
     }
 
     /// The argument of a `send`, as a value of the input's type; `nil` for none.
@@ -95,7 +94,7 @@ package struct ScenarioRunner {
     }
 
     /// A step as a line of an input script (`unlock "1234"`, `@wait 30s`); `nil` for a check alone.
-    private func scriptLine(of step: ScenarioStep) -> String? {
+    func scriptLine(of step: ScenarioStep) -> String? {
         if let send = step.send {
             let id = names.inputs[send.input.name]!
             return argument(of: send, input: id).map { "\(send.input.name) \($0)" } ?? send.input.name
