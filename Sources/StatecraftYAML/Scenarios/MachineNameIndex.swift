@@ -2,7 +2,7 @@ import Statecraft
 
 /// A machine's names by id, looked up in constant time: a scenario file names inputs, states,
 /// effects and variables on every step, and a machine may have thousands of each.
-struct MachineNameIndex {
+struct MachineNameIndex: Sendable {
     let inputs: [String: Int]
     let states: [String: Int]
     let effects: [String: Int]

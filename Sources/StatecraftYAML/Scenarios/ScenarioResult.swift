@@ -26,12 +26,11 @@ package struct ScenarioResult: Sendable {
     package var failure: Failure?
     /// The steps taken: every one, or up to the failing step.
     let stepsTaken: ArraySlice<ScenarioStep>
-    /// What writes them as script lines.
-    let runner: ScenarioRunner
+    let scriptWriter: StepScriptWriter
 
     /// The inputs sent and waits, in script form (`INPUT`, `INPUT ARG`, `@wait 30s`), up to the
     /// failing step; written when asked for, so that a passing scenario builds no text.
-    package var inputs: [String] { stepsTaken.compactMap(runner.scriptLine) }
+    package var inputs: [String] { stepsTaken.compactMap(scriptWriter.line) }
 
     package var passed: Bool { failure == nil }
 }

@@ -7,6 +7,7 @@ import Statecraft
 package struct ScenarioRunner {
     package let machine: CompiledMachine
     let names: MachineNameIndex
+    let scriptWriter: StepScriptWriter
     /// Per input id, the delay of the `after` transition taken on it, in milliseconds; -1 for
     /// any other input.
     let afterMilliseconds: [Int]
@@ -14,6 +15,7 @@ package struct ScenarioRunner {
     package init(_ machine: CompiledMachine) {
         self.machine = machine
         names = MachineNameIndex(machine)
+        scriptWriter = StepScriptWriter(machine: machine, names: names)
         afterMilliseconds = (0..<machine.inputCount).map { input in
             machine.timers?.afterTexts[input].flatMap { try? Delay.milliseconds($0.utf8) } ?? -1
         }
@@ -68,7 +70,7 @@ package struct ScenarioRunner {
             if let send = step.send {
                 results.removeAll()
                 let id = names.inputs[send.input.name]!
-                driver.send(id, argument: argument(of: send, input: id) ?? .null, into: &results)
+                driver.send(id, argument: scriptWriter.argument(of: send, input: id) ?? .null, into: &results)
             } else if let wait = step.wait {
                 results.removeAll()
                 driver.wait(milliseconds: wait.milliseconds, into: &results)
@@ -80,26 +82,12 @@ package struct ScenarioRunner {
             if !mismatches.isEmpty {
                 // The texts of the failure, built only now: a passing scenario builds none.
                 let action =
-                    if let wait = step.wait { "wait \(wait.text)" } else if step.send != nil { "send " + scriptLine(of: step)! } else { "check" }
+                    if let wait = step.wait { "wait \(wait.text)" } else if step.send != nil { "send " + scriptWriter.line(of: step)! } else { "check" }
                 let failure = ScenarioResult.Failure(step: index + 1, position: step.position, action: action, mismatches: mismatches)
-                return ScenarioResult(name: scenario.name, position: scenario.position, failure: failure, stepsTaken: scenario.steps[...index], runner: self)
+                return ScenarioResult(name: scenario.name, position: scenario.position, failure: failure, stepsTaken: scenario.steps[...index], scriptWriter: scriptWriter)
             }
         }
-        return ScenarioResult(name: scenario.name, position: scenario.position, failure: nil, stepsTaken: scenario.steps[...], runner: self)
-    }
-
-    /// The argument of a `send`, as a value of the input's type; `nil` for none.
-    private func argument(of send: ScenarioStep.Send, input: Int) -> Value? {
-        send.argument.flatMap { value in machine.argumentTypes[input].flatMap { ScenarioValues.converted(value, to: ExpressionType($0)) } }
-    }
-
-    /// A step as a line of an input script (`unlock "1234"`, `@wait 30s`); `nil` for a check alone.
-    func scriptLine(of step: ScenarioStep) -> String? {
-        if let send = step.send {
-            let id = names.inputs[send.input.name]!
-            return argument(of: send, input: id).map { "\(send.input.name) \($0)" } ?? send.input.name
-        }
-        return step.wait.map { "@wait \($0.text)" }
+        return ScenarioResult(name: scenario.name, position: scenario.position, failure: nil, stepsTaken: scenario.steps[...], scriptWriter: scriptWriter)
     }
 
     /// The expectations that do not hold after a step with these results (an external
