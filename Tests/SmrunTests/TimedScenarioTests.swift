@@ -118,6 +118,24 @@ import Testing
         #expect(run.lines == ["2 passed, 0 failed"])
     }
 
+    /// A scenario started in a state (`state:`) has that state's timers running from its start.
+    @Test func aResumedStatesTimersRunFromTheScenariosStart() throws {
+        let files = try TemporaryFiles()
+        let path = try Self.scenarioFile(
+            files,
+            """
+              - name: resumed in green
+                state: green
+                steps:
+                  - wait: 24999ms
+                    expect: { state: green, sent: [] }
+                  - wait: 1ms
+                    expect: { state: yellow, effects: [endCrossing, slow], sent: [{ after: 25s, state: yellow }] }
+            """)
+        let run = try Smrun.run(["test", path])
+        #expect(run.exited(0), "\(run.text)\(run.errorText)")
+    }
+
     @Test func statechartsWaitToo() throws {
         let files = try TemporaryFiles()
         let machine = try files.file(
@@ -149,10 +167,18 @@ import Testing
                     expect: { states: [busy] }
                   - wait: 1m
                     expect: { state: offline, sent: [{ after: 10s, state: idle }, { after: 1m, state: offline }] }
+              - name: resumed busy, both timers running
+                state: [busy]
+                steps:
+                  - wait: 10s
+                    expect: { states: [idle], sent: [{ after: 10s }] }
+                  - wait: 50s
+                    expect: { state: offline }
             """)
         let run = try Smrun.run(["test", path, "--coverage"])
         #expect(run.exited(0), "\(run.text)\(run.errorText)")
         #expect(run.text.contains("  transitions  3/3 (100%)\n"), "\(run.text)")
+        #expect(run.lines.last == "2 passed, 0 failed")
     }
 
     /// An `after` transition is covered when its timer fires.

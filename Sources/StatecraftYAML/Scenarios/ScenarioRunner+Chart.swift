@@ -27,6 +27,7 @@ extension ScenarioRunner {
                     MachineSnapshot(
                         machineName: machine.name, fingerprint: MachineFingerprint(machine), state: states[0], context: context,
                         configuration: states))
+                runner.startTimersOfActiveStates()
             } else {
                 if context != machine.initialContext {
                     // The context is set before the start, in the initial configuration.

@@ -14,6 +14,7 @@ extension ScenarioRunner {
         mutating func start(in states: [Int]?, context: [Value], into results: inout StepResults, coverage: inout ScenarioCoverage) {
             if let states {
                 runner.restore(state: states[0], context: context)
+                runner.startTimersOfCurrentState()
             } else {
                 if context != runner.machine.initialContext { runner.restore(state: runner.machine.initialState, context: context) }
                 runner.start(into: &results)
