@@ -292,7 +292,7 @@ if [ -n "$smrun" ]; then
     done
     say ""
     awk -F '\t' -v count="$scenario_count" -v steps="$scenario_steps" '
-        { walls[$1] = walls[$1] " " $2 }
+        { walls[$1] = walls[$1] " " $2; cpus[$1] = cpus[$1] " " ($3 + $4) }
         function median(list,   values, n, i, j, t) {
             n = split(list, values, " ")
             for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (values[j] < values[i]) { t = values[i]; values[i] = values[j]; values[j] = t }
@@ -302,6 +302,7 @@ if [ -n "$smrun" ]; then
             test = median(walls["smrun-test"]); run = median(walls["smrun-run"])
             printf "smrun test, %d scenarios of %d steps: %.3f s; smrun run, the same %d inputs: %.3f s\n", count, steps, test, count * steps, run
             printf "  smrun test takes %.3f s more, %.1fx (medians of %d runs; target: well under a second more)\n", test - run, test / run, NR / 2
+            printf "  CPU time (user + sys): %.3f s against %.3f s, %.3f s more\n", median(cpus["smrun-test"]), median(cpus["smrun-run"]), median(cpus["smrun-test"]) - median(cpus["smrun-run"])
         }' "$work/scenario-times.tsv"
 fi
 
