@@ -3,8 +3,8 @@
 /// the expression language already; string literals are left as they are.
 enum SCXMLExpression {
     static func statecraftText(of text: String) -> String {
+        guard mentionsIn(text) else { return text }
         let scalars = Array(text.unicodeScalars)
-        guard text.contains("In") else { return text }
         var out = String.UnicodeScalarView()
         var index = 0
         func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
@@ -40,6 +40,16 @@ enum SCXMLExpression {
             index += 1
         }
         return String(out)
+    }
+
+    /// Whether `In` occurs in the text at all: most conditions are left as they are.
+    private static func mentionsIn(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if previous == UInt8(ascii: "I") && byte == UInt8(ascii: "n") { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// After `In`: blanks, `(`, blanks, an id bare or quoted, blanks, `)`. Returns the id and
