@@ -265,6 +265,10 @@ public struct Runner: Sendable {
     ) {
         values.withUnsafeMutableBufferPointer { context in
             table.copies.withUnsafeBufferPointer { copies in
+                guard table.hasStateCopies else {
+                    copyPart(table.transitionCopies, index, copies, argument, context)
+                    return
+                }
                 let target = Int(table.targets[index])
                 if target >= 0 { copyPart(table.exitCopies, source, copies, argument, context) }
                 copyPart(table.transitionCopies, index, copies, argument, context)
