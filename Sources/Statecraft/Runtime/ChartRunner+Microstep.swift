@@ -13,24 +13,11 @@ extension ChartRunner {
             Self.insertRange(Int(domain) + 1, tree.end(of: Int(domain)), into: &exitSet)
         }
         for word in exitSet.indices { exitSet[word] &= configuration[word] }
-        for (position, index) in enabled.enumerated() {
-            let domain = Int(enabledDomains[position])
-            let transition = chart.transitions[Int(index)]
-            guard domain != Int(StateChart.noDomain) else { continue }
-            for target in transition.targets { addDescendants(Int(target)) }
-            for target in transition.targets {
-                let target = Int(target)
-                let slot = Int(tree.historySlots[target])
-                if slot < 0 {
-                    addAncestors(target, upTo: domain)
-                } else if historyCounts[slot] >= 0 {
-                    for offset in 0..<Int(historyCounts[slot]) {
-                        addAncestors(Int(historyRecords[historyStarts[slot] + offset]), upTo: domain)
-                    }
-                } else {
-                    for state in tree.defaultEntries[target] { addAncestors(Int(state), upTo: domain) }
-                }
-            }
+        if enabled.count == 1, let entered = chart.staticEntrySet(of: Int(enabled[0])) {
+            // The common case: one transition, whose entry set was worked out at load.
+            for state in entered { Self.insert(Int(state), into: &entrySet) }
+        } else {
+            addEntrySets()
         }
         transitionsTaken.append(contentsOf: enabled)
         timerLimitReached = false
@@ -50,6 +37,30 @@ extension ChartRunner {
             return
         }
         result.outcome = .accepted
+    }
+
+    /// Adds what the transitions of ``enabled`` enter to ``entrySet``, history records included.
+    mutating func addEntrySets() {
+        let tree = chart.tree
+        for (position, index) in enabled.enumerated() {
+            let domain = Int(enabledDomains[position])
+            let transition = chart.transitions[Int(index)]
+            guard domain != Int(StateChart.noDomain) else { continue }
+            for target in transition.targets { addDescendants(Int(target)) }
+            for target in transition.targets {
+                let target = Int(target)
+                let slot = Int(tree.historySlots[target])
+                if slot < 0 {
+                    addAncestors(target, upTo: domain)
+                } else if historyCounts[slot] >= 0 {
+                    for offset in 0..<Int(historyCounts[slot]) {
+                        addAncestors(Int(historyRecords[historyStarts[slot] + offset]), upTo: domain)
+                    }
+                } else {
+                    for state in tree.defaultEntries[target] { addAncestors(Int(state), upTo: domain) }
+                }
+            }
+        }
     }
 
     /// Lays out the step of ``exitSet``, the taken transitions and ``entrySet`` as a plan,
