@@ -114,9 +114,9 @@ public struct Runner: Sendable {
     ///   of the right type will do.
     @inlinable
     public mutating func send<Sink: ResultSink & ~Copyable>(_ input: Int, argument: Value = .null, into sink: inout Sink) {
-        // The hot path: a cell settled by its code, whose result is built here, where the
-        // optimizer sees that it holds no error to release. A cell taken directly runs only
-        // copies, which queue nothing, so there is no queue to drain either.
+        // The hot path: a cell settled by its code, whose result is built here and handed
+        // straight to the sink. A cell taken directly runs only copies, which queue nothing,
+        // so there is no queue to drain either.
         let from = current
         let cell = cell(of: input)
         if cell.code >= 0 {
