@@ -119,7 +119,7 @@ extension CompilationPass {
             } else if childCount[index] == 0 {
                 error(.invalidInitial, "'initial' of state '\(name.name)', which has no children", first.position)
             } else {
-                initialOf[index] = descendants(state.initial, of: index, role: "initial of '\(name.name)'")
+                initialOf[index] = descendants(state.initial, of: index, role: "initial of '\(name.name)'", historyParent: index)
             }
         }
         guard diagnostics.count == errorsBefore, initial >= 0 else { return nil }
@@ -136,9 +136,10 @@ extension CompilationPass {
         return diagnostics.count == errorsBefore ? tree : nil
     }
 
-    /// `names` resolved to states that are descendants of `ancestor` and not history states;
+    /// `names` resolved to states that are descendants of `ancestor` and not history states
+    /// (but for the history states of `historyParent`: SCXML's `<initial>` may lead to one);
     /// each one that is not, reported.
-    private mutating func descendants(_ names: [Named], of ancestor: Int, role: String) -> [Int] {
+    private mutating func descendants(_ names: [Named], of ancestor: Int, role: String, historyParent: Int = -1) -> [Int] {
         var ids: [Int] = []
         for name in names {
             guard let id = stateIDs[name.name] else {
@@ -148,7 +149,7 @@ extension CompilationPass {
             }
             if !isDescendant(id, of: ancestor) {
                 error(.invalidInitial, "\(role) is '\(name.name)', which is not inside '\(states[ancestor].name.name)'", name.position)
-            } else if states[id].history != nil {
+            } else if states[id].history != nil && parents[id] != historyParent {
                 error(.invalidInitial, "\(role) is history state '\(name.name)'; name a state", name.position)
             } else {
                 ids.append(id)

@@ -106,10 +106,15 @@ package final class StateTree: Sendable {
         }
         for state in 0..<count where kinds[state].isHistory {
             let parent = parents[state]
-            defaultEntries[state] =
-                !historyDefaults[state].isEmpty
-                ? historyDefaults[state].map { Int32($0) }
-                : (kinds[parent] == .parallel ? children[parent] : defaultEntries[parent])
+            if !historyDefaults[state].isEmpty {
+                defaultEntries[state] = historyDefaults[state].map { Int32($0) }
+            } else if kinds[parent] == .parallel || defaultEntries[parent].contains(where: { kinds[Int($0)].isHistory }) {
+                // A parent whose initial is a history state enters through it: without a
+                // default of its own, the history leads to the parent's first child.
+                defaultEntries[state] = kinds[parent] == .parallel ? children[parent] : [children[parent][0]]
+            } else {
+                defaultEntries[state] = defaultEntries[parent]
+            }
         }
         self.defaultEntries = defaultEntries
         self.historySlots = historySlots

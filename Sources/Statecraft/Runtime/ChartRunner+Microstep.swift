@@ -63,14 +63,18 @@ extension ChartRunner {
         let (exitEffects, entryEffects, effects) = (machine.exitEffects, machine.entryEffects, machine.effects)
         let (compiledTransitions, chartTransitions, doneInputs) = (machine.transitions, chart.transitions, chart.doneInputs)
         for word in configuration.indices { nextConfiguration[word] = configuration[word] & ~exitSet[word] }
-        // Exits, innermost first: descending ids.
+        let activitySlots = chart.activitySlots
+        // Exits, innermost first: descending ids. A state that `in()` tests leaves the
+        // configuration once its exit effects ran (SCXML's exitStates).
         var word = exitSet.count - 1
         while word >= 0 {
             var bits = exitSet[word]
             while bits != 0 {
                 let bit = 63 - bits.leadingZeroBitCount
                 bits &= ~(1 << UInt64(bit))
-                for effect in exitEffects[word << 6 | bit] { appendEffect(effect) }
+                let state = word << 6 | bit
+                for effect in exitEffects[state] { appendEffect(effect) }
+                if !activitySlots.isEmpty && activitySlots[state] >= 0 { plan.append(.activity(slot: activitySlots[state], active: false)) }
             }
             word -= 1
         }
@@ -85,19 +89,21 @@ extension ChartRunner {
                 bits &= bits &- 1
                 if Self.contains(nextConfiguration, state) { continue }
                 Self.insert(state, into: &nextConfiguration)
+                // Active before its entry effects run (SCXML's enterStates).
+                if !activitySlots.isEmpty && activitySlots[state] >= 0 { plan.append(.activity(slot: activitySlots[state], active: true)) }
                 for effect in entryEffects[state] { appendEffect(effect) }
                 guard tree.isFinal[state] else { continue }
                 let parent = Int(tree.parents[state])
                 if parent < 0 {
-                    plan.append(-1)
+                    plan.append(.finish)
                     continue
                 }
-                if tree.kinds[parent] == .compound { plan.append(Int32(-(parent + 2))) }
+                if tree.kinds[parent] == .compound { plan.append(.done(state: Int32(parent))) }
                 let grandparent = Int(tree.parents[parent])
                 if tree.kinds[parent] == .parallel && isInFinalState(parent, nextConfiguration) {
-                    plan.append(Int32(-(parent + 2)))
+                    plan.append(.done(state: Int32(parent)))
                 } else if grandparent >= 0 && tree.kinds[grandparent] == .parallel && isInFinalState(grandparent, nextConfiguration) {
-                    plan.append(Int32(-(grandparent + 2)))
+                    plan.append(.done(state: Int32(grandparent)))
                 }
             }
         }
@@ -106,17 +112,25 @@ extension ChartRunner {
         var copied = false
         var finishes = false
         for step in plan {
-            if step == -1 {
+            let id: Int
+            switch step {
+            case .finish:
                 finishes = true
                 continue
-            }
-            if step < -1 {
-                let state = Int(-step) - 2
-                let input = doneInputs[state]
-                if input >= 0 { queue.appendInternal(Queued(input: Int(input), argument: .null, sender: ~state), externalCount: externalCount) }
+            case .done(let state):
+                let input = doneInputs[Int(state)]
+                if input >= 0 { queue.appendInternal(Queued(input: Int(input), argument: .null, sender: ~Int(state)), externalCount: externalCount) }
                 continue
+            case .activity(let slot, let active):
+                if !copied {
+                    for slot in values.indices { scratch[slot] = values[slot] }
+                    copied = true
+                }
+                scratch[Int(slot)] = .bool(active)
+                continue
+            case .effect(let effect):
+                id = Int(effect)
             }
-            let id = Int(step)
             let effect = effects[id]
             guard effect.hasBody else { continue }
             if !copied {
@@ -161,7 +175,7 @@ extension ChartRunner {
 
     @inline(__always)
     mutating func appendEffect(_ effect: Int) {
-        plan.append(Int32(effect))
+        plan.append(.effect(Int32(effect)))
         effectsRun.append(Int32(effect))
     }
 

@@ -55,9 +55,8 @@ public struct ChartRunner: Sendable {
     var exitSet: [UInt64]
     var entrySet: [UInt64]
     var nextConfiguration: [UInt64]
-    /// Effects to run, with markers: -1 finishes the machine, -(state + 2) raises the state's
-    /// done event.
-    var plan: [Int32] = []
+    /// What the step does, in order, once its exit and entry sets are known.
+    var plan: [PlanStep] = []
 
     // Timers (ChartRunner+Timers.swift): untouched by a machine without them.
     /// The pending timers.
