@@ -35,4 +35,44 @@ import Testing
             """, [])
         #expect(output.lines.last?.hasSuffix("seen -> done") == true, "\(output.text)")
     }
+
+    /// `delayexpr` is evaluated when the send runs (an int of milliseconds or a duration
+    /// string), `idlocation` stores the send's id, and `<cancel sendidexpr>` cancels by the
+    /// value it reads.
+    @Test func computedDelaysIdLocationsAndCancelByExpression() throws {
+        let body = """
+            <datamodel><data id="wait" expr="100"/><data id="ticket" expr="''"/></datamodel>
+            <state id="idle">
+              <transition event="arm" target="armed">
+                <assign location="wait" expr="wait * 20"/>
+                <send event="alarm" delayexpr="wait" idlocation="ticket"/>
+                <send event="reminder" delayexpr="'1s'"/>
+              </transition>
+            </state>
+            <state id="armed">
+              <transition event="disarm" target="idle"><cancel sendidexpr="ticket"/></transition>
+              <transition event="alarm" target="ringing"/>
+              <transition event="reminder"/>
+            </state>
+            <state id="ringing"/>
+            """
+        let rung = try run(body, ["--send", "arm", "--wait", "1999ms", "--wait", "1ms", "--format", "json"])
+        #expect(rung.exited(0), "\(rung.errorText)")
+        #expect(rung.lines.count == 3, "\(rung.text)")
+        #expect(rung.lines.last?.contains("\"input\":\"alarm\"") == true && rung.lines.last?.contains("\"at\":2000") == true, "\(rung.text)")
+        let disarmed = try run(body, ["--send", "arm", "--send", "disarm", "--wait", "3s"])
+        #expect(disarmed.lines.count == 3 && disarmed.lines[1].hasPrefix("disarm: armed -> idle"), "\(disarmed.text)")
+        #expect(disarmed.lines.last?.hasPrefix("reminder") == true, "\(disarmed.text)")
+    }
+
+    /// A computed delay that is not a duration is an expression error of the step that sends.
+    @Test func aComputedDelayThatIsNoDurationFailsTheStep() throws {
+        let output = try run(
+            """
+            <state id="a"><transition event="go" target="b"><send event="late" delayexpr="'soon'"/></transition></state>
+            <state id="b"><transition event="late" target="a"/></state>
+            """, ["--send", "go"])
+        #expect(output.exited(1), "\(output.text)")
+        #expect(output.text.contains("the delay \"soon\" is not a duration"), "\(output.text)")
+    }
 }

@@ -117,9 +117,10 @@ private struct CanonicalWriter {
                 record("set", machine.variableNames[slot], effect.expressionTexts[site])
             case .send(let send):
                 let text = send.argument == nil ? "-" : effect.expressionTexts[send.site]
-                if send.delay >= 0 {
+                if send.isDelayed {
                     let id = send.timer >= 0 ? machine.timers?.timerNames[send.timer] ?? "-" : "-"
-                    record("send", machine.inputNames[send.input], text, send.isExternal ? "external" : "internal", "delay \(send.delay)", id)
+                    let delay = send.delayExpression.map { "delay_expr " + effect.expressionTexts[$0.site] } ?? "delay \(send.delay)"
+                    record("send", machine.inputNames[send.input], text, send.isExternal ? "external" : "internal", delay, id)
                 } else if send.isExternal {
                     record("send", machine.inputNames[send.input], text, "external")
                 } else {
@@ -137,6 +138,8 @@ private struct CanonicalWriter {
                 record("end")
             case .cancel(let timer):
                 record("cancel", machine.timers?.timerNames[timer] ?? "-")
+            case .cancelEvaluated(_, let site, _):
+                record("cancel_expr", effect.expressionTexts[site])
             case .forEach(_, let site, let item, let index, let body):
                 record("foreach", effect.expressionTexts[site], machine.variableNames[item], index < 0 ? "-" : machine.variableNames[index])
                 self.steps(body, of: effect, machine)

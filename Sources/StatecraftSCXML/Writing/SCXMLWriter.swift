@@ -162,8 +162,9 @@ public enum SCXMLWriter {
                     var attributes = [("event", send.input.name)]
                     // A delayed send has no target: SCXML delays only what it sends as an event of its own.
                     if let delay = send.delay { attributes.append(("delay", delay.text)) }
+                    if let delay = send.delayExpression { attributes.append(("delayexpr", delay.text)) }
                     if let id = send.id { attributes.append(("id", id.name)) }
-                    if send.queue == .internal && send.delay == nil {
+                    if send.queue == .internal && !send.isDelayed {
                         guard send.argument != nil else {
                             empty("raise", attributes, indent: indent)
                             continue
@@ -198,6 +199,8 @@ public enum SCXMLWriter {
                     close("if", indent: indent)
                 case .cancel(let id):
                     empty("cancel", [("sendid", id.name)], indent: indent)
+                case .cancelEvaluated(let id):
+                    empty("cancel", [("sendidexpr", id.text)], indent: indent)
                 case .forEach(let loop):
                     var attributes = [("array", loop.items.text), ("item", loop.item.name)]
                     if let index = loop.index { attributes.append(("index", index.name)) }

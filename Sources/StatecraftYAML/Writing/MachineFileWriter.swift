@@ -75,10 +75,13 @@ public enum MachineFileWriter {
                 if let argument = send.argument { fields.append("arg: \(JSONText.quoted(argument.text))") }
                 if send.queue == .external { fields.append("queue: external") }
                 if let delay = send.delay { fields.append("delay: \(delay.text)") }
+                if let delay = send.delayExpression { fields.append("delay_expr: \(JSONText.quoted(delay.text))") }
                 if let id = send.id { fields.append("id: \(quoted(id.name))") }
                 out += "\(indent)- send: { \(fields.joined(separator: ", ")) }\n"
             case .cancel(let id):
                 out += "\(indent)- cancel: \(quoted(id.name))\n"
+            case .cancelEvaluated(let id):
+                out += "\(indent)- cancel_expr: \(JSONText.quoted(id.text))\n"
             case .log(let log):
                 var fields: [String] = []
                 if let label = log.label { fields.append("label: \(JSONText.quoted(label))") }

@@ -218,6 +218,10 @@ enum MachineFileSchema {
           "description": "The ids of delayed sends to cancel while they are pending (after the step's set, before its send): a name or a list of names.",
           "$ref": "#/$defs/names"
         },
+        "cancel_expr": {
+          "description": "Cancels the pending delayed sends whose id is this expression's value, a string.",
+          "$ref": "#/$defs/expression"
+        },
         "log": {
           "description": "A line for the log (smrun: standard error): a label, or { label, expr }.",
           "oneOf": [
@@ -278,6 +282,7 @@ enum MachineFileSchema {
               "enum": ["internal", "external"]
             },
             "delay": { "description": "Schedules the input this long after the effect runs instead of queueing it.", "$ref": "#/$defs/duration" },
+            "delay_expr": { "description": "Like delay, computed when the effect runs: an expression whose value is an int of milliseconds or a duration string.", "$ref": "#/$defs/expression" },
             "id": { "description": "A name for a delayed input, which `cancel` uses to cancel it before it is due.", "$ref": "#/$defs/name" }
           }
         }
