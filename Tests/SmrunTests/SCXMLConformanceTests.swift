@@ -75,4 +75,42 @@ import Testing
         #expect(output.exited(1), "\(output.text)")
         #expect(output.text.contains("the delay \"soon\" is not a duration"), "\(output.text)")
     }
+
+    /// The content of an `<initial>`'s transition runs after its state's `<onentry>`, only when
+    /// the state is entered through it; a `<history>`'s runs while it has recorded nothing.
+    @Test func initialAndHistoryTransitionContentRunOnDefaultEntryOnly() throws {
+        let output = try run(
+            """
+            <state id="room">
+              <onentry><log label="enter" expr="'room'"/></onentry>
+              <initial><transition target="memory"><log label="initial" expr="'room'"/></transition></initial>
+              <history id="memory"><transition target="desk"><log label="default" expr="'desk'"/></transition></history>
+              <state id="desk"><transition event="walk" target="window"/></state>
+              <state id="window"/>
+              <transition event="leave" target="hall"/>
+            </state>
+            <state id="hall"><transition event="return" target="room"/><transition event="peek" target="window"/></state>
+            """, ["--send", "walk", "--send", "leave", "--send", "return", "--send", "leave", "--send", "peek"])
+        #expect(
+            output.errorLines.filter { !$0.isEmpty } == [
+                "log: enter: \"room\"", "log: initial: \"room\"", "log: default: \"desk\"", "log: enter: \"room\"", "log: initial: \"room\"",
+                "log: enter: \"room\"",
+            ], "\(output.errorText)")
+        #expect(output.lines.last == "peek: hall -> window / room.onentry", "\(output.text)")
+    }
+
+    /// A transition that leaves a state and returns through its history finds what it recorded
+    /// on the way out.
+    @Test func aTransitionBackThroughTheHistoryOfTheStateItLeavesReturnsWhereItWas() throws {
+        let output = try run(
+            """
+            <state id="player">
+              <history id="resume"/>
+              <state id="track1"><transition event="next" target="track2"/></state>
+              <state id="track2"/>
+              <transition event="restart" target="resume"/>
+            </state>
+            """, ["--send", "next", "--send", "restart"])
+        #expect(output.lines == ["next: track1 -> track2", "restart: track2 -> track2"], "\(output.text)")
+    }
 }

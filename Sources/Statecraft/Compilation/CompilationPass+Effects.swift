@@ -30,6 +30,7 @@ extension CompilationPass {
             for state in states.indices {
                 add(entryEffects[state], nil)
                 add(exitEffects[state], nil)
+                add(defaultEffects[state], nil)
             }
         } else if initial >= 0 {
             add(entryEffects[initial], nil)

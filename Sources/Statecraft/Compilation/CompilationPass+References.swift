@@ -5,6 +5,7 @@ extension CompilationPass {
     mutating func resolveReferences() {
         entryEffects = states.map { $0.entry.compactMap { effectIDs[$0.name] } }
         exitEffects = states.map { $0.exit.compactMap { effectIDs[$0.name] } }
+        defaultEffects = states.map { $0.defaultEffects.compactMap { effectIDs[$0.name] } }
         // `*`: every non-final state at the top level (in a flat machine, every non-final state).
         let nonFinal = states.indices.filter { !states[$0].isFinal && parents[$0] < 0 && states[$0].history == nil }
         var stateResolver = NameResolver(states.map(\.name.name))

@@ -100,7 +100,18 @@ extension CompilationPass {
                 } else {
                     historyDefaults[index] = descendants(state.historyDefault, of: parent, role: "default of history state '\(name.name)'")
                 }
+                if let first = state.defaultEffects.first, state.historyDefault.isEmpty {
+                    error(
+                        .invalidState, "'default_effects' of history state '\(name.name)' run when it leads to its 'default'; give it one",
+                        first.position)
+                }
                 continue
+            }
+            if let first = state.defaultEffects.first, childCount[index] == 0 || state.isParallel {
+                error(
+                    .invalidState,
+                    "'default_effects' run when a compound state is entered through its 'initial'; '\(name.name)' is \(state.isParallel ? "parallel" : "atomic")",
+                    first.position)
             }
             if state.isFinal && childCount[index] > 0 {
                 error(.invalidState, "final state '\(name.name)' has children; a final state is atomic", name.position)
@@ -232,7 +243,8 @@ extension CompilationPass {
             return Int32(input)
         }
         let activityTests = activitySlots.map { (state: Int32(stateIDs[$0.key]!), slot: Int32($0.value)) }.sorted { $0.slot < $1.slot }
-        return StateChart(tree: tree, transitions: chartTransitions, doneInputs: doneInputs, activityTests: activityTests)
+        return StateChart(
+            tree: tree, transitions: chartTransitions, doneInputs: doneInputs, activityTests: activityTests, defaultEffects: defaultEffects)
     }
 
     /// Reports eventless transitions without guards that can follow one another around a

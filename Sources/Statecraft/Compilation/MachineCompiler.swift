@@ -61,6 +61,8 @@ struct CompilationPass {
     var variables: [String: (slot: Int, type: ExpressionType)] = [:]
     /// Per state, the ids of its entry and of its exit effects.
     var entryEffects: [[Int]] = []
+    /// Per state, its ``StateDeclaration/defaultEffects`` as effect ids.
+    var defaultEffects: [[Int]] = []
     var exitEffects: [[Int]] = []
     /// Per transition, its names as ids; emptied once the transitions are compiled.
     var references: [TransitionReferences] = []
@@ -109,7 +111,8 @@ struct CompilationPass {
         // Statechart options on a state without children (`history`, `parallel`, `initial`) make
         // a statechart too, so that the tree's checks report them.
         isChart =
-            parents.contains { $0 >= 0 } || states.contains { $0.history != nil || $0.isParallel || !$0.initial.isEmpty }
+            parents.contains { $0 >= 0 }
+            || states.contains { $0.history != nil || $0.isParallel || !$0.initial.isEmpty || !$0.defaultEffects.isEmpty }
             || definition.transitions.contains { $0.isEventless } || !activitySlots.isEmpty
         declareStates()
         declareInputs()

@@ -52,8 +52,15 @@ package struct StateChart: Sendable {
     /// Per state, its slot of ``activityTests``, or -1 when `in()` does not test it; empty when
     /// no expression uses `in()`.
     package let activitySlots: [Int32]
+    /// Per state, the effects of its default entry (``StateDeclaration/defaultEffects``); empty
+    /// when no state has any.
+    package let defaultEffects: [[Int]]
 
-    init(tree: StateTree, transitions: [Transition], doneInputs: [Int32], activityTests: [(state: Int32, slot: Int32)]) {
+    init(
+        tree: StateTree, transitions: [Transition], doneInputs: [Int32], activityTests: [(state: Int32, slot: Int32)],
+        defaultEffects: [[Int]]
+    ) {
+        self.defaultEffects = defaultEffects.contains { !$0.isEmpty } ? defaultEffects : []
         self.tree = tree
         self.transitions = transitions
         self.doneInputs = doneInputs

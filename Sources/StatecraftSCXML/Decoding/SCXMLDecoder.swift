@@ -195,7 +195,7 @@ struct SCXMLDecoder {
                     error(.invalidValue, "<state id=\"\(name.name)\"> has two <initial> elements", childElement)
                 }
                 initialElement = childElement
-                state.initial = pseudoStateTargets(child)
+                (state.initial, state.defaultEffects) = pseudoStateTransition(child, effectName: name.name + ".initial")
             case (_, "datamodel"):
                 decodeDatamodel(child)
             default:
@@ -232,7 +232,7 @@ struct SCXMLDecoder {
             if isSCXML(tree[child]), tree[child].name == "transition" {
                 if seen { error(.invalidValue, "a <history> has one default <transition>", tree[child]) }
                 seen = true
-                state.historyDefault = pseudoStateTargets(child)
+                (state.historyDefault, state.defaultEffects) = pseudoStateTransition(child, effectName: state.name.name + ".default")
             } else {
                 misplaced(child, in: "<history>", allowed: ["transition"])
             }
@@ -240,8 +240,9 @@ struct SCXMLDecoder {
         return state
     }
 
-    /// The targets of the one `<transition>` of an `<initial>`, or of a `<history>`'s default.
-    private mutating func pseudoStateTargets(_ index: Int) -> [Named] {
+    /// The targets of the one `<transition>` of an `<initial>`, or of a `<history>`'s default,
+    /// and the effects of its executable content (named `effectName`).
+    private mutating func pseudoStateTransition(_ index: Int, effectName: String) -> (targets: [Named], effects: [Named]) {
         let element = tree[index]
         if element.name == "initial" {
             checkAttributes(index)
@@ -251,25 +252,20 @@ struct SCXMLDecoder {
             }
             guard transitions.count == 1 else {
                 error(.invalidValue, "an <initial> holds exactly one <transition>, not \(transitions.count)", element)
-                return []
+                return ([], [])
             }
-            return pseudoStateTargets(transitions[0])
+            return pseudoStateTransition(transitions[0], effectName: effectName)
         }
         checkAttributes(index)
         for attribute in ["event", "cond", "type"] where element.attribute(attribute) != nil {
             error(.invalidValue, "the <transition> of an <initial> or a <history> takes no \(attribute)", element)
         }
-        if !element.children.isEmpty {
-            error(
-                .unsupported,
-                "executable content in the <transition> of an <initial> or a <history> is not supported; put it in the target's <onentry>",
-                tree[element.children[0]])
-        }
+        let effects = executableBlock(index, effectName: effectName)
         guard let target = element.attribute("target") else {
             error(.missingKey, "the <transition> of an <initial> or a <history> needs a target", element)
-            return []
+            return ([], effects)
         }
-        return names(target, element)
+        return (names(target, element), effects)
     }
 
     /// A space-separated list of ids.

@@ -96,21 +96,28 @@ public enum SCXMLWriter {
                 let attributes = [("id", name), ("type", history.rawValue)]
                 if state.historyDefault.isEmpty { return empty("history", attributes, indent: indent) }
                 open("history", attributes, indent: indent)
-                empty("transition", [("target", names(state.historyDefault))], indent: indent + "  ")
+                pseudoStateTransition(to: state.historyDefault, state.defaultEffects, indent: indent + "  ")
                 return close("history", indent: indent)
             }
             let element = state.isFinal ? "final" : state.isParallel ? "parallel" : "state"
             var attributes = [("id", name)]
-            if !state.initial.isEmpty { attributes.append(("initial", names(state.initial))) }
+            // Default effects are the content of an <initial>'s transition.
+            let initialElement = !state.defaultEffects.isEmpty && !state.children.isEmpty && !state.isParallel
+            if !state.initial.isEmpty && !initialElement { attributes.append(("initial", names(state.initial))) }
             if let description = state.description { attributes.append(("sc:description", description)) }
             let transitions = transitionsByState[name] ?? []
-            if state.entry.isEmpty && state.exit.isEmpty && transitions.isEmpty && state.children.isEmpty {
+            if state.entry.isEmpty && state.exit.isEmpty && transitions.isEmpty && state.children.isEmpty && state.defaultEffects.isEmpty {
                 return empty(element, attributes, indent: indent)
             }
             open(element, attributes, indent: indent)
             let inner = indent + "  "
             block("onentry", state.entry, indent: inner)
             block("onexit", state.exit, indent: inner)
+            if initialElement, let first = state.children.first(where: { $0.history == nil }) {
+                open("initial", [], indent: inner)
+                pseudoStateTransition(to: state.initial.isEmpty ? [first.name] : state.initial, state.defaultEffects, indent: inner + "  ")
+                close("initial", indent: inner)
+            }
             for transition in transitions { write(transition, indent: inner) }
             for child in state.children { write(child, indent: inner) }
             close(element, indent: indent)
@@ -127,6 +134,14 @@ public enum SCXMLWriter {
             if transition.effects.isEmpty { return empty("transition", attributes, indent: indent) }
             open("transition", attributes, indent: indent)
             effects(transition.effects, indent: indent + "  ")
+            close("transition", indent: indent)
+        }
+
+        /// The `<transition>` of an `<initial>` or a `<history>`, with its effects.
+        private mutating func pseudoStateTransition(to targets: [Named], _ effects: [Named], indent: String) {
+            if effects.isEmpty { return empty("transition", [("target", names(targets))], indent: indent) }
+            open("transition", [("target", names(targets))], indent: indent)
+            self.effects(effects, indent: indent + "  ")
             close("transition", indent: indent)
         }
 

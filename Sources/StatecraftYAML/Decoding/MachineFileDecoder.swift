@@ -166,9 +166,11 @@ struct MachineFileDecoder: YAMLShapeReading {
                             + Suggestion.didYouMean(text, in: ["shallow", "deep"]),
                         document[history.value].position)
                 }
-                for entry in document.entries(options) where !document.text(of: entry.key, is: "history") && !document.text(of: entry.key, is: "default") && !document.text(of: entry.key, is: "description") {
+                let allowed: [StaticString] = ["history", "default", "default_effects", "description"]
+                for entry in document.entries(options) where !allowed.contains(where: { document.text(of: entry.key, is: $0) }) {
                     error(
-                        .invalidState, "history state '\(name.name)' takes only 'history', 'default' and 'description', not '\(document.string(entry.key))'",
+                        .invalidState,
+                        "history state '\(name.name)' takes only 'history', 'default', 'default_effects' and 'description', not '\(document.string(entry.key))'",
                         document[entry.key].position)
                 }
             }
@@ -178,6 +180,7 @@ struct MachineFileDecoder: YAMLShapeReading {
                 }
                 state.historyDefault = names(defaults.value, "'default'")
             }
+            state.defaultEffects = document.entry(options, "default_effects").map { names($0.value, "'default_effects'") } ?? []
             if let children = document.entry(options, "states") {
                 if depth >= Self.maximumStateDepth {
                     error(

@@ -10,7 +10,7 @@ package enum MachineFileKeys {
     package static let input: [StaticString] = ["arg", "description", "internal"]
     /// A state's options.
     package static let state: [StaticString] = [
-        "entry", "exit", "final", "description", "states", "initial", "parallel", "history", "default",
+        "entry", "exit", "final", "description", "states", "initial", "parallel", "history", "default", "default_effects",
     ]
     /// A step of an effect's body (one step per mapping, but `set` with `send`, and `if` or
     /// `elif` with `do` and `else`).

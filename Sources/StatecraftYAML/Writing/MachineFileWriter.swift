@@ -50,6 +50,7 @@ public enum MachineFileWriter {
         if state.isParallel { options.append("parallel: true") }
         if let history = state.history { options.append("history: \(history.rawValue)") }
         if !state.historyDefault.isEmpty { options.append("default: \(list(state.historyDefault))") }
+        if !state.defaultEffects.isEmpty { options.append("default_effects: \(list(state.defaultEffects, alwaysList: true))") }
         out += "\(indent)\(quoted(state.name.name)):"
         for option in options { out += "\n\(indent)  \(option)" }
         out += "\n"
