@@ -124,6 +124,24 @@ extension CompilationPass {
         return id
     }
 
+    /// ``MachineDefinition/otherInitialStates`` resolved, each one that is not a state (or is
+    /// a history or final one) reported.
+    mutating func resolveOtherInitials() -> [Int] {
+        var ids: [Int] = []
+        for name in definition.otherInitialStates {
+            guard let id = stateIDs[name.name] else {
+                error(.undefinedState, "initial state '\(name.name)' is not a declared state" + Suggestion.didYouMean(name.name, in: stateIDs.keys), name.position)
+                continue
+            }
+            if states[id].history != nil || states[id].isFinal {
+                error(.invalidInitial, "initial state '\(name.name)' is a \(states[id].isFinal ? "final" : "history") state; name a state", name.position)
+                continue
+            }
+            ids.append(id)
+        }
+        return ids
+    }
+
     /// Refuses a machine whose dispatch table would be too large to build.
     mutating func tableFits(_ transitions: [CompiledTransition]) -> Bool {
         // A statechart's flat table is empty: its runner reads the state tree instead.

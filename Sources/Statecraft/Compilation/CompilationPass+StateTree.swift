@@ -71,7 +71,7 @@ extension CompilationPass {
     }
 
     /// Checks the tree's shape (initial states, history, final and parallel states) and builds it.
-    mutating func buildTree(initial: Int) -> StateTree? {
+    mutating func buildTree(initial: Int, others: [Int]) -> StateTree? {
         let errorsBefore = diagnostics.count
         var childCount = [Int](repeating: 0, count: states.count)
         for parent in parents where parent >= 0 { childCount[parent] += 1 }
@@ -134,10 +134,13 @@ extension CompilationPass {
             }
         }
         guard diagnostics.count == errorsBefore, initial >= 0 else { return nil }
-        let tree = StateTree(kinds: kinds, isFinal: states.map(\.isFinal), parents: parents, initialOf: initialOf, historyDefaults: historyDefaults, initial: initial)
+        let tree = StateTree(kinds: kinds, isFinal: states.map(\.isFinal), parents: parents, initialOf: initialOf, historyDefaults: historyDefaults, initial: [initial] + others)
         // Several initial states must lie in different regions.
         for (index, targets) in initialOf.enumerated() where targets.count > 1 {
             if let problem = sameRegionProblem(targets, tree) { error(.invalidInitial, "initial of '\(states[index].name.name)': \(problem)", states[index].initial[0].position) }
+        }
+        if !others.isEmpty, let problem = sameRegionProblem([initial] + others, tree) {
+            error(.invalidInitial, "the machine's initial states: \(problem)", definition.initial.position)
         }
         for (index, targets) in historyDefaults.enumerated() where targets.count > 1 {
             if let problem = sameRegionProblem(targets, tree) {

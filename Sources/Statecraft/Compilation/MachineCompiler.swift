@@ -113,7 +113,7 @@ struct CompilationPass {
         isChart =
             parents.contains { $0 >= 0 }
             || states.contains { $0.history != nil || $0.isParallel || !$0.initial.isEmpty || !$0.defaultEffects.isEmpty }
-            || definition.transitions.contains { $0.isEventless } || !activitySlots.isEmpty
+            || definition.transitions.contains { $0.isEventless } || !activitySlots.isEmpty || !definition.otherInitialStates.isEmpty
         declareStates()
         declareInputs()
         declareAfterInputs()
@@ -122,7 +122,8 @@ struct CompilationPass {
         declareEffects()
         resolveReferences()
         let initial = resolveInitial()
-        let tree = isChart ? buildTree(initial: initial) : nil
+        let otherInitials = resolveOtherInitials()
+        let tree = isChart ? buildTree(initial: initial, others: otherInitials) : nil
         let argumentScopes = effectArgumentTypes(initial: initial)
         declareVariables(argumentScopes: argumentScopes)
         let transitions = compileTransitions()

@@ -50,7 +50,7 @@ package final class StateTree: Sendable {
     package var wordCount: Int { atomicMask.count }
 
     init(
-        kinds: [Kind], isFinal: [Bool], parents: [Int], initialOf: [[Int]], historyDefaults: [[Int]], initial: Int
+        kinds: [Kind], isFinal: [Bool], parents: [Int], initialOf: [[Int]], historyDefaults: [[Int]], initial: [Int]
     ) {
         let count = kinds.count
         self.kinds = kinds
@@ -119,7 +119,7 @@ package final class StateTree: Sendable {
         self.defaultEntries = defaultEntries
         self.historySlots = historySlots
         self.historyCapacities = capacities
-        self.initial = [Int32(initial)]
+        self.initial = initial.map { Int32($0) }
         var mask = [UInt64](repeating: 0, count: (count + 63) / 64)
         for state in 0..<count where kinds[state] == .atomic { mask[state >> 6] |= 1 << UInt64(state & 63) }
         atomicMask = mask

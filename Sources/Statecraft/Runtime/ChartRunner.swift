@@ -178,10 +178,10 @@ public struct ChartRunner: Sendable {
             exitSet[word] = 0
             defaultEntrySet[word] = 0
         }
-        for target in chart.tree.initial {
-            addDescendants(Int(target))
-            addAncestors(Int(target), upTo: -1)
-        }
+        // Every target's descendants first, then the ancestors: an ancestor that is parallel
+        // completes only the regions no target enters (SCXML's computeEntrySet).
+        for target in chart.tree.initial { addDescendants(Int(target)) }
+        for target in chart.tree.initial { addAncestors(Int(target), upTo: -1) }
         var result = ChartResult(.start, input: -1, outcome: .accepted)
         if let failure = runPlan(argument: .null) {
             result.outcome = .rejected(.expressionError)

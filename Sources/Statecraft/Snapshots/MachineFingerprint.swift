@@ -42,6 +42,9 @@ public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
         out.record(Self.scheme)
         out.record("policy", machine.onUnhandled.rawValue)
         out.record("initial", machine.stateNames[machine.initialState])
+        if let initial = machine.chart?.tree.initial, initial.count > 1 {
+            out.record("initial", initial.map { machine.stateNames[Int($0)] }.joined(separator: " "))
+        }
         let effectNames = { (ids: [Int]) in ids.map { machine.effectNames[$0] } }
         // Sorted by UTF-8 bytes, which no Unicode or library version can reorder.
         let utf8Order = { (a: String, b: String) in a.utf8.lexicographicallyPrecedes(b.utf8) }

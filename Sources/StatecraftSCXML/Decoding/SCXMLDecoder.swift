@@ -96,27 +96,25 @@ struct SCXMLDecoder {
             error(.missingKey, "an <scxml> document needs at least one <state>, <parallel> or <final>", root)
             return nil
         }
-        let initial = decodeRootInitial(root) ?? first.name
+        let initial = decodeRootInitial(root) ?? [first.name]
         let name = root.attribute("name") ?? defaultName
-        return MachineDefinition(
+        var definition = MachineDefinition(
             name: name, description: root.attribute("description", namespace: .statecraft),
-            initial: initial, onUnhandled: onUnhandled, context: context, inputs: machineInputs(), states: states,
+            initial: initial[0], onUnhandled: onUnhandled, context: context, inputs: machineInputs(), states: states,
             effects: effects, transitions: resolvePatterns(transitions))
+        definition.otherInitialStates = Array(initial.dropFirst())
+        return definition
     }
 
-    private mutating func decodeRootInitial(_ root: XMLElement) -> Named? {
+    /// `<scxml initial>`: one state, or several in different regions of a parallel state.
+    private mutating func decodeRootInitial(_ root: XMLElement) -> [Named]? {
         guard let text = root.attribute("initial") else { return nil }
         let names = XMLWhitespace.tokens(text)
-        guard names.count == 1 else {
-            error(
-                names.isEmpty ? .invalidValue : .unsupported,
-                names.isEmpty
-                    ? "<scxml initial> is empty"
-                    : "<scxml initial> names \(names.count) states; Statecraft starts a machine in one state (name their parallel ancestor instead)",
-                root)
+        guard !names.isEmpty else {
+            error(.invalidValue, "<scxml initial> is empty", root)
             return nil
         }
-        return Named(names[0], at: root.position)
+        return names.map { Named($0, at: root.position) }
     }
 
     /// The machine's inputs: the `<sc:input>` declarations when there are any, else every

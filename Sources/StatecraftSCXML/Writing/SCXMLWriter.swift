@@ -64,7 +64,7 @@ public enum SCXMLWriter {
             out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             var attributes = [
                 ("xmlns", XMLTreeReader.scxmlNamespace), ("xmlns:\(SCXMLVocabulary.statecraftPrefix)", SCXMLVocabulary.statecraftNamespace),
-                ("version", "1.0"), ("name", definition.name), ("initial", definition.initial.name),
+                ("version", "1.0"), ("name", definition.name), ("initial", ([definition.initial] + definition.otherInitialStates).map(\.name).joined(separator: " ")),
             ]
             if definition.onUnhandled == .reject { attributes.append(("sc:on-unhandled", "reject")) }
             if let description = definition.description { attributes.append(("sc:description", description)) }

@@ -26,7 +26,14 @@ struct MachineFileDecoder: YAMLShapeReading {
 
         let name = document.entry(top, "machine").flatMap { string($0.value, "'machine'") } ?? defaultName
         let description = document.entry(top, "description").flatMap { string($0.value, "'description'") }
-        let initial = required(top, "initial").flatMap { self.name($0, "'initial'") }
+        // One state, or a list: several initial states in different regions of a parallel state.
+        let initialNames = required(top, "initial").map { node in
+            document[node].kind == .sequence ? names(node, "'initial'") : self.name(node, "'initial'").map { [$0] } ?? []
+        }
+        if let node = document.entry(top, "initial")?.value, document[node].kind == .sequence, initialNames?.isEmpty == true {
+            error(.invalidValue, "'initial' names no state", document[node].position)
+        }
+        let initial = initialNames?.first
         var onUnhandled = MachineDefinition.UnhandledPolicy.reject
         if let entry = document.entry(top, "on_unhandled"), let text = string(entry.value, "'on_unhandled'") {
             if let policy = MachineDefinition.UnhandledPolicy(rawValue: text) {
@@ -43,9 +50,11 @@ struct MachineFileDecoder: YAMLShapeReading {
         // Without its initial state and states a machine's references cannot be checked: every
         // one would be reported as undefined, burying the problem that matters.
         guard let initial, let states else { return nil }
-        return MachineDefinition(
+        var definition = MachineDefinition(
             name: name, description: description, initial: initial, onUnhandled: onUnhandled,
             context: context, inputs: inputs, states: states, effects: effects, transitions: transitions)
+        definition.otherInitialStates = Array(initialNames?.dropFirst() ?? [])
+        return definition
     }
 
     // MARK: - Sections

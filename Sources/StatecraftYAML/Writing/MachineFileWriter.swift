@@ -9,7 +9,7 @@ public enum MachineFileWriter {
     public static func text(of definition: MachineDefinition) -> String {
         var out = "machine: \(quoted(definition.name))\n"
         if let description = definition.description { out += "description: \(quoted(description))\n" }
-        out += "initial: \(quoted(definition.initial.name))\n"
+        out += "initial: \(list([definition.initial] + definition.otherInitialStates))\n"
         if definition.onUnhandled != .reject { out += "on_unhandled: \(definition.onUnhandled.rawValue)\n" }
         if !definition.context.isEmpty {
             out += "context:\n"

@@ -22,8 +22,8 @@ enum MachineFileSchema {
       "$ref": "#/$defs/text"
     },
     "initial": {
-      "description": "The state the machine starts in; its entry effects run at start. It cannot be a final state.",
-      "$ref": "#/$defs/name"
+      "description": "The state the machine starts in; its entry effects run at start. It cannot be a final state. A list names states in different regions of a parallel state.",
+      "$ref": "#/$defs/names"
     },
     "on_unhandled": {
       "description": "What an input with no transition from the current state does: `reject` (the default) reports a `no-transition` rejection; `ignore` leaves the machine as it is and reports the input as ignored.",
@@ -183,6 +183,10 @@ enum MachineFileSchema {
         },
         "default": {
           "description": "For a history state: where it leads while its parent was never left.",
+          "$ref": "#/$defs/names"
+        },
+        "default_effects": {
+          "description": "Effects run after the entry effects when a compound state is entered through its initial, or when a history state leads to its default.",
           "$ref": "#/$defs/names"
         }
       }
