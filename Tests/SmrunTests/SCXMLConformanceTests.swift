@@ -113,4 +113,22 @@ import Testing
             """, ["--send", "next", "--send", "restart"])
         #expect(output.lines == ["next: track1 -> track2", "restart: track2 -> track2"], "\(output.text)")
     }
+
+    /// `<scxml initial>` may name states in different regions of a parallel state: the machine
+    /// starts in them, and in the default of every other region.
+    @Test func aDocumentMayStartInSeveralStatesOfAParallelState() throws {
+        let output = try run(
+            """
+            <parallel id="desk">
+              <state id="lamp"><state id="off"/><state id="on"/></state>
+              <state id="radio"><state id="quiet"/><state id="loud"/></state>
+              <state id="fan"><state id="still"/><state id="spinning"/></state>
+            </parallel>
+            """, attributes: "initial=\"on loud\"", ["--format", "json"])
+        #expect(output.exited(0), "\(output.errorText)")
+        let files = try TemporaryFiles()
+        let yaml = try files.file("two.yaml", "initial: [on, loud]\nstates:\n  desk:\n    parallel: true\n    states:\n      lamp: { states: [off, on] }\n      radio: { states: [quiet, loud] }\n      fan: { states: [still, spinning] }\ntransitions:\n  - { input: tick, from: desk }\n")
+        let fromYAML = try Smrun.run([yaml, "--send", "tick"])
+        #expect(fromYAML.lines == ["tick: on, loud, still -> on, loud, still"], "\(fromYAML.text)\(fromYAML.errorText)")
+    }
 }
