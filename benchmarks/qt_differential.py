@@ -62,7 +62,8 @@ class Chart:
             self.kinds[name] = "parallel"
             for _ in range(rng.randint(2, 3)):
                 self.children[name].append(self.state(depth + 1, name))
-        elif depth > 0 and roll < 0.62:
+        elif depth > 0 and roll < 0.62 and self.kinds[parent] != "parallel":
+            # SCXML has no final region.
             self.kinds[name] = "final"
         else:
             self.kinds[name] = "atomic"
@@ -111,13 +112,14 @@ class Chart:
         for _ in range(rng.randint(0, 3)):
             attributes = []
             roll = rng.random()
-            eventless = roll < 0.12
+            eventless = roll < 0.07
             if not eventless:
                 done = [f"done.state.{s}" for s in [state] + self.ancestors(state) if self.kinds[s] in ("compound", "parallel")]
                 if done and rng.random() < 0.15:
                     attributes.append(f'event="{rng.choice(done)}"')
                 else:
-                    descriptors = rng.sample(EVENTS + ["*"], rng.choice([1, 1, 1, 2]))
+                    descriptors = rng.sample(EVENTS + EVENTS + ["*"], rng.choice([1, 1, 1, 2]))
+                    descriptors = sorted(set(descriptors), key=descriptors.index)
                     attributes.append(f'event="{" ".join(descriptors)}"')
             condition = self.condition() if not eventless else f"In({rng.choice(self.real)})"
             if condition:
@@ -190,30 +192,31 @@ def build_qt(work):
 
 
 def run_qt(qt, document, inputs):
-    """The active atomic states after each input, or None when Qt refuses the document or loops."""
+    """The active atomic states after each input, or why there are none (Qt refuses the
+    document, or loops)."""
     try:
         result = subprocess.run([qt, document], input="\n".join(inputs) + "\n", capture_output=True, text=True, timeout=10)
     except subprocess.TimeoutExpired:
-        return None
+        return "Qt does not end (an eventless loop)"
     if result.returncode != 0:
-        return None
+        return "Qt refuses the document"
     lines = result.stdout.split("\n")[:len(inputs)]
     return [sorted(line.split()) for line in lines]
 
 
 def run_smrun(smrun, document, inputs):
-    """The active atomic states after each input, or None when smrun refuses the document or
-    stops a run at its step limit."""
+    """The active atomic states after each input, or why there are none (smrun refuses the
+    document, or stops a run at its step limit)."""
     result = subprocess.run([smrun, "run", document, "--format", "json"], input="\n".join(inputs) + "\n",
                             capture_output=True, text=True, timeout=60)
     if result.returncode not in (0, 1):
-        return None
+        return "smrun refuses the document"
     configurations = {}
     finished = False
     for line in result.stdout.splitlines():
         record = json.loads(line)
-        if record.get("error") == "step-limit" or record.get("rejection") == "step-limit" or "step-limit" in line:
-            return None
+        if "step-limit" in line:
+            return "smrun stops at its step limit (an eventless loop)"
         if "line" not in record:
             continue
         configuration = record.get("to", record.get("from"))
@@ -221,7 +224,7 @@ def run_smrun(smrun, document, inputs):
             configuration = [configuration]
         configurations[record["line"]] = sorted(configuration or [])
     if not configurations and inputs:
-        return None
+        return "smrun printed no result"
     out = []
     previous = []
     for number in range(1, len(inputs) + 1):
@@ -238,6 +241,7 @@ def main():
     parser.add_argument("--smrun", default=os.path.join(ROOT, ".build", "release", "smrun"))
     parser.add_argument("--keep", help="a directory to keep the differing documents in")
     parser.add_argument("--show", type=int, default=3, help="how many differences to print")
+    parser.add_argument("--verbose", action="store_true", help="say why each skipped document was skipped")
     options = parser.parse_args()
     if not os.path.exists(options.smrun):
         options.smrun = os.path.join(ROOT, ".build", "debug", "smrun")
@@ -248,7 +252,8 @@ def main():
             print("note: Qt 6 SCXML (qt6-scxml-dev, pkg-config Qt6Scxml) is missing: nothing compared")
             return 0
         rng = random.Random(options.seed)
-        compared = skipped = differing = 0
+        compared = differing = 0
+        skipped = {}
         for number in range(options.charts):
             chart = Chart(rng)
             text = chart.scxml()
@@ -257,9 +262,14 @@ def main():
                 f.write(text)
             inputs = [rng.choice(EVENTS) for _ in range(options.inputs)]
             ours = run_smrun(options.smrun, document, inputs)
-            theirs = run_qt(qt, document, inputs) if ours is not None else None
-            if ours is None or theirs is None or len(theirs) != len(inputs):
-                skipped += 1
+            theirs = run_qt(qt, document, inputs) if isinstance(ours, list) else None
+            reason = ours if isinstance(ours, str) else theirs if isinstance(theirs, str) else None
+            if reason is None and len(theirs) != len(inputs):
+                reason = "Qt printed too few configurations"
+            if reason:
+                skipped[reason] = skipped.get(reason, 0) + 1
+                if options.verbose:
+                    print(f"skipped chart {number}: {reason}")
                 continue
             compared += 1
             for step, (mine, qts) in enumerate(zip(ours, theirs)):
@@ -278,7 +288,9 @@ def main():
                         with open(os.path.join(options.keep, f"chart{number}.inputs"), "w") as f:
                             f.write("\n".join(inputs) + "\n")
                     break
-        print(f"{options.charts} charts: {compared} compared, {skipped} skipped (refused or looping), {differing} differing")
+        print(f"{options.charts} charts: {compared} compared, {sum(skipped.values())} skipped, {differing} differing")
+        for reason, count in sorted(skipped.items()):
+            print(f"  skipped: {count}: {reason}")
         return 1 if differing else 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
