@@ -131,4 +131,20 @@ import Testing
         let fromYAML = try Smrun.run([yaml, "--send", "tick"])
         #expect(fromYAML.lines == ["tick: on, loud, still -> on, loud, still"], "\(fromYAML.text)\(fromYAML.errorText)")
     }
+
+    /// `_event.data`, the event's value in SCXML's datamodels, is the expression language's
+    /// `arg`; a name that only starts like it is left alone.
+    @Test func eventDataIsTheArgument() throws {
+        let output = try run(
+            """
+            <sc:input name="set" arg="int"/>
+            <datamodel><data id="n" expr="0"/><data id="_event_data2" expr="1"/></datamodel>
+            <state id="a">
+              <transition event="set" cond="_event.data &gt; 2" target="b"><assign location="n" expr="_event.data + _event_data2"/></transition>
+            </state>
+            <state id="b"/>
+            """, attributes: "xmlns:sc=\"https://statecraft.dev/scxml\"", ["--send", "set=5", "--format", "json"])
+        #expect(output.exited(0), "\(output.errorText)")
+        #expect(output.lines.first?.contains("\"context\":{\"n\":6") == true, "\(output.text)")
+    }
 }

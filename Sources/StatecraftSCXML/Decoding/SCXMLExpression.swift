@@ -1,10 +1,15 @@
 /// SCXML's way of writing a state test, `In(id)` (the null datamodel's form) or `In('id')` (the
-/// ECMAScript datamodel's), turned into the expression language's `in(id)`. Everything else is
-/// the expression language already; string literals are left as they are.
+/// ECMAScript datamodel's), turned into the expression language's `in(id)`, and the event's
+/// data, `_event.data`, into `arg`. Everything else is the expression language already; string
+/// literals are left as they are.
 enum SCXMLExpression {
+    /// The event's data, as SCXML's datamodels name it.
+    static let eventData = "_event.data"
+
     static func statecraftText(of text: String) -> String {
         let scalars = Array(text.unicodeScalars)
-        guard text.contains("In") else { return text }
+        guard text.contains("In") || text.contains(eventData) else { return text }
+        let eventData = Array(Self.eventData.unicodeScalars)
         var out = String.UnicodeScalarView()
         var index = 0
         func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
@@ -34,6 +39,13 @@ enum SCXMLExpression {
             {
                 out.append(contentsOf: "in(\(rewritten.name))".unicodeScalars)
                 index = rewritten.end
+                continue
+            }
+            if scalar == "_", index == 0 || !isIdentifier(scalars[index - 1]), scalars[index...].starts(with: eventData),
+                index + eventData.count == scalars.count || !isIdentifier(scalars[index + eventData.count]) && scalars[index + eventData.count] != "."
+            {
+                out.append(contentsOf: "arg".unicodeScalars)
+                index += eventData.count
                 continue
             }
             out.append(scalar)
