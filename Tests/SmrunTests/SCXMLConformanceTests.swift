@@ -147,4 +147,43 @@ import Testing
         #expect(output.exited(0), "\(output.errorText)")
         #expect(output.lines.first?.contains("\"context\":{\"n\":6") == true, "\(output.text)")
     }
+
+    /// Default effects, computed delays, cancels by expression and several initial states
+    /// survive `smrun export` both ways: the exports run as the document does.
+    @Test func theNewStepsAndOptionsSurviveBothExports() throws {
+        let files = try TemporaryFiles()
+        let document = try files.file(
+            "doc.scxml",
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="on loud">
+              <datamodel><data id="wait" expr="100"/><data id="ticket" expr="''"/></datamodel>
+              <parallel id="desk">
+                <state id="lamp">
+                  <initial><transition target="off"><log label="lamp" expr="wait"/></transition></initial>
+                  <state id="off"/><state id="on"><transition event="flip" target="lamp"/></state>
+                </state>
+                <state id="radio">
+                  <state id="quiet"/>
+                  <state id="loud">
+                    <onentry><send event="hush" delayexpr="wait * 10" idlocation="ticket"/></onentry>
+                    <transition event="hush" target="quiet"/>
+                    <transition event="keep"><cancel sendidexpr="ticket"/></transition>
+                  </state>
+                </state>
+              </parallel>
+            </scxml>
+            """)
+        let arguments = ["--send", "flip", "--send", "keep", "--wait", "2s", "--format", "json"]
+        let original = try Smrun.run([document] + arguments)
+        #expect(original.exited(0), "\(original.errorText)")
+        let yaml = try Smrun.run(["export", "--format", "yaml", document])
+        let yamlFile = try files.file("doc.yaml", yaml.text)
+        let fromYAML = try Smrun.run([yamlFile] + arguments)
+        let scxml = try Smrun.run(["export", "--format", "scxml", yamlFile])
+        let scxmlFile = try files.file("again.scxml", scxml.text)
+        let fromSCXML = try Smrun.run([scxmlFile] + arguments)
+        #expect(fromYAML.lines == original.lines, "\(yaml.text)\n\(fromYAML.text)\(fromYAML.errorText)")
+        #expect(fromSCXML.lines == original.lines, "\(scxml.text)\n\(fromSCXML.text)\(fromSCXML.errorText)")
+        #expect(fromYAML.errorLines == original.errorLines && fromSCXML.errorLines == original.errorLines, "\(fromSCXML.errorText)")
+    }
 }
