@@ -38,6 +38,15 @@ package struct StateChart: Sendable {
     /// The input of each transition of ``transitionsBySource``, beside it: selection scans a
     /// state's inputs without reading its transitions.
     let inputsBySource: [Int32]
+    /// The states with a transition on each input, for inputs taken from few states:
+    /// `inputSources[inputSourceStarts[input] ..< inputSourceStarts[input + 1]]`; a lone -1
+    /// for an input with too many to look at before selection.
+    /// Selection refuses an input at once when none of these is active (most inputs, in a
+    /// machine that ignores most of what it is sent).
+    let inputSourceStarts: [Int32]
+    let inputSources: [Int32]
+    /// How many source states an input may have and still be looked up before selection.
+    static let scannedSourceLimit = 16
     /// Whether any transition is eventless: when none, no eventless selection is needed.
     package let hasEventless: Bool
     /// The sources of eventless transitions, as a configuration bitset: while no active state
@@ -81,6 +90,7 @@ package struct StateChart: Sendable {
         transitionsBySource = bySource
         inputsBySource = bySource.map { transitions[Int($0)].input }
         hasEventless = transitions.contains { $0.input < 0 }
+        (inputSourceStarts, inputSources) = Self.sourcesByInput(transitions)
         var sources = [UInt64](repeating: 0, count: (tree.count + 63) / 64)
         for transition in transitions where transition.input < 0 {
             sources[Int(transition.source) >> 6] |= 1 << UInt64(Int(transition.source) & 63)
@@ -91,5 +101,37 @@ package struct StateChart: Sendable {
     /// The transitions leaving from `state`, in file order.
     package func transitions(from state: Int) -> ArraySlice<Int32> {
         transitionsBySource[Int(sourceStarts[state])..<Int(sourceStarts[state + 1])]
+    }
+
+    /// Whether an input surely has no transition in `configuration`: none of its few source
+    /// states is active. `false` when it may have one (or has too many sources to look at).
+    @inline(__always)
+    func isUnhandled(_ input: Int, in configuration: [UInt64]) -> Bool {
+        guard input + 1 < inputSourceStarts.count else { return true }
+        for position in Int(inputSourceStarts[input])..<Int(inputSourceStarts[input + 1]) {
+            let state = Int(inputSources[position])
+            if state < 0 || configuration[state >> 6] & (1 << UInt64(state & 63)) != 0 { return false }
+        }
+        return true
+    }
+
+    /// Each input's distinct source states, as ``inputSourceStarts`` and ``inputSources`` keep them.
+    private static func sourcesByInput(_ transitions: [Transition]) -> (starts: [Int32], sources: [Int32]) {
+        let inputCount = Int(transitions.lazy.map(\.input).max() ?? -1) + 1
+        var byInput = [[Int32]](repeating: [], count: inputCount)
+        for transition in transitions where transition.input >= 0 {
+            let input = Int(transition.input)
+            guard byInput[input].count <= scannedSourceLimit, !byInput[input].contains(transition.source) else { continue }
+            byInput[input].append(transition.source)
+        }
+        var starts: [Int32] = []
+        var sources: [Int32] = []
+        starts.reserveCapacity(inputCount + 1)
+        for states in byInput {
+            starts.append(Int32(sources.count))
+            sources.append(contentsOf: states.count > scannedSourceLimit ? [-1] : states)
+        }
+        starts.append(Int32(sources.count))
+        return (starts, sources)
     }
 }

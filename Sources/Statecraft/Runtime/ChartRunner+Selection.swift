@@ -9,6 +9,10 @@ extension ChartRunner {
         // empty and its domains behind, and a stale domain would misplace the next step's exits.
         if !enabled.isEmpty { enabled.removeAll(keepingCapacity: true) }
         if !enabledDomains.isEmpty { enabledDomains.removeAll(keepingCapacity: true) }
+        if input >= 0 && chart.isUnhandled(input, in: configuration) {
+            result.outcome = .rejected(.noTransition)
+            return false
+        }
         var matched = false
         var failure: (EvaluationError, Int)?
         var refusal = -1

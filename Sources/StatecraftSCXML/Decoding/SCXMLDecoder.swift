@@ -276,9 +276,12 @@ struct SCXMLDecoder {
     private mutating func decodeTransition(_ index: Int, from source: Named, number: Int) {
         checkAttributes(index)
         let element = tree[index]
-        let targets = element.attribute("target").map { names($0, element) } ?? []
-        if element.attribute("target") != nil && targets.isEmpty {
-            error(.invalidValue, "<transition target> is empty; leave it out for a transition that stays", element)
+        // `if let` rather than `map` with a closure: a closure calling a method of the decoder
+        // from this mutating method copies the whole decoder, once per transition.
+        var targets: [Named] = []
+        if let target = element.attribute("target") {
+            targets = names(target, element)
+            if targets.isEmpty { error(.invalidValue, "<transition target> is empty; leave it out for a transition that stays", element) }
         }
         var isInternal = false
         switch element.attribute("type") {
@@ -286,7 +289,8 @@ struct SCXMLDecoder {
         case "internal": isInternal = true
         case let other?: error(.invalidValue, "<transition type> is \"internal\" or \"external\", not \"\(other)\"", element)
         }
-        let guardExpression = element.attribute("cond").map { expression($0, element) }
+        var guardExpression: ExpressionSource?
+        if let condition = element.attribute("cond") { guardExpression = expression(condition, element) }
         let effects = element.children.isEmpty ? [] : executableBlock(index, effectName: "\(source.name).transition.\(number)")
         let refusal = element.attribute("reject", namespace: .statecraft)
         if refusal != nil && (!targets.isEmpty || !effects.isEmpty) {
@@ -294,7 +298,7 @@ struct SCXMLDecoder {
         }
         var descriptors: [(name: String, isPattern: Bool)] = []
         if let event = element.attribute("event") {
-            descriptors = XMLWhitespace.tokens(event).map(eventDescriptor)
+            descriptors = XMLWhitespace.tokens(event).map(Self.eventDescriptor)
             if descriptors.isEmpty { error(.invalidValue, "<transition event> is empty; leave it out for an eventless transition", element) }
         }
         func transition(_ input: Named, isEventless: Bool) -> TransitionDefinition {
@@ -318,17 +322,14 @@ struct SCXMLDecoder {
     /// An SCXML event descriptor: `*`, or a name matching itself and the names that extend it by
     /// `.`-separated tokens; `NAME.*` and `NAME.` say the same. Returns the name, and whether it
     /// was written as a pattern (`*`: the name `*`).
-    private func eventDescriptor(_ text: String) -> (name: String, isPattern: Bool) {
+    private static func eventDescriptor(_ text: String) -> (name: String, isPattern: Bool) {
         if text == "*" { return ("*", true) }
-        var name = Substring(text)
-        if name.hasSuffix(".*") {
-            name = name.dropLast(2)
-        } else if name.hasSuffix(".") {
-            name = name.dropLast()
-        } else {
-            return (text, false)
-        }
-        return (String(name), true)
+        // Read as bytes: Substring's hasSuffix is slow, and this runs once per transition.
+        let bytes = text.utf8
+        let (dot, star) = (UInt8(ascii: "."), UInt8(ascii: "*"))
+        if bytes.last == star && bytes.dropLast().last == dot { return (String(text.dropLast(2)), true) }
+        if bytes.last == dot { return (String(text.dropLast()), true) }
+        return (text, false)
     }
 
     /// SCXML's descriptor `NAME` also matches `NAME.more`: where the machine has such an input,

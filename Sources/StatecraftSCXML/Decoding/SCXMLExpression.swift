@@ -7,8 +7,8 @@ enum SCXMLExpression {
     static let eventData = "_event.data"
 
     static func statecraftText(of text: String) -> String {
+        guard mentionsIn(text) || text.utf8.contains(UInt8(ascii: "_")) && text.contains(eventData) else { return text }
         let scalars = Array(text.unicodeScalars)
-        guard text.contains("In") || text.contains(eventData) else { return text }
         let eventData = Array(Self.eventData.unicodeScalars)
         var out = String.UnicodeScalarView()
         var index = 0
@@ -52,6 +52,16 @@ enum SCXMLExpression {
             index += 1
         }
         return String(out)
+    }
+
+    /// Whether `In` occurs in the text at all: most conditions are left as they are.
+    private static func mentionsIn(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if previous == UInt8(ascii: "I") && byte == UInt8(ascii: "n") { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// After `In`: blanks, `(`, blanks, an id bare or quoted, blanks, `)`. Returns the id and

@@ -199,6 +199,7 @@ enum XMLTreeReader {
                 namespace: namespace(xmlTextReaderConstNamespaceUri(reader)), name: internedString(xmlTextReaderConstLocalName(reader)),
                 line: startLine > 0 ? startLine : (line?.line ?? 0))
             let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
+            element.attributes.reserveCapacity(Int(xmlTextReaderAttributeCount(reader)))
             while xmlTextReaderMoveToNextAttribute(reader) == 1 {
                 if xmlTextReaderIsNamespaceDecl(reader) == 1 { continue }
                 if let problem = countNode() { return problem }

@@ -8,7 +8,10 @@ enum XMLWhitespace {
 
     /// The whitespace-separated tokens of a list attribute (`target`, `event`, `initial`).
     static func tokens(_ text: String) -> [String] {
-        text.utf8.split(whereSeparator: contains).map { String(Substring($0)) }
+        // Most such attributes hold one name: kept whole, without making new strings.
+        let isOneToken = text.utf8.withContiguousStorageIfAvailable { bytes in !bytes.isEmpty && !bytes.contains(where: contains) }
+        if isOneToken == true { return [text] }
+        return text.utf8.split(whereSeparator: contains).map { String(Substring($0)) }
     }
 
     static func isBlank(_ text: String) -> Bool {
