@@ -138,8 +138,14 @@ class Chart:
     def write(self, state, indent):
         kind = self.kinds[state]
         if kind == "history":
-            deep = ' type="deep"' if self.rng.random() < 0.5 else ""
-            return [f'{indent}<history id="{state}"{deep}/>']
+            # SCXML gives every history a default transition: to a child of its parent when
+            # shallow, to any descendant when deep.
+            deep = self.rng.random() < 0.5
+            parent = self.parent[state]
+            candidates = [s for s in (self.descendants(parent) if deep else self.children[parent]) if self.kinds[s] != "history"]
+            target = self.rng.choice(candidates)
+            kind_attribute = ' type="deep"' if deep else ""
+            return [f'{indent}<history id="{state}"{kind_attribute}><transition target="{target}"/></history>']
         element = {"atomic": "state", "compound": "state", "parallel": "parallel", "final": "final"}[kind]
         attributes = f'id="{state}"'
         real_children = [c for c in self.children[state] if self.kinds[c] != "history"]

@@ -186,4 +186,22 @@ import Testing
         #expect(fromSCXML.lines == original.lines, "\(scxml.text)\n\(fromSCXML.text)\(fromSCXML.errorText)")
         #expect(fromYAML.errorLines == original.errorLines && fromSCXML.errorLines == original.errorLines, "\(fromSCXML.errorText)")
     }
+
+    /// Two transitions that would exit a common state: the one selected first (from the
+    /// earlier atomic state in document order) wins unless the other's source is inside its
+    /// source, however deep the other's source is. Qt SCXML takes the deeper one here.
+    @Test func theEarlierSelectionWinsAConflictBetweenRegions() throws {
+        let output = try run(
+            """
+            <parallel id="desk">
+              <state id="lamp"><transition event="e" target="loud"/></state>
+              <state id="radio">
+                <state id="quiet"><transition event="e" target="off"/></state>
+                <state id="loud"/>
+                <state id="off"/>
+              </state>
+            </parallel>
+            """, ["--send", "e"])
+        #expect(output.lines == ["e: lamp, quiet -> lamp, loud"], "\(output.text)")
+    }
 }
