@@ -185,6 +185,9 @@ import Testing
         #expect(fromYAML.lines == original.lines, "\(yaml.text)\n\(fromYAML.text)\(fromYAML.errorText)")
         #expect(fromSCXML.lines == original.lines, "\(scxml.text)\n\(fromSCXML.text)\(fromSCXML.errorText)")
         #expect(fromYAML.errorLines == original.errorLines && fromSCXML.errorLines == original.errorLines, "\(fromSCXML.errorText)")
+        // The effects of a default entry are run by their state: not unused.
+        let validated = try Smrun.run(["validate", yamlFile])
+        #expect(!validated.text.contains("unused-effect"), "\(validated.text)")
     }
 
     /// Two transitions that would exit a common state: the one selected first (from the
