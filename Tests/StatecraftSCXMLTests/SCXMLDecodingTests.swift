@@ -171,6 +171,8 @@ import Testing
             "2: error: <send> has a delay or a delayexpr, not both [invalid-value]"),
         ("<state id=\"a\"><transition event=\"e\"><cancel sendid=\"x\" sendidexpr=\"'x'\"/></transition></state>",
             "2: error: <cancel> has a sendid or a sendidexpr, not both [invalid-value]"),
+        ("<state id=\"a\"><transition event=\"e\" cond=\"_event.name == 'e'\"/></state>",
+            "2: error: '_event.name == 'e'': of SCXML's event variable only _event.data (the event's value, arg) is supported [unsupported]"),
         ("<state id=\"a\"><transition event=\"e\"><send event=\"x\" target=\"#_internal\"><param name=\"p\" expr=\"1\"/></send></transition></state>",
             "2: error: <param> is not supported: an event carries one value, given by <content expr=\"...\"> [unsupported]"),
         ("<state id=\"a\"><onentry><script/></onentry></state>", "2: error: <script> is not supported: Statecraft runs no scripts [unsupported]"),

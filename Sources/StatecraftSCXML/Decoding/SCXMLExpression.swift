@@ -55,6 +55,32 @@ enum SCXMLExpression {
     }
 
     /// Whether `In` occurs in the text at all: most conditions are left as they are.
+    /// Whether `text` names `_event` outside its string literals.
+    static func mentionsEventVariable(_ text: String) -> Bool {
+        guard text.contains("_event") else { return false }
+        let scalars = Array(text.unicodeScalars)
+        let name = Array("_event".unicodeScalars)
+        func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "_" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+        }
+        var index = 0
+        var quote: Unicode.Scalar?
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if let open = quote {
+                if scalar == "\\" { index += 1 } else if scalar == open { quote = nil }
+            } else if scalar == "\"" || scalar == "'" {
+                quote = scalar
+            } else if scalar == "_", index == 0 || !isIdentifier(scalars[index - 1]), scalars[index...].starts(with: name),
+                index + name.count == scalars.count || !isIdentifier(scalars[index + name.count])
+            {
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+
     private static func mentionsIn(_ text: String) -> Bool {
         var previous: UInt8 = 0
         for byte in text.utf8 {
