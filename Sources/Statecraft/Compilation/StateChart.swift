@@ -47,6 +47,14 @@ package struct StateChart: Sendable {
     let inputSources: [Int32]
     /// How many source states an input may have and still be looked up before selection.
     static let scannedSourceLimit = 16
+    /// What each transition enters when it is the only one a microstep takes and that does not
+    /// depend on the run (``StateTree/staticEntrySet(targets:domain:limit:)``):
+    /// `staticEntries[staticEntryStarts[t] ..< staticEntryStarts[t + 1]]`, or a lone -1 when
+    /// the runner must work it out.
+    let staticEntryStarts: [Int32]
+    let staticEntries: [Int32]
+    /// The most states a transition's static entry set holds; larger ones are worked out.
+    static let staticEntryLimit = 64
     /// Whether any transition is eventless: when none, no eventless selection is needed.
     package let hasEventless: Bool
     /// The sources of eventless transitions, as a configuration bitset: while no active state
@@ -91,6 +99,24 @@ package struct StateChart: Sendable {
         inputsBySource = bySource.map { transitions[Int($0)].input }
         hasEventless = transitions.contains { $0.input < 0 }
         (inputSourceStarts, inputSources) = Self.sourcesByInput(transitions)
+        var entryStarts: [Int32] = [0]
+        var entries: [Int32] = []
+        entryStarts.reserveCapacity(transitions.count + 1)
+        for transition in transitions {
+            if transition.targetsHistory {
+                // What it enters is what the history recorded.
+                entries.append(-1)
+            } else if transition.domain == Self.noDomain {
+                // It enters nothing (a transition that stays): an empty list.
+            } else if let entered = tree.staticEntrySet(targets: transition.targets, domain: Int(transition.domain), limit: Self.staticEntryLimit)
+            {
+                entries.append(contentsOf: entered)
+            } else {
+                entries.append(-1)
+            }
+            entryStarts.append(Int32(entries.count))
+        }
+        (staticEntryStarts, staticEntries) = (entryStarts, entries)
         var sources = [UInt64](repeating: 0, count: (tree.count + 63) / 64)
         for transition in transitions where transition.input < 0 {
             sources[Int(transition.source) >> 6] |= 1 << UInt64(Int(transition.source) & 63)
@@ -101,6 +127,14 @@ package struct StateChart: Sendable {
     /// The transitions leaving from `state`, in file order.
     package func transitions(from state: Int) -> ArraySlice<Int32> {
         transitionsBySource[Int(sourceStarts[state])..<Int(sourceStarts[state + 1])]
+    }
+
+    /// What transition `index` enters, when it is the only one of a microstep, or `nil` when
+    /// the runner must work it out (a history on the way, or too many states).
+    @inline(__always)
+    func staticEntrySet(of index: Int) -> ArraySlice<Int32>? {
+        let entered = staticEntries[Int(staticEntryStarts[index])..<Int(staticEntryStarts[index + 1])]
+        return entered.first == -1 ? nil : entered
     }
 
     /// Whether an input surely has no transition in `configuration`: none of its few source

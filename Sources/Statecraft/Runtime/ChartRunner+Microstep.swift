@@ -19,24 +19,12 @@ extension ChartRunner {
         // transition that leaves a state and comes back through its history returns to where
         // it was (SCXML's exitStates, then enterStates). Undone if the step fails.
         recordHistories()
-        for (position, index) in enabled.enumerated() {
-            let domain = Int(enabledDomains[position])
-            let transition = chart.transitions[Int(index)]
-            guard domain != Int(StateChart.noDomain) else { continue }
-            for target in transition.targets { addDescendants(Int(target)) }
-            for target in transition.targets {
-                let target = Int(target)
-                let slot = Int(tree.historySlots[target])
-                if slot < 0 {
-                    addAncestors(target, upTo: domain)
-                } else if historyCounts[slot] >= 0 {
-                    for offset in 0..<Int(historyCounts[slot]) {
-                        addAncestors(Int(historyRecords[historyStarts[slot] + offset]), upTo: domain)
-                    }
-                } else {
-                    for state in tree.defaultEntries[target] { addAncestors(Int(state), upTo: domain) }
-                }
-            }
+        // The common case: one transition, whose entry set was worked out at load (not when
+        // default effects need to know which states are entered by default).
+        if enabled.count == 1, !hasDefaultEffects, let entered = chart.staticEntrySet(of: Int(enabled[0])) {
+            for state in entered { Self.insert(Int(state), into: &entrySet) }
+        } else {
+            addEntrySets()
         }
         transitionsTaken.append(contentsOf: enabled)
         timerLimitReached = false
@@ -57,6 +45,30 @@ extension ChartRunner {
             return
         }
         result.outcome = .accepted
+    }
+
+    /// Adds what the transitions of ``enabled`` enter to ``entrySet``, history records included.
+    mutating func addEntrySets() {
+        let tree = chart.tree
+        for (position, index) in enabled.enumerated() {
+            let domain = Int(enabledDomains[position])
+            let transition = chart.transitions[Int(index)]
+            guard domain != Int(StateChart.noDomain) else { continue }
+            for target in transition.targets { addDescendants(Int(target)) }
+            for target in transition.targets {
+                let target = Int(target)
+                let slot = Int(tree.historySlots[target])
+                if slot < 0 {
+                    addAncestors(target, upTo: domain)
+                } else if historyCounts[slot] >= 0 {
+                    for offset in 0..<Int(historyCounts[slot]) {
+                        addAncestors(Int(historyRecords[historyStarts[slot] + offset]), upTo: domain)
+                    }
+                } else {
+                    for state in tree.defaultEntries[target] { addAncestors(Int(state), upTo: domain) }
+                }
+            }
+        }
     }
 
     /// Lays out the step of ``exitSet``, the taken transitions and ``entrySet`` as a plan,
