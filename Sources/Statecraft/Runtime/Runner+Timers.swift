@@ -18,32 +18,22 @@ extension Runner {
     /// `step-limit` result, and the timers due at that instant are discarded.
     public mutating func advance<Sink: ResultSink & ~Copyable>(to time: Int, into sink: inout Sink) {
         precondition(time >= self.time, "the clock only moves forward")
-        guard machine.timers != nil else {
-            self.time = time
-            return
+        var instant = (time: -1, fired: 0)
+        while machine.timers != nil, let result = nextFiredResult(dueBy: time, instant: &instant) {
+            sink.receive(result, from: self)
+            if queueHead < queue.count { drainQueue(into: &sink) }
         }
-        var instant = -1
-        var firedAtInstant = 0
-        while let due = timers.nextDue(), due <= time {
-            self.time = due
-            if due != instant {
-                instant = due
-                firedAtInstant = 0
-            }
-            guard let timer = timers.pop() else { break }
-            firedAtInstant += 1
-            if firedAtInstant > stepLimit {
-                var result = TransitionResult(input: timer.input, from: current, outcome: .rejected(.stepLimit), sentBy: timer.sentBy)
-                result.timer = timer.timer >= 0 ? Int32(timer.timer) : -2
-                firedArgument = timer.argument
-                result.discarded = discardDueTimers()
-                sink.receive(result, from: self)
-                continue
-            }
-            if let result = fire(timer) {
-                sink.receive(result, from: self)
-                if queueHead < queue.count { drainQueue(into: &sink) }
-            }
+        self.time = time
+    }
+
+    /// ``advance(to:into:)`` for a host (the Swift API's machines): each fired timer's result,
+    /// then those of the inputs it queued, handed to the host, which may queue more.
+    package mutating func advance<Host: RunnerHost & ~Copyable>(to time: Int, host: inout Host) {
+        precondition(time >= self.time, "the clock only moves forward")
+        var instant = (time: -1, fired: 0)
+        while machine.timers != nil, let result = nextFiredResult(dueBy: time, instant: &instant) {
+            host.receive(result, from: &self)
+            if queueHead < queue.count { drainQueue(host: &host) }
         }
         self.time = time
     }
@@ -62,6 +52,27 @@ extension Runner {
     }
 
     // MARK: - Firing
+
+    /// Fires the next timer due by `time`, moving the clock to its due time: its result, or a
+    /// `step-limit` one once more than ``stepLimit`` timers fired at one instant (`instant`
+    /// counts them; the timers then due are discarded). `nil` when none is due any more.
+    mutating func nextFiredResult(dueBy time: Int, instant: inout (time: Int, fired: Int)) -> TransitionResult? {
+        while let due = timers.nextDue(), due <= time {
+            self.time = due
+            if due != instant.time { instant = (due, 0) }
+            guard let timer = timers.pop() else { break }
+            instant.fired += 1
+            if instant.fired > stepLimit {
+                var result = TransitionResult(input: timer.input, from: current, outcome: .rejected(.stepLimit), sentBy: timer.sentBy)
+                result.timer = timer.timer >= 0 ? Int32(timer.timer) : -2
+                firedArgument = timer.argument
+                result.discarded = discardDueTimers()
+                return result
+            }
+            if let result = fire(timer) { return result }
+        }
+        return nil
+    }
 
     /// Processes a timer that fell due: an `after` transition's input, or a delayed send as a
     /// queued input. `nil` for an `after` whose guards are all false: discarded without a result.

@@ -14,10 +14,15 @@ package protocol RunnerHost: ~Copyable {
 }
 
 extension Runner {
-    /// ``start(into:)`` for a host: runs the initial state's entry effects, reporting a start
-    /// result when there are any, then the inputs they and the host queued.
+    /// ``start(into:)`` for a host: starts the initial state's `after` timers, runs its entry
+    /// effects, reporting a start result when there are any, then the inputs they and the host
+    /// queued (and timers due at once).
     package mutating func start<Host: RunnerHost & ~Copyable>(host: inout Host) {
-        guard let result = runStartEffects() else { return }
+        if machine.timers != nil { startAfters(of: current) }
+        guard let result = runStartEffects() else {
+            if queueHead < queue.count { drainQueue(host: &host) }
+            return
+        }
         host.receive(result, from: &self)
         drainQueue(host: &host)
     }
@@ -54,6 +59,11 @@ extension Runner {
     /// ``nextQueuedResult(steps:)``, for the inlinable ``drainQueue(host:)``.
     @usableFromInline
     mutating func nextQueuedResultForHost(steps: inout Int) -> TransitionResult? {
-        nextQueuedResult(steps: &steps)
+        guard let result = nextQueuedResult(steps: &steps) else {
+            // Drained: a due-timer marker discarded by `step-limit` is gone with the rest.
+            dueMarkerQueued = false
+            return nil
+        }
+        return result
     }
 }

@@ -41,15 +41,22 @@ public final class FileMachine: @unchecked Sendable {
     private var sentFromRun: [(input: Int, argument: Value, sentBy: Int)] = []
     /// The effect whose closure is running.
     private var runningEffect = -1
+    /// Fires the machine's timers on its clock; nil for a machine without timers.
+    private var timerDriver: TimerDriver?
 
     /// Runs `machine`, with `effects` bound to its effect names, and starts it: the initial
-    /// state's entry effects (and their bound closures) run now.
+    /// state's entry effects (and their bound closures) run now, and its `after` timers start.
+    ///
+    /// The machine's timers (`after:` transitions, and sends with a `delay`) fire on `clock`:
+    /// real time by default, where they fire on their own while nothing is sent, each result
+    /// published to observers; a ``ManualClock`` in tests, where they fire inside its
+    /// ``ManualClock/advance(by:)``. A machine without timers never reads the clock.
     ///
     /// - Throws: ``BindingError`` when a bound name is not one of the machine's effects, or
     ///   when the machine is a statechart (``CompiledMachine/chart``), which this type does not
     ///   run yet: run one with ``ChartRunner``.
     public init(
-        _ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit,
+        _ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit, clock: any Clock<Duration> = ContinuousClock(),
         effects: [String: @Sendable (EffectCall) -> Void] = [:]
     ) throws(BindingError) {
         if machine.chart != nil {
@@ -74,13 +81,16 @@ public final class FileMachine: @unchecked Sendable {
         inputIDs = Dictionary(machine.inputNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         currentState = machine.initialState
         currentContext = machine.initialContext
+        if machine.hasTimers { timerDriver = TimerDriver(clock: clock, machine: self) }
         observers.lock.withLock {
             var host = Host(machine: self, external: nil, externalArgument: .null)
             runner.start(host: &host)
+            timerDriver?.schedule(nextDue: runner.nextTimerDue(), for: self)
         }
     }
 
     deinit {
+        timerDriver?.stop()
         observers.finish()
     }
 
@@ -131,8 +141,10 @@ public final class FileMachine: @unchecked Sendable {
                         state: machine.stateNames[currentState], input: sent, kind: .queued,
                         explanation: .queued))
             }
+            if let timerDriver { fireTimers(dueBy: timerDriver.now(notBefore: runner.time)) }
             var host = Host(machine: self, external: sent, externalArgument: value)
             runner.send(id, argument: value, host: &host)
+            timerDriver?.schedule(nextDue: runner.nextTimerDue(), for: self)
             return host.first!
         }
         observers.deliver()
@@ -158,6 +170,13 @@ public final class FileMachine: @unchecked Sendable {
     /// Calls `handler` with the current state's name, then with every state entered, in order.
     public func observeStates(_ handler: @escaping @Sendable (String) -> Void) -> Observation {
         observers.observeStates(current: { machine.stateNames[currentState] }, handler)
+    }
+
+    /// Fires the timers due by `time` (the machine's clock, in milliseconds), each result
+    /// published. Called with the lock held, outside any run.
+    private func fireTimers(dueBy time: Int) {
+        var host = Host(machine: self, external: nil, externalArgument: .null)
+        runner.advance(to: time, host: &host)
     }
 
     /// An input as results report it: its argument as a Swift value (`Int`, `Double`, `Bool`,
@@ -212,8 +231,11 @@ public final class FileMachine: @unchecked Sendable {
             let machine = machine
             let compiled = machine.machine
             let input: SentInput
-            if result.sentBy < 0, !result.isStart, let external {
+            if result.sentBy < 0, !result.isStart, !result.isTimer, let external {
                 input = external
+            } else if result.isTimer, result.sentBy < 0, let delay = compiled.timers?.afterTexts[result.input] {
+                // An `after` transition's timer: reported as `after 30s`.
+                input = SentInput(.named("after \(delay)", argumentType: ObjectIdentifier(After.self)), argument: (), isQueued: false)
             } else {
                 input = FileMachine.sent(
                     result.input >= 0 ? compiled.inputNames[result.input] : "start", runner.queuedArgument(of: result),
@@ -271,4 +293,21 @@ public struct EffectCall: Sendable {
     public let context: [String: Value]
     /// The machine, to read or send to (sends are queued).
     public let machine: FileMachine
+}
+
+// MARK: - Clock
+
+extension FileMachine: ClockDrivenMachine {
+    func nextTimerDue() -> Int? {
+        observers.lock.withLock { observers.lock.depth > 1 ? nil : runner.nextTimerDue() }
+    }
+
+    func fireDueTimers(wokenBy generation: Int?) {
+        observers.lock.withLock {
+            guard observers.lock.depth == 1, let timerDriver, generation.map(timerDriver.takeWake) ?? true else { return }
+            fireTimers(dueBy: timerDriver.now(notBefore: runner.time))
+            timerDriver.schedule(nextDue: runner.nextTimerDue(), for: self)
+        }
+        observers.deliver()
+    }
 }

@@ -3,10 +3,12 @@
 public struct GivenInput<State: MachineState, Argument: Sendable> {
     let input: Input<Argument>
     let sources: StateMatch<State.Slot>
+    /// For a delayed row (``After``), its delay.
+    var delay: Delay? = nil
 
     /// The row taking the input from the given states to `target`.
     public func transition<Context>(to target: State) -> TransitionRow<State, Context, Argument> {
-        TransitionRow(input: input, sources: sources, targetSlot: target.slot, target: .value(target))
+        TransitionRow(input: input, sources: sources, targetSlot: target.slot, target: .value(target), delay: delay)
     }
 
     /// The row taking the input from the given states to a state of slot `target` that `build`
@@ -18,7 +20,7 @@ public struct GivenInput<State: MachineState, Argument: Sendable> {
     public func transition<Context>(
         to target: State.Slot, building build: @escaping @Sendable (TransitionRequest<State, Context, Argument>) -> State
     ) -> TransitionRow<State, Context, Argument> {
-        TransitionRow(input: input, sources: sources, targetSlot: target, target: .built(build))
+        TransitionRow(input: input, sources: sources, targetSlot: target, target: .built(build), delay: delay)
     }
 }
 

@@ -22,6 +22,11 @@ public struct Input<Argument: Sendable>: Hashable, Sendable, CustomStringConvert
         key = InputKey(name: name, argumentType: Argument.self)
     }
 
+    /// The input of an interned identity (``After``'s).
+    init(key: InputKey) {
+        self.key = key
+    }
+
     /// The input's name.
     public var name: String { key.name }
 
@@ -82,6 +87,23 @@ public struct SentInput: Sendable, CustomStringConvertible {
         case .interned(let key): key == input.key
         case .named(let name, let argumentType): argumentType == ObjectIdentifier(A.self) && name == input.name
         }
+    }
+
+    /// For the result of a delayed transition's timer (an ``After`` row, or a machine file's
+    /// `after:`), its delay; `nil` for an input that was sent. Such a result's input is named
+    /// `after 30s` and takes no argument.
+    public var after: Duration? {
+        let name: String
+        switch identity {
+        case .interned(let key):
+            guard key.identity.argumentType == ObjectIdentifier(After.self) else { return nil }
+            name = key.name
+        case .named(let named, let argumentType):
+            guard argumentType == ObjectIdentifier(After.self) else { return nil }
+            name = named
+        }
+        guard name.hasPrefix("after "), let milliseconds = try? Delay.milliseconds(name.utf8.dropFirst(6)) else { return nil }
+        return .milliseconds(milliseconds)
     }
 
     /// The argument, when this is `input`.

@@ -76,6 +76,8 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
     @usableFromInline let input: InputKey
     @usableFromInline let sources: StateMatch<State.Slot>
     @usableFromInline let targetSlot: State.Slot
+    /// For a delayed row (``After``), its delay.
+    @usableFromInline let delay: Delay?
     /// The guards, all of which must hold; nil when there are none.
     @usableFromInline let condition: (@Sendable (TypedFrame<State, Context>) -> Bool)?
     /// The state entered, unless the row builds it.
@@ -104,6 +106,7 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
         self.input = input.key
         sources = row.sources
         targetSlot = row.targetSlot
+        delay = row.delay
         let guards = row.guards
         if guards.isEmpty {
             condition = nil

@@ -17,6 +17,8 @@
 /// before the row's effects run, inputs sent by effects queued and run to completion before
 /// `send` returns, the same step limit and the same rejections. What it leaves out is what
 /// sharing needs: `send` takes no lock, and there are no observers, streams or work states.
+/// Nor is there a clock: the timers of delayed rows (``After``) fire when the owner moves the
+/// machine's time with ``advance(by:)``.
 /// `send` returns a plain ``OwnedTransitionResult``; results of queued inputs go to
 /// ``queuedResultHandler``, if set. An effect that reads
 /// ``TransitionStep/machine`` (the shared machine) stops the program; effects use the step's
@@ -62,10 +64,16 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
             compiled.works.allSatisfy { $0 == nil },
             "an OwnedStateMachine runs no work states: their results arrive later, from another task; use a TypedStateMachine")
         frame.inputs = compiled.inputs
+        frame.afterInputs = compiled.afterInputs
         inputs = compiled.inputs
         runner = Runner(compiled.machine, stepLimit: stepLimit)
         rows = RowActions(compiled.rows)
         explainer = ResultExplainer(compiled.machine, stepLimit: stepLimit)
+        if compiled.machine.hasTimers {
+            // The initial state's timers start now, at time zero.
+            var host = Host(frame: frame, rows: rows, external: nil)
+            runner.start(host: &host)
+        }
     }
 
     /// A machine without extended state, starting in `initial` and following `rules`.
@@ -110,6 +118,36 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
             return .moved(from: from, to: to)
         }
         return withArgument(argument) { $0.enter(transition, from: from, input: input) }
+    }
+
+    // MARK: - Time
+
+    /// The machine's clock: the time since it was made, as ``advance(by:)`` moved it. Time
+    /// stands still between calls: the owner moves it (a machine without delayed rows has no
+    /// use for it).
+    public var time: Duration { .milliseconds(runner.time) }
+
+    /// Moves the machine's clock `duration` forward, firing the timers of delayed rows
+    /// (``After``) that fall due on the way, in time order, each with the inputs its row's
+    /// effects queued run to completion; returns their results in order. A negative duration
+    /// stops the program.
+    @discardableResult
+    public mutating func advance(by duration: Duration) -> [StateTransitionResult<State>] {
+        precondition(duration >= .zero, "OwnedStateMachine.advance(by:) takes a duration of zero or more: time moves forward only")
+        return advance(to: time + duration)
+    }
+
+    /// Moves the machine's clock forward to `time` (since the machine was made), firing the
+    /// timers that fall due on the way, as ``advance(by:)``; nothing happens when the clock is
+    /// there or past it already. Time is counted in whole milliseconds: a finer part is dropped.
+    @discardableResult
+    public mutating func advance(to time: Duration) -> [StateTransitionResult<State>] {
+        // Far enough from the end of `Int` that a timer started then still has a due time.
+        let target = min(time.wholeMilliseconds, Int.max / 2)
+        guard target > runner.time else { return [] }
+        var host = Host(frame: frame, rows: rows, external: nil)
+        runner.advance(to: target, host: &host)
+        return host.queuedResults.map { Self.typed($0.result, from: $0.from, to: $0.to, input: $0.input, explainer: explainer) }
     }
 
     // MARK: - Running
@@ -230,8 +268,14 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         @inlinable
         mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
             let isExternal = external != nil && first == nil
-            let input = isExternal ? external! : pending[pendingHead]
-            if !isExternal { pendingHead += 1 }
+            let input: SentInput
+            if result.isTimer {
+                // A delayed row's timer: its input is the row's, not a queued one.
+                input = frame.afterInputs[result.input]!
+            } else {
+                input = isExternal ? external! : pending[pendingHead]
+                if !isExternal { pendingHead += 1 }
+            }
             let from = frame.state
             var to = from
             if result.isAccepted {
@@ -241,7 +285,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
             } else if result.rejection == .stepLimit {
                 pendingHead = pending.count
             }
-            if isExternal { first = (result, from, to) } else { queuedResults.append((result, from, to, input)) }
+            if isExternal && !result.isTimer { first = (result, from, to) } else { queuedResults.append((result, from, to, input)) }
             if !frame.sentFromRun.isEmpty { queue(sentBy: result.transition, in: &runner) }
             if pendingHead < pending.count {
                 frame.argumentAddress = nil

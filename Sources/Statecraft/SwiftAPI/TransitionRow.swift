@@ -19,6 +19,8 @@ public struct TransitionRow<State: MachineState, Context: Sendable, Argument: Se
     @usableFromInline let sources: StateMatch<State.Slot>
     @usableFromInline let targetSlot: State.Slot
     @usableFromInline let target: Target
+    /// For a delayed row (``After``), its delay; `nil` for a row taken on an input.
+    @usableFromInline let delay: Delay?
     @usableFromInline var guards: [Guard] = []
     @usableFromInline var effects: [Effect] = []
 

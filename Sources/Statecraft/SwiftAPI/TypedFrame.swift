@@ -22,6 +22,9 @@ final class TypedFrame<State: MachineState, Context: Sendable>: @unchecked Senda
     @exclusivity(unchecked) @usableFromInline var sentFromRun: [(id: Int, input: SentInput)] = []
     /// The machine's input ids, set once it is compiled.
     @usableFromInline var inputs = InputTable([:], unmapped: 0)
+    /// Per input id, what the results of a delayed row's timer report as their input; set once
+    /// the machine is compiled, empty when it has no delayed rows.
+    @usableFromInline var afterInputs: [SentInput?] = []
     /// The shared machine this frame belongs to, for ``TransitionStep/machine``; nil for an
     /// ``OwnedStateMachine``, which has no shared reference. The machine owns the frame.
     @usableFromInline unowned(unsafe) var shared: TypedStateMachine<State, Context>?

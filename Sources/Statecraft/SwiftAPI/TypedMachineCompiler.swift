@@ -11,6 +11,9 @@ enum TypedMachineCompiler {
         let rows: [ErasedRow<State, Context>]
         /// Per engine state, its work and the id of the input that reports the work's result.
         let works: [(work: WorkState<State, Context>, input: Int)?]
+        /// Per input id, for the internal input of a delayed row (``After``), the input its
+        /// timer's results report; empty for a machine without delayed rows.
+        let afterInputs: [SentInput?]
     }
 
     static func compile<State, Context>(
@@ -35,12 +38,27 @@ enum TypedMachineCompiler {
         }
         var finals: [State.Slot] = []
         var works: [WorkState<State, Context>] = []
+        // Each delayed row has an internal input of its own, named as a machine file's are
+        // (`after 30s`, then `after 30s #2`): its timer fires that input alone.
+        var rowInputs: [Int: Int] = [:]
+        var afterTexts: [Int: String] = [:]
+        var afterCopies: [String: Int] = [:]
+        var afterKeys: [Int: InputKey] = [:]
         for rule in rules.rules {
             switch rule {
             case .row(let row):
                 if case .slots(let sources) = row.sources.kind { sources.forEach(intern) }
                 intern(row.targetSlot)
-                internInput(row.input)
+                if let delay = row.delay {
+                    let copy = afterCopies[delay.text, default: 0] + 1
+                    afterCopies[delay.text] = copy
+                    rowInputs[rows.count] = inputNames.count
+                    afterTexts[inputNames.count] = delay.text
+                    afterKeys[inputNames.count] = row.input
+                    inputNames.append(copy == 1 ? "after \(delay.text)" : "after \(delay.text) #\(copy)")
+                } else {
+                    internInput(row.input)
+                }
                 rows.append(row)
             case .work(let work):
                 intern(work.slot)
@@ -63,7 +81,7 @@ enum TypedMachineCompiler {
         var isFinal = [Bool](repeating: false, count: slots.count)
         for slot in finals { isFinal[slotIDs[slot]!] = true }
 
-        let transitions = rows.map { row -> CompiledTransition in
+        let transitions = rows.enumerated().map { index, row -> CompiledTransition in
             var sources: [Int]
             switch row.sources.kind {
             case .slots(let listed):
@@ -76,7 +94,7 @@ enum TypedMachineCompiler {
                 CompiledExpression.host(HostCondition { _, _ in condition(frame) })
             }
             return CompiledTransition(
-                input: inputIDs[row.input]!, sources: sources, target: slotIDs[row.targetSlot]!,
+                input: rowInputs[index] ?? inputIDs[row.input]!, sources: sources, target: slotIDs[row.targetSlot]!,
                 guardExpression: condition, guardText: condition == nil ? nil : "when", effects: [], position: .unknown,
                 refusal: nil)
         }
@@ -85,8 +103,34 @@ enum TypedMachineCompiler {
             inputNames: inputNames, effectNames: [], variableNames: [], initialState: 0, initialContext: [],
             onUnhandled: onUnhandled, argumentTypes: inputNames.map { _ in nil }, argumentIsRead: inputNames.map { _ in false },
             isFinal: isFinal, entryEffects: slots.map { _ in [] }, exitEffects: slots.map { _ in [] },
-            transitions: transitions, effects: [])
-        return Output(machine: machine, inputs: InputTable(inputIDs, unmapped: unmappedInput), rows: rows, works: workBySlot)
+            transitions: transitions, effects: [], inputIsInternal: inputNames.indices.map { afterTexts[$0] != nil },
+            timers: timers(of: rows, transitions: transitions, isFinal: isFinal, inputCount: inputNames.count, afterTexts: afterTexts))
+        var afterInputs: [SentInput?] = []
+        if !afterKeys.isEmpty {
+            afterInputs = inputNames.indices.map { id in
+                afterKeys[id].map { SentInput(.interned($0), argument: (), isQueued: false) }
+            }
+        }
+        return Output(
+            machine: machine, inputs: InputTable(inputIDs, unmapped: unmappedInput), rows: rows, works: workBySlot,
+            afterInputs: afterInputs)
+    }
+
+    /// The timers of the delayed rows, per source state in the order written; `nil` when there
+    /// are none, so that the machine runs without any clock work.
+    private static func timers<State, Context>(
+        of rows: [ErasedRow<State, Context>], transitions: [CompiledTransition], isFinal: [Bool], inputCount: Int,
+        afterTexts: [Int: String]
+    ) -> MachineTimers? {
+        guard !afterTexts.isEmpty else { return nil }
+        var afters = [[MachineTimers.After]](repeating: [], count: isFinal.count)
+        for (row, transition) in zip(rows, transitions) {
+            guard let delay = row.delay else { continue }
+            for source in transition.sources where !isFinal[source] {
+                afters[source].append(MachineTimers.After(input: transition.input, milliseconds: delay.milliseconds))
+            }
+        }
+        return MachineTimers(afters: afters, inputCount: inputCount, afterTexts: afterTexts, timerNames: [])
     }
 }
 

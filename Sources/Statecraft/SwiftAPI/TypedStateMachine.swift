@@ -26,6 +26,10 @@
 /// is locked, on the sending thread; they may read the machine and send to it (such sends are
 /// queued), but must not wait for another thread that uses it.
 ///
+/// **Time.** Delayed rows (``After``) fire on the machine's clock: real time by default, fired
+/// by a task while nothing is sent; in tests a ``ManualClock``, fired inside its
+/// ``ManualClock/advance(by:)``. Their results are published like an input's.
+///
 /// **Observation.** Streams (``results``, ``states``) receive results as they happen. Callbacks
 /// (``observeResults(_:)``, ``observeStates(_:)``) run outside the lock, one at a time, in order:
 /// a single-threaded caller's callbacks have all run when `send` returns; with several threads
@@ -49,6 +53,8 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     /// Counts entries into states; work whose entry is not the latest is stale.
     @exclusivity(unchecked) @usableFromInline var entries = 0
     @exclusivity(unchecked) @usableFromInline var work: Task<Void, Never>?
+    /// Fires the delayed rows' timers on the machine's clock; nil for a machine without them.
+    @usableFromInline var timerDriver: TimerDriver?
 
     /// A machine starting in `initial` with `context`, following `rules`.
     ///
@@ -58,10 +64,13 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     ///   - onUnhandled: what an input without a transition from the current state gives:
     ///     a `noTransition` failure (`.reject`), or a success that changes nothing (`.ignore`).
     ///   - stepLimit: how many queued inputs one external input may cause before `stepLimit`.
+    ///   - clock: the clock that fires the timers of delayed rows (``After``): real time by
+    ///     default; a ``ManualClock`` in tests. A machine without delayed rows never reads it.
     ///   - rules: the rows, work states and final states, in order.
     public init(
         initial: State, context: Context, onUnhandled: MachineDefinition.UnhandledPolicy = .reject,
-        stepLimit: Int = Runner.defaultStepLimit, @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
+        stepLimit: Int = Runner.defaultStepLimit, clock: any Clock<Duration> = ContinuousClock(),
+        @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
     ) {
         frame = TypedFrame(state: initial, context: context)
         let compiled = TypedMachineCompiler.compile(initial: initial, rules: rules(), onUnhandled: onUnhandled, frame: frame)
@@ -71,20 +80,26 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         rows = RowActions(compiled.rows)
         works = compiled.works
         frame.inputs = compiled.inputs
+        frame.afterInputs = compiled.afterInputs
         frame.shared = self
-        observers.lock.withLock { startWork(in: compiled.machine.initialState) }
+        if compiled.machine.hasTimers { timerDriver = TimerDriver(clock: clock, machine: self) }
+        observers.lock.withLock {
+            if timerDriver != nil { startTimers() }
+            startWork(in: compiled.machine.initialState)
+        }
     }
 
     /// A machine without extended state, starting in `initial` and following `rules`.
     public convenience init(
         initial: State, onUnhandled: MachineDefinition.UnhandledPolicy = .reject, stepLimit: Int = Runner.defaultStepLimit,
-        @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
+        clock: any Clock<Duration> = ContinuousClock(), @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
     ) where Context == Void {
-        self.init(initial: initial, context: (), onUnhandled: onUnhandled, stepLimit: stepLimit, rules: rules)
+        self.init(initial: initial, context: (), onUnhandled: onUnhandled, stepLimit: stepLimit, clock: clock, rules: rules)
     }
 
     deinit {
         work?.cancel()
+        timerDriver?.stop()
         observers.finish()
     }
 
@@ -181,6 +196,13 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     /// rows, no row, or a final state. Kept out of line, so that the direct path stays small.
     @inlinable @inline(never)
     func runThroughRunner(_ id: Int, _ input: SentInput) -> StateTransitionResult<State> {
+        if timerDriver != nil { return runTimed(id, input) }
+        return runUntimed(id, input)
+    }
+
+    /// ``runThroughRunner(_:_:)`` for a machine without timers.
+    @inlinable
+    func runUntimed(_ id: Int, _ input: SentInput) -> StateTransitionResult<State> {
         let first = withUnsafePointer(to: input) { external in
             var host = Host(machine: self, external: external)
             runner.send(id, host: &host)
@@ -191,6 +213,45 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
             pendingHead = 0
         }
         return typed(first.result, from: first.from, to: first.to, input: input)
+    }
+
+    /// ``runThroughRunner(_:_:)`` for a machine with delayed rows: first the timers that fell due
+    /// before the input arrived fire, then the input runs, then the driver sleeps until the next
+    /// timer. (The direct path never touches timers: a state with delayed rows has every cell
+    /// searched, and a state without them has no timer pending.)
+    @usableFromInline
+    func runTimed(_ id: Int, _ input: SentInput) -> StateTransitionResult<State> {
+        fireTimers(dueBy: timerDriver!.now(notBefore: runner.time))
+        let result = runUntimed(id, input)
+        timerDriver!.schedule(nextDue: runner.nextTimerDue(), for: self)
+        return result
+    }
+
+    /// Runs the timers due by `time` (the machine's clock, in milliseconds), each result
+    /// published with the results of the inputs its row's effects queued. Called with the lock
+    /// held, outside any run.
+    func fireTimers(dueBy time: Int) {
+        runWithoutInput { runner.advance(to: time, host: &$0) }
+    }
+
+    /// Starts the initial state's timers (firing those of `.zero` delay), and the driver's
+    /// sleep until the first. Called with the lock held, from `init`.
+    private func startTimers() {
+        runWithoutInput { runner.start(host: &$0) }
+        timerDriver!.schedule(nextDue: runner.nextTimerDue(), for: self)
+    }
+
+    /// Runs `body` with a host for a run that no external input starts: its first result is a
+    /// placeholder, so that every result received is a timer's or a queued input's.
+    private func runWithoutInput(_ body: (inout Host) -> Void) {
+        let none = SentInput(.named("", argumentType: ObjectIdentifier(Void.self)), argument: (), isQueued: false)
+        withUnsafePointer(to: none) { external in
+            var host = Host(machine: self, external: external)
+            host.first = (TransitionResult(input: -1, from: -1, outcome: .accepted(to: -1), sentBy: -1), frame.state, frame.state)
+            body(&host)
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingHead = 0
     }
 
     /// Runs the inputs sent by the effects of `transition`, taken directly for the external
@@ -274,20 +335,21 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     /// external input's is built once the run is over, from the host's record.
     @inlinable
     func receive(_ result: TransitionResult, host: inout Host, runner: inout Runner) {
-        let queued = host.first == nil ? -1 : pendingHead
+        // -1: the external input's; -2: a timer's; else the place of the queued input.
+        let queued = result.isTimer ? -2 : host.first == nil ? -1 : pendingHead
         if queued >= 0 { pendingHead += 1 }
         let from = frame.state
         var to = from
         if case .accepted(let entered) = result.outcome {
-            to = enter(result.transition, state: entered, from: from, input: host.input(queued))
+            to = enter(result.transition, state: entered, from: from, input: host.input(queued, of: result))
         } else {
-            if observers.isObserved { publish(result, from: from, to: to, input: host.input(queued)) }
+            if observers.isObserved { publish(result, from: from, to: to, input: host.input(queued, of: result)) }
             if result.rejection == .stepLimit {
                 pending.removeAll(keepingCapacity: true)
                 pendingHead = 0
             }
         }
-        if queued < 0 { host.first = (result, from, to) }
+        if queued == -1 { host.first = (result, from, to) }
         if !frame.sentFromRun.isEmpty { queueSentFromRun(sentBy: result.transition, in: &runner) }
         if pendingHead < pending.count {
             frame.argumentAddress = nil
@@ -344,10 +406,32 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
             machine._withUnsafeGuaranteedRef { $0.receive(result, host: &self, runner: &runner) }
         }
 
-        /// The input of a result: the external one, or the `queued`th pending one.
+        /// The input of `result`: the `queued`th pending one, a delayed row's (`queued` -2), or
+        /// the external one (-1).
         @inlinable
-        func input(_ queued: Int) -> SentInput {
-            queued < 0 ? external.pointee : machine._withUnsafeGuaranteedRef { $0.pending[queued] }
+        func input(_ queued: Int, of result: TransitionResult) -> SentInput {
+            if queued >= 0 { return machine._withUnsafeGuaranteedRef { $0.pending[queued] } }
+            if queued == -2 { return machine._withUnsafeGuaranteedRef { $0.frame.afterInputs[result.input]! } }
+            return external.pointee
         }
+    }
+}
+
+// MARK: - Clock
+
+extension TypedStateMachine: ClockDrivenMachine {
+    func nextTimerDue() -> Int? {
+        observers.lock.withLock { observers.lock.depth > 1 ? nil : runner.nextTimerDue() }
+    }
+
+    func fireDueTimers(wokenBy generation: Int?) {
+        observers.lock.lock()
+        if observers.lock.depth == 1, let timerDriver, generation.map(timerDriver.takeWake) ?? true {
+            fireTimers(dueBy: timerDriver.now(notBefore: runner.time))
+            timerDriver.schedule(nextDue: runner.nextTimerDue(), for: self)
+        }
+        let undelivered = observers.isUndelivered
+        observers.lock.unlock()
+        if undelivered { observers.deliver() }
     }
 }

@@ -50,8 +50,8 @@ final class SyncProcess: Sendable {
     }
 }
 
-/// A clock that moves only when told to.
-final class ManualClock: Sendable {
+/// A time that moves only when told to: what the example injects as `now`.
+final class SettableNow: Sendable {
     private let instant = Mutex(ContinuousClock.now)
 
     var now: ContinuousClock.Instant { instant.withLock { $0 } }
@@ -98,7 +98,7 @@ struct DDStateMachineTests {
 
     @Test(.timeLimit(.minutes(1)))
     func theSyncProcessHonoursItsThirtySecondCache() async {
-        let clock = ManualClock()
+        let clock = SettableNow()
         let work = Gate()
         let process = SyncProcess(now: { clock.now }, doSync: { await work.wait() })
         let statuses = process.currentStatus
