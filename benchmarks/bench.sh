@@ -14,7 +14,8 @@
 # some 10 MB), by `smrun validate` and by MachineFile.load in-process, each against
 # libyaml's bare event parse of the same file (baselines/yaml_events.c), interleaved; the same
 # machine as an SCXML document against libxml2's bare read (baselines/xml_reader.c); and
-# `smrun validate` of a small machine against smrun's start-up (`smrun --help`). The statechart
+# `smrun validate` of a small machine against smrun's start-up (`smrun --help`); `smrun test` on
+# 10,000 generated scenarios against `smrun run` over the same inputs. The statechart
 # engine against Qt SCXML, sismic and python-statemachine: benchmarks/statechart_bench.sh.
 #
 # smrun runs as `smrun MACHINE` (text) and `smrun --format json MACHINE` (JSON Lines,
@@ -30,6 +31,7 @@
 #                (10000, 100000, 200)                      BENCH_LOAD_RUNS  timed loads (5)
 #   BENCH_LOAD_TIMEOUT  seconds a load may take, and all of one program's loads (45)
 #   BENCH_SMALL_RUNS  runs of `smrun validate` on the small machine (20)
+#   BENCH_SCENARIOS, BENCH_SCENARIO_STEPS  `smrun test`'s scenarios and their steps (10000, 10)
 # Scratch files go to benchmarks/.work/, pytransitions into the venv benchmarks/.venv/.
 set -euo pipefail
 
@@ -53,6 +55,8 @@ load_runs=${BENCH_LOAD_RUNS:-5}
 load_timeout=${BENCH_LOAD_TIMEOUT:-45}
 small_runs=${BENCH_SMALL_RUNS:-20}
 small_machine=machines/traffic-light.yaml
+scenario_count=${BENCH_SCENARIOS:-10000}
+scenario_steps=${BENCH_SCENARIO_STEPS:-10}
 mkdir -p "$work"
 
 say() { printf '%s\n' "$*"; }
@@ -119,6 +123,7 @@ command_of() {
     smrun-validate-scxml) cmd=(timeout "$load_timeout" "$smrun" validate "$big_scxml") ok_status=124 ;;
     smrun-validate-small) cmd=("$smrun" validate "$small_machine") ;;
     smrun-help) cmd=("$smrun" --help) ;;
+    smrun-test) cmd=("$smrun" test "$scenario_file") ;;
     *) die "no program $1" ;;
     esac
 }
@@ -268,6 +273,37 @@ for i in range(1, 1000001):
     "$smrun" machines/timed-traffic-light.yaml <"$timed_script" >/dev/null || die "smrun on the timed script failed"
     end=$(date +%s%N)
     say "smrun machines/timed-traffic-light.yaml, 1,000,000 lines with a @wait every 10: $(( (end - start) / 1000000 )) ms in all, so as many ns per line"
+fi
+
+# --- Scenarios ---------------------------------------------------------------------
+
+if [ -n "$smrun" ]; then
+    # smrun test on scenario_count scenarios of scenario_steps steps, each expecting the state
+    # (gen_scenarios.py), against smrun run over the same inputs as one script.
+    scenario_file=$work/cars.test.yaml
+    scenario_script=$work/cars.script
+    python3 "$bench/gen_scenarios.py" "$scenario_count" "$scenario_steps" "$seed" "$PWD/$machine" \
+        "$scenario_file" "$scenario_script" || die "gen_scenarios.py failed"
+    "$smrun" test "$scenario_file" >/dev/null || die "smrun test failed on $scenario_file"
+    : >"$work/scenario-times.tsv"
+    for run in $(seq "$runs"); do
+        time_run smrun-test /dev/null smrun-test "$work/scenario-times.tsv"
+        time_run smrun "$scenario_script" smrun-run "$work/scenario-times.tsv"
+    done
+    say ""
+    awk -F '\t' -v count="$scenario_count" -v steps="$scenario_steps" '
+        { walls[$1] = walls[$1] " " $2; cpus[$1] = cpus[$1] " " ($3 + $4) }
+        function median(list,   values, n, i, j, t) {
+            n = split(list, values, " ")
+            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (values[j] < values[i]) { t = values[i]; values[i] = values[j]; values[j] = t }
+            return n % 2 ? values[(n + 1) / 2] : (values[n / 2] + values[n / 2 + 1]) / 2
+        }
+        END {
+            test = median(walls["smrun-test"]); run = median(walls["smrun-run"])
+            printf "smrun test, %d scenarios of %d steps: %.3f s; smrun run, the same %d inputs: %.3f s\n", count, steps, test, count * steps, run
+            printf "  smrun test takes %.3f s more, %.1fx (medians of %d runs; target: well under a second more)\n", test - run, test / run, NR / 2
+            printf "  CPU time (user + sys): %.3f s against %.3f s, %.3f s more\n", median(cpus["smrun-test"]), median(cpus["smrun-run"]), median(cpus["smrun-test"]) - median(cpus["smrun-run"])
+        }' "$work/scenario-times.tsv"
 fi
 
 # --- Statecharts against Qt SCXML, sismic and python-statemachine ---------------------

@@ -49,13 +49,12 @@ struct PathsCommandTests {
     }
 
     /// For every example machine: the scenario file that `--format test` prints passes against
-    /// the machine, and every state the linter does not call unreachable is reached. Machines on
-    /// timers are left out: paths take inputs only, and scenario files have no waits yet.
+    /// the machine, and every state the linter does not call unreachable is reached (the
+    /// machines on timers too, through `wait:` steps).
     @Test func everyExampleMachineIsCoveredByItsGeneratedScenarios() throws {
         let files = try TemporaryFiles()
-        let timed: Set = ["login-session.yaml", "timed-traffic-light.yaml"]
         let machines = try FileManager.default.contentsOfDirectory(atPath: Paths.machines.path)
-            .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".test.yaml") && !timed.contains($0) }.sorted()
+            .filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".test.yaml") }.sorted()
         #expect(machines.count >= 6)
         for machine in machines {
             let source = Paths.machines.appendingPathComponent(machine)
@@ -68,6 +67,62 @@ struct PathsCommandTests {
             #expect(run.exited(0), "\(machine): \(run.text)\(run.errorText)")
             #expect(!run.text.contains("never entered"), "\(machine): \(run.text)")
         }
+    }
+
+    /// States and transitions reached only by timers: a path waits until the next timer falls
+    /// due (`@wait` in a script, `wait:` in a scenario file), and is replayed on the clock.
+    @Test(arguments: ["timed-traffic-light", "login-session"])
+    func pathsWaitThroughAfterTransitionsAndDelayedSends(_ name: String) throws {
+        let files = try TemporaryFiles()
+        let machine = "machines/\(name).yaml"
+        let script = try Smrun.run(["paths", machine])
+        #expect(script.exited(0), "\(script.errorText)")
+        #expect(!script.text.contains("# unreachable") && !script.text.contains("# no path takes"), "\(script.text)")
+        _ = try files.file("\(name).yaml", Array(try Data(contentsOf: Paths.packageRoot.appendingPathComponent(machine))))
+        let generated = try Smrun.run(["paths", machine, "--format", "test"])
+        let scenarios = try files.file("\(name).test.yaml", Array(generated.stdout))
+        let run = try Smrun.run(["test", scenarios, "--coverage"])
+        #expect(run.exited(0), "\(run.text)\(run.errorText)")
+        #expect(!run.text.contains("never"), "\(run.text)")
+    }
+
+    @Test func aPathToAStateReachedByTimersWaits() throws {
+        let light = try Smrun.run(["paths", "machines/timed-traffic-light.yaml", "--to", "yellow"])
+        #expect(light.lines == ["# to yellow", "@wait 30s", "@wait 25s"])
+        let crossing = try Smrun.run(["paths", "machines/timed-traffic-light.yaml"])
+        #expect(crossing.text.contains("# to line 39: cross | green => yellow\n@wait 30s\nbutton\n@wait 5s\n"), "\(crossing.text)")
+        let session = try Smrun.run(["paths", "machines/login-session.yaml", "--format", "test"])
+        #expect(
+            session.text.contains(
+                "  - name: \"to line 43: after 5m | loggedIn => loggedOut\"\n    steps:\n      - send: logIn\n        expect: { state: checking }\n"
+                    + "      - send: accepted\n        expect: { state: loggedIn }\n      - wait: 4m\n        expect: { state: loggedIn }\n"
+                    + "      - wait: 1m\n        expect: { state: loggedOut }\n"), "\(session.text)")
+        // A statechart: a nested state's timer and its parent's.
+        let files = try TemporaryFiles()
+        let chart = try files.file(
+            "chart.yaml",
+            """
+            initial: online
+            inputs: [click]
+            states:
+              online:
+                states:
+                  idle:
+                  busy:
+              offline:
+            transitions:
+              - click | idle => busy
+              - after: 10s
+                from: busy
+                to: idle
+              - after: 1m
+                from: online
+                to: offline
+            """)
+        let charted = try Smrun.run(["paths", chart])
+        #expect(charted.exited(0), "\(charted.errorText)")
+        #expect(charted.text.contains("# to offline\n@wait 1m\n"), "\(charted.text)")
+        #expect(charted.text.contains("# to line 11: after 10s | busy => idle\nclick\n@wait 10s\n"), "\(charted.text)")
     }
 
     /// The 100,000-transition benchmark machine: the search is linear in transitions.

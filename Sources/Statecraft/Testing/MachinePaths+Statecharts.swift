@@ -69,6 +69,7 @@ extension MachinePaths {
         struct Rest: Hashable {
             var configuration: [UInt64]
             var context: [Value]
+            var timers: [PendingTimer]
         }
 
         let machine: CompiledMachine
@@ -141,6 +142,14 @@ extension MachinePaths {
                         if admits(next, novel: novel) { nodes.append(Node(parent: node, step: step, runner: next, entered: collector.entered)) }
                     }
                 }
+                var next = current
+                if let due = next.nextTimerDue() {
+                    collector.clear()
+                    let step = Step.wait(due - next.time)
+                    next.advance(to: due, into: &collector)
+                    let novel = record(collector, node: node, step: step)
+                    if admits(next, novel: novel) { nodes.append(Node(parent: node, step: step, runner: next, entered: collector.entered)) }
+                }
             }
         }
 
@@ -185,13 +194,13 @@ extension MachinePaths {
                 guard plainBudget > 0 else { return false }
                 plainBudget -= 1
             }
+            let rest = Rest(configuration: configuration, context: runner.context, timers: PendingTimer.all(of: runner))
             if visited > 0 {
-                guard untaken > 0, extraBudget > 0, visited <= MachinePaths.extraContextsPerState,
-                    seen.insert(Rest(configuration: configuration, context: runner.context)).inserted
+                guard untaken > 0, extraBudget > 0, visited <= MachinePaths.extraContextsPerState, seen.insert(rest).inserted
                 else { return false }
                 extraBudget -= 1
             } else {
-                seen.insert(Rest(configuration: configuration, context: runner.context))
+                seen.insert(rest)
             }
             visits[configuration] = visited + 1
             return true

@@ -7,7 +7,11 @@
 ///
 /// A statechart is searched the same way over the configurations it rests in
 /// (``ChartSearch``): a state is reached when a step enters it, a transition when a step takes
-/// it (eventless transitions and done events included, as they follow an input). Parallel
+/// it (eventless transitions and done events included, as they follow an input).
+///
+/// A machine with timers is searched on its virtual clock: from where it rests with timers
+/// pending, one more step waits until the next falls due (an `after` transition, a delayed
+/// send), so states and transitions reached only by timers are reached too. Parallel
 /// regions multiply configurations, so a configuration whose step reached nothing new is
 /// searched from only within a budget linear in the machine's size.
 ///
@@ -18,10 +22,33 @@
 /// that the search stays linear. A transition whose guard holds only for contexts beyond
 /// those is reported as not reached.
 package struct MachinePaths: Sendable {
-    /// One input of a path: its id and its argument (`.null` for none).
+    /// One step of a path: an input with its argument (`.null` for none), or a wait on the
+    /// virtual clock until the next timer falls due (an `after` transition, a delayed send).
     package struct Step: Sendable, Hashable {
+        /// The input sent; -1 for a wait.
         package var input: Int
         package var argument: Value
+        /// For a wait, how far the clock moves, in milliseconds; -1 for an input.
+        package var waitMilliseconds = -1
+
+        /// Sends `input` with `argument`.
+        package init(input: Int, argument: Value) {
+            self.input = input
+            self.argument = argument
+        }
+
+        /// Moves the clock `milliseconds` forward.
+        package static func wait(_ milliseconds: Int) -> Step {
+            var step = Step(input: -1, argument: .null)
+            step.waitMilliseconds = milliseconds
+            return step
+        }
+
+        /// Whether the step is a wait.
+        package var isWait: Bool { waitMilliseconds >= 0 }
+
+        /// `30s`, `250ms`: a wait's duration in the largest unit that writes it whole.
+        package var waitText: String { Delay.text(milliseconds: waitMilliseconds) }
     }
 
     /// Per state id, the shortest path to it, or `nil` when no path reaches it.
@@ -106,9 +133,12 @@ package struct MachinePaths: Sendable {
         var extraBudget: Int
         var untaken: Int
 
+        /// Where a node rests: its state, context and pending timers (those of a machine
+        /// without timers: none).
         struct StateContext: Hashable {
             var state: Int
             var context: [Value]
+            var timers: [PendingTimer]
         }
         var stateReach: [Reach?]
         var transitionReach: [Reach?]
@@ -140,7 +170,7 @@ package struct MachinePaths: Sendable {
             stateReach[machine.initialState] = Reach(node: 0, step: nil)
             nodes.append(Node(parent: -1, step: nil, runner: runner))
             visits[runner.state] = 1
-            seen.insert(StateContext(state: runner.state, context: runner.context))
+            seen.insert(StateContext(state: runner.state, context: runner.context, timers: PendingTimer.all(of: runner)))
             record(collector.results, node: 0, step: nil)
             var head = 0
             while head < nodes.count {
@@ -158,20 +188,29 @@ package struct MachinePaths: Sendable {
                         if admits(next) { nodes.append(Node(parent: node, step: step, runner: next)) }
                     }
                 }
+                if let due = nodes[node].runner.nextTimerDue() {
+                    var next = nodes[node].runner
+                    collector.results.removeAll(keepingCapacity: true)
+                    let step = Step.wait(due - next.time)
+                    next.advance(to: due, into: &collector)
+                    record(collector.results, node: node, step: step)
+                    if admits(next) { nodes.append(Node(parent: node, step: step, runner: next)) }
+                }
             }
         }
 
         /// Whether the search goes on from where `runner` rests: always from a state not rested
-        /// in yet; from a new context of one, while transitions are untaken and budget lasts.
+        /// in yet; from a new context (or new pending timers) of one, while transitions are
+        /// untaken and budget lasts.
         private mutating func admits(_ runner: Runner) -> Bool {
             let state = runner.state
+            let rest = StateContext(state: state, context: runner.context, timers: PendingTimer.all(of: runner))
             if visits[state] > 0 {
-                guard untaken > 0, extraBudget > 0, visits[state] <= MachinePaths.extraContextsPerState,
-                    seen.insert(StateContext(state: state, context: runner.context)).inserted
+                guard untaken > 0, extraBudget > 0, visits[state] <= MachinePaths.extraContextsPerState, seen.insert(rest).inserted
                 else { return false }
                 extraBudget -= 1
             } else {
-                seen.insert(StateContext(state: state, context: runner.context))
+                seen.insert(rest)
             }
             visits[state] += 1
             return true

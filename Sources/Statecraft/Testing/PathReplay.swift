@@ -1,5 +1,6 @@
 /// A path of ``MachinePaths`` run again from the machine's start on a fresh ``Runner`` (or
-/// ``ChartRunner`` for a statechart), so that what is printed is what the engine does.
+/// ``ChartRunner`` for a statechart), its waits on the runner's virtual clock, so that what is
+/// printed is what the engine does.
 package struct PathReplay: Sendable {
     /// The state the machine rests in after each step: one state for a flat machine, a
     /// statechart's active atomic states.
@@ -28,7 +29,11 @@ package struct PathReplay: Sendable {
         statesAtStart = [runner.state]
         for step in path {
             collector.results.removeAll(keepingCapacity: true)
-            runner.send(step.input, argument: step.argument, into: &collector)
+            if step.isWait {
+                runner.advance(to: runner.time + step.waitMilliseconds, into: &collector)
+            } else {
+                runner.send(step.input, argument: step.argument, into: &collector)
+            }
             statesAfter.append([runner.state])
         }
         enteredLast = path.isEmpty ? [machine.initialState] : collector.results.filter(\.isAccepted).map(\.to)
@@ -44,7 +49,11 @@ package struct PathReplay: Sendable {
         statesAtStart = runner.activeAtomicStates
         for step in path {
             collector.clear()
-            runner.send(step.input, argument: step.argument, into: &collector)
+            if step.isWait {
+                runner.advance(to: runner.time + step.waitMilliseconds, into: &collector)
+            } else {
+                runner.send(step.input, argument: step.argument, into: &collector)
+            }
             statesAfter.append(runner.activeAtomicStates)
         }
         enteredLast = collector.entered

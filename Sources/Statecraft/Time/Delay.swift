@@ -27,6 +27,15 @@ public struct Delay: Hashable, Sendable, CustomStringConvertible {
     /// `text`.
     public var description: String { text }
 
+    /// `milliseconds` written in the largest unit that writes it whole: `1h`, `5m`, `30s`,
+    /// `1500ms`.
+    package static func text(milliseconds: Int) -> String {
+        for (unit, scale) in [("h", 3_600_000), ("m", 60_000), ("s", 1_000)] where milliseconds > 0 && milliseconds % scale == 0 {
+            return "\(milliseconds / scale)\(unit)"
+        }
+        return "\(milliseconds)ms"
+    }
+
     /// Parses `text` (surrounding blanks are not allowed; the caller trims).
     public init(parsing text: String) throws(ParseError) {
         let bytes = Array(text.utf8)

@@ -425,25 +425,6 @@ struct MachineFileDecoder: YAMLShapeReading {
         return name(node, what).map { [$0] } ?? []
     }
 
-    /// A duration (`30s`, `250ms`), reported at the character at fault when malformed.
-    mutating func delay(_ node: Int, _ what: String) -> Delay? {
-        let scalar = document[node]
-        guard scalar.kind == .scalar, !document.isNull(node) else {
-            error(.wrongKind, "\(what) must be a duration such as 30s, not \(document.kindDescription(node))", scalar.position)
-            return nil
-        }
-        let offset = scalar.style == .singleQuoted || scalar.style == .doubleQuoted ? 1 : 0
-        let text = document.string(node)
-        do {
-            return try Delay(parsing: text)
-        } catch {
-            self.error(
-                .invalidValue, "'\(text)' is not a duration for \(what): \(error.message)",
-                scalar.position.advanced(by: offset + error.offset))
-            return nil
-        }
-    }
-
     /// An expression: the scalar's text, whatever its YAML quoting (docs/machine-files.md).
     mutating func expression(_ node: Int, _ what: String) -> ExpressionSource? {
         let scalar = document[node]

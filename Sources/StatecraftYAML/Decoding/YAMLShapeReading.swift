@@ -25,4 +25,23 @@ extension YAMLShapeReading {
         error(.wrongKind, "\(what) must be a mapping, not \(document.kindDescription(node))", document[node].position)
         return nil
     }
+
+    /// A duration (`30s`, `250ms`), reported at the character at fault when malformed.
+    mutating func delay(_ node: Int, _ what: String) -> Delay? {
+        let scalar = document[node]
+        guard scalar.kind == .scalar, !document.isNull(node) else {
+            error(.wrongKind, "\(what) must be a duration such as 30s, not \(document.kindDescription(node))", scalar.position)
+            return nil
+        }
+        let offset = scalar.style == .singleQuoted || scalar.style == .doubleQuoted ? 1 : 0
+        let text = document.string(node)
+        do {
+            return try Delay(parsing: text)
+        } catch {
+            self.error(
+                .invalidValue, "'\(text)' is not a duration for \(what): \(error.message)",
+                scalar.position.advanced(by: offset + error.offset))
+            return nil
+        }
+    }
 }

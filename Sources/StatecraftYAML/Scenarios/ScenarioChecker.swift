@@ -5,13 +5,14 @@ import Statecraft
 /// has the type the machine declares. A file with an error is not run.
 enum ScenarioChecker {
     static func check(_ file: ScenarioFile, against machine: CompiledMachine) -> [Diagnostic] {
-        var checker = Checker(machine: machine)
+        var checker = Checker(machine: machine, names: MachineNameIndex(machine))
         for scenario in file.scenarios { checker.check(scenario) }
         return checker.diagnostics
     }
 
     private struct Checker {
         let machine: CompiledMachine
+        let names: MachineNameIndex
         var diagnostics: [Diagnostic] = []
 
         mutating func check(_ scenario: Scenario) {
@@ -22,12 +23,14 @@ enum ScenarioChecker {
                 let expectation = step.expectation
                 if let state = expectation.state { check(state: state.value) }
                 for state in expectation.states?.value ?? [] { check(state: state) }
-                for effect in expectation.effects?.value ?? [] where !machine.effectNames.contains(effect.name) {
+                for effect in expectation.effects?.value ?? [] where names.effects[effect.name] == nil {
                     error(.invalidValue, "machine '\(machine.name)' has no effect '\(effect.name)'" + Suggestion.didYouMean(effect.name, in: machine.effectNames), effect.position)
                 }
                 for entry in expectation.context?.value ?? [] { check(variable: entry.variable, value: entry.value, at: entry.position) }
                 for sent in expectation.sent?.value ?? [] {
                     if let input = sent.input { check(input: input) }
+                    if let after = sent.after { check(after: after) }
+                    if let timer = sent.timer { check(timer: timer) }
                     if let state = sent.state { check(state: state) }
                 }
             }
@@ -41,22 +44,40 @@ enum ScenarioChecker {
         private mutating func checkStart(_ states: [Named]) {
             guard let first = states.first else { return }
             for state in states { check(state: state) }
-            guard states.allSatisfy({ machine.stateNames.contains($0.name) }) else { return }
-            if let problem = ScenarioRunner.startProblem(states.map { machine.stateNames.firstIndex(of: $0.name)! }, in: machine) {
+            let ids = states.compactMap { names.states[$0.name] }
+            guard ids.count == states.count else { return }
+            if let problem = ScenarioRunner.startProblem(ids, in: machine) {
                 error(.invalidValue, "'state' \(problem)", first.position)
             }
         }
 
         private mutating func check(state: Named) {
-            guard !machine.stateNames.contains(state.name) else { return }
+            guard names.states[state.name] == nil else { return }
             error(.undefinedState, "machine '\(machine.name)' has no state '\(state.name)'" + Suggestion.didYouMean(state.name, in: machine.stateNames), state.position)
         }
 
         @discardableResult
         private mutating func check(input: Named) -> Int? {
-            if let id = machine.inputNames.firstIndex(of: input.name) { return id }
+            if let id = names.inputs[input.name] { return id }
             error(.undefinedInput, "machine '\(machine.name)' has no input '\(input.name)'" + Suggestion.didYouMean(input.name, in: machine.inputNames), input.position)
             return nil
+        }
+
+        /// A `sent` entry's `after`: the delay of some `after` transition of the machine.
+        private mutating func check(after: StepExpectation.Key<Delay>) {
+            let delays = machine.timers.map { timers in timers.afterTexts.compactMap { $0 } } ?? []
+            let milliseconds = delays.compactMap { try? Delay.milliseconds($0.utf8) }
+            guard !milliseconds.contains(after.value.milliseconds) else { return }
+            var listed: Set<String> = []
+            let known = delays.isEmpty ? "it has none" : "it has " + delays.filter { listed.insert($0).inserted }.joined(separator: ", ")
+            error(.invalidValue, "machine '\(machine.name)' has no 'after' transition of \(after.value.text) (\(known))", after.position)
+        }
+
+        /// A `sent` entry's `timer`: the id of a delayed send of the machine.
+        private mutating func check(timer: Named) {
+            let names = machine.timers?.timerNames ?? []
+            guard !names.contains(timer.name) else { return }
+            error(.undefinedTimer, "machine '\(machine.name)' has no delayed send with id '\(timer.name)'" + Suggestion.didYouMean(timer.name, in: names), timer.position)
         }
 
         private mutating func check(_ send: ScenarioStep.Send) {
@@ -80,7 +101,7 @@ enum ScenarioChecker {
         }
 
         private mutating func check(variable: Named, value: Value, at position: SourcePosition) {
-            guard let slot = machine.variableNames.firstIndex(of: variable.name) else {
+            guard let slot = names.variables[variable.name] else {
                 error(
                     .undefinedVariable,
                     "machine '\(machine.name)' has no context variable '\(variable.name)'" + Suggestion.didYouMean(variable.name, in: machine.variableNames),

@@ -24,13 +24,16 @@ package struct ScenarioCoverage: Sendable {
         statesEntered[state] = true
     }
 
-    /// Records one result: the transitions it took, the states active after it and the effects it ran.
-    mutating func record(_ record: StepRecord) {
-        // A refusal (`reject:`) is covered when selected, though it rejects the input.
-        for transition in record.transitions { transitionsTaken[transition] = true }
-        guard record.isAccepted else { return }
-        for state in record.statesActive { statesEntered[state] = true }
-        for effect in record.effects { effectsRun[effect] = true }
+    /// Records a step's results: the transitions each took, the states active after it and the
+    /// effects it ran.
+    mutating func record(_ results: StepResults) {
+        for record in results.records {
+            // A refusal (`reject:`) is covered when selected, though it rejects the input.
+            for transition in results.transitions(of: record) { transitionsTaken[transition] = true }
+            guard record.isAccepted else { continue }
+            for state in results.statesActive(record) { statesEntered[state] = true }
+            for effect in results.effects(of: record) { effectsRun[effect] = true }
+        }
     }
 
     /// Adds what `other`, on the same machine, exercised.

@@ -9,15 +9,19 @@ struct ScenarioFileDecoder: YAMLShapeReading {
 
     static let topLevelKeys: [StaticString] = ["machine", "scenarios"]
     static let scenarioKeys: [StaticString] = ["name", "context", "state", "steps"]
-    static let stepKeys: [StaticString] = ["send", "expect"]
+    static let stepKeys: [StaticString] = ["send", "wait", "expect"]
     static let expectKeys: [StaticString] = ["ok", "state", "states", "effects", "context", "error", "sent", "finished"]
-    static let sentKeys: [StaticString] = ["input", "state", "error"]
+    static let sentKeys: [StaticString] = ["input", "after", "timer", "state", "error"]
     /// The rejection kinds a scenario may expect: not `queued` (the typed API's only), nor
     /// `unknown-input` and `bad-argument`, which make a scenario invalid before it runs.
     static let errorKinds = RejectionKind.allCases.filter { ![.queued, .unknownInput, .badArgument].contains($0) }
 
+    /// Each name's one `String`: a scenario file names the same inputs and states on many steps.
+    private var spellings: TextInterner
+
     init(_ document: YAMLDocument) {
         self.document = document
+        spellings = document.spellings
     }
 
     /// Decodes the document; `nil` when the file is too broken to run.
@@ -68,17 +72,26 @@ struct ScenarioFileDecoder: YAMLShapeReading {
             send = decodeSend(entry.value)
             if send == nil { return nil }
         }
+        var wait: Delay?
+        if let entry = document.entry(map, "wait") {
+            if document.entry(map, "send") != nil {
+                error(.invalidValue, "a step sends an input or waits, not both; make them two steps", document[entry.key].position)
+                return nil
+            }
+            wait = delay(entry.value, "'wait'")
+            if wait == nil { return nil }
+        }
         var expectation = StepExpectation()
         if let entry = document.entry(map, "expect") {
             guard let decoded = decodeExpectation(entry.value) else { return nil }
             expectation = decoded
         }
-        if send == nil && document.entry(map, "expect") == nil {
+        if send == nil && wait == nil && document.entry(map, "expect") == nil {
             // A step of only unknown keys has been reported already.
-            if document[map].count == 0 { error(.missingKey, "a step has 'send', 'expect' or both", position) }
+            if document[map].count == 0 { error(.missingKey, "a step has 'send' or 'wait', 'expect', or both", position) }
             return nil
         }
-        return ScenarioStep(position: position, send: send, expectation: expectation)
+        return ScenarioStep(position: position, send: send, wait: wait, expectation: expectation)
     }
 
     private mutating func decodeSend(_ node: Int) -> ScenarioStep.Send? {
@@ -127,14 +140,20 @@ struct ScenarioFileDecoder: YAMLShapeReading {
 
     private mutating func decodeSent(_ node: Int) -> [StepExpectation.Sent]? {
         guard document[node].kind == .sequence else {
-            error(.wrongKind, "'sent' is a list of queued results ({ input, state, error }), not \(document.kindDescription(node))", document[node].position)
+            error(
+                .wrongKind, "'sent' is a list of queued and timed results ({ input, after, timer, state, error }), not \(document.kindDescription(node))",
+                document[node].position)
             return nil
         }
         return document.items(node).compactMap { item in
-            guard let map = mapping(item, "a queued result ({ input, state, error })") else { return nil }
-            checkKeys(map, allowed: Self.sentKeys, in: "a queued result")
+            guard let map = mapping(item, "a queued or timed result ({ input, after, timer, state, error })") else { return nil }
+            checkKeys(map, allowed: Self.sentKeys, in: "a queued or timed result")
             var sent = StepExpectation.Sent(position: document[map].position)
             sent.input = document.entry(map, "input").flatMap { name($0.value, "'input'") }
+            sent.after = document.entry(map, "after").flatMap { entry in
+                delay(entry.value, "'after'").map { .init(value: $0, position: document[entry.value].position) }
+            }
+            sent.timer = document.entry(map, "timer").flatMap { name($0.value, "'timer'") }
             sent.state = document.entry(map, "state").flatMap { name($0.value, "'state'") }
             sent.error = document.entry(map, "error").flatMap { entry in
                 errorKind(entry.value).map { .init(value: $0, position: document[entry.value].position) }
@@ -149,10 +168,9 @@ struct ScenarioFileDecoder: YAMLShapeReading {
         for entry in document.entries(map) where !allowed.contains(where: { document.text(of: entry.key, is: $0) }) {
             let key = document.string(entry.key)
             let names = allowed.map { $0.description }
-            let timers = ["wait", "after", "timer"].contains(key) ? " (Statecraft has no timers)" : ""
             error(
                 .unknownKey,
-                "unknown key '\(key)' in \(context)\(timers)" + Suggestion.didYouMean(key, in: names)
+                "unknown key '\(key)' in \(context)" + Suggestion.didYouMean(key, in: names)
                     + "; expected one of: \(names.joined(separator: ", "))",
                 document[entry.key].position)
         }
@@ -178,7 +196,9 @@ struct ScenarioFileDecoder: YAMLShapeReading {
             return nil
         }
         let offset = scalar.style == .singleQuoted || scalar.style == .doubleQuoted ? 1 : 0
-        return Named(document.string(node), at: scalar.position.advanced(by: offset))
+        return document.buffer(of: scalar).withUnsafeBytes {
+            spellings.named(UnsafeRawBufferPointer(rebasing: $0[scalar.start..<(scalar.start + scalar.count)]), at: scalar.position.advanced(by: offset))
+        }
     }
 
     /// A list of names (`[]` or empty for none), or one name.

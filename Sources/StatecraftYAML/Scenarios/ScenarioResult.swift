@@ -24,8 +24,13 @@ package struct ScenarioResult: Sendable {
     package var position: SourcePosition
     /// `nil` when every step's expectations held.
     package var failure: Failure?
-    /// The inputs sent, in script form (`INPUT` or `INPUT ARG`), up to the failing step.
-    package var inputs: [String]
+    /// The steps taken: every one, or up to the failing step.
+    let stepsTaken: ArraySlice<ScenarioStep>
+    let scriptWriter: StepScriptWriter
+
+    /// The inputs sent and waits, in script form (`INPUT`, `INPUT ARG`, `@wait 30s`), up to the
+    /// failing step; written when asked for, so that a passing scenario builds no text.
+    package var inputs: [String] { stepsTaken.compactMap(scriptWriter.line) }
 
     package var passed: Bool { failure == nil }
 }

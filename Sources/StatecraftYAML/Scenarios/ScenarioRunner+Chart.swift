@@ -20,53 +20,50 @@ extension ScenarioRunner {
             runner = ChartRunner(machine)
         }
 
-        private struct Recorder: ChartResultSink {
-            var records: [StepRecord] = []
-
-            mutating func receive(_ result: ChartResult, from runner: borrowing ChartRunner) {
-                let chart = runner.chart
-                let isMain: Bool
-                switch result.trigger {
-                case .start, .external: isMain = true
-                case .sent, .done, .eventless: isMain = false
-                }
-                let active = (0..<runner.machine.stateCount).filter { runner.isActive($0) }
-                records.append(
-                    StepRecord(
-                        input: result.input, isMain: isMain, isAccepted: result.isAccepted, rejection: result.rejection,
-                        effects: runner.effectsRun.map(Int.init),
-                        transitions: runner.transitionsTaken.map { Int(chart.transitions[Int($0)].compiled) },
-                        statesAfter: runner.activeAtomicStates, statesActive: active))
-            }
-        }
-
-        mutating func start(in states: [Int]?, context: [Value], coverage: inout ScenarioCoverage) -> [StepRecord] {
-            var recorder = Recorder()
+        mutating func start(in states: [Int]?, context: [Value], into results: inout StepResults, coverage: inout ScenarioCoverage) {
             let machine = runner.machine
             if let states {
                 runner.restore(
                     MachineSnapshot(
                         machineName: machine.name, fingerprint: MachineFingerprint(machine), state: states[0], context: context,
                         configuration: states))
+                runner.startTimersOfActiveStates()
             } else {
                 if context != machine.initialContext {
                     // The context is set before the start, in the initial configuration.
                     runner.setContextBeforeStart(context)
                 }
-                runner.start(into: &recorder)
+                runner.start(into: &results)
             }
             for state in 0..<machine.stateCount where runner.isActive(state) { coverage.enter(state) }
-            return recorder.records
         }
 
-        mutating func send(_ input: Int, argument: Value) -> [StepRecord] {
-            var recorder = Recorder()
-            runner.send(input, argument: argument, into: &recorder)
-            return recorder.records
+        mutating func send(_ input: Int, argument: Value, into results: inout StepResults) {
+            runner.send(input, argument: argument, into: &results)
         }
 
-        var after: After {
+        mutating func wait(milliseconds: Int, into results: inout StepResults) {
+            let (end, overflow) = runner.time.addingReportingOverflow(milliseconds)
+            runner.advance(to: overflow ? Int.max : end, into: &results)
+        }
+
+        mutating func after() -> After {
             After(states: runner.activeAtomicStates, context: runner.context, isFinished: runner.isFinished)
         }
+    }
+}
+
+extension StepResults: ChartResultSink {
+    mutating func receive(_ result: ChartResult, from runner: borrowing ChartRunner) {
+        let chart = runner.chart
+        let isMain: Bool
+        switch result.trigger {
+        case .start, .external: isMain = !result.isTimer
+        case .sent, .done, .eventless: isMain = false
+        }
+        append(
+            input: result.input, isMain: isMain, timer: result.timer, isAccepted: result.isAccepted, rejection: result.rejection,
+            effects: runner.effectsRun.lazy.map(Int.init), transitions: runner.transitionsTaken.lazy.map { Int(chart.transitions[Int($0)].compiled) },
+            statesAfter: runner.activeAtomicStates, statesActive: (0..<runner.machine.stateCount).filter { runner.isActive($0) })
     }
 }

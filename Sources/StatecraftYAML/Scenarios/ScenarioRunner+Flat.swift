@@ -4,41 +4,47 @@ extension ScenarioRunner {
     /// Drives a flat machine's ``Runner``.
     struct FlatDriver: Driver {
         var runner: Runner
+        /// The state ``after()`` reports, in an array reused from step to step.
+        private var stateAfter = [0]
 
-        private struct Recorder: ResultSink {
-            var records: [StepRecord] = []
-
-            mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
-                let machine = runner.machine
-                records.append(
-                    StepRecord(
-                        input: result.input, isMain: result.isStart || result.sentBy < 0, isAccepted: result.isAccepted,
-                        rejection: result.rejection, effects: Array(machine.effectsRun(by: result)),
-                        transitions: result.transition >= 0 && (result.isAccepted || result.rejection == .refused) ? [result.transition] : [],
-                        statesAfter: [result.to], statesActive: [result.to]))
-            }
+        init(runner: Runner) {
+            self.runner = runner
         }
 
-        mutating func start(in states: [Int]?, context: [Value], coverage: inout ScenarioCoverage) -> [StepRecord] {
-            var recorder = Recorder()
+        mutating func start(in states: [Int]?, context: [Value], into results: inout StepResults, coverage: inout ScenarioCoverage) {
             if let states {
                 runner.restore(state: states[0], context: context)
+                runner.startTimersOfCurrentState()
             } else {
                 if context != runner.machine.initialContext { runner.restore(state: runner.machine.initialState, context: context) }
-                runner.start(into: &recorder)
+                runner.start(into: &results)
             }
             coverage.enter(states?[0] ?? runner.machine.initialState)
-            return recorder.records
         }
 
-        mutating func send(_ input: Int, argument: Value) -> [StepRecord] {
-            var recorder = Recorder()
-            runner.send(input, argument: argument, into: &recorder)
-            return recorder.records
+        mutating func send(_ input: Int, argument: Value, into results: inout StepResults) {
+            runner.send(input, argument: argument, into: &results)
         }
 
-        var after: After {
-            After(states: [runner.state], context: runner.context, isFinished: runner.machine.isFinal[runner.state])
+        mutating func wait(milliseconds: Int, into results: inout StepResults) {
+            let (end, overflow) = runner.time.addingReportingOverflow(milliseconds)
+            runner.advance(to: overflow ? Int.max : end, into: &results)
         }
+
+        mutating func after() -> After {
+            stateAfter[0] = runner.state
+            return After(states: stateAfter, context: runner.context, isFinished: runner.machine.isFinal[runner.state])
+        }
+    }
+}
+
+extension StepResults: ResultSink {
+    mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
+        // A refusal (`reject:`) is recorded as taken: coverage counts it when selected.
+        let took = result.transition >= 0 && (result.isAccepted || result.rejection == .refused)
+        append(
+            input: result.input, isMain: !result.isTimer && (result.isStart || result.sentBy < 0), timer: result.timer,
+            isAccepted: result.isAccepted, rejection: result.rejection, effects: runner.machine.effectsRun(by: result),
+            transitions: CollectionOfOne(result.transition).prefix(took ? 1 : 0), statesAfter: CollectionOfOne(result.to), statesActive: nil)
     }
 }

@@ -6,19 +6,19 @@ import Statecraft
 /// The scenario must have passed ``ScenarioChecker``: every name it uses exists.
 package struct ScenarioRunner {
     package let machine: CompiledMachine
-    let inputIDs: [String: Int]
-    let stateIDs: [String: Int]
-    let variableSlots: [String: Int]
+    let names: MachineNameIndex
+    let scriptWriter: StepScriptWriter
+    /// Per input id, the delay of the `after` transition taken on it, in milliseconds; -1 for
+    /// any other input.
+    let afterMilliseconds: [Int]
 
     package init(_ machine: CompiledMachine) {
         self.machine = machine
-        inputIDs = Self.ids(machine.inputNames)
-        stateIDs = Self.ids(machine.stateNames)
-        variableSlots = Self.ids(machine.variableNames)
-    }
-
-    private static func ids(_ names: [String]) -> [String: Int] {
-        Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        names = MachineNameIndex(machine)
+        scriptWriter = StepScriptWriter(machine: machine, names: names)
+        afterMilliseconds = (0..<machine.inputCount).map { input in
+            machine.timers?.afterTexts[input].flatMap { try? Delay.milliseconds($0.utf8) } ?? -1
+        }
     }
 
     /// What is wrong with starting a scenario in `states`, or `nil`.
@@ -34,13 +34,18 @@ package struct ScenarioRunner {
         var isFinished: Bool
     }
 
-    /// A runner of either kind, driven one step at a time.
+    /// A runner of either kind, driven one step at a time, recording its results into a
+    /// ``StepResults`` that the scenario reuses.
     protocol Driver {
-        /// Starts the machine, or resumes it in `states` with `context`; the start's records.
-        mutating func start(in states: [Int]?, context: [Value], coverage: inout ScenarioCoverage) -> [StepRecord]
-        /// Sends an input; the records of its run to completion.
-        mutating func send(_ input: Int, argument: Value) -> [StepRecord]
-        var after: After { get }
+        /// Starts the machine (its results into `results`), or resumes it in `states` with `context`.
+        mutating func start(in states: [Int]?, context: [Value], into results: inout StepResults, coverage: inout ScenarioCoverage)
+        /// Sends an input: the results of its run to completion.
+        mutating func send(_ input: Int, argument: Value, into results: inout StepResults)
+        /// Moves the clock forward, firing the timers due by then: their results, each
+        /// followed by those of its run to completion.
+        mutating func wait(milliseconds: Int, into results: inout StepResults)
+        /// The machine now.
+        mutating func after() -> After
     }
 
     /// Runs `scenario`, recording what it exercised in `coverage`.
@@ -56,44 +61,48 @@ package struct ScenarioRunner {
     private func run<D: Driver>(_ scenario: Scenario, with driver: inout D, coverage: inout ScenarioCoverage) -> ScenarioResult {
         var context = machine.initialContext
         for entry in scenario.context {
-            let slot = variableSlots[entry.variable.name]!
+            let slot = names.variables[entry.variable.name]!
             context[slot] = ScenarioValues.converted(entry.value, to: machine.variableTypes[slot])!
         }
-        var records = driver.start(in: scenario.state.map { $0.map { stateIDs[$0.name]! } }, context: context, coverage: &coverage)
-        var outcome = ScenarioResult(name: scenario.name, position: scenario.position, failure: nil, inputs: [])
+        var results = StepResults()
+        driver.start(in: scenario.state.map { $0.map { names.states[$0.name]! } }, context: context, into: &results, coverage: &coverage)
         for (index, step) in scenario.steps.enumerated() {
-            var action = "check"
             if let send = step.send {
-                let id = inputIDs[send.input.name]!
-                let argument = send.argument.flatMap { value in
-                    machine.argumentTypes[id].flatMap { ScenarioValues.converted(value, to: ExpressionType($0)) }
-                }
-                action = argument.map { "\(send.input.name) \($0)" } ?? send.input.name
-                outcome.inputs.append(action)
-                action = "send " + action
-                records = driver.send(id, argument: argument ?? .null)
+                results.removeAll()
+                let id = names.inputs[send.input.name]!
+                driver.send(id, argument: scriptWriter.argument(of: send, input: id) ?? .null, into: &results)
+            } else if let wait = step.wait {
+                results.removeAll()
+                driver.wait(milliseconds: wait.milliseconds, into: &results)
             }
-            for record in records { coverage.record(record) }
-            let mismatches = check(step.expectation, records: records, after: driver.after)
-            records = []
+            coverage.record(results)
+            let mismatches = check(step.expectation, results: results, waited: step.wait != nil, after: driver.after())
+            // A check alone sees the start's results only as the first step.
+            results.removeAll()
             if !mismatches.isEmpty {
-                outcome.failure = .init(step: index + 1, position: step.position, action: action, mismatches: mismatches)
-                break
+                // The texts of the failure, built only now: a passing scenario builds none.
+                let action =
+                    if let wait = step.wait { "wait \(wait.text)" } else if step.send != nil { "send " + scriptWriter.line(of: step)! } else { "check" }
+                let failure = ScenarioResult.Failure(step: index + 1, position: step.position, action: action, mismatches: mismatches)
+                return ScenarioResult(name: scenario.name, position: scenario.position, failure: failure, stepsTaken: scenario.steps[...index], scriptWriter: scriptWriter)
             }
         }
-        return outcome
+        return ScenarioResult(name: scenario.name, position: scenario.position, failure: nil, stepsTaken: scenario.steps[...], scriptWriter: scriptWriter)
     }
 
-    /// The expectations that do not hold after a step whose results were `records` (an
-    /// external input's, then the queued ones; or, for a check, the start's if it came first).
-    private func check(_ expected: StepExpectation, records: [StepRecord], after: After) -> [ScenarioResult.Mismatch] {
+    /// The expectations that do not hold after a step with these results (an external
+    /// input's, then the queued ones; a wait's fired timers and what they queued; or, for a
+    /// check, the start's if it came first). A wait has no input of its own: its `ok` and
+    /// `error` are those of the first result that was rejected.
+    private func check(_ expected: StepExpectation, results: StepResults, waited: Bool, after: After) -> [ScenarioResult.Mismatch] {
         var mismatches: [ScenarioResult.Mismatch] = []
         // The texts are built only for a mismatch: a passing step allocates no string.
-        func compare(_ key: String, _ holds: Bool, _ expected: @autoclosure () -> String, _ actual: @autoclosure () -> String) {
-            if !holds { mismatches.append(.init(key: key, expected: expected(), actual: actual())) }
+        func compare(_ key: @autoclosure () -> String, _ holds: Bool, _ expected: @autoclosure () -> String, _ actual: @autoclosure () -> String) {
+            if !holds { mismatches.append(.init(key: key(), expected: expected(), actual: actual())) }
         }
-        let main = records.first { $0.isMain }
-        let queued = records.filter { !$0.isMain }
+        let records = results.records
+        let main = waited ? records.first { $0.rejection != nil } : records.first { $0.isMain }
+        let queued = records.lazy.filter { !$0.isMain }
         if let ok = expected.ok {
             let actual = main.map { $0.rejection == nil } ?? true
             compare("ok", ok.value == actual, "\(ok.value)", "\(actual)")
@@ -110,7 +119,7 @@ package struct ScenarioRunner {
             compare("states", holds, list(states.value.map(\.name)), list(after.states.map { machine.stateNames[$0] }))
         }
         if let effects = expected.effects {
-            var ran = records.lazy.flatMap(\.effects).makeIterator()
+            var ran = results.effects.makeIterator()
             var holds = true
             for effect in effects.value {
                 guard let id = ran.next(), machine.effectNames[id] == effect.name else {
@@ -119,16 +128,16 @@ package struct ScenarioRunner {
                 }
             }
             if holds && ran.next() != nil { holds = false }
-            compare("effects", holds, list(effects.value.map(\.name)), list(records.flatMap(\.effects).map { machine.effectNames[$0] }))
+            compare("effects", holds, list(effects.value.map(\.name)), list(results.effects.map { machine.effectNames[$0] }))
         }
         for entry in expected.context?.value ?? [] {
-            let slot = variableSlots[entry.variable.name]!
+            let slot = names.variables[entry.variable.name]!
             let value = ScenarioValues.converted(entry.value, to: machine.variableTypes[slot]) ?? entry.value
             compare("context.\(entry.variable.name)", after.context[slot] == value, "\(value)", "\(after.context[slot])")
         }
         if let sent = expected.sent {
-            let holds = sent.value.count == queued.count && zip(sent.value, queued).allSatisfy { self.matches($0, $1) }
-            compare("sent", holds, list(sent.value.map(describe)), list(queued.map(describe)))
+            let holds = sent.value.count == queued.count && zip(sent.value, queued).allSatisfy { self.matches($0, $1, in: results) }
+            compare("sent", holds, list(sent.value.map(describe)), list(queued.map { describe($0, in: results) }))
         }
         if let finished = expected.finished {
             compare("finished", after.isFinished == finished.value, "\(finished.value)", "\(after.isFinished)")
@@ -136,9 +145,12 @@ package struct ScenarioRunner {
         return mismatches
     }
 
-    private func matches(_ expected: StepExpectation.Sent, _ record: StepRecord) -> Bool {
+    private func matches(_ expected: StepExpectation.Sent, _ record: StepRecord, in results: StepResults) -> Bool {
         if let input = expected.input, record.input < 0 || machine.inputNames[record.input] != input.name { return false }
-        if let state = expected.state, record.statesAfter.count != 1 || machine.stateNames[record.statesAfter[0]] != state.name {
+        if let after = expected.after, record.input < 0 || afterMilliseconds[record.input] != after.value.milliseconds { return false }
+        if let timer = expected.timer, record.timer < 0 || machine.timers?.timerNames[Int(record.timer)] != timer.name { return false }
+        let statesAfter = results.statesAfter(record)
+        if let state = expected.state, statesAfter.count != 1 || machine.stateNames[statesAfter[statesAfter.startIndex]] != state.name {
             return false
         }
         if let error = expected.error, record.rejection != error.value { return false }
@@ -148,14 +160,22 @@ package struct ScenarioRunner {
     private func describe(_ sent: StepExpectation.Sent) -> String {
         var fields: [String] = []
         if let input = sent.input { fields.append("input: \(input.name)") }
+        if let after = sent.after { fields.append("after: \(after.value.text)") }
+        if let timer = sent.timer { fields.append("timer: \(timer.name)") }
         if let state = sent.state { fields.append("state: \(state.name)") }
         if let error = sent.error { fields.append("error: \(error.value.rawValue)") }
         return "{" + fields.joined(separator: ", ") + "}"
     }
 
-    private func describe(_ record: StepRecord) -> String {
-        let input = record.input >= 0 ? machine.inputNames[record.input] : "(eventless)"
-        var text = "{input: \(input), state: \(describe(states: record.statesAfter))"
+    private func describe(_ record: StepRecord, in results: StepResults) -> String {
+        var text: String
+        if record.input >= 0, let after = machine.timers?.afterTexts[record.input] {
+            text = "{after: \(after)"
+        } else {
+            text = "{input: " + (record.input >= 0 ? machine.inputNames[record.input] : "(eventless)")
+        }
+        if record.timer >= 0, let name = machine.timers?.timerNames[Int(record.timer)] { text += ", timer: \(name)" }
+        text += ", state: \(describe(states: Array(results.statesAfter(record))))"
         if let kind = record.rejection { text += ", error: \(kind.rawValue)" }
         return text + "}"
     }

@@ -8,9 +8,14 @@ package struct StepExpectation: Sendable {
         package var position: SourcePosition
     }
 
-    /// One queued result expected in `sent`, matched on the fields it names.
+    /// One queued or timed result expected in `sent`, matched on the fields it names.
     package struct Sent: Sendable {
         package var input: Named?
+        /// The delay of the `after` transition whose timer produced the result (matched by
+        /// duration: `30s` matches an `after` written `30000ms`).
+        package var after: Key<Delay>?
+        /// The id of the delayed send whose timer produced the result.
+        package var timer: Named?
         package var state: Named?
         package var error: Key<RejectionKind>?
         package var position: SourcePosition

@@ -8,8 +8,9 @@ struct PathsCommand: ParsableCommand {
         commandName: "paths",
         abstract: "Print a shortest input sequence to every state and transition of a machine.",
         discussion: """
-            Inputs with arguments are tried with the values their guards compare against. Every \
-            path is run on the engine before it is printed. States that no path reaches are listed \
+            Inputs with arguments are tried with the values their guards compare against; a path \
+            waits (@wait) for a timer when the machine has one pending. Every path is run on the \
+            engine before it is printed. States that no path reaches are listed \
             with the reason. Exit status: 0, or 1 when the --to state is unreachable, 2 for an \
             invalid machine or a usage error.
             """

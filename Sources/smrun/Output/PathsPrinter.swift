@@ -1,3 +1,4 @@
+@_spi(Engine) import SmrunCore
 @_spi(Engine) import Statecraft
 
 /// Writes `smrun paths`' output: each path replayed on the engine, then printed as a script or
@@ -59,9 +60,14 @@ struct PathsPrinter {
             text += "  - name: \(Self.yaml(title))\n    steps:\n"
             if path.isEmpty { text += "      - expect: { \(expectation(replay.statesAtStart)) }\n" }
             for (step, states) in zip(path, replay.statesAfter) {
-                let input = Self.yaml(machine.inputNames[step.input])
-                let send = machine.argumentTypes[step.input] == nil ? input : "{ input: \(input), arg: \(step.argument) }"
-                text += "      - send: \(send)\n        expect: { \(expectation(states)) }\n"
+                if step.isWait {
+                    text += "      - wait: \(step.waitText)\n"
+                } else {
+                    let input = Self.yaml(machine.inputNames[step.input])
+                    let send = machine.argumentTypes[step.input] == nil ? input : "{ input: \(input), arg: \(step.argument) }"
+                    text += "      - send: \(send)\n"
+                }
+                text += "        expect: { \(expectation(states)) }\n"
             }
         }
     }
@@ -72,8 +78,9 @@ struct PathsPrinter {
         return expectsConfigurations ? "states: [\(names.joined(separator: ", "))]" : "state: \(names[0])"
     }
 
-    /// `INPUT` or `INPUT ARG`, a line of an input script.
+    /// `INPUT`, `INPUT ARG` or `@wait DURATION`, a line of an input script.
     private func script(_ step: MachinePaths.Step) -> String {
+        if step.isWait { return "\(ScriptLineParser.waitDirective) \(step.waitText)" }
         let input = machine.inputNames[step.input]
         return machine.argumentTypes[step.input] == nil ? input : "\(input) \(step.argument)"
     }

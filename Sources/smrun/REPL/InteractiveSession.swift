@@ -27,8 +27,9 @@ protocol InteractiveSession: ~Copyable {
     mutating func restart()
     /// Whether a script line is blank or a comment.
     mutating func isSkipped(line: UnsafeRawBufferPointer) -> Bool
-    /// The input and argument of a script line, or `nil` when it is no input of the machine.
-    mutating func input(of line: UnsafeRawBufferPointer) -> (input: Int, argument: Value)?
+    /// What a script line does as a scenario step, or `nil` when it is neither an input of the
+    /// machine nor a wait.
+    mutating func scenarioAction(of line: UnsafeRawBufferPointer) -> SessionScenario.Action?
     /// Runs a script line and prints its result as `run` does for line `number`.
     mutating func run(line: UnsafeRawBufferPointer, number: Int)
     /// Writes out the results printed so far.

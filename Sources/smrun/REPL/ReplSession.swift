@@ -19,8 +19,8 @@ struct ReplSession<Session: InteractiveSession & ~Copyable>: ~Copyable {
     private var undoStack: [Session.Saved] = []
     /// The session's inputs, as typed (script lines), for `:save`.
     private var inputs: [String] = []
-    /// Each of ``inputs`` as a scenario step, or `nil` for a line that is no input of the
-    /// machine (an unknown input, a bad argument), left out of a scenario.
+    /// Each of ``inputs`` as a scenario step (an input or a wait), or `nil` for a line that is
+    /// neither (an unknown input, a bad argument, a bad wait), left out of a scenario.
     private var steps: [SessionScenario.Step?] = []
     /// The number of the line being handled, counting every line read (JSON results' `line`).
     private var lineNumber = 0
@@ -69,9 +69,9 @@ struct ReplSession<Session: InteractiveSession & ~Copyable>: ~Copyable {
             let bytes = UnsafeRawBufferPointer(bytes)
             if session.isSkipped(line: bytes) { return false }
             undoStack.append(session.saved)
-            let input = session.input(of: bytes)
+            let action = session.scenarioAction(of: bytes)
             session.run(line: bytes, number: lineNumber)
-            steps.append(input.map { SessionScenario.Step(input: $0.input, argument: $0.argument, statesAfter: session.activeStates) })
+            steps.append(action.map { SessionScenario.Step(action: $0, statesAfter: session.activeStates) })
             return true
         }
         if sent { inputs.append(line) }

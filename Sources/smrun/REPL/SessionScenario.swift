@@ -1,3 +1,4 @@
+@_spi(Engine) import SmrunCore
 import Statecraft
 
 #if canImport(Glibc)
@@ -6,14 +7,21 @@ import Statecraft
     import Darwin
 #endif
 
-/// `smrun repl`'s `:save FILE.test.yaml`: the session's inputs as a scenario file that `smrun
-/// test` passes, each input sent and the state (or a statechart's active atomic states) it left
-/// the machine in expected.
+/// `smrun repl`'s `:save FILE.test.yaml`: the session's inputs and waits as a scenario file
+/// that `smrun test` passes, each input sent (or wait, `wait:`) and the state (or a statechart's
+/// active atomic states) it left the machine in expected.
 struct SessionScenario {
-    /// One input of the session, and where it left the machine.
+    /// What a line of the session did.
+    enum Action {
+        /// An input of the machine, with its argument (`.null` for none).
+        case send(input: Int, argument: Value)
+        /// `@wait DURATION` (`:wait`): the clock moved forward, as written.
+        case wait(Delay)
+    }
+
+    /// One input or wait of the session, and where it left the machine.
     struct Step {
-        var input: Int
-        var argument: Value
+        var action: Action
         var statesAfter: [Int]
     }
 
@@ -31,11 +39,23 @@ struct SessionScenario {
         text += "scenarios:\n  - name: repl session\n    steps:\n"
         if steps.isEmpty { text += "      - expect: { \(expectation(initialStates)) }\n" }
         for step in steps {
-            let input = PathsPrinter.yaml(machine.inputNames[step.input])
-            let send = machine.argumentTypes[step.input] == nil ? input : "{ input: \(input), arg: \(step.argument) }"
-            text += "      - send: \(send)\n        expect: { \(expectation(step.statesAfter)) }\n"
+            switch step.action {
+            case .send(let input, let argument):
+                let name = PathsPrinter.yaml(machine.inputNames[input])
+                let send = machine.argumentTypes[input] == nil ? name : "{ input: \(name), arg: \(argument) }"
+                text += "      - send: \(send)\n"
+            case .wait(let delay):
+                text += "      - wait: \(delay.text)\n"
+            }
+            text += "        expect: { \(expectation(step.statesAfter)) }\n"
         }
         return text
+    }
+
+    /// The duration of a valid `@wait DURATION` line, as written.
+    static func durationText(ofWaitLine line: UnsafeRawBufferPointer) -> String {
+        let text = String(decoding: line, as: UTF8.self).trimmingBlanks
+        return text.dropFirst(ScriptLineParser.waitDirective.count).trimmingBlanks
     }
 
     /// The states a fresh machine starts in, for a session without inputs.

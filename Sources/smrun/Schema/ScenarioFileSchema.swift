@@ -29,6 +29,11 @@ enum ScenarioFileSchema {
       "type": ["object", "null"],
       "additionalProperties": { "$ref": "#/$defs/value" }
     },
+    "duration": {
+      "description": "A duration: a number (integer or decimal) and a unit, ms, s, m or h (250ms, 30s, 1.5s, 5m, 1h).",
+      "type": "string",
+      "pattern": "^[0-9]+(\\.[0-9]+)?(ms|s|m|h)$"
+    },
     "errorKind": {
       "description": "A rejection kind (docs/semantics.md).",
       "type": "string"
@@ -45,10 +50,11 @@ enum ScenarioFileSchema {
       }
     },
     "step": {
-      "description": "An input to send, what must hold after its run to completion, or both.",
+      "description": "An input to send or a wait on the machine's virtual clock, what must hold after its run to completion, or both.",
       "type": "object",
       "minProperties": 1,
       "additionalProperties": false,
+      "not": { "required": ["send", "wait"] },
       "properties": {
         "send": {
           "description": "The input: a name, or { input, arg }.",
@@ -62,6 +68,10 @@ enum ScenarioFileSchema {
             }
           ]
         },
+        "wait": {
+          "description": "Moves the machine's virtual clock forward this long, firing the timers that fall due, in time order (as @wait in a script).",
+          "$ref": "#/$defs/duration"
+        },
         "expect": { "$ref": "#/$defs/expect" }
       }
     },
@@ -70,8 +80,8 @@ enum ScenarioFileSchema {
       "type": "object",
       "additionalProperties": false,
       "properties": {
-        "ok": { "description": "Whether the input was accepted or ignored (true) or rejected (false).", "type": "boolean" },
-        "error": { "description": "The input's rejection kind.", "$ref": "#/$defs/errorKind" },
+        "ok": { "description": "Whether the input was accepted or ignored (true) or rejected (false); for a wait, whether no fired timer's result was rejected.", "type": "boolean" },
+        "error": { "description": "The input's rejection kind; for a wait, the first rejected result's.", "$ref": "#/$defs/errorKind" },
         "state": { "description": "The state the machine rests in after the step.", "$ref": "#/$defs/name" },
         "effects": {
           "description": "Exactly the effects that ran, in order.",
@@ -79,14 +89,16 @@ enum ScenarioFileSchema {
         },
         "context": { "description": "The values of the named variables.", "$ref": "#/$defs/variables" },
         "sent": {
-          "description": "Exactly the inputs the step's effects queued, in order, each matched on the fields it names.",
+          "description": "Exactly the results the step's effects queued and its timers produced (a wait's: every fired timer's), in order, each matched on the fields it names.",
           "type": "array",
           "items": {
             "type": "object",
             "additionalProperties": false,
             "properties": {
               "input": { "$ref": "#/$defs/name" },
-              "state": { "description": "The state after the queued input.", "$ref": "#/$defs/name" },
+              "after": { "description": "The delay of the after transition whose timer produced the result.", "$ref": "#/$defs/duration" },
+              "timer": { "description": "The id of the delayed send whose timer produced the result.", "$ref": "#/$defs/name" },
+              "state": { "description": "The state after the result.", "$ref": "#/$defs/name" },
               "error": { "$ref": "#/$defs/errorKind" }
             }
           }

@@ -55,11 +55,15 @@ struct RunSession: ~Copyable {
         return false
     }
 
-    /// The input and argument of a script line, or `nil` when the line is no input of the
-    /// machine (blank, a comment, an unknown input, a bad argument): `smrun repl`'s `:save`.
-    mutating func input(of line: UnsafeRawBufferPointer) -> (input: Int, argument: Value)? {
-        if case .input(let input, let argument) = parser.parse(line: line) { return (input, argument.value) }
-        return nil
+    /// What a script line does as a scenario step (an input with its argument, or a wait), or
+    /// `nil` when the line is neither (blank, a comment, an unknown input, a bad argument, a bad
+    /// wait): `smrun repl`'s `:save`.
+    mutating func scenarioAction(of line: UnsafeRawBufferPointer) -> SessionScenario.Action? {
+        switch parser.parse(line: line) {
+        case .input(let input, let argument): .send(input: input, argument: argument.value)
+        case .wait(let milliseconds): .wait(Delay(milliseconds: milliseconds, text: SessionScenario.durationText(ofWaitLine: line)))
+        default: nil
+        }
     }
 
     /// Runs one script line (without its line end) and prints its result, as `run` does for

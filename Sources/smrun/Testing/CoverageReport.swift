@@ -32,7 +32,14 @@ enum CoverageReport {
             func counts(_ covered: [Bool]) -> String { #""covered":\#(covered.count { $0 }),"total":\#(covered.count)"# }
             let transitions = missed(coverage.transitionsTaken).map { id in
                 let transition = machine.transitions[id]
-                return #"{"line":\#(transition.position.line),"input":\#(transition.input >= 0 ? JSONText.quoted(machine.inputNames[transition.input]) : "null"),"from":[\#(names(transition.sources, machine.stateNames))],"to":\#(transition.target >= 0 ? JSONText.quoted(machine.stateNames[transition.target]) : "null")}"#
+                // An `after` transition's timer, as `smrun run` shows it: `"after":"30s"`, not its internal input.
+                let trigger =
+                    if transition.input >= 0, let after = machine.timers?.afterTexts[transition.input] {
+                        #""after":\#(JSONText.quoted(after))"#
+                    } else {
+                        #""input":\#(transition.input >= 0 ? JSONText.quoted(machine.inputNames[transition.input]) : "null")"#
+                    }
+                return #"{"line":\#(transition.position.line),\#(trigger),"from":[\#(names(transition.sources, machine.stateNames))],"to":\#(transition.target >= 0 ? JSONText.quoted(machine.stateNames[transition.target]) : "null")}"#
             }
             out += #"{"coverage":{"machine":\#(JSONText.quoted(path)),"#
             let states = countedStates(coverage)

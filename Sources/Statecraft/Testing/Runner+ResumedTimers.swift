@@ -1,0 +1,22 @@
+// A scenario that starts in a given state (`state:`) resumes the machine there without entry
+// effects; the `after` timers of the states it is in start then, at the clock's time, as if
+// they had just been entered (docs/testing-machines.md).
+
+extension Runner {
+    /// Starts the `after` timers of the current state, as entering it does.
+    package mutating func startTimersOfCurrentState() {
+        startAfters(of: state)
+    }
+}
+
+extension ChartRunner {
+    /// Starts the `after` timers of every active state, in document order, as entering them does.
+    package mutating func startTimersOfActiveStates() {
+        guard let info = machine.timers else { return }
+        var dueNow = false
+        for state in info.timedStates where isActive(state) {
+            if timers.startAfters(info.afters[state], of: state, now: time) { dueNow = true }
+        }
+        if dueNow { queueDueMarker() }
+    }
+}
