@@ -53,9 +53,15 @@
             case .none: .null
             case .int: .int(number)
             case .bool: .bool(number != 0)
-            case .string: .string(String(decoding: UnsafeRawBufferPointer(rebasing: quoted.dropFirst().dropLast()), as: UTF8.self))
+            case .string: .string(String(decoding: unquoted, as: UTF8.self))
             case .unreadString: .string("")
             }
+        }
+
+        /// A string argument's bytes between its quotes.
+        @inlinable @inline(__always)
+        var unquoted: UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(start: quoted.baseAddress.map { $0 + 1 }, count: quoted.count &- 2)
         }
 
         /// The argument as the printer takes it.
@@ -82,6 +88,8 @@
     @usableFromInline let longestName: Int
     /// Where JSON-quoted strings are decoded, reused across lines.
     private var scratch: [UInt8] = []
+    /// The values of the plain string arguments seen last.
+    private var argumentStrings = ArgumentStrings()
 
     @usableFromInline static let takesArgumentTag: Int32 = 1
     @usableFromInline static let internalTag: Int32 = 2
@@ -162,6 +170,18 @@
         default:
             return nil
         }
+    }
+
+    /// A plain line's argument (``Plain/value``); a string the machine reads is taken from the
+    /// strings seen before when it is one of them, rather than made again.
+    @inlinable @inline(__always)
+    @_spi(Engine) public mutating func value(of plain: Plain) -> Value {
+        plain.kind == .string ? stringValue(plain.unquoted) : plain.value
+    }
+
+    @usableFromInline
+    mutating func stringValue(_ bytes: UnsafeRawBufferPointer) -> Value {
+        argumentStrings.value(of: bytes)
     }
 
     /// An int as smrun prints it: `-`?, then `0` or up to 18 digits not starting with `0`.

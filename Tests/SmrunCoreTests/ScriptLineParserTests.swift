@@ -354,6 +354,23 @@ struct ScriptLineParserTests {
             #expect(plain == script.parse(line), "\(line)")
         }
     }
+
+    /// Plain string arguments come back as the strings written, however often they repeat and
+    /// however many distinct ones push each other out of the parser's kept values (lengths on
+    /// both sides of 8 and of 15 bytes, the small-string limit).
+    @Test func repeatedStringArgumentsKeepTheirValues() {
+        var script = Script()
+        let names = (0..<300).map { index in String(repeating: "ab", count: index % 13) + "\(index)" }
+        for round in 0..<3 {
+            for (index, name) in names.enumerated() where index % (round + 1) == 0 {
+                let line = Array("name \"\(name)\"".utf8)
+                let value = line.withUnsafeBytes { bytes in
+                    script.parser.parsePlain(line: bytes).map { script.parser.value(of: $0) }
+                }
+                #expect(value == .string(name), "\(name)")
+            }
+        }
+    }
 }
 
 /// JSON string literals as scripts write them, decoded directly.

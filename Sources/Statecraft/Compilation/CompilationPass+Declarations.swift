@@ -96,6 +96,7 @@ extension CompilationPass {
         for index in states.indices {
             for name in states[index].exit { mention(name) }
             for name in states[index].entry { mention(name) }
+            for name in states[index].defaultEffects { mention(name) }
         }
         for index in definition.transitions.indices {
             for name in definition.transitions[index].effects { mention(name) }

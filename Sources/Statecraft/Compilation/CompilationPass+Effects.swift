@@ -30,6 +30,7 @@ extension CompilationPass {
             for state in states.indices {
                 add(entryEffects[state], nil)
                 add(exitEffects[state], nil)
+                add(defaultEffects[state], nil)
             }
         } else if initial >= 0 {
             add(entryEffects[initial], nil)
@@ -120,6 +121,11 @@ extension CompilationPass {
             case .cancel(let name):
                 // An unknown id was reported by declareTimerIDs.
                 if let timer = timerIDs[name.name] { compiled.append(.cancel(timer: timer)) }
+            case .cancelEvaluated(let id):
+                if let value = compileExpression(id, in: scope, expected: .string, role: "the id cancelled") {
+                    compiled.append(.cancelEvaluated(value: value, site: texts.count, timers: timerIDs))
+                    texts.append(id.text)
+                }
             }
         }
         return compiled
@@ -132,16 +138,36 @@ extension CompilationPass {
         let isExternal = send.queue == .external
         let delay = send.delay?.milliseconds ?? -1
         let timer = send.id.flatMap { timerIDs[$0.name] } ?? -1
+        var delayExpression: (value: CompiledExpression, site: Int)?
+        if let source = send.delayExpression {
+            if send.delay != nil {
+                error(.invalidValue, "a send has a 'delay' or a 'delay_expr', not both", source.position)
+                return nil
+            }
+            guard let (value, type) = compileTypedExpression(source, in: scope, role: "the delay of '\(inputNames[input])'") else { return nil }
+            guard type.base == .int || type.base == .string else {
+                error(
+                    .expressionType, "a delay is an int of milliseconds or a duration string, but '\(Self.excerpt(source.text))' is \(type)",
+                    source.position(atOffset: 0))
+                return nil
+            }
+            delayExpression = (value, texts.count)
+            texts.append(source.text)
+        }
         switch (argumentTypes[input], send.argument) {
         case (nil, nil):
             texts.append(inputNames[input])
-            return .init(input: input, argument: nil, isExternal: isExternal, site: texts.count - 1, delay: delay, timer: timer)
+            return .init(
+                input: input, argument: nil, isExternal: isExternal, site: texts.count - 1, delay: delay, timer: timer,
+                delayExpression: delayExpression)
         case (let type?, let argument?):
             guard let compiled = compileExpression(
                 argument, in: scope, expected: ExpressionType(type), role: "the argument sent to '\(inputNames[input])'")
             else { return nil }
             texts.append(argument.text)
-            return .init(input: input, argument: compiled, isExternal: isExternal, site: texts.count - 1, delay: delay, timer: timer)
+            return .init(
+                input: input, argument: compiled, isExternal: isExternal, site: texts.count - 1, delay: delay, timer: timer,
+                delayExpression: delayExpression)
         case (let type?, nil):
             error(
                 .argumentType, "input '\(inputNames[input])' takes a \(type) argument; send it with { input: \(inputNames[input]), arg: ... }",

@@ -5,6 +5,7 @@ extension CompilationPass {
     mutating func resolveReferences() {
         entryEffects = states.map { $0.entry.compactMap { effectIDs[$0.name] } }
         exitEffects = states.map { $0.exit.compactMap { effectIDs[$0.name] } }
+        defaultEffects = states.map { $0.defaultEffects.compactMap { effectIDs[$0.name] } }
         // `*`: every non-final state at the top level (in a flat machine, every non-final state).
         let nonFinal = states.indices.filter { !states[$0].isFinal && parents[$0] < 0 && states[$0].history == nil }
         var stateResolver = NameResolver(states.map(\.name.name))
@@ -121,6 +122,24 @@ extension CompilationPass {
             error(.invalidInitial, "initial state '\(initial.name)' is final, so the machine could accept no input", initial.position)
         }
         return id
+    }
+
+    /// ``MachineDefinition/otherInitialStates`` resolved, each one that is not a state (or is
+    /// a history or final one) reported.
+    mutating func resolveOtherInitials() -> [Int] {
+        var ids: [Int] = []
+        for name in definition.otherInitialStates {
+            guard let id = stateIDs[name.name] else {
+                error(.undefinedState, "initial state '\(name.name)' is not a declared state" + Suggestion.didYouMean(name.name, in: stateIDs.keys), name.position)
+                continue
+            }
+            if states[id].history != nil || states[id].isFinal {
+                error(.invalidInitial, "initial state '\(name.name)' is a \(states[id].isFinal ? "final" : "history") state; name a state", name.position)
+                continue
+            }
+            ids.append(id)
+        }
+        return ids
     }
 
     /// Refuses a machine whose dispatch table would be too large to build.

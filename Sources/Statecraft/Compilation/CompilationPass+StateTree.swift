@@ -71,7 +71,7 @@ extension CompilationPass {
     }
 
     /// Checks the tree's shape (initial states, history, final and parallel states) and builds it.
-    mutating func buildTree(initial: Int) -> StateTree? {
+    mutating func buildTree(initial: Int, others: [Int]) -> StateTree? {
         let errorsBefore = diagnostics.count
         var childCount = [Int](repeating: 0, count: states.count)
         for parent in parents where parent >= 0 { childCount[parent] += 1 }
@@ -100,7 +100,18 @@ extension CompilationPass {
                 } else {
                     historyDefaults[index] = descendants(state.historyDefault, of: parent, role: "default of history state '\(name.name)'")
                 }
+                if let first = state.defaultEffects.first, state.historyDefault.isEmpty {
+                    error(
+                        .invalidState, "'default_effects' of history state '\(name.name)' run when it leads to its 'default'; give it one",
+                        first.position)
+                }
                 continue
+            }
+            if let first = state.defaultEffects.first, childCount[index] == 0 || state.isParallel {
+                error(
+                    .invalidState,
+                    "'default_effects' run when a compound state is entered through its 'initial'; '\(name.name)' is \(state.isParallel ? "parallel" : "atomic")",
+                    first.position)
             }
             if state.isFinal && childCount[index] > 0 {
                 error(.invalidState, "final state '\(name.name)' has children; a final state is atomic", name.position)
@@ -119,14 +130,17 @@ extension CompilationPass {
             } else if childCount[index] == 0 {
                 error(.invalidInitial, "'initial' of state '\(name.name)', which has no children", first.position)
             } else {
-                initialOf[index] = descendants(state.initial, of: index, role: "initial of '\(name.name)'")
+                initialOf[index] = descendants(state.initial, of: index, role: "initial of '\(name.name)'", historyParent: index)
             }
         }
         guard diagnostics.count == errorsBefore, initial >= 0 else { return nil }
-        let tree = StateTree(kinds: kinds, isFinal: states.map(\.isFinal), parents: parents, initialOf: initialOf, historyDefaults: historyDefaults, initial: initial)
+        let tree = StateTree(kinds: kinds, isFinal: states.map(\.isFinal), parents: parents, initialOf: initialOf, historyDefaults: historyDefaults, initial: [initial] + others)
         // Several initial states must lie in different regions.
         for (index, targets) in initialOf.enumerated() where targets.count > 1 {
             if let problem = sameRegionProblem(targets, tree) { error(.invalidInitial, "initial of '\(states[index].name.name)': \(problem)", states[index].initial[0].position) }
+        }
+        if !others.isEmpty, let problem = sameRegionProblem([initial] + others, tree) {
+            error(.invalidInitial, "the machine's initial states: \(problem)", definition.initial.position)
         }
         for (index, targets) in historyDefaults.enumerated() where targets.count > 1 {
             if let problem = sameRegionProblem(targets, tree) {
@@ -136,9 +150,10 @@ extension CompilationPass {
         return diagnostics.count == errorsBefore ? tree : nil
     }
 
-    /// `names` resolved to states that are descendants of `ancestor` and not history states;
+    /// `names` resolved to states that are descendants of `ancestor` and not history states
+    /// (but for the history states of `historyParent`: SCXML's `<initial>` may lead to one);
     /// each one that is not, reported.
-    private mutating func descendants(_ names: [Named], of ancestor: Int, role: String) -> [Int] {
+    private mutating func descendants(_ names: [Named], of ancestor: Int, role: String, historyParent: Int = -1) -> [Int] {
         var ids: [Int] = []
         for name in names {
             guard let id = stateIDs[name.name] else {
@@ -148,7 +163,7 @@ extension CompilationPass {
             }
             if !isDescendant(id, of: ancestor) {
                 error(.invalidInitial, "\(role) is '\(name.name)', which is not inside '\(states[ancestor].name.name)'", name.position)
-            } else if states[id].history != nil {
+            } else if states[id].history != nil && parents[id] != historyParent {
                 error(.invalidInitial, "\(role) is history state '\(name.name)'; name a state", name.position)
             } else {
                 ids.append(id)
@@ -231,7 +246,8 @@ extension CompilationPass {
             return Int32(input)
         }
         let activityTests = activitySlots.map { (state: Int32(stateIDs[$0.key]!), slot: Int32($0.value)) }.sorted { $0.slot < $1.slot }
-        return StateChart(tree: tree, transitions: chartTransitions, doneInputs: doneInputs, activityTests: activityTests)
+        return StateChart(
+            tree: tree, transitions: chartTransitions, doneInputs: doneInputs, activityTests: activityTests, defaultEffects: defaultEffects)
     }
 
     /// Reports eventless transitions without guards that can follow one another around a

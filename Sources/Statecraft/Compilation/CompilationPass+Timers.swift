@@ -27,7 +27,7 @@ extension CompilationPass {
         for effect in definition.effects {
             for send in effect.allSends {
                 guard let id = send.id else { continue }
-                if send.delay == nil {
+                if !send.isDelayed {
                     error(
                         .invalidValue,
                         "'id' names a delayed input so that 'cancel' can cancel it; this send of '\(send.input.name)' has no 'delay'",
@@ -52,7 +52,7 @@ extension CompilationPass {
 
     /// What the runners need to run the machine's timers; `nil` when it has none.
     func machineTimers(_ transitions: [CompiledTransition]) -> MachineTimers? {
-        let delays = definition.effects.contains { !$0.allCancels.isEmpty || $0.allSends.contains { $0.delay != nil } }
+        let delays = definition.effects.contains { $0.cancels || $0.allSends.contains(where: \.isDelayed) }
         guard !afterInputs.isEmpty || delays else { return nil }
         var afters = [[MachineTimers.After]](repeating: [], count: states.count)
         var texts: [Int: String] = [:]

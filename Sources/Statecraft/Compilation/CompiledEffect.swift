@@ -12,6 +12,12 @@ package struct CompiledEffect: Sendable {
         package var delay = -1
         /// The index of its `id` in ``MachineTimers/timerNames``, or -1.
         package var timer = -1
+        /// `delay_expr`: the delay computed when the effect runs (an int of milliseconds or a
+        /// duration string), and the index of its text in ``CompiledEffect/expressionTexts``.
+        package var delayExpression: (value: CompiledExpression, site: Int)?
+
+        /// Whether the input is scheduled rather than queued.
+        package var isDelayed: Bool { delay >= 0 || delayExpression != nil }
     }
 
     /// One condition of a conditional and the steps it guards.
@@ -36,6 +42,9 @@ package struct CompiledEffect: Sendable {
         /// `cancel: NAME`: drops the pending delayed sends with this timer id
         /// (``MachineTimers/timerNames``), once the transition commits.
         case cancel(timer: Int)
+        /// `cancel_expr: EXPRESSION`: drops the pending delayed sends whose id is the value, a
+        /// string looked up in `timers` (the ids of ``MachineTimers/timerNames``).
+        case cancelEvaluated(value: CompiledExpression, site: Int, timers: [String: Int])
     }
 
     package let steps: [Step]
@@ -69,7 +78,7 @@ package struct CompiledEffect: Sendable {
         func walk(_ steps: [Step]) {
             for step in steps {
                 switch step {
-                case .assign, .log, .cancel: break
+                case .assign, .log, .cancel, .cancelEvaluated: break
                 case .send(let send): sends.append(send)
                 case .conditional(let branches, let otherwise):
                     for branch in branches { walk(branch.steps) }

@@ -63,6 +63,9 @@ struct DispatchTable: Sendable {
     @usableFromInline let transitionCopies: [Int32]
     @usableFromInline let entryCopies: [Int32]
     @usableFromInline let copies: [Copy]
+    /// Whether any state's exit or entry effects copy: when none do (most machines), a direct
+    /// transition's copies are its own, and its source and target parts are not looked up.
+    @usableFromInline let hasStateCopies: Bool
 
     /// Reads `transitions` through a buffer pointer, field by field: copying a whole transition
     /// (as iterating an array does) retains and releases each of its arrays and strings.
@@ -165,6 +168,8 @@ struct DispatchTable: Sendable {
         entryCopies = entry.starts
         transitionCopies = own.starts
         self.copies = copies
+        // Exit parts are laid out first, then entry parts: where they end says whether any has a copy.
+        hasStateCopies = entry.starts.last! > 0
 
         // Of the cells of states that are not final, those with candidates are settled as a
         // search, or as taken directly when their one candidate can be.

@@ -61,6 +61,8 @@ struct CompilationPass {
     var variables: [String: (slot: Int, type: ExpressionType)] = [:]
     /// Per state, the ids of its entry and of its exit effects.
     var entryEffects: [[Int]] = []
+    /// Per state, its ``StateDeclaration/defaultEffects`` as effect ids.
+    var defaultEffects: [[Int]] = []
     var exitEffects: [[Int]] = []
     /// Per transition, its names as ids; emptied once the transitions are compiled.
     var references: [TransitionReferences] = []
@@ -109,8 +111,9 @@ struct CompilationPass {
         // Statechart options on a state without children (`history`, `parallel`, `initial`) make
         // a statechart too, so that the tree's checks report them.
         isChart =
-            parents.contains { $0 >= 0 } || states.contains { $0.history != nil || $0.isParallel || !$0.initial.isEmpty }
-            || definition.transitions.contains { $0.isEventless } || !activitySlots.isEmpty
+            parents.contains { $0 >= 0 }
+            || states.contains { $0.history != nil || $0.isParallel || !$0.initial.isEmpty || !$0.defaultEffects.isEmpty }
+            || definition.transitions.contains { $0.isEventless } || !activitySlots.isEmpty || !definition.otherInitialStates.isEmpty
         declareStates()
         declareInputs()
         declareAfterInputs()
@@ -119,7 +122,8 @@ struct CompilationPass {
         declareEffects()
         resolveReferences()
         let initial = resolveInitial()
-        let tree = isChart ? buildTree(initial: initial) : nil
+        let otherInitials = resolveOtherInitials()
+        let tree = isChart ? buildTree(initial: initial, others: otherInitials) : nil
         let argumentScopes = effectArgumentTypes(initial: initial)
         declareVariables(argumentScopes: argumentScopes)
         let transitions = compileTransitions()

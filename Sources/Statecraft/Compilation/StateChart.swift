@@ -66,12 +66,25 @@ package struct StateChart: Sendable {
     /// The states that `in()` tests, and the slot after the context's variables where each one's
     /// activity is kept as a bool for expressions to read.
     package let activityTests: [(state: Int32, slot: Int32)]
+    /// Per state, its slot of ``activityTests``, or -1 when `in()` does not test it; empty when
+    /// no expression uses `in()`.
+    package let activitySlots: [Int32]
+    /// Per state, the effects of its default entry (``StateDeclaration/defaultEffects``); empty
+    /// when no state has any.
+    package let defaultEffects: [[Int]]
 
-    init(tree: StateTree, transitions: [Transition], doneInputs: [Int32], activityTests: [(state: Int32, slot: Int32)]) {
+    init(
+        tree: StateTree, transitions: [Transition], doneInputs: [Int32], activityTests: [(state: Int32, slot: Int32)],
+        defaultEffects: [[Int]]
+    ) {
+        self.defaultEffects = defaultEffects.contains { !$0.isEmpty } ? defaultEffects : []
         self.tree = tree
         self.transitions = transitions
         self.doneInputs = doneInputs
         self.activityTests = activityTests
+        var activitySlots = [Int32](repeating: -1, count: activityTests.isEmpty ? 0 : tree.count)
+        for test in activityTests { activitySlots[Int(test.state)] = test.slot }
+        self.activitySlots = activitySlots
         var starts = [Int32](repeating: 0, count: tree.count + 1)
         for transition in transitions { starts[Int(transition.source) + 1] += 1 }
         for state in 0..<tree.count { starts[state + 1] += starts[state] }

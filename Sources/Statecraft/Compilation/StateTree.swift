@@ -50,7 +50,7 @@ package final class StateTree: Sendable {
     package var wordCount: Int { atomicMask.count }
 
     init(
-        kinds: [Kind], isFinal: [Bool], parents: [Int], initialOf: [[Int]], historyDefaults: [[Int]], initial: Int
+        kinds: [Kind], isFinal: [Bool], parents: [Int], initialOf: [[Int]], historyDefaults: [[Int]], initial: [Int]
     ) {
         let count = kinds.count
         self.kinds = kinds
@@ -106,15 +106,20 @@ package final class StateTree: Sendable {
         }
         for state in 0..<count where kinds[state].isHistory {
             let parent = parents[state]
-            defaultEntries[state] =
-                !historyDefaults[state].isEmpty
-                ? historyDefaults[state].map { Int32($0) }
-                : (kinds[parent] == .parallel ? children[parent] : defaultEntries[parent])
+            if !historyDefaults[state].isEmpty {
+                defaultEntries[state] = historyDefaults[state].map { Int32($0) }
+            } else if kinds[parent] == .parallel || defaultEntries[parent].contains(where: { kinds[Int($0)].isHistory }) {
+                // A parent whose initial is a history state enters through it: without a
+                // default of its own, the history leads to the parent's first child.
+                defaultEntries[state] = kinds[parent] == .parallel ? children[parent] : [children[parent][0]]
+            } else {
+                defaultEntries[state] = defaultEntries[parent]
+            }
         }
         self.defaultEntries = defaultEntries
         self.historySlots = historySlots
         self.historyCapacities = capacities
-        self.initial = [Int32(initial)]
+        self.initial = initial.map { Int32($0) }
         var mask = [UInt64](repeating: 0, count: (count + 63) / 64)
         for state in 0..<count where kinds[state] == .atomic { mask[state >> 6] |= 1 << UInt64(state & 63) }
         atomicMask = mask

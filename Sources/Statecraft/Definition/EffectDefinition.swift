@@ -38,16 +38,26 @@ public struct EffectDefinition: Sendable {
         public var delay: Delay?
         /// `id`: the name a `cancel` uses to cancel the scheduled input before it is due.
         public var id: Named?
+        /// `delay_expr`: like `delay`, but computed when the effect runs: an int of
+        /// milliseconds or a duration string (`"1.5s"`). A send has `delay` or this, not both.
+        public var delayExpression: ExpressionSource?
 
-        /// Sends `input`, with `argument` when it takes one, on `queue`; after `delay`, when
-        /// given, under `id`.
-        public init(_ input: Named, argument: ExpressionSource? = nil, queue: SendQueue = .internal, delay: Delay? = nil, id: Named? = nil) {
+        /// Sends `input`, with `argument` when it takes one, on `queue`; after `delay` (or the
+        /// value of `delayExpression`), when given, under `id`.
+        public init(
+            _ input: Named, argument: ExpressionSource? = nil, queue: SendQueue = .internal, delay: Delay? = nil, id: Named? = nil,
+            delayExpression: ExpressionSource? = nil
+        ) {
             self.input = input
             self.argument = argument
             self.queue = queue
             self.delay = delay
             self.id = id
+            self.delayExpression = delayExpression
         }
+
+        /// Whether the input is scheduled rather than queued.
+        public var isDelayed: Bool { delay != nil || delayExpression != nil }
     }
 
     /// `log: { label: TEXT, expr: expression }`: a line for the run's log handler.
@@ -132,6 +142,9 @@ public struct EffectDefinition: Sendable {
         case forEach(ForEach)
         /// `cancel: NAME`: cancels the delayed sends with this id that are still pending.
         case cancel(Named)
+        /// `cancel_expr: EXPRESSION`: cancels the pending delayed sends whose id is the
+        /// expression's value, a string (none when no send has that id).
+        case cancelEvaluated(ExpressionSource)
     }
 
     /// The effect's name.
@@ -161,7 +174,7 @@ extension EffectDefinition {
             for step in steps {
                 visit(step)
                 switch step {
-                case .assign, .send, .log, .cancel: break
+                case .assign, .send, .log, .cancel, .cancelEvaluated: break
                 case .conditional(let conditional):
                     for branch in conditional.branches { walk(branch.steps) }
                     walk(conditional.otherwise)
@@ -178,10 +191,13 @@ extension EffectDefinition {
         forEachStep { step in
             switch step {
             case .assign(let assignment): result.append(assignment.expression)
-            case .send(let send): if let argument = send.argument { result.append(argument) }
+            case .send(let send):
+                if let argument = send.argument { result.append(argument) }
+                if let delay = send.delayExpression { result.append(delay) }
             case .log(let log): if let expression = log.expression { result.append(expression) }
             case .conditional(let conditional): result += conditional.branches.map(\.condition)
             case .forEach(let loop): result.append(loop.items)
+            case .cancelEvaluated(let id): result.append(id)
             case .cancel: break
             }
         }
@@ -200,6 +216,18 @@ extension EffectDefinition {
         var result: [Named] = []
         forEachStep { if case .cancel(let name) = $0 { result.append(name) } }
         return result
+    }
+
+    /// Whether the body cancels a delayed send, by name or by an expression's value.
+    package var cancels: Bool {
+        var found = false
+        forEachStep {
+            switch $0 {
+            case .cancel, .cancelEvaluated: found = true
+            default: break
+            }
+        }
+        return found
     }
 
     /// Every assignment in the body, nested ones included, in written order.

@@ -17,6 +17,9 @@ public struct MachineDefinition: Sendable {
     public var description: String?
     /// The initial state.
     public var initial: Named
+    /// More initial states, each in another region of a parallel state than `initial` and one
+    /// another (a list under `initial`, SCXML's `<scxml initial="a b">`); usually empty.
+    public var otherInitialStates: [Named] = []
     /// What an input without a transition does.
     public var onUnhandled: UnhandledPolicy
     /// The extended state's variables.

@@ -27,6 +27,12 @@ public struct StateDeclaration: Sendable {
     public var history: HistoryKind?
     /// A history pseudo-state's `default`: where it leads before its parent was ever left.
     public var historyDefault: [Named]
+    /// `default_effects`: effects of a default entry, run right after the entry effects of the
+    /// compound state (for a history state, of its parent). On a compound state, when it is
+    /// entered through its `initial` (not when a transition targets a descendant); on a
+    /// history state, when it leads to its `default`. SCXML's `<initial>` and `<history>`
+    /// transition content.
+    public var defaultEffects: [Named]
 
     /// What the state means, shown by diagrams; no part of what the machine does.
     public var description: String?
@@ -36,7 +42,7 @@ public struct StateDeclaration: Sendable {
     public init(
         _ name: Named, entry: [Named] = [], exit: [Named] = [], isFinal: Bool = false, description: String? = nil,
         children: [StateDeclaration] = [], initial: [Named] = [], isParallel: Bool = false, history: HistoryKind? = nil,
-        historyDefault: [Named] = []
+        historyDefault: [Named] = [], defaultEffects: [Named] = []
     ) {
         self.name = name
         self.entry = entry
@@ -48,5 +54,6 @@ public struct StateDeclaration: Sendable {
         self.isParallel = isParallel
         self.history = history
         self.historyDefault = historyDefault
+        self.defaultEffects = defaultEffects
     }
 }

@@ -11,6 +11,7 @@ extension ChartRunner {
                 for offset in 0..<Int(historyCounts[slot]) { addDescendants(Int(historyRecords[start + offset])) }
                 for offset in 0..<Int(historyCounts[slot]) { addAncestors(Int(historyRecords[start + offset]), upTo: parent) }
             } else {
+                if !chart.defaultEffects.isEmpty { Self.insert(state, into: &defaultEntrySet) }
                 for target in tree.defaultEntries[state] { addDescendants(Int(target)) }
                 for target in tree.defaultEntries[state] { addAncestors(Int(target), upTo: parent) }
             }
@@ -19,6 +20,7 @@ extension ChartRunner {
         Self.insert(state, into: &entrySet)
         switch tree.kinds[state] {
         case .compound:
+            if !chart.defaultEffects.isEmpty { Self.insert(state, into: &defaultEntrySet) }
             for target in tree.defaultEntries[state] { addDescendants(Int(target)) }
             for target in tree.defaultEntries[state] { addAncestors(Int(target), upTo: state) }
         case .parallel:

@@ -5,16 +5,23 @@ extension ChartRunner {
     /// that fails to evaluate leaves the machine as it was).
     mutating func microstep(argument: Value, _ result: inout ChartResult) {
         let tree = chart.tree
+        let hasDefaultEffects = !chart.defaultEffects.isEmpty
         for word in exitSet.indices {
             exitSet[word] = 0
             entrySet[word] = 0
+            if hasDefaultEffects { defaultEntrySet[word] = 0 }
         }
         for domain in enabledDomains where domain != StateChart.noDomain {
             Self.insertRange(Int(domain) + 1, tree.end(of: Int(domain)), into: &exitSet)
         }
         for word in exitSet.indices { exitSet[word] &= configuration[word] }
-        if enabled.count == 1, let entered = chart.staticEntrySet(of: Int(enabled[0])) {
-            // The common case: one transition, whose entry set was worked out at load.
+        // History is recorded as the states are exited, before the entry set is computed: a
+        // transition that leaves a state and comes back through its history returns to where
+        // it was (SCXML's exitStates, then enterStates). Undone if the step fails.
+        recordHistories()
+        // The common case: one transition, whose entry set was worked out at load (not when
+        // default effects need to know which states are entered by default).
+        if enabled.count == 1, !hasDefaultEffects, let entered = chart.staticEntrySet(of: Int(enabled[0])) {
             for state in entered { Self.insert(Int(state), into: &entrySet) }
         } else {
             addEntrySets()
@@ -22,6 +29,7 @@ extension ChartRunner {
         transitionsTaken.append(contentsOf: enabled)
         timerLimitReached = false
         let failure = runPlan(argument: argument)
+        if timerLimitReached || failure != nil { undoHistoryRecords() }
         if timerLimitReached {
             result.outcome = .rejected(.timerLimit)
             effectsRun.removeAll(keepingCapacity: true)
@@ -74,14 +82,18 @@ extension ChartRunner {
         let (exitEffects, entryEffects, effects) = (machine.exitEffects, machine.entryEffects, machine.effects)
         let (compiledTransitions, chartTransitions, doneInputs) = (machine.transitions, chart.transitions, chart.doneInputs)
         for word in configuration.indices { nextConfiguration[word] = configuration[word] & ~exitSet[word] }
-        // Exits, innermost first: descending ids.
+        let (activitySlots, defaultEffects) = (chart.activitySlots, chart.defaultEffects)
+        // Exits, innermost first: descending ids. A state that `in()` tests leaves the
+        // configuration once its exit effects ran (SCXML's exitStates).
         var word = exitSet.count - 1
         while word >= 0 {
             var bits = exitSet[word]
             while bits != 0 {
                 let bit = 63 - bits.leadingZeroBitCount
                 bits &= ~(1 << UInt64(bit))
-                for effect in exitEffects[word << 6 | bit] { appendEffect(effect) }
+                let state = word << 6 | bit
+                for effect in exitEffects[state] { appendEffect(effect) }
+                if !activitySlots.isEmpty && activitySlots[state] >= 0 { plan.append(.activity(slot: activitySlots[state], active: false)) }
             }
             word -= 1
         }
@@ -96,19 +108,22 @@ extension ChartRunner {
                 bits &= bits &- 1
                 if Self.contains(nextConfiguration, state) { continue }
                 Self.insert(state, into: &nextConfiguration)
+                // Active before its entry effects run (SCXML's enterStates).
+                if !activitySlots.isEmpty && activitySlots[state] >= 0 { plan.append(.activity(slot: activitySlots[state], active: true)) }
                 for effect in entryEffects[state] { appendEffect(effect) }
+                if !defaultEffects.isEmpty { appendDefaultEffects(of: state, defaultEffects) }
                 guard tree.isFinal[state] else { continue }
                 let parent = Int(tree.parents[state])
                 if parent < 0 {
-                    plan.append(-1)
+                    plan.append(.finish)
                     continue
                 }
-                if tree.kinds[parent] == .compound { plan.append(Int32(-(parent + 2))) }
+                if tree.kinds[parent] == .compound { plan.append(.done(state: Int32(parent))) }
                 let grandparent = Int(tree.parents[parent])
                 if tree.kinds[parent] == .parallel && isInFinalState(parent, nextConfiguration) {
-                    plan.append(Int32(-(parent + 2)))
+                    plan.append(.done(state: Int32(parent)))
                 } else if grandparent >= 0 && tree.kinds[grandparent] == .parallel && isInFinalState(grandparent, nextConfiguration) {
-                    plan.append(Int32(-(grandparent + 2)))
+                    plan.append(.done(state: Int32(grandparent)))
                 }
             }
         }
@@ -117,17 +132,25 @@ extension ChartRunner {
         var copied = false
         var finishes = false
         for step in plan {
-            if step == -1 {
+            let id: Int
+            switch step {
+            case .finish:
                 finishes = true
                 continue
-            }
-            if step < -1 {
-                let state = Int(-step) - 2
-                let input = doneInputs[state]
-                if input >= 0 { queue.appendInternal(Queued(input: Int(input), argument: .null, sender: ~state), externalCount: externalCount) }
+            case .done(let state):
+                let input = doneInputs[Int(state)]
+                if input >= 0 { queue.appendInternal(Queued(input: Int(input), argument: .null, sender: ~Int(state)), externalCount: externalCount) }
                 continue
+            case .activity(let slot, let active):
+                if !copied {
+                    for slot in values.indices { scratch[slot] = values[slot] }
+                    copied = true
+                }
+                scratch[Int(slot)] = .bool(active)
+                continue
+            case .effect(let effect):
+                id = Int(effect)
             }
-            let id = Int(step)
             let effect = effects[id]
             guard effect.hasBody else { continue }
             if !copied {
@@ -150,15 +173,7 @@ extension ChartRunner {
             timerLimitReached = true
             return nil
         }
-        // Commit: history records what was active in the states left, then the new configuration.
-        for word in exitSet.indices {
-            var bits = exitSet[word]
-            while bits != 0 {
-                let state = word << 6 | bits.trailingZeroBitCount
-                bits &= bits &- 1
-                for history in tree.histories[state] { record(history, leaving: state) }
-            }
-        }
+        // Commit: the new configuration (history was recorded by the microstep).
         swap(&configuration, &nextConfiguration)
         if copied {
             swap(&values, &scratch)
@@ -170,10 +185,51 @@ extension ChartRunner {
         return nil
     }
 
+    /// After `state`'s entry effects: the effects of its default entry, then those of each of
+    /// its history states that led to its default (SCXML's enterStates).
+    mutating func appendDefaultEffects(of state: Int, _ defaultEffects: [[Int]]) {
+        if Self.contains(defaultEntrySet, state) {
+            for effect in defaultEffects[state] { appendEffect(effect) }
+        }
+        for history in chart.tree.histories[state] where Self.contains(defaultEntrySet, Int(history)) {
+            for effect in defaultEffects[Int(history)] { appendEffect(effect) }
+        }
+    }
+
     @inline(__always)
     mutating func appendEffect(_ effect: Int) {
-        plan.append(Int32(effect))
+        plan.append(.effect(Int32(effect)))
         effectsRun.append(Int32(effect))
+    }
+
+    /// Records the history of every state of ``exitSet`` that has one, keeping what each slot
+    /// held in ``historyUndo`` for ``undoHistoryRecords()``.
+    mutating func recordHistories() {
+        if !historyUndo.isEmpty { historyUndo.removeAll(keepingCapacity: true) }
+        guard !historyCounts.isEmpty else { return }
+        let tree = chart.tree
+        for word in exitSet.indices {
+            var bits = exitSet[word]
+            while bits != 0 {
+                let state = word << 6 | bits.trailingZeroBitCount
+                bits &= bits &- 1
+                for history in tree.histories[state] { record(history, leaving: state) }
+            }
+        }
+    }
+
+    /// Puts back what ``recordHistories()`` overwrote, latest first.
+    mutating func undoHistoryRecords() {
+        var end = historyUndo.count
+        while end > 0 {
+            let slot = Int(historyUndo[end - 2])
+            let count = historyUndo[end - 1]
+            let start = end - 2 - max(Int(count), 0)
+            for offset in 0..<max(Int(count), 0) { historyRecords[historyStarts[slot] + offset] = historyUndo[start + offset] }
+            historyCounts[slot] = count
+            end = start
+        }
+        historyUndo.removeAll(keepingCapacity: true)
     }
 
     mutating func record(_ history: Int32, leaving parent: Int) {
@@ -181,6 +237,11 @@ extension ChartRunner {
         let slot = Int(tree.historySlots[Int(history)])
         var count = 0
         let start = historyStarts[slot]
+        // What the slot held: its records, then the slot and their count.
+        let previous = historyCounts[slot]
+        for offset in 0..<max(Int(previous), 0) { historyUndo.append(historyRecords[start + offset]) }
+        historyUndo.append(Int32(slot))
+        historyUndo.append(previous)
         if tree.kinds[Int(history)] == .deepHistory {
             for state in (parent + 1)..<tree.end(of: parent) where tree.kinds[state] == .atomic && Self.contains(configuration, state) {
                 historyRecords[start + count] = Int32(state)

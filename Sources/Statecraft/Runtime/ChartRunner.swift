@@ -48,6 +48,9 @@ public struct ChartRunner: Sendable {
     var historyRecords: [Int32]
     var historyStarts: [Int]
     var historyCounts: [Int32]
+    /// What the step's history records overwrote, to put back if the step fails: per record,
+    /// the slot's previous states, then its slot and their count (-1: none).
+    var historyUndo: [Int32] = []
 
     // Buffers of one step.
     var enabled: [Int32] = []
@@ -55,9 +58,12 @@ public struct ChartRunner: Sendable {
     var exitSet: [UInt64]
     var entrySet: [UInt64]
     var nextConfiguration: [UInt64]
-    /// Effects to run, with markers: -1 finishes the machine, -(state + 2) raises the state's
-    /// done event.
-    var plan: [Int32] = []
+    /// The compound states of ``entrySet`` entered through their `initial`, and the history
+    /// states that led to their `default`: whose default effects the step runs. Kept empty
+    /// when the machine has no default effects.
+    var defaultEntrySet: [UInt64]
+    /// What the step does, in order, once its exit and entry sets are known.
+    var plan: [PlanStep] = []
 
     // Timers (ChartRunner+Timers.swift): untouched by a machine without them.
     /// The pending timers.
@@ -92,6 +98,7 @@ public struct ChartRunner: Sendable {
         exitSet = configuration
         entrySet = configuration
         nextConfiguration = configuration
+        defaultEntrySet = configuration
         values = machine.initialContext + chart.activityTests.map { _ in Value.bool(false) }
         scratch = values
         self.stepLimit = stepLimit
@@ -169,11 +176,12 @@ public struct ChartRunner: Sendable {
         for word in entrySet.indices {
             entrySet[word] = 0
             exitSet[word] = 0
+            defaultEntrySet[word] = 0
         }
-        for target in chart.tree.initial {
-            addDescendants(Int(target))
-            addAncestors(Int(target), upTo: -1)
-        }
+        // Every target's descendants first, then the ancestors: an ancestor that is parallel
+        // completes only the regions no target enters (SCXML's computeEntrySet).
+        for target in chart.tree.initial { addDescendants(Int(target)) }
+        for target in chart.tree.initial { addAncestors(Int(target), upTo: -1) }
         var result = ChartResult(.start, input: -1, outcome: .accepted)
         if let failure = runPlan(argument: .null) {
             result.outcome = .rejected(.expressionError)

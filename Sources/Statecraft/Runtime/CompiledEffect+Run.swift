@@ -31,7 +31,10 @@ extension CompiledEffect {
                     context[slot] = try evaluate(value, site)
                 case .send(let send):
                     let value = try send.argument.map { expression throws(Failure) in try evaluate(expression, send.site) } ?? .null
-                    if send.delay >= 0 {
+                    if let (expression, site) = send.delayExpression {
+                        let delay = try milliseconds(of: evaluate(expression, site), site)
+                        timerRequests.append(.send(input: send.input, argument: value, sentBy: effect, delay: delay, timer: send.timer))
+                    } else if send.delay >= 0 {
                         timerRequests.append(.send(input: send.input, argument: value, sentBy: effect, delay: send.delay, timer: send.timer))
                     } else if send.isExternal {
                         queue.append(queuing(send.input, value))
@@ -41,6 +44,11 @@ extension CompiledEffect {
                     }
                 case .cancel(let timer):
                     timerRequests.append(.cancel(timer: timer))
+                case .cancelEvaluated(let expression, let site, let timers):
+                    guard case .string(let id) = try evaluate(expression, site) else {
+                        throw Failure(error: .conversion("a cancelled id is a string"), site: site)
+                    }
+                    if let timer = timers[id] { timerRequests.append(.cancel(timer: timer)) }
                 case .log(let label, let value, let site):
                     let logged = try value.map { expression throws(Failure) in try evaluate(expression, site) }
                     log?(EffectLogEntry(effect: effectNames[effect], label: label, value: logged))
@@ -56,6 +64,21 @@ extension CompiledEffect {
                 case .forEach(let items, let site, let item, let index, let body):
                     try runLoop(over: evaluate(items, site), site: site, item: item, index: index, body)
                 }
+            }
+        }
+        /// A computed delay: an int of milliseconds, or a duration string.
+        func milliseconds(of value: Value, _ site: Int) throws(Failure) -> Int {
+            switch value {
+            case .int(let milliseconds) where milliseconds >= 0 && milliseconds <= Delay.maximumMilliseconds:
+                return milliseconds
+            case .string(let text):
+                do {
+                    return try Delay(parsing: text).milliseconds
+                } catch {
+                    throw Failure(error: .conversion("the delay \"\(text)\" is not a duration: \(error.message)"), site: site)
+                }
+            default:
+                throw Failure(error: .conversion("a delay is an int of milliseconds from 0 or a duration string, not \(value)"), site: site)
             }
         }
         func runLoop(over items: Value, site: Int, item: Int, index: Int, _ body: [Step]) throws(Failure) {

@@ -114,6 +114,29 @@ public struct Runner: Sendable {
     ///   of the right type will do.
     @inlinable
     public mutating func send<Sink: ResultSink & ~Copyable>(_ input: Int, argument: Value = .null, into sink: inout Sink) {
+        // The hot path: a cell settled by its code, whose result is built here and handed
+        // straight to the sink. A cell taken directly runs only copies, which queue nothing,
+        // so there is no queue to drain either.
+        let from = current
+        let cell = cell(of: input)
+        if cell.code >= 0 {
+            take(cell, argument: argument)
+            sink.receive(TransitionResult(input: input, from: from, outcome: .accepted(to: current), transition: Int(cell.code)), from: self)
+            return
+        }
+        if cell.code == DispatchTable.unhandled {
+            let outcome: TransitionResult.Outcome = machine.onUnhandled == .ignore ? .ignored : .rejected(.noTransition)
+            sink.receive(TransitionResult(input: input, from: from, outcome: outcome), from: self)
+            return
+        }
+        sendSearching(input, argument: argument, into: &sink)
+    }
+
+    /// ``send(_:argument:into:)`` for a cell that is not settled by its code: its candidates
+    /// searched, guards evaluated, effect bodies run, the queue drained. Specialised for the
+    /// caller's sink, but kept out of the hot path's line.
+    @inlinable @inline(never)
+    mutating func sendSearching<Sink: ResultSink & ~Copyable>(_ input: Int, argument: Value, into sink: inout Sink) {
         let result = process(input, argument: argument, sentBy: -1)
         sink.receive(result, from: self)
         if queueHead < queue.count { drainQueue(into: &sink) }
@@ -242,6 +265,10 @@ public struct Runner: Sendable {
     ) {
         values.withUnsafeMutableBufferPointer { context in
             table.copies.withUnsafeBufferPointer { copies in
+                guard table.hasStateCopies else {
+                    copyPart(table.transitionCopies, index, copies, argument, context)
+                    return
+                }
                 let target = Int(table.targets[index])
                 if target >= 0 { copyPart(table.exitCopies, source, copies, argument, context) }
                 copyPart(table.transitionCopies, index, copies, argument, context)

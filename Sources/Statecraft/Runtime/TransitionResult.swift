@@ -78,13 +78,13 @@ public struct TransitionResult: Sendable {
     public var failedExpression: ExpressionSite?
 
     @usableFromInline
-    init(isStart: Bool = false, input: Int, from: Int, outcome: Outcome, sentBy: Int) {
+    init(isStart: Bool = false, input: Int, from: Int, outcome: Outcome, transition: Int = -1, sentBy: Int = -1) {
         self.isStart = isStart
         self.timer = -1
         self.input = input
         self.from = from
         self.outcome = outcome
-        self.transition = -1
+        self.transition = transition
         self.sentBy = sentBy
         self.queueSlot = -1
         self.discarded = 0

@@ -42,6 +42,9 @@ public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
         out.record(Self.scheme)
         out.record("policy", machine.onUnhandled.rawValue)
         out.record("initial", machine.stateNames[machine.initialState])
+        if let initial = machine.chart?.tree.initial, initial.count > 1 {
+            out.record("initial", initial.map { machine.stateNames[Int($0)] }.joined(separator: " "))
+        }
         let effectNames = { (ids: [Int]) in ids.map { machine.effectNames[$0] } }
         // Sorted by UTF-8 bytes, which no Unicode or library version can reorder.
         let utf8Order = { (a: String, b: String) in a.utf8.lexicographicallyPrecedes(b.utf8) }
@@ -117,9 +120,10 @@ private struct CanonicalWriter {
                 record("set", machine.variableNames[slot], effect.expressionTexts[site])
             case .send(let send):
                 let text = send.argument == nil ? "-" : effect.expressionTexts[send.site]
-                if send.delay >= 0 {
+                if send.isDelayed {
                     let id = send.timer >= 0 ? machine.timers?.timerNames[send.timer] ?? "-" : "-"
-                    record("send", machine.inputNames[send.input], text, send.isExternal ? "external" : "internal", "delay \(send.delay)", id)
+                    let delay = send.delayExpression.map { "delay_expr " + effect.expressionTexts[$0.site] } ?? "delay \(send.delay)"
+                    record("send", machine.inputNames[send.input], text, send.isExternal ? "external" : "internal", delay, id)
                 } else if send.isExternal {
                     record("send", machine.inputNames[send.input], text, "external")
                 } else {
@@ -137,6 +141,8 @@ private struct CanonicalWriter {
                 record("end")
             case .cancel(let timer):
                 record("cancel", machine.timers?.timerNames[timer] ?? "-")
+            case .cancelEvaluated(_, let site, _):
+                record("cancel_expr", effect.expressionTexts[site])
             case .forEach(_, let site, let item, let index, let body):
                 record("foreach", effect.expressionTexts[site], machine.variableNames[item], index < 0 ? "-" : machine.variableNames[index])
                 self.steps(body, of: effect, machine)

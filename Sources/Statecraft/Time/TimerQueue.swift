@@ -127,7 +127,7 @@ package struct TimerQueue: Sendable {
     package static func started(by effects: some Sequence<Int>, in machine: CompiledMachine) -> Int {
         var count = 0
         for effect in effects {
-            for send in machine.effects[effect].sentInputs where send.delay >= 0 { count += 1 }
+            for send in machine.effects[effect].sentInputs where send.isDelayed { count += 1 }
         }
         return count
     }

@@ -206,6 +206,7 @@ public enum MachineLinter {
         for state in definition.allStates {
             for name in state.entry { mention(name, by: "state '\(state.name.name)' (entry)") }
             for name in state.exit { mention(name, by: "state '\(state.name.name)' (exit)") }
+            for name in state.defaultEffects { mention(name, by: "state '\(state.name.name)' (default_effects)") }
         }
         let transitions = definition.transitions
         for index in transitions.indices {

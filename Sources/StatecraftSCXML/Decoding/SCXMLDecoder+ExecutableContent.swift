@@ -64,7 +64,7 @@ extension SCXMLDecoder {
             switch step {
             case .assign(let assignment): "set \(assignment.variable.name) = \(assignment.expression.text);"
             case .send(let send):
-                "send \(send.input.name) \(send.argument?.text ?? "") \(send.queue.rawValue) \(send.delay?.text ?? "") \(send.id?.name ?? "");"
+                "send \(send.input.name) \(send.argument?.text ?? "") \(send.queue.rawValue) \(send.delay?.text ?? "") \(send.id?.name ?? "") \(send.delayExpression?.text ?? "");"
             case .log(let log): "log \(log.label ?? "") \(log.expression?.text ?? "");"
             case .conditional(let conditional):
                 "if " + conditional.branches.map { "\($0.condition.text) { \(text(of: $0.steps)) }" }.joined(separator: " elif ")
@@ -72,6 +72,7 @@ extension SCXMLDecoder {
             case .forEach(let loop):
                 "foreach \(loop.items.text) \(loop.item.name) \(loop.index?.name ?? "") { \(text(of: loop.steps)) };"
             case .cancel(let id): "cancel \(id.name);"
+            case .cancelEvaluated(let id): "cancel_expr \(id.text);"
             }
         }.joined()
     }
@@ -102,7 +103,11 @@ extension SCXMLDecoder {
                 }
                 useEvent(Named(event, at: element.position))
                 steps.append(.send(.init(Named(event, at: element.position))))
-            case "send": if let send = decodeSend(index) { steps.append(.send(send)) }
+            case "send":
+                if let (send, idLocation) = decodeSend(index) {
+                    steps.append(.send(send))
+                    if let idLocation { steps.append(.assign(idLocation)) }
+                }
             case "log":
                 checkAttributes(index)
                 noChildren(element)
@@ -119,12 +124,11 @@ extension SCXMLDecoder {
             case "cancel":
                 checkAttributes(index)
                 noChildren(element)
-                if element.attribute("sendidexpr") != nil {
-                    error(.unsupported, "<cancel sendidexpr> is not supported: name the send with sendid", element)
-                } else if let id = element.attribute("sendid") {
-                    steps.append(.cancel(Named(id, at: element.position)))
-                } else {
-                    error(.missingKey, "<cancel> needs a sendid", element)
+                switch (element.attribute("sendid"), element.attribute("sendidexpr")) {
+                case (let id?, nil): steps.append(.cancel(Named(id, at: element.position)))
+                case (nil, let id?): steps.append(.cancelEvaluated(expression(id, element)))
+                case (_?, _?): error(.invalidValue, "<cancel> has a sendid or a sendidexpr, not both", element)
+                case (nil, nil): error(.missingKey, "<cancel> needs a sendid or a sendidexpr", element)
                 }
             default:
                 misplaced(index, in: "executable content", allowed: SCXMLVocabulary.executableContent)
@@ -204,15 +208,13 @@ extension SCXMLDecoder {
 
     /// `<send>` to this machine: its external queue (no target, or SCXML's event processor as
     /// `type`) or its internal one (`target="#_internal"`); `<content expr="...">` gives the
-    /// event's value (`arg`).
-    private mutating func decodeSend(_ index: Int) -> EffectDefinition.Send? {
+    /// event's value (`arg`). With `idlocation`, also the assignment of the send's id (one
+    /// made up, `_send1`, ...) to that variable.
+    private mutating func decodeSend(_ index: Int) -> (EffectDefinition.Send, idLocation: EffectDefinition.Assignment?)? {
         checkAttributes(index)
         let element = tree[index]
         for attribute in ["eventexpr", "targetexpr", "typeexpr", "namelist"] where element.attribute(attribute) != nil {
             error(.unsupported, "<send \(attribute)> is not supported: a send names its event and this machine", element)
-        }
-        for attribute in ["delayexpr", "idlocation"] where element.attribute(attribute) != nil {
-            error(.unsupported, "<send \(attribute)> is not supported: write the delay as delay=\"...\" and the id as id=\"...\"", element)
         }
         var delay: Delay?
         if let text = element.attribute("delay") {
@@ -221,6 +223,22 @@ extension SCXMLDecoder {
             } catch {
                 self.error(.invalidValue, "<send delay=\"\(text)\">: \(error.message)", element)
             }
+        }
+        let delayExpression = element.attribute("delayexpr").map { expression($0, element) }
+        if delay != nil && delayExpression != nil { error(.invalidValue, "<send> has a delay or a delayexpr, not both", element) }
+        var id = element.attribute("id").map { Named($0, at: element.position) }
+        var idLocation: EffectDefinition.Assignment?
+        if let location = element.attribute("idlocation") {
+            if id != nil { error(.invalidValue, "<send> has an id or an idlocation, not both", element) }
+            var name: String
+            repeat {
+                generatedIdCount += 1
+                name = "_send\(generatedIdCount)"
+            } while ids.contains(name)
+            ids.insert(name)
+            // Only a delayed send can be cancelled, so only a delayed one is given the id.
+            if delay != nil || delayExpression != nil { id = Named(name, at: element.position) }
+            idLocation = .init(Named(location, at: element.position), ExpressionSource("\"\(name)\"", at: element.position))
         }
         if let type = element.attribute("type"), type != SCXMLVocabulary.scxmlEventProcessor, type != "scxml" {
             error(.unsupported, "<send type=\"\(type)\"> is not supported: only SCXML's own event processor (this machine) is", element)
@@ -253,10 +271,10 @@ extension SCXMLDecoder {
         }
         useEvent(Named(event, at: element.position))
         // A delayed send fires as an input of its own when it falls due, whatever its target.
-        if delay != nil { queue = .internal }
-        return EffectDefinition.Send(
-            Named(event, at: element.position), argument: argument, queue: queue, delay: delay,
-            id: element.attribute("id").map { Named($0, at: element.position) })
+        if delay != nil || delayExpression != nil { queue = .internal }
+        let send = EffectDefinition.Send(
+            Named(event, at: element.position), argument: argument, queue: queue, delay: delay, id: id, delayExpression: delayExpression)
+        return (send, idLocation)
     }
 
     mutating func noChildren(_ element: XMLElement) {

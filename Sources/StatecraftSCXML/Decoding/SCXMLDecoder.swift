@@ -96,27 +96,25 @@ struct SCXMLDecoder {
             error(.missingKey, "an <scxml> document needs at least one <state>, <parallel> or <final>", root)
             return nil
         }
-        let initial = decodeRootInitial(root) ?? first.name
+        let initial = decodeRootInitial(root) ?? [first.name]
         let name = root.attribute("name") ?? defaultName
-        return MachineDefinition(
+        var definition = MachineDefinition(
             name: name, description: root.attribute("description", namespace: .statecraft),
-            initial: initial, onUnhandled: onUnhandled, context: context, inputs: machineInputs(), states: states,
+            initial: initial[0], onUnhandled: onUnhandled, context: context, inputs: machineInputs(), states: states,
             effects: effects, transitions: resolvePatterns(transitions))
+        definition.otherInitialStates = Array(initial.dropFirst())
+        return definition
     }
 
-    private mutating func decodeRootInitial(_ root: XMLElement) -> Named? {
+    /// `<scxml initial>`: one state, or several in different regions of a parallel state.
+    private mutating func decodeRootInitial(_ root: XMLElement) -> [Named]? {
         guard let text = root.attribute("initial") else { return nil }
         let names = XMLWhitespace.tokens(text)
-        guard names.count == 1 else {
-            error(
-                names.isEmpty ? .invalidValue : .unsupported,
-                names.isEmpty
-                    ? "<scxml initial> is empty"
-                    : "<scxml initial> names \(names.count) states; Statecraft starts a machine in one state (name their parallel ancestor instead)",
-                root)
+        guard !names.isEmpty else {
+            error(.invalidValue, "<scxml initial> is empty", root)
             return nil
         }
-        return Named(names[0], at: root.position)
+        return names.map { Named($0, at: root.position) }
     }
 
     /// The machine's inputs: the `<sc:input>` declarations when there are any, else every
@@ -195,7 +193,7 @@ struct SCXMLDecoder {
                     error(.invalidValue, "<state id=\"\(name.name)\"> has two <initial> elements", childElement)
                 }
                 initialElement = childElement
-                state.initial = pseudoStateTargets(child)
+                (state.initial, state.defaultEffects) = pseudoStateTransition(child, effectName: name.name + ".initial")
             case (_, "datamodel"):
                 decodeDatamodel(child)
             default:
@@ -232,7 +230,7 @@ struct SCXMLDecoder {
             if isSCXML(tree[child]), tree[child].name == "transition" {
                 if seen { error(.invalidValue, "a <history> has one default <transition>", tree[child]) }
                 seen = true
-                state.historyDefault = pseudoStateTargets(child)
+                (state.historyDefault, state.defaultEffects) = pseudoStateTransition(child, effectName: state.name.name + ".default")
             } else {
                 misplaced(child, in: "<history>", allowed: ["transition"])
             }
@@ -240,8 +238,9 @@ struct SCXMLDecoder {
         return state
     }
 
-    /// The targets of the one `<transition>` of an `<initial>`, or of a `<history>`'s default.
-    private mutating func pseudoStateTargets(_ index: Int) -> [Named] {
+    /// The targets of the one `<transition>` of an `<initial>`, or of a `<history>`'s default,
+    /// and the effects of its executable content (named `effectName`).
+    private mutating func pseudoStateTransition(_ index: Int, effectName: String) -> (targets: [Named], effects: [Named]) {
         let element = tree[index]
         if element.name == "initial" {
             checkAttributes(index)
@@ -251,25 +250,20 @@ struct SCXMLDecoder {
             }
             guard transitions.count == 1 else {
                 error(.invalidValue, "an <initial> holds exactly one <transition>, not \(transitions.count)", element)
-                return []
+                return ([], [])
             }
-            return pseudoStateTargets(transitions[0])
+            return pseudoStateTransition(transitions[0], effectName: effectName)
         }
         checkAttributes(index)
         for attribute in ["event", "cond", "type"] where element.attribute(attribute) != nil {
             error(.invalidValue, "the <transition> of an <initial> or a <history> takes no \(attribute)", element)
         }
-        if !element.children.isEmpty {
-            error(
-                .unsupported,
-                "executable content in the <transition> of an <initial> or a <history> is not supported; put it in the target's <onentry>",
-                tree[element.children[0]])
-        }
+        let effects = executableBlock(index, effectName: effectName)
         guard let target = element.attribute("target") else {
             error(.missingKey, "the <transition> of an <initial> or a <history> needs a target", element)
-            return []
+            return ([], effects)
         }
-        return names(target, element)
+        return (names(target, element), effects)
     }
 
     /// A space-separated list of ids.

@@ -1,10 +1,15 @@
 /// SCXML's way of writing a state test, `In(id)` (the null datamodel's form) or `In('id')` (the
-/// ECMAScript datamodel's), turned into the expression language's `in(id)`. Everything else is
-/// the expression language already; string literals are left as they are.
+/// ECMAScript datamodel's), turned into the expression language's `in(id)`, and the event's
+/// data, `_event.data`, into `arg`. Everything else is the expression language already; string
+/// literals are left as they are.
 enum SCXMLExpression {
+    /// The event's data, as SCXML's datamodels name it.
+    static let eventData = "_event.data"
+
     static func statecraftText(of text: String) -> String {
-        guard mentionsIn(text) else { return text }
+        guard mentionsIn(text) || text.utf8.contains(UInt8(ascii: "_")) && text.contains(eventData) else { return text }
         let scalars = Array(text.unicodeScalars)
+        let eventData = Array(Self.eventData.unicodeScalars)
         var out = String.UnicodeScalarView()
         var index = 0
         func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
@@ -36,6 +41,13 @@ enum SCXMLExpression {
                 index = rewritten.end
                 continue
             }
+            if scalar == "_", index == 0 || !isIdentifier(scalars[index - 1]), scalars[index...].starts(with: eventData),
+                index + eventData.count == scalars.count || !isIdentifier(scalars[index + eventData.count]) && scalars[index + eventData.count] != "."
+            {
+                out.append(contentsOf: "arg".unicodeScalars)
+                index += eventData.count
+                continue
+            }
             out.append(scalar)
             index += 1
         }
@@ -43,6 +55,32 @@ enum SCXMLExpression {
     }
 
     /// Whether `In` occurs in the text at all: most conditions are left as they are.
+    /// Whether `text` names `_event` outside its string literals.
+    static func mentionsEventVariable(_ text: String) -> Bool {
+        guard text.contains("_event") else { return false }
+        let scalars = Array(text.unicodeScalars)
+        let name = Array("_event".unicodeScalars)
+        func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "_" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+        }
+        var index = 0
+        var quote: Unicode.Scalar?
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if let open = quote {
+                if scalar == "\\" { index += 1 } else if scalar == open { quote = nil }
+            } else if scalar == "\"" || scalar == "'" {
+                quote = scalar
+            } else if scalar == "_", index == 0 || !isIdentifier(scalars[index - 1]), scalars[index...].starts(with: name),
+                index + name.count == scalars.count || !isIdentifier(scalars[index + name.count])
+            {
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+
     private static func mentionsIn(_ text: String) -> Bool {
         var previous: UInt8 = 0
         for byte in text.utf8 {

@@ -64,7 +64,7 @@ public enum SCXMLWriter {
             out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             var attributes = [
                 ("xmlns", XMLTreeReader.scxmlNamespace), ("xmlns:\(SCXMLVocabulary.statecraftPrefix)", SCXMLVocabulary.statecraftNamespace),
-                ("version", "1.0"), ("name", definition.name), ("initial", definition.initial.name),
+                ("version", "1.0"), ("name", definition.name), ("initial", ([definition.initial] + definition.otherInitialStates).map(\.name).joined(separator: " ")),
             ]
             if definition.onUnhandled == .reject { attributes.append(("sc:on-unhandled", "reject")) }
             if let description = definition.description { attributes.append(("sc:description", description)) }
@@ -96,21 +96,28 @@ public enum SCXMLWriter {
                 let attributes = [("id", name), ("type", history.rawValue)]
                 if state.historyDefault.isEmpty { return empty("history", attributes, indent: indent) }
                 open("history", attributes, indent: indent)
-                empty("transition", [("target", names(state.historyDefault))], indent: indent + "  ")
+                pseudoStateTransition(to: state.historyDefault, state.defaultEffects, indent: indent + "  ")
                 return close("history", indent: indent)
             }
             let element = state.isFinal ? "final" : state.isParallel ? "parallel" : "state"
             var attributes = [("id", name)]
-            if !state.initial.isEmpty { attributes.append(("initial", names(state.initial))) }
+            // Default effects are the content of an <initial>'s transition.
+            let initialElement = !state.defaultEffects.isEmpty && !state.children.isEmpty && !state.isParallel
+            if !state.initial.isEmpty && !initialElement { attributes.append(("initial", names(state.initial))) }
             if let description = state.description { attributes.append(("sc:description", description)) }
             let transitions = transitionsByState[name] ?? []
-            if state.entry.isEmpty && state.exit.isEmpty && transitions.isEmpty && state.children.isEmpty {
+            if state.entry.isEmpty && state.exit.isEmpty && transitions.isEmpty && state.children.isEmpty && state.defaultEffects.isEmpty {
                 return empty(element, attributes, indent: indent)
             }
             open(element, attributes, indent: indent)
             let inner = indent + "  "
             block("onentry", state.entry, indent: inner)
             block("onexit", state.exit, indent: inner)
+            if initialElement, let first = state.children.first(where: { $0.history == nil }) {
+                open("initial", [], indent: inner)
+                pseudoStateTransition(to: state.initial.isEmpty ? [first.name] : state.initial, state.defaultEffects, indent: inner + "  ")
+                close("initial", indent: inner)
+            }
             for transition in transitions { write(transition, indent: inner) }
             for child in state.children { write(child, indent: inner) }
             close(element, indent: indent)
@@ -127,6 +134,14 @@ public enum SCXMLWriter {
             if transition.effects.isEmpty { return empty("transition", attributes, indent: indent) }
             open("transition", attributes, indent: indent)
             effects(transition.effects, indent: indent + "  ")
+            close("transition", indent: indent)
+        }
+
+        /// The `<transition>` of an `<initial>` or a `<history>`, with its effects.
+        private mutating func pseudoStateTransition(to targets: [Named], _ effects: [Named], indent: String) {
+            if effects.isEmpty { return empty("transition", [("target", names(targets))], indent: indent) }
+            open("transition", [("target", names(targets))], indent: indent)
+            self.effects(effects, indent: indent + "  ")
             close("transition", indent: indent)
         }
 
@@ -162,8 +177,9 @@ public enum SCXMLWriter {
                     var attributes = [("event", send.input.name)]
                     // A delayed send has no target: SCXML delays only what it sends as an event of its own.
                     if let delay = send.delay { attributes.append(("delay", delay.text)) }
+                    if let delay = send.delayExpression { attributes.append(("delayexpr", delay.text)) }
                     if let id = send.id { attributes.append(("id", id.name)) }
-                    if send.queue == .internal && send.delay == nil {
+                    if send.queue == .internal && !send.isDelayed {
                         guard send.argument != nil else {
                             empty("raise", attributes, indent: indent)
                             continue
@@ -198,6 +214,8 @@ public enum SCXMLWriter {
                     close("if", indent: indent)
                 case .cancel(let id):
                     empty("cancel", [("sendid", id.name)], indent: indent)
+                case .cancelEvaluated(let id):
+                    empty("cancel", [("sendidexpr", id.text)], indent: indent)
                 case .forEach(let loop):
                     var attributes = [("array", loop.items.text), ("item", loop.item.name)]
                     if let index = loop.index { attributes.append(("index", index.name)) }

@@ -48,7 +48,7 @@ extension MachineFileDecoder {
         checkKeys(map, allowed: MachineFileKeys.effectStep, in: "a step of \(owner)")
         // The step's kind is the first of these keys it has; `send` may go with `set`, and `else`
         // with `if` or `elif`: any other key of these in the same mapping is an error.
-        let kinds: [StaticString] = ["set", "send", "cancel", "log", "if", "elif", "foreach", "else"]
+        let kinds: [StaticString] = ["set", "send", "cancel", "cancel_expr", "log", "if", "elif", "foreach", "else"]
         var present: [(name: String, entry: YAMLDocument.Entry)] = []
         for entry in document.entries(map) {
             if let name = kinds.first(where: { document.text(of: entry.key, is: $0) }) { present.append((name.description, entry)) }
@@ -71,7 +71,7 @@ extension MachineFileDecoder {
         }
         guard let (kind, entry) = kind else {
             if doEntry == nil {
-                error(.missingKey, "a step of \(owner) needs one of: set, send, cancel, log, if, elif, else, foreach", document[map].position)
+                error(.missingKey, "a step of \(owner) needs one of: set, send, cancel, cancel_expr, log, if, elif, else, foreach", document[map].position)
             }
             return
         }
@@ -80,10 +80,13 @@ extension MachineFileDecoder {
             open = nil
         }
         switch kind {
-        case "set", "send", "cancel":
+        case "set", "send", "cancel", "cancel_expr":
             // In one mapping: assignments, then cancels, then sends.
             steps += assignments(map)
             steps += document.entry(map, "cancel").map { names($0.value, "'cancel'").map(Step.cancel) } ?? []
+            if let entry = document.entry(map, "cancel_expr"), let id = expression(entry.value, "'cancel_expr'") {
+                steps.append(.cancelEvaluated(id))
+            }
             steps += sends(map)
         case "log":
             if let log = log(entry) { steps.append(.log(log)) }
@@ -154,7 +157,8 @@ extension MachineFileDecoder {
                 let argument = document.entry(item, "arg").flatMap { expression($0.value, "'arg'") }
                 let delayed = document.entry(item, "delay").flatMap { self.delay($0.value, "'delay'") }
                 let id = document.entry(item, "id").flatMap { self.name($0.value, "'id'") }
-                steps.append(.send(.init(input, argument: argument, queue: queue, delay: delayed, id: id)))
+                let delayExpression = document.entry(item, "delay_expr").flatMap { expression($0.value, "'delay_expr'") }
+                steps.append(.send(.init(input, argument: argument, queue: queue, delay: delayed, id: id, delayExpression: delayExpression)))
             } else if let input = self.name(item, "a sent input") {
                 steps.append(.send(.init(input)))
             }

@@ -26,7 +26,14 @@ struct MachineFileDecoder: YAMLShapeReading {
 
         let name = document.entry(top, "machine").flatMap { string($0.value, "'machine'") } ?? defaultName
         let description = document.entry(top, "description").flatMap { string($0.value, "'description'") }
-        let initial = required(top, "initial").flatMap { self.name($0, "'initial'") }
+        // One state, or a list: several initial states in different regions of a parallel state.
+        let initialNames = required(top, "initial").map { node in
+            document[node].kind == .sequence ? names(node, "'initial'") : self.name(node, "'initial'").map { [$0] } ?? []
+        }
+        if let node = document.entry(top, "initial")?.value, document[node].kind == .sequence, initialNames?.isEmpty == true {
+            error(.invalidValue, "'initial' names no state", document[node].position)
+        }
+        let initial = initialNames?.first
         var onUnhandled = MachineDefinition.UnhandledPolicy.reject
         if let entry = document.entry(top, "on_unhandled"), let text = string(entry.value, "'on_unhandled'") {
             if let policy = MachineDefinition.UnhandledPolicy(rawValue: text) {
@@ -43,9 +50,11 @@ struct MachineFileDecoder: YAMLShapeReading {
         // Without its initial state and states a machine's references cannot be checked: every
         // one would be reported as undefined, burying the problem that matters.
         guard let initial, let states else { return nil }
-        return MachineDefinition(
+        var definition = MachineDefinition(
             name: name, description: description, initial: initial, onUnhandled: onUnhandled,
             context: context, inputs: inputs, states: states, effects: effects, transitions: transitions)
+        definition.otherInitialStates = Array(initialNames?.dropFirst() ?? [])
+        return definition
     }
 
     // MARK: - Sections
@@ -166,9 +175,11 @@ struct MachineFileDecoder: YAMLShapeReading {
                             + Suggestion.didYouMean(text, in: ["shallow", "deep"]),
                         document[history.value].position)
                 }
-                for entry in document.entries(options) where !document.text(of: entry.key, is: "history") && !document.text(of: entry.key, is: "default") && !document.text(of: entry.key, is: "description") {
+                let allowed: [StaticString] = ["history", "default", "default_effects", "description"]
+                for entry in document.entries(options) where !allowed.contains(where: { document.text(of: entry.key, is: $0) }) {
                     error(
-                        .invalidState, "history state '\(name.name)' takes only 'history', 'default' and 'description', not '\(document.string(entry.key))'",
+                        .invalidState,
+                        "history state '\(name.name)' takes only 'history', 'default', 'default_effects' and 'description', not '\(document.string(entry.key))'",
                         document[entry.key].position)
                 }
             }
@@ -178,6 +189,7 @@ struct MachineFileDecoder: YAMLShapeReading {
                 }
                 state.historyDefault = names(defaults.value, "'default'")
             }
+            state.defaultEffects = document.entry(options, "default_effects").map { names($0.value, "'default_effects'") } ?? []
             if let children = document.entry(options, "states") {
                 if depth >= Self.maximumStateDepth {
                     error(

@@ -10,13 +10,13 @@ package enum MachineFileKeys {
     package static let input: [StaticString] = ["arg", "description", "internal"]
     /// A state's options.
     package static let state: [StaticString] = [
-        "entry", "exit", "final", "description", "states", "initial", "parallel", "history", "default",
+        "entry", "exit", "final", "description", "states", "initial", "parallel", "history", "default", "default_effects",
     ]
     /// A step of an effect's body (one step per mapping, but `set` with `send`, and `if` or
     /// `elif` with `do` and `else`).
-    package static let effectStep: [StaticString] = ["set", "send", "log", "if", "elif", "else", "do", "foreach", "cancel"]
+    package static let effectStep: [StaticString] = ["set", "send", "log", "if", "elif", "else", "do", "foreach", "cancel", "cancel_expr"]
     /// An input an effect sends, written as a mapping.
-    package static let sentInput: [StaticString] = ["input", "arg", "queue", "delay", "id"]
+    package static let sentInput: [StaticString] = ["input", "arg", "queue", "delay", "delay_expr", "id"]
     /// A `log` step written as a mapping.
     package static let log: [StaticString] = ["label", "expr"]
     /// A `foreach` step.

@@ -9,7 +9,7 @@ public enum MachineFileWriter {
     public static func text(of definition: MachineDefinition) -> String {
         var out = "machine: \(quoted(definition.name))\n"
         if let description = definition.description { out += "description: \(quoted(description))\n" }
-        out += "initial: \(quoted(definition.initial.name))\n"
+        out += "initial: \(list([definition.initial] + definition.otherInitialStates))\n"
         if definition.onUnhandled != .reject { out += "on_unhandled: \(definition.onUnhandled.rawValue)\n" }
         if !definition.context.isEmpty {
             out += "context:\n"
@@ -50,6 +50,7 @@ public enum MachineFileWriter {
         if state.isParallel { options.append("parallel: true") }
         if let history = state.history { options.append("history: \(history.rawValue)") }
         if !state.historyDefault.isEmpty { options.append("default: \(list(state.historyDefault))") }
+        if !state.defaultEffects.isEmpty { options.append("default_effects: \(list(state.defaultEffects, alwaysList: true))") }
         out += "\(indent)\(quoted(state.name.name)):"
         for option in options { out += "\n\(indent)  \(option)" }
         out += "\n"
@@ -75,10 +76,13 @@ public enum MachineFileWriter {
                 if let argument = send.argument { fields.append("arg: \(JSONText.quoted(argument.text))") }
                 if send.queue == .external { fields.append("queue: external") }
                 if let delay = send.delay { fields.append("delay: \(delay.text)") }
+                if let delay = send.delayExpression { fields.append("delay_expr: \(JSONText.quoted(delay.text))") }
                 if let id = send.id { fields.append("id: \(quoted(id.name))") }
                 out += "\(indent)- send: { \(fields.joined(separator: ", ")) }\n"
             case .cancel(let id):
                 out += "\(indent)- cancel: \(quoted(id.name))\n"
+            case .cancelEvaluated(let id):
+                out += "\(indent)- cancel_expr: \(JSONText.quoted(id.text))\n"
             case .log(let log):
                 var fields: [String] = []
                 if let label = log.label { fields.append("label: \(JSONText.quoted(label))") }

@@ -22,8 +22,8 @@ enum MachineFileSchema {
       "$ref": "#/$defs/text"
     },
     "initial": {
-      "description": "The state the machine starts in; its entry effects run at start. It cannot be a final state.",
-      "$ref": "#/$defs/name"
+      "description": "The state the machine starts in; its entry effects run at start. It cannot be a final state. A list names states in different regions of a parallel state.",
+      "$ref": "#/$defs/names"
     },
     "on_unhandled": {
       "description": "What an input with no transition from the current state does: `reject` (the default) reports a `no-transition` rejection; `ignore` leaves the machine as it is and reports the input as ignored.",
@@ -184,6 +184,10 @@ enum MachineFileSchema {
         "default": {
           "description": "For a history state: where it leads while its parent was never left.",
           "$ref": "#/$defs/names"
+        },
+        "default_effects": {
+          "description": "Effects run after the entry effects when a compound state is entered through its initial, or when a history state leads to its default.",
+          "$ref": "#/$defs/names"
         }
       }
     },
@@ -217,6 +221,10 @@ enum MachineFileSchema {
         "cancel": {
           "description": "The ids of delayed sends to cancel while they are pending (after the step's set, before its send): a name or a list of names.",
           "$ref": "#/$defs/names"
+        },
+        "cancel_expr": {
+          "description": "Cancels the pending delayed sends whose id is this expression's value, a string.",
+          "$ref": "#/$defs/expression"
         },
         "log": {
           "description": "A line for the log (smrun: standard error): a label, or { label, expr }.",
@@ -278,6 +286,7 @@ enum MachineFileSchema {
               "enum": ["internal", "external"]
             },
             "delay": { "description": "Schedules the input this long after the effect runs instead of queueing it.", "$ref": "#/$defs/duration" },
+            "delay_expr": { "description": "Like delay, computed when the effect runs: an expression whose value is an int of milliseconds or a duration string.", "$ref": "#/$defs/expression" },
             "id": { "description": "A name for a delayed input, which `cancel` uses to cancel it before it is due.", "$ref": "#/$defs/name" }
           }
         }

@@ -155,7 +155,7 @@ struct RunSession: ~Copyable {
             return
         }
         let text = printer.precomputedText(cell: runner.state &* inputCount &+ plain.input)
-        if text.count > 0, let outcome = runner.sendDirect(plain.input, argument: plain.value) {
+        if text.count > 0, let outcome = runner.sendDirect(plain.input, argument: parser.value(of: plain)) {
             var rejected = false
             if case .rejected = outcome { rejected = true }
             if isJSON {

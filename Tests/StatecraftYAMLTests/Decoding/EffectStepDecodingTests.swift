@@ -51,8 +51,10 @@ struct EffectStepDecodingTests {
             case .assign(let assignment): "set \(assignment.variable.name)=\(assignment.expression.text)"
             case .send(let send):
                 "send \(send.input.name)\(send.argument.map { "(\($0.text))" } ?? "") \(send.queue)"
-                    + (send.delay.map { " after \($0.text)" } ?? "") + (send.id.map { " as \($0.name)" } ?? "")
+                    + (send.delay.map { " after \($0.text)" } ?? "") + (send.delayExpression.map { " after (\($0.text))" } ?? "")
+                    + (send.id.map { " as \($0.name)" } ?? "")
             case .cancel(let id): "cancel \(id.name)"
+            case .cancelEvaluated(let id): "cancel (\(id.text))"
             case .log(let log): "log \(log.label ?? "-") \(log.expression?.text ?? "-")"
             case .conditional(let conditional):
                 conditional.branches.map { "if \($0.condition.text) [\(outline($0.steps))]" }.joined(separator: " ")
@@ -65,6 +67,11 @@ struct EffectStepDecodingTests {
     @Test func aMappingAssignsThenCancelsThenSendsDelayedOrNot() throws {
         let effects = try effects("  e: { send: [done, { input: done, delay: 1.5s, id: t }], cancel: [t], set: { n: arg } }")
         #expect(outline(effects[0].steps) == "set n=arg; cancel t; send done internal; send done internal after 1.5s as t")
+    }
+
+    @Test func computedDelaysAndCancelsReadAsExpressions() throws {
+        let effects = try effects("  e: [{ send: { input: done, delay_expr: \"n * 2\", id: t } }, { cancel_expr: \"s\" }]")
+        #expect(outline(effects[0].steps) == "send done internal after (n * 2) as t; cancel (s)")
     }
 
     @Test func theOlderMappingFormAssignsThenSends() throws {

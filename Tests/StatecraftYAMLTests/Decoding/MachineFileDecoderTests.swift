@@ -141,9 +141,9 @@ struct MachineFileDecoderTests {
     }
 
     @Test func wrongKindsAreNamed() throws {
-        let result = load("initial: [a]\nstates: a\ntransitions: {}\n")
+        let result = load("initial: { a: b }\nstates: a\ntransitions: {}\n")
         #expect(result.diagnostics.map(\.code) == [.wrongKind, .wrongKind, .wrongKind])
-        #expect(result.diagnostics[0].message == "'initial' must be a name, not a list")
+        #expect(result.diagnostics[0].message == "'initial' must be a name, not a mapping")
     }
 
     /// The dispatch table has a cell per state and input: 60,000 of each in a 1 MB file would
@@ -187,8 +187,8 @@ struct MachineFileDecoderTests {
         #expect(result.diagnostics[0].message.contains("an unquoted value in {...} is a flow mapping"))
         #expect(result.diagnostics[1].message.contains("an unquoted value in [...] is a flow list"))
         // A name cannot hold brackets, so quoting is no way out there: no hint.
-        let name = load("initial: [idle]\nstates: [idle]\ntransitions: []\n")
-        #expect(name.diagnostics.map(\.message) == ["'initial' must be a name, not a list"])
+        let name = load("initial: idle\nstates: [idle]\ntransitions:\n  - input: [go]\n    from: idle\n")
+        #expect(name.diagnostics.map(\.message) == ["'input' must be a name, not a list"])
         // A block list is no typo for text: no hint.
         let block = load("description:\n  - a\ninitial: idle\nstates: [idle]\ntransitions: []\n")
         #expect(block.diagnostics.map(\.code) == [.wrongKind])
