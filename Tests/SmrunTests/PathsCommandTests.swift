@@ -125,7 +125,9 @@ struct PathsCommandTests {
         #expect(charted.text.contains("# to line 11: after 10s | busy => idle\nclick\n@wait 10s\n"), "\(charted.text)")
     }
 
-    /// The 100,000-transition benchmark machine: the search is linear in transitions.
+    /// The 100,000-transition benchmark machine: the search is linear in transitions. A debug
+    /// build takes 10 to 40 s while the rest of the suite runs beside it; a search quadratic in
+    /// transitions took many minutes.
     @Test(.timeBound) func theBenchmarkMachineFinishesInSeconds() throws {
         let files = try TemporaryFiles()
         let machine = files.path("big.yaml")
@@ -135,9 +137,9 @@ struct PathsCommandTests {
         _ = Subprocess.drain(generator.errorOutput)
         #expect(generator.wait(timeout: .seconds(120))?.status == 0)
         try output.wait().write(to: URL(fileURLWithPath: machine))
-        let run = try Smrun.run(["paths", machine], timeout: .seconds(120))
+        let run = try Smrun.run(["paths", machine], timeout: .seconds(300))
         #expect(run.exited(0), "\(run.errorText)")
-        #expect(run.elapsed < .seconds(30), "took \(run.elapsed)")
+        #expect(run.elapsed < .seconds(90), "took \(run.elapsed)")
         #expect(run.lines.count { $0.hasPrefix("# to ") } > 10_000)
     }
 }
