@@ -101,24 +101,7 @@ struct PathsCommandTests {
         let files = try TemporaryFiles()
         let chart = try files.file(
             "chart.yaml",
-            """
-            initial: online
-            inputs: [click]
-            states:
-              online:
-                states:
-                  idle:
-                  busy:
-              offline:
-            transitions:
-              - click | idle => busy
-              - after: 10s
-                from: busy
-                to: idle
-              - after: 1m
-                from: online
-                to: offline
-            """)
+            TimedChart.yaml)
         let charted = try Smrun.run(["paths", chart])
         #expect(charted.exited(0), "\(charted.errorText)")
         #expect(charted.text.contains("# to offline\n@wait 1m\n"), "\(charted.text)")

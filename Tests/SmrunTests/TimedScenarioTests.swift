@@ -140,24 +140,7 @@ import Testing
         let files = try TemporaryFiles()
         let machine = try files.file(
             "chart.yaml",
-            """
-            initial: online
-            inputs: [click]
-            states:
-              online:
-                states:
-                  idle:
-                  busy:
-              offline:
-            transitions:
-              - click | idle => busy
-              - after: 10s
-                from: busy
-                to: idle
-              - after: 1m
-                from: online
-                to: offline
-            """)
+            TimedChart.yaml)
         let path = try Self.scenarioFile(
             files, machine: machine,
             """

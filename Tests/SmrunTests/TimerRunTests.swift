@@ -48,24 +48,7 @@ import Testing
     }
 
     @Test func statechartsTakeWaitLinesToo() throws {
-        let machine = """
-            initial: online
-            inputs: [click]
-            states:
-              online:
-                states:
-                  idle:
-                  busy:
-              offline:
-            transitions:
-              - click | idle => busy
-              - after: 10s
-                from: busy
-                to: idle
-              - after: 1m
-                from: online
-                to: offline
-            """
+        let machine = TimedChart.yaml
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("timed-chart-\(UUID()).yaml")
         try Data(machine.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
