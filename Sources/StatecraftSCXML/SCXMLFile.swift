@@ -1,7 +1,8 @@
 import Statecraft
 import StatecraftYAML
 
-/// Loads SCXML documents (docs/scxml.md): bytes -> libxml2's reader -> elements -> definition ->
+/// Loads SCXML documents (docs/scxml.md): bytes -> libxml2's reader -> definition (decoded as the
+/// elements stream by, no tree kept) ->
 /// compiled machine, collecting every diagnostic on the way, as ``MachineFile`` does for YAML.
 /// The bounds of machine files apply: file size, nesting depth and node count.
 public enum SCXMLFile {
@@ -36,13 +37,27 @@ public enum SCXMLFile {
     package static func decode(
         _ bytes: [UInt8], defaultName: String, limits: YAMLLimits
     ) -> (definition: MachineDefinition?, diagnostics: [Diagnostic]) {
-        let tree: XMLTree
-        switch XMLTreeReader.read(bytes, limits: limits) {
-        case .success(let read): tree = read
-        case .failure(let diagnostic): return (nil, [diagnostic])
+        var knownIds: Set<String> = []
+        while true {
+            let read = XMLStreamReader.read(bytes, limits: limits) { stream, root in
+                var decoder = SCXMLDecoder(stream, knownIds: knownIds)
+                let definition = decoder.decode(root, defaultName: defaultName)
+                return (definition, decoder.diagnostics, decoder.madeUpIds, decoder.textDiagnosticsIndex)
+            }
+            switch read {
+            case .failure(let diagnostic):
+                return (nil, [diagnostic])
+            case .success(let (decoded, textDiagnostics, stateIds)):
+                let (definition, decodedDiagnostics, madeUpIds, textDiagnosticsIndex) = decoded
+                var diagnostics = decodedDiagnostics
+                // A made-up id that a state further on gives: decoded again, knowing every id.
+                if knownIds.isEmpty, madeUpIds.contains(where: stateIds.contains) {
+                    knownIds = stateIds
+                    continue
+                }
+                if let textDiagnosticsIndex { diagnostics.insert(contentsOf: textDiagnostics, at: textDiagnosticsIndex) }
+                return (definition, diagnostics)
+            }
         }
-        var decoder = SCXMLDecoder(tree)
-        let definition = decoder.decode(defaultName: defaultName)
-        return (definition, decoder.diagnostics)
     }
 }

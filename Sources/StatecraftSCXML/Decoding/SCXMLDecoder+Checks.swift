@@ -24,8 +24,7 @@ extension SCXMLDecoder {
     }
 
     /// An SCXML element where it cannot be: unsupported, unknown (with a did-you-mean) or misplaced.
-    mutating func misplaced(_ index: Int, in parent: String, allowed: [String]) {
-        let element = tree[index]
+    mutating func misplaced(_ element: XMLElement, in parent: String, allowed: [String]) {
         guard isSCXML(element) else {
             if isStatecraft(element) {
                 error(.unknownKey, "<sc:\(element.name)> cannot appear in \(parent)", element)
@@ -49,8 +48,7 @@ extension SCXMLDecoder {
 
     /// Refuses attributes the element does not take: unknown ones with a did-you-mean, and
     /// those of other namespaces.
-    mutating func checkAttributes(_ index: Int) {
-        let element = tree[index]
+    mutating func checkAttributes(_ element: XMLElement) {
         let statecraft = isStatecraft(element)
         let allowed =
             (statecraft ? SCXMLVocabulary.statecraftElementAttributes[element.name] : SCXMLVocabulary.attributes[element.name]) ?? []

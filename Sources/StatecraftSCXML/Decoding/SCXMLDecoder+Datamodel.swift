@@ -3,21 +3,19 @@ import Statecraft
 // `<datamodel>` and `<data>`: the machine's context. Every `<data>` of the document, wherever
 // it is written, is a context variable set when the machine starts (SCXML's early binding).
 extension SCXMLDecoder {
-    mutating func decodeDatamodel(_ index: Int) {
-        checkAttributes(index)
-        for child in tree[index].children {
-            let element = tree[child]
+    mutating func decodeDatamodel(_ datamodel: XMLElement) {
+        checkAttributes(datamodel)
+        while let element = stream.nextChild(of: datamodel) {
             guard isSCXML(element), element.name == "data" else {
-                misplaced(child, in: "<datamodel>", allowed: ["data"])
+                misplaced(element, in: "<datamodel>", allowed: ["data"])
                 continue
             }
-            decodeData(child)
+            decodeData(element)
         }
     }
 
-    private mutating func decodeData(_ index: Int) {
-        checkAttributes(index)
-        let element = tree[index]
+    private mutating func decodeData(_ element: XMLElement) {
+        checkAttributes(element)
         if isNullDatamodel {
             error(.unsupported, "<data> is not allowed with datamodel=\"null\", which has no data; leave the datamodel attribute out", element)
             return
@@ -30,12 +28,12 @@ extension SCXMLDecoder {
             error(.unsupported, "<data src> is not supported: a value is written in expr", element)
             return
         }
-        if let first = element.children.first {
-            error(.unsupported, "<data> holding elements is not supported: a value is a constant in expr", tree[first])
+        if let first = stream.nextChild(of: element) {
+            error(.unsupported, "<data> holding elements is not supported: a value is a constant in expr", first)
             return
         }
         let text: String
-        switch (element.attribute("expr"), element.text) {
+        switch (element.attribute("expr"), stream.text(of: element)) {
         case (let expr?, nil): text = expr
         case (nil, let content?): text = content
         case (nil, nil): text = "null"

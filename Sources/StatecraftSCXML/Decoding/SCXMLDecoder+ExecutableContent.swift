@@ -6,22 +6,22 @@ import Statecraft
 // elements in order, and each `<sc:effect name="NAME">` the effect NAME, so that a machine
 // file's effect names survive a round trip.
 extension SCXMLDecoder {
-    /// The effects that `index`'s executable content runs, in order; their bodies are added to ``effects``.
-    mutating func executableBlock(_ index: Int, effectName base: String) -> [Named] {
+    /// The effects that `block`'s executable content runs, in order; their bodies are added to ``effects``.
+    /// `base` is made only for a block that has content (most transitions have none).
+    mutating func executableBlock(_ block: XMLElement, effectName base: @autoclosure () -> String) -> [Named] {
         var names: [Named] = []
         var steps: [EffectDefinition.Step] = []
-        var start = tree[index].position
-        for child in tree[index].children {
-            let element = tree[child]
+        var start = block.position
+        while let element = stream.nextChild(of: block) {
             if isStatecraft(element) && element.name == "effect" {
-                flush(&steps, at: start, into: &names, base: base)
-                names.append(namedEffect(child))
+                flush(&steps, at: start, into: &names, base: base())
+                names.append(namedEffect(element))
                 continue
             }
             if steps.isEmpty { start = element.position }
-            steps += self.steps(of: [child])
+            step(element, into: &steps)
         }
-        flush(&steps, at: start, into: &names, base: base)
+        flush(&steps, at: start, into: &names, base: base())
         return names
     }
 
@@ -37,14 +37,13 @@ extension SCXMLDecoder {
 
     /// `<sc:effect name="NAME">`: the named effect, with the body written inside it (a hook when
     /// empty). A name used again must have the same body.
-    private mutating func namedEffect(_ index: Int) -> Named {
-        checkAttributes(index)
-        let element = tree[index]
+    private mutating func namedEffect(_ element: XMLElement) -> Named {
+        checkAttributes(element)
         guard let name = element.attribute("name") else {
             error(.missingKey, "<sc:effect> needs a name", element)
             return Named("", at: element.position)
         }
-        let body = EffectDefinition(Named(name, at: element.position), steps: steps(of: element.children))
+        let body = EffectDefinition(Named(name, at: element.position), steps: steps(of: element))
         let text = Self.text(of: body.steps)
         if let known = namedEffectBodies[name] {
             if known != text {
@@ -79,50 +78,56 @@ extension SCXMLDecoder {
 
     // MARK: - Elements
 
-    /// The steps of these elements of executable content, in order.
-    private mutating func steps(of elements: [Int]) -> [EffectDefinition.Step] {
+    /// The steps of `parent`'s children, elements of executable content, in order.
+    private mutating func steps(of parent: XMLElement) -> [EffectDefinition.Step] {
         var steps: [EffectDefinition.Step] = []
-        for index in elements {
-            let element = tree[index]
+        while let element = stream.nextChild(of: parent) {
+            step(element, into: &steps)
+        }
+        return steps
+    }
+
+    /// Adds the steps of one element of executable content.
+    private mutating func step(_ element: XMLElement, into steps: inout [EffectDefinition.Step]) {
             guard isSCXML(element) else {
                 if isStatecraft(element) {
                     error(.unknownKey, "<sc:\(element.name)> cannot appear in \(element.name == "effect" ? "<sc:effect>" : "executable content")", element)
                 } else {
-                    misplaced(index, in: "executable content", allowed: SCXMLVocabulary.executableContent)
+                    misplaced(element, in: "executable content", allowed: SCXMLVocabulary.executableContent)
                 }
-                continue
+                return
             }
             switch element.name {
-            case "assign": if let assignment = decodeAssign(index) { steps.append(.assign(assignment)) }
+            case "assign": if let assignment = decodeAssign(element) { steps.append(.assign(assignment)) }
             case "raise":
-                checkAttributes(index)
+                checkAttributes(element)
                 noChildren(element)
                 guard let event = element.attribute("event") else {
                     error(.missingKey, "<raise> needs an event", element)
-                    continue
+                    return
                 }
                 useEvent(Named(event, at: element.position))
                 steps.append(.send(.init(Named(event, at: element.position))))
             case "send":
-                if let (send, idLocation) = decodeSend(index) {
+                if let (send, idLocation) = decodeSend(element) {
                     steps.append(.send(send))
                     if let idLocation { steps.append(.assign(idLocation)) }
                 }
             case "log":
-                checkAttributes(index)
+                checkAttributes(element)
                 noChildren(element)
                 if element.attribute("label") == nil && element.attribute("expr") == nil {
                     error(.missingKey, "<log> needs a label, an expr or both", element)
-                    continue
+                    return
                 }
                 steps.append(
                     .log(.init(label: element.attribute("label"), expression: element.attribute("expr").map { expression($0, element) }, at: element.position)))
-            case "if": if let conditional = decodeIf(index) { steps.append(.conditional(conditional)) }
-            case "foreach": if let loop = decodeForEach(index) { steps.append(.forEach(loop)) }
+            case "if": if let conditional = decodeIf(element) { steps.append(.conditional(conditional)) }
+            case "foreach": if let loop = decodeForEach(element) { steps.append(.forEach(loop)) }
             case "elseif", "else":
                 error(.unknownKey, "<\(element.name)> belongs in an <if>", element)
             case "cancel":
-                checkAttributes(index)
+                checkAttributes(element)
                 noChildren(element)
                 switch (element.attribute("sendid"), element.attribute("sendidexpr")) {
                 case (let id?, nil): steps.append(.cancel(Named(id, at: element.position)))
@@ -131,15 +136,12 @@ extension SCXMLDecoder {
                 case (nil, nil): error(.missingKey, "<cancel> needs a sendid or a sendidexpr", element)
                 }
             default:
-                misplaced(index, in: "executable content", allowed: SCXMLVocabulary.executableContent)
+                misplaced(element, in: "executable content", allowed: SCXMLVocabulary.executableContent)
             }
-        }
-        return steps
     }
 
-    private mutating func decodeAssign(_ index: Int) -> EffectDefinition.Assignment? {
-        checkAttributes(index)
-        let element = tree[index]
+    private mutating func decodeAssign(_ element: XMLElement) -> EffectDefinition.Assignment? {
+        checkAttributes(element)
         if isNullDatamodel {
             error(.unsupported, "<assign> needs data, and the null datamodel has none; leave out datamodel=\"null\"", element)
             return nil
@@ -158,41 +160,37 @@ extension SCXMLDecoder {
 
     /// `<if cond>` steps `<elseif cond/>` steps `<else/>` steps `</if>`: SCXML separates the
     /// branches with empty elements.
-    private mutating func decodeIf(_ index: Int) -> EffectDefinition.Conditional? {
-        checkAttributes(index)
-        let element = tree[index]
+    private mutating func decodeIf(_ element: XMLElement) -> EffectDefinition.Conditional? {
+        checkAttributes(element)
         guard let condition = element.attribute("cond") else {
             error(.missingKey, "<if> needs a cond", element)
             return nil
         }
-        var branches: [(condition: ExpressionSource, elements: [Int])] = [(expression(condition, element), [])]
-        var otherwise: [Int]?
-        for child in element.children {
-            let separator = tree[child]
-            guard isSCXML(separator), separator.name == "elseif" || separator.name == "else" else {
-                if otherwise != nil { otherwise!.append(child) } else { branches[branches.count - 1].elements.append(child) }
+        var branches: [(condition: ExpressionSource, steps: [EffectDefinition.Step])] = [(expression(condition, element), [])]
+        var otherwise: [EffectDefinition.Step]?
+        while let child = stream.nextChild(of: element) {
+            guard isSCXML(child), child.name == "elseif" || child.name == "else" else {
+                if otherwise != nil { step(child, into: &otherwise!) } else { step(child, into: &branches[branches.count - 1].steps) }
                 continue
             }
             checkAttributes(child)
-            noChildren(separator)
+            noChildren(child)
             if otherwise != nil {
-                error(.invalidValue, "<\(separator.name)> after <else> in one <if>", separator)
-            } else if separator.name == "else" {
+                error(.invalidValue, "<\(child.name)> after <else> in one <if>", child)
+            } else if child.name == "else" {
                 otherwise = []
-            } else if let condition = separator.attribute("cond") {
-                branches.append((expression(condition, separator), []))
+            } else if let condition = child.attribute("cond") {
+                branches.append((expression(condition, child), []))
             } else {
-                error(.missingKey, "<elseif> needs a cond", separator)
+                error(.missingKey, "<elseif> needs a cond", child)
             }
         }
-        let decoded = branches.map { EffectDefinition.Branch($0.condition, steps(of: $0.elements)) }
-        return EffectDefinition.Conditional(decoded, otherwise: steps(of: otherwise ?? []))
+        return EffectDefinition.Conditional(branches.map { EffectDefinition.Branch($0.condition, $0.steps) }, otherwise: otherwise ?? [])
     }
 
     /// `<foreach array item index>`: over an int (0 to n - 1) or a string's characters.
-    private mutating func decodeForEach(_ index: Int) -> EffectDefinition.ForEach? {
-        checkAttributes(index)
-        let element = tree[index]
+    private mutating func decodeForEach(_ element: XMLElement) -> EffectDefinition.ForEach? {
+        checkAttributes(element)
         if isNullDatamodel {
             error(.unsupported, "<foreach> needs data, and the null datamodel has none; leave out datamodel=\"null\"", element)
             return nil
@@ -203,16 +201,15 @@ extension SCXMLDecoder {
         }
         return EffectDefinition.ForEach(
             expression(items, element), item: Named(item, at: element.position),
-            index: element.attribute("index").map { Named($0, at: element.position) }, steps: steps(of: element.children))
+            index: element.attribute("index").map { Named($0, at: element.position) }, steps: steps(of: element))
     }
 
     /// `<send>` to this machine: its external queue (no target, or SCXML's event processor as
     /// `type`) or its internal one (`target="#_internal"`); `<content expr="...">` gives the
     /// event's value (`arg`). With `idlocation`, also the assignment of the send's id (one
     /// made up, `_send1`, ...) to that variable.
-    private mutating func decodeSend(_ index: Int) -> (EffectDefinition.Send, idLocation: EffectDefinition.Assignment?)? {
-        checkAttributes(index)
-        let element = tree[index]
+    private mutating func decodeSend(_ element: XMLElement) -> (EffectDefinition.Send, idLocation: EffectDefinition.Assignment?)? {
+        checkAttributes(element)
         for attribute in ["eventexpr", "targetexpr", "typeexpr", "namelist"] where element.attribute(attribute) != nil {
             error(.unsupported, "<send \(attribute)> is not supported: a send names its event and this machine", element)
         }
@@ -230,12 +227,7 @@ extension SCXMLDecoder {
         var idLocation: EffectDefinition.Assignment?
         if let location = element.attribute("idlocation") {
             if id != nil { error(.invalidValue, "<send> has an id or an idlocation, not both", element) }
-            var name: String
-            repeat {
-                generatedIdCount += 1
-                name = "_send\(generatedIdCount)"
-            } while ids.contains(name)
-            ids.insert(name)
+            let name = madeUpId(prefix: "_send")
             // Only a delayed send can be cancelled, so only a delayed one is given the id.
             if delay != nil || delayExpression != nil { id = Named(name, at: element.position) }
             idLocation = .init(Named(location, at: element.position), ExpressionSource("\"\(name)\"", at: element.position))
@@ -251,14 +243,14 @@ extension SCXMLDecoder {
             error(.unsupported, "<send target=\"\(target)\"> is not supported: a machine sends only to itself (target=\"#_internal\", or no target for the external queue)", element)
         }
         var argument: ExpressionSource?
-        for child in element.children {
-            let content = tree[child]
+        while let content = stream.nextChild(of: element) {
             guard isSCXML(content), content.name == "content" else {
-                misplaced(child, in: "<send>", allowed: ["content"])
+                misplaced(content, in: "<send>", allowed: ["content"])
                 continue
             }
-            checkAttributes(child)
-            guard let value = content.attribute("expr"), content.children.isEmpty, content.text == nil else {
+            checkAttributes(content)
+            let holdsElements = stream.nextChild(of: content) != nil
+            guard let value = content.attribute("expr"), !holdsElements, stream.text(of: content) == nil else {
                 error(.unsupported, "<content> gives the event's value with expr; a value written inside it is not supported", content)
                 continue
             }
@@ -278,8 +270,8 @@ extension SCXMLDecoder {
     }
 
     mutating func noChildren(_ element: XMLElement) {
-        if let first = element.children.first {
-            error(.unknownKey, "<\(element.name)> holds no elements, found <\(tree[first].name)>", tree[first])
+        if let first = stream.nextChild(of: element) {
+            error(.unknownKey, "<\(element.name)> holds no elements, found <\(first.name)>", first)
         }
     }
 }

@@ -6,7 +6,8 @@ import Statecraft
 /// attribute is either read with SCXML's meaning or refused: nothing is skipped.
 struct SCXMLDecoder {
     var diagnostics: [Diagnostic] = []
-    let tree: XMLTree
+    /// The document, read as the decoder goes: an element's children are read as it decodes them.
+    let stream: XMLStreamReader
 
     // MARK: - What the document declares, collected as it is read
 
@@ -26,22 +27,31 @@ struct SCXMLDecoder {
     /// States with children, whose done events transitions may name.
     var doneEventNames: [String] = []
     var isNullDatamodel = false
-    /// Every id the document gives, so that generated ids avoid them.
-    var ids: Set<String> = []
+    /// The ids made up so far, and those of the document known before it is read (when it is
+    /// read a second time, see ``madeUpIds``): made-up ids avoid them, and those the stream has
+    /// read so far (``XMLStreamReader/stateIds``).
+    var ids: Set<String>
+    /// The ids made up for states without one and for `<send idlocation>`, in order. One that a
+    /// state further on turns out to give is a clash: the document is then decoded again,
+    /// knowing all its ids from the start, as if it had been read whole first.
+    var madeUpIds: [String] = []
     var generatedIdCount = 0
+    /// Where in ``diagnostics`` the stream's diagnostics of misplaced text go: after those of
+    /// `<scxml>`'s attributes. `nil` when the document is not SCXML, whose text is not judged.
+    var textDiagnosticsIndex: Int?
 
-    init(_ tree: XMLTree) {
-        self.tree = tree
+    init(_ stream: XMLStreamReader, knownIds: Set<String>) {
+        self.stream = stream
+        self.ids = knownIds
     }
 
-    /// Decodes the document; `nil` when it is too broken to describe a machine.
-    mutating func decode(defaultName: String) -> MachineDefinition? {
-        let root = tree[0]
+    /// Decodes the document from its root element; `nil` when it is too broken to describe a machine.
+    mutating func decode(_ root: XMLElement, defaultName: String) -> MachineDefinition? {
         guard root.name == "scxml", isSCXML(root) else {
-            error(.unsupported, "the document's root is <\(root.name)>, not <scxml> (namespace \(XMLTreeReader.scxmlNamespace))", root)
+            error(.unsupported, "the document's root is <\(root.name)>, not <scxml> (namespace \(XMLStreamReader.scxmlNamespace))", root)
             return nil
         }
-        checkAttributes(0)
+        checkAttributes(root)
         if let version = root.attribute("version"), version != "1.0" {
             error(.invalidValue, "<scxml version> is \"1.0\", not \"\(version)\"", root)
         }
@@ -70,14 +80,12 @@ struct SCXMLDecoder {
                 error(.invalidValue, "sc:on-unhandled is 'reject' or 'ignore', not '\(text)'", root)
             }
         }
-        collectIds()
-
+        textDiagnosticsIndex = diagnostics.count
         var states: [StateDeclaration] = []
-        for child in root.children {
-            let element = tree[child]
+        while let element = stream.nextChild(of: root) {
             if isStatecraft(element) {
                 switch element.name {
-                case "input": declareInput(child)
+                case "input": declareInput(element)
                 default: error(.unknownKey, "<sc:\(element.name)> cannot appear in <scxml>; Statecraft's element there is <sc:input>", element)
                 }
                 continue
@@ -87,9 +95,9 @@ struct SCXMLDecoder {
                 continue
             }
             switch element.name {
-            case "state", "parallel", "final": if let state = decodeState(child) { states.append(state) }
-            case "datamodel": decodeDatamodel(child)
-            default: misplaced(child, in: "<scxml>", allowed: ["state", "parallel", "final", "datamodel"])
+            case "state", "parallel", "final": if let state = decodeState(element) { states.append(state) }
+            case "datamodel": decodeDatamodel(element)
+            default: misplaced(element, in: "<scxml>", allowed: ["state", "parallel", "final", "datamodel"])
             }
         }
         guard let first = states.first else {
@@ -126,32 +134,26 @@ struct SCXMLDecoder {
 
     // MARK: - States
 
-    /// Collects the ids, and refuses text where SCXML has none (only `<data>` and `<content>`
-    /// hold a value; `<script>`'s is refused with the element).
-    private mutating func collectIds() {
-        for element in tree.elements where isSCXML(element) {
-            if let id = element.attribute("id"), ["state", "parallel", "final", "history"].contains(element.name) { ids.insert(id) }
-            if element.text != nil, !["data", "content", "script"].contains(element.name) {
-                error(.invalidValue, "<\(element.name)> holds no text", element)
-            }
-        }
-    }
-
     /// The state's id, or one made up for a state without one (`_state1`, ...), as SCXML allows.
     private mutating func stateName(_ element: XMLElement) -> Named {
         if let id = element.attribute("id") { return Named(id, at: element.position) }
+        return Named(madeUpId(prefix: "_state"), at: element.position)
+    }
+
+    /// A new id, `PREFIX1`, `PREFIX2`, ..., that the document does not give.
+    mutating func madeUpId(prefix: String) -> String {
         var name: String
         repeat {
             generatedIdCount += 1
-            name = "_state\(generatedIdCount)"
-        } while ids.contains(name)
+            name = prefix + String(generatedIdCount)
+        } while ids.contains(name) || stream.stateIds.contains(name)
         ids.insert(name)
-        return Named(name, at: element.position)
+        madeUpIds.append(name)
+        return name
     }
 
-    private mutating func decodeState(_ index: Int) -> StateDeclaration? {
-        checkAttributes(index)
-        let element = tree[index]
+    private mutating func decodeState(_ element: XMLElement) -> StateDeclaration? {
+        checkAttributes(element)
         let name = stateName(element)
         var state = StateDeclaration(
             name, isFinal: element.name == "final", description: element.attribute("description", namespace: .statecraft),
@@ -160,9 +162,8 @@ struct SCXMLDecoder {
             state.initial = names(initial, element)
         }
         var transitionCount = 0
-        var initialElement: XMLElement?
-        for child in element.children {
-            let childElement = tree[child]
+        var hasInitialElement = false
+        while let childElement = stream.nextChild(of: element) {
             guard isSCXML(childElement) else {
                 if isStatecraft(childElement) {
                     error(.unknownKey, "<sc:\(childElement.name)> cannot appear in <\(element.name)>", childElement)
@@ -173,29 +174,29 @@ struct SCXMLDecoder {
             }
             switch (element.name, childElement.name) {
             case (_, "onentry"):
-                checkAttributes(child)
-                state.entry += executableBlock(child, effectName: name.name + ".onentry")
+                checkAttributes(childElement)
+                state.entry += executableBlock(childElement, effectName: name.name + ".onentry")
             case (_, "onexit"):
-                checkAttributes(child)
-                state.exit += executableBlock(child, effectName: name.name + ".onexit")
+                checkAttributes(childElement)
+                state.exit += executableBlock(childElement, effectName: name.name + ".onexit")
             case ("state", "transition"), ("parallel", "transition"):
                 transitionCount += 1
-                decodeTransition(child, from: name, number: transitionCount)
+                decodeTransition(childElement, from: name, number: transitionCount)
             case ("state", "state"), ("state", "parallel"), ("state", "final"), ("parallel", "state"), ("parallel", "parallel"),
                 ("state", "history"), ("parallel", "history"):
-                if let nested = childElement.name == "history" ? decodeHistory(child) : decodeState(child) {
+                if let nested = childElement.name == "history" ? decodeHistory(childElement) : decodeState(childElement) {
                     state.children.append(nested)
                 }
             case ("state", "initial"):
                 if element.attribute("initial") != nil {
                     error(.invalidValue, "<state id=\"\(name.name)\"> has both an initial attribute and an <initial> element", childElement)
-                } else if initialElement != nil {
+                } else if hasInitialElement {
                     error(.invalidValue, "<state id=\"\(name.name)\"> has two <initial> elements", childElement)
                 }
-                initialElement = childElement
-                (state.initial, state.defaultEffects) = pseudoStateTransition(child, effectName: name.name + ".initial")
+                hasInitialElement = true
+                (state.initial, state.defaultEffects) = initialTransition(childElement, effectName: name.name + ".initial")
             case (_, "datamodel"):
-                decodeDatamodel(child)
+                decodeDatamodel(childElement)
             default:
                 let allowed: [String] =
                     switch element.name {
@@ -203,7 +204,7 @@ struct SCXMLDecoder {
                     case "parallel": ["onentry", "onexit", "transition", "state", "parallel", "history", "datamodel"]
                     default: ["onentry", "onexit"]
                     }
-                misplaced(child, in: "<\(element.name)>", allowed: allowed)
+                misplaced(childElement, in: "<\(element.name)>", allowed: allowed)
             }
         }
         if !state.children.isEmpty || state.isParallel {
@@ -213,9 +214,8 @@ struct SCXMLDecoder {
         return state
     }
 
-    private mutating func decodeHistory(_ index: Int) -> StateDeclaration? {
-        checkAttributes(index)
-        let element = tree[index]
+    private mutating func decodeHistory(_ element: XMLElement) -> StateDeclaration? {
+        checkAttributes(element)
         let kind: StateDeclaration.HistoryKind
         switch element.attribute("type") ?? "shallow" {
         case "shallow": kind = .shallow
@@ -226,9 +226,9 @@ struct SCXMLDecoder {
         }
         var state = StateDeclaration(stateName(element), history: kind)
         var seen = false
-        for child in element.children {
-            if isSCXML(tree[child]), tree[child].name == "transition" {
-                if seen { error(.invalidValue, "a <history> has one default <transition>", tree[child]) }
+        while let child = stream.nextChild(of: element) {
+            if isSCXML(child), child.name == "transition" {
+                if seen { error(.invalidValue, "a <history> has one default <transition>", child) }
                 seen = true
                 (state.historyDefault, state.defaultEffects) = pseudoStateTransition(child, effectName: state.name.name + ".default")
             } else {
@@ -238,27 +238,42 @@ struct SCXMLDecoder {
         return state
     }
 
-    /// The targets of the one `<transition>` of an `<initial>`, or of a `<history>`'s default,
-    /// and the effects of its executable content (named `effectName`).
-    private mutating func pseudoStateTransition(_ index: Int, effectName: String) -> (targets: [Named], effects: [Named]) {
-        let element = tree[index]
-        if element.name == "initial" {
-            checkAttributes(index)
-            let transitions = element.children.filter { isSCXML(tree[$0]) && tree[$0].name == "transition" }
-            for child in element.children where !transitions.contains(child) {
+    /// The targets and effects of the one `<transition>` of an `<initial>`. Of several, none is
+    /// kept, and what decoding the first of them found is dropped.
+    private mutating func initialTransition(_ element: XMLElement, effectName: String) -> (targets: [Named], effects: [Named]) {
+        checkAttributes(element)
+        var transitionCount = 0
+        var first: (targets: [Named], effects: [Named]) = ([], [])
+        var firstDiagnostics = diagnostics.count..<diagnostics.count
+        while let child = stream.nextChild(of: element) {
+            guard isSCXML(child), child.name == "transition" else {
                 misplaced(child, in: "<initial>", allowed: ["transition"])
+                continue
             }
-            guard transitions.count == 1 else {
-                error(.invalidValue, "an <initial> holds exactly one <transition>, not \(transitions.count)", element)
-                return ([], [])
+            transitionCount += 1
+            if transitionCount == 1 {
+                let start = diagnostics.count
+                first = pseudoStateTransition(child, effectName: effectName)
+                firstDiagnostics = start..<diagnostics.count
+            } else if transitionCount == 2 {
+                diagnostics.removeSubrange(firstDiagnostics)
             }
-            return pseudoStateTransition(transitions[0], effectName: effectName)
         }
-        checkAttributes(index)
+        guard transitionCount == 1 else {
+            error(.invalidValue, "an <initial> holds exactly one <transition>, not \(transitionCount)", element)
+            return ([], [])
+        }
+        return first
+    }
+
+    /// The targets of the `<transition>` of an `<initial>`, or of a `<history>`'s default, and
+    /// the effects of its executable content (named `effectName`).
+    private mutating func pseudoStateTransition(_ element: XMLElement, effectName: String) -> (targets: [Named], effects: [Named]) {
+        checkAttributes(element)
         for attribute in ["event", "cond", "type"] where element.attribute(attribute) != nil {
             error(.invalidValue, "the <transition> of an <initial> or a <history> takes no \(attribute)", element)
         }
-        let effects = executableBlock(index, effectName: effectName)
+        let effects = executableBlock(element, effectName: effectName)
         guard let target = element.attribute("target") else {
             error(.missingKey, "the <transition> of an <initial> or a <history> needs a target", element)
             return ([], effects)
@@ -273,9 +288,8 @@ struct SCXMLDecoder {
 
     // MARK: - Transitions
 
-    private mutating func decodeTransition(_ index: Int, from source: Named, number: Int) {
-        checkAttributes(index)
-        let element = tree[index]
+    private mutating func decodeTransition(_ element: XMLElement, from source: Named, number: Int) {
+        checkAttributes(element)
         // `if let` rather than `map` with a closure: a closure calling a method of the decoder
         // from this mutating method copies the whole decoder, once per transition.
         var targets: [Named] = []
@@ -291,7 +305,7 @@ struct SCXMLDecoder {
         }
         var guardExpression: ExpressionSource?
         if let condition = element.attribute("cond") { guardExpression = expression(condition, element) }
-        let effects = element.children.isEmpty ? [] : executableBlock(index, effectName: "\(source.name).transition.\(number)")
+        let effects = executableBlock(element, effectName: "\(source.name).transition.\(number)")
         let refusal = element.attribute("reject", namespace: .statecraft)
         if refusal != nil && (!targets.isEmpty || !effects.isEmpty) {
             error(.invalidValue, "a transition with sc:reject has no target and no executable content", element)
@@ -359,9 +373,8 @@ struct SCXMLDecoder {
 
     // MARK: - Statecraft's inputs
 
-    private mutating func declareInput(_ index: Int) {
-        checkAttributes(index)
-        let element = tree[index]
+    private mutating func declareInput(_ element: XMLElement) {
+        checkAttributes(element)
         guard let name = element.attribute("name") else {
             error(.missingKey, "<sc:input> needs a name", element)
             return
@@ -380,7 +393,7 @@ struct SCXMLDecoder {
         case "true": isInternal = true
         case let other?: error(.invalidValue, "<sc:input internal> is \"true\" or \"false\", not \"\(other)\"", element)
         }
-        if !element.children.isEmpty { misplaced(element.children[0], in: "<sc:input>", allowed: []) }
+        if let child = stream.nextChild(of: element) { misplaced(child, in: "<sc:input>", allowed: []) }
         declaredInputs.append(
             InputDeclaration(
                 Named(name, at: element.position), argumentType: type, description: element.attribute("description"),

@@ -63,7 +63,7 @@ public enum SCXMLWriter {
         mutating func document() -> String {
             out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             var attributes = [
-                ("xmlns", XMLTreeReader.scxmlNamespace), ("xmlns:\(SCXMLVocabulary.statecraftPrefix)", SCXMLVocabulary.statecraftNamespace),
+                ("xmlns", XMLStreamReader.scxmlNamespace), ("xmlns:\(SCXMLVocabulary.statecraftPrefix)", SCXMLVocabulary.statecraftNamespace),
                 ("version", "1.0"), ("name", definition.name), ("initial", ([definition.initial] + definition.otherInitialStates).map(\.name).joined(separator: " ")),
             ]
             if definition.onUnhandled == .reject { attributes.append(("sc:on-unhandled", "reject")) }

@@ -1,0 +1,345 @@
+import CLibXML2
+import Statecraft
+import StatecraftYAML
+
+/// Reads an XML document with libxml2's streaming reader and hands its elements to the SCXML
+/// decoder one start tag at a time, keeping no tree: the decoder asks for an element's children
+/// as it decodes the element (``nextChild(of:)``), and whatever it does not ask for is read past.
+///
+/// Securely: no network, no external entities or DTD loading, no XInclude, libxml2's own bounds
+/// on (no `XML_PARSE_HUGE`), and a document type declaration refused as soon as it is met, so
+/// that no entity of any kind is ever declared, let alone expanded. The depth and node bounds of
+/// ``YAMLLimits`` apply to every node read, whether the decoder looks at it or not. The first
+/// such problem, or libxml2's first error, stops the read: it is the one diagnostic
+/// ``read(_:limits:decode:)`` reports, and what the decoder had found is dropped.
+final class XMLStreamReader {
+    /// Where an element or attribute of the SCXML standard lives.
+    static let scxmlNamespace = "http://www.w3.org/2005/07/scxml"
+
+    /// libxml2 2.9's initialization is not safe to run from two threads at once (tests and
+    /// apps read documents in parallel): a lazily initialized global runs it exactly once.
+    private static let libxml2Initialized: Void = xmlInitParser()
+
+    private let reader: xmlTextReaderPtr
+    private let limits: YAMLLimits
+    /// The problem that stopped the read, if one did.
+    private var failure: Diagnostic?
+    /// libxml2's first error, which stands for the read's failure when the reader gives up.
+    private var firstLibraryError: Diagnostic?
+    private var nodes = 0
+    private var elementCount = 0
+    /// The open elements, innermost last (an empty element, `<a/>`, is never open).
+    private var open: [OpenElement] = []
+    /// The text of the element closed last, by its serial.
+    private var lastClosed: (serial: Int, text: String?) = (-1, nil)
+    /// Element and attribute names and namespaces come from the reader's dictionary, one
+    /// pointer per distinct string: each is turned into a `String` once.
+    private var interned: [UnsafePointer<xmlChar>: String] = [:]
+    private var namespaces: [UnsafePointer<xmlChar>: XMLNamespace] = [:]
+
+    /// The ids the states of the document read so far give (`<state>`, `<parallel>`, `<final>`,
+    /// `<history>`), so that made-up ids avoid them.
+    private(set) var stateIds: Set<String> = []
+    /// Text where SCXML has none (only `<data>` and `<content>` hold a value; `<script>`'s is
+    /// refused with the element), with the serial of the element that holds it.
+    private var misplacedText: [(serial: Int, diagnostic: Diagnostic)] = []
+
+    private struct OpenElement {
+        var serial: Int
+        /// Whether its text is refused: an SCXML element other than `<data>`, `<content>`, `<script>`.
+        var refusesText: Bool
+        var position: SourcePosition
+        var name: String
+        var text: String?
+    }
+
+    private init(reader: xmlTextReaderPtr, limits: YAMLLimits) {
+        self.reader = reader
+        self.limits = limits
+    }
+
+    // MARK: - Reading a document
+
+    /// Reads `bytes`, handing the root element to `decode`, which reads on through the reader.
+    /// The rest of the document is read after `decode` returns, so that a malformed end still
+    /// fails the read. Returns what `decode` returned, the diagnostics of text where SCXML has
+    /// none, in document order, and the ids the document's states give; or the one problem that
+    /// stopped the read.
+    static func read<Decoded>(
+        _ bytes: [UInt8], limits: YAMLLimits, decode: (XMLStreamReader, XMLElement) -> Decoded
+    ) -> Result<(decoded: Decoded, textDiagnostics: [Diagnostic], stateIds: Set<String>), Diagnostic> {
+        if let problem = prologProblem(bytes) { return .failure(problem) }
+        _ = libxml2Initialized
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue)
+        return bytes.withUnsafeBufferPointer { buffer in
+            // An empty buffer has no base address; libxml2 reports the empty document itself.
+            let empty: [CChar] = [0]
+            let start = buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+            guard
+                let libraryReader = empty.withUnsafeBufferPointer({ emptyBuffer in
+                    xmlReaderForMemory(start ?? emptyBuffer.baseAddress, Int32(clamping: buffer.count), nil, nil, options)
+                })
+            else {
+                return .failure(.error(.xmlSyntax, "libxml2 could not start reading the document", at: nil))
+            }
+            defer { xmlFreeTextReader(libraryReader) }
+            let stream = XMLStreamReader(reader: libraryReader, limits: limits)
+            // The handler holds the reader unretained: it must live until libxml2's reader is done.
+            return withExtendedLifetime(stream) {
+                xmlTextReaderSetStructuredErrorHandler(
+                    libraryReader, { context, error in
+                        guard let context, let error else { return }
+                        Unmanaged<XMLStreamReader>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
+                    }, Unmanaged.passUnretained(stream).toOpaque())
+                return stream.run(decode)
+            }
+        }
+    }
+
+    private func run<Decoded>(
+        _ decode: (XMLStreamReader, XMLElement) -> Decoded
+    ) -> Result<(decoded: Decoded, textDiagnostics: [Diagnostic], stateIds: Set<String>), Diagnostic> {
+        var decoded: Decoded?
+        if let root = nextElement(deeperThan: -1) { decoded = decode(self, root) }
+        while failure == nil, advance() != nil {}
+        if let failure { return .failure(failure) }
+        guard let decoded else {
+            return .failure(.error(.missingKey, "the document is empty; an SCXML document is an <scxml> element", at: nil))
+        }
+        let textDiagnostics = misplacedText.sorted { $0.serial < $1.serial }.map(\.diagnostic)
+        return .success((decoded, textDiagnostics, stateIds))
+    }
+
+    /// Looks at the prolog before libxml2 does: libxml2 reads a document type declaration's
+    /// internal subset (and checks its entities) before the reader reports it, so a document type
+    /// declaration is refused here, at its line, before any of it is parsed. The document must be
+    /// in an encoding that writes `<` as ASCII does (UTF-8, as SCXML documents are): a UTF-16 or
+    /// EBCDIC one would hide its prolog from this look.
+    static func prologProblem(_ bytes: [UInt8]) -> Diagnostic? {
+        // No UTF-8 text holds a NUL; a UTF-16 document without a byte-order mark does.
+        if bytes.contains(0) {
+            return .error(.encoding, "an SCXML document is UTF-8 text, and this one holds a NUL byte (is it UTF-16?)", at: nil)
+        }
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var line = 1
+        func starts(_ text: String) -> Bool { bytes[index...].starts(with: text.utf8) }
+        func skip(past end: String) {
+            while index < bytes.count && !starts(end) {
+                if bytes[index] == UInt8(ascii: "\n") { line += 1 }
+                index += 1
+            }
+            index += end.utf8.count
+        }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\n"):
+                line += 1
+                index += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                index += 1
+            case UInt8(ascii: "<"):
+                if starts("<?") {
+                    skip(past: "?>")
+                } else if starts("<!--") {
+                    skip(past: "-->")
+                } else if starts("<!DOCTYPE") {
+                    return .error(
+                        .unsupported,
+                        "a document type declaration (<!DOCTYPE ...>) is not accepted: SCXML needs none, and its entities are how XML readers are attacked",
+                        at: SourcePosition(line: line, column: 0))
+                } else {
+                    return nil
+                }
+            default:
+                return .error(.encoding, "an SCXML document is UTF-8 text starting with '<' (an XML declaration, a comment or <scxml>)", at: nil)
+            }
+        }
+        return nil
+    }
+
+    // MARK: - What the decoder asks for
+
+    /// The next child element of `parent`, read past anything deeper; `nil` once `parent` is
+    /// closed (at once for an empty element), or when the read failed.
+    func nextChild(of parent: XMLElement) -> XMLElement? {
+        nextElement(deeperThan: parent.depth)
+    }
+
+    /// `element`'s text that is not only blanks (text and CDATA joined), or `nil`. Read once
+    /// `nextChild(of: element)` has returned `nil`.
+    func text(of element: XMLElement) -> String? {
+        lastClosed.serial == element.serial ? lastClosed.text : nil
+    }
+
+    /// The next element at depth `depth + 1` before the element at `depth` that is open closes.
+    private func nextElement(deeperThan depth: Int) -> XMLElement? {
+        while open.count > depth, let event = advance() {
+            if case .start(let element) = event, element.depth == depth + 1 { return element }
+        }
+        return nil
+    }
+
+    /// What ``advance()`` stops at.
+    private enum Event {
+        case start(XMLElement)
+        case end
+    }
+
+    /// Reads on to the next start or end tag, through text; `nil` at the end of the document or
+    /// when the read fails.
+    private func advance() -> Event? {
+        guard failure == nil else { return nil }
+        while true {
+            let status = xmlTextReaderRead(reader)
+            if status == 0 { return nil }
+            guard status == 1 else {
+                fail(firstLibraryError ?? .error(.xmlSyntax, "not well-formed XML", at: parserLine))
+                return nil
+            }
+            switch xmlReaderTypes(rawValue: UInt32(xmlTextReaderNodeType(reader))) {
+            case XML_READER_TYPE_ELEMENT:
+                return startElement().map(Event.start)
+            case XML_READER_TYPE_END_ELEMENT:
+                let closed = open.removeLast()
+                lastClosed = (closed.serial, closed.text)
+                return .end
+            case XML_READER_TYPE_TEXT, XML_READER_TYPE_CDATA:
+                guard !open.isEmpty else { continue }
+                guard countNode() else { return nil }
+                addText()
+            case XML_READER_TYPE_DOCUMENT_TYPE:
+                fail(
+                    .error(
+                        .unsupported,
+                        "a document type declaration (<!DOCTYPE ...>) is not accepted: SCXML needs none, and its entities are how XML readers are attacked",
+                        at: parserLine))
+                return nil
+            case XML_READER_TYPE_ENTITY_REFERENCE, XML_READER_TYPE_ENTITY:
+                fail(.error(.unsupported, "entity references are not accepted", at: parserLine))
+                return nil
+            default:
+                break
+            }
+        }
+    }
+
+    // MARK: - Nodes
+
+    private func fail(_ diagnostic: Diagnostic) {
+        if failure == nil { failure = diagnostic }
+    }
+
+    private var parserLine: SourcePosition? {
+        let line = Int(xmlTextReaderGetParserLineNumber(reader))
+        return line > 0 ? SourcePosition(line: line, column: 0) : nil
+    }
+
+    /// Counts a node against the bound; `false` (the read failed) past it.
+    private func countNode() -> Bool {
+        nodes += 1
+        guard nodes > limits.maximumNodes else { return true }
+        fail(.error(.limitExceeded, "more than \(limits.maximumNodes) XML nodes (raise it with --max-nodes)", at: parserLine))
+        return false
+    }
+
+    /// Adds a text node to the innermost open element's text, unless it is only blanks.
+    private func addText() {
+        guard let value = xmlTextReaderConstValue(reader) else { return }
+        var length = 0
+        var isBlank = true
+        while value[length] != 0 {
+            if isBlank && !XMLWhitespace.contains(value[length]) { isBlank = false }
+            length += 1
+        }
+        if isBlank { return }
+        let text = String(decoding: UnsafeBufferPointer(start: value, count: length), as: UTF8.self)
+        let innermost = open.count - 1
+        if open[innermost].text == nil && open[innermost].refusesText {
+            misplacedText.append(
+                (open[innermost].serial, .error(.invalidValue, "<\(open[innermost].name)> holds no text", at: open[innermost].position)))
+        }
+        open[innermost].text = (open[innermost].text ?? "") + text
+    }
+
+    private func startElement() -> XMLElement? {
+        let depth = open.count
+        if depth + 1 > limits.maximumDepth {
+            fail(.error(.limitExceeded, "nesting deeper than \(limits.maximumDepth) levels (raise it with --max-depth)", at: parserLine))
+            return nil
+        }
+        guard countNode() else { return nil }
+        let node = xmlTextReaderCurrentNode(reader)
+        let startLine = node.map { Int(xmlGetLineNo($0)) } ?? 0
+        let namespace = namespace(xmlTextReaderConstNamespaceUri(reader))
+        let name = internedString(xmlTextReaderConstLocalName(reader))
+        let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
+        var attributes: [XMLElement.Attribute] = []
+        attributes.reserveCapacity(Int(xmlTextReaderAttributeCount(reader)))
+        while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+            if xmlTextReaderIsNamespaceDecl(reader) == 1 { continue }
+            guard countNode() else { return nil }
+            attributes.append(
+                XMLElement.Attribute(
+                    namespace: self.namespace(xmlTextReaderConstNamespaceUri(reader)),
+                    name: internedString(xmlTextReaderConstLocalName(reader)),
+                    value: string(xmlTextReaderConstValue(reader))))
+        }
+        xmlTextReaderMoveToElement(reader)
+        let element = XMLElement(
+            namespace: namespace, name: name, line: startLine > 0 ? startLine : (parserLine?.line ?? 0), attributes: attributes,
+            depth: depth, serial: elementCount)
+        elementCount += 1
+        let isSCXML = namespace == .scxml || namespace == .none
+        if isSCXML, ["state", "parallel", "final", "history"].contains(name), let id = element.attribute("id") {
+            stateIds.insert(id)
+        }
+        if !isEmpty {
+            open.append(
+                OpenElement(
+                    serial: element.serial, refusesText: isSCXML && !["data", "content", "script"].contains(name),
+                    position: element.position, name: name))
+        }
+        return element
+    }
+
+    private func internedString(_ text: UnsafePointer<xmlChar>?) -> String {
+        guard let text else { return "" }
+        if let known = interned[text] { return known }
+        let made = String(cString: text)
+        interned[text] = made
+        return made
+    }
+
+    private func namespace(_ uri: UnsafePointer<xmlChar>?) -> XMLNamespace {
+        guard let uri else { return .none }
+        if let known = namespaces[uri] { return known }
+        let made = XMLNamespace(uri: String(cString: uri))
+        namespaces[uri] = made
+        return made
+    }
+
+    private func string(_ text: UnsafePointer<xmlChar>?) -> String {
+        text.map { String(cString: $0) } ?? ""
+    }
+
+    // MARK: - Errors
+
+    /// Keeps libxml2's first error, as a diagnostic.
+    private func record(_ error: xmlError) {
+        guard firstLibraryError == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        var message = error.message.map { String(cString: $0) } ?? "malformed XML"
+        while message.last?.isWhitespace == true { message.removeLast() }
+        let position = error.line > 0 ? SourcePosition(line: Int(error.line), column: Int(max(error.int2, 0))) : nil
+        if message.hasPrefix("Excessive depth in document") {
+            firstLibraryError = .error(.limitExceeded, "nesting deeper than libxml2's bound of 256 levels", at: position)
+        } else if message.contains("Huge input lookup") || message.contains("too long") {
+            firstLibraryError = .error(.limitExceeded, "a name, value or text longer than libxml2's bound of 10,000,000 bytes", at: position)
+        } else {
+            // The hint names a parser option a user of smrun cannot set.
+            for hint in [", use XML_PARSE_HUGE option", " use XML_PARSE_HUGE option"] where message.hasSuffix(hint) {
+                message.removeLast(hint.count)
+            }
+            firstLibraryError = .error(.xmlSyntax, "not well-formed XML: \(message)", at: position)
+        }
+    }
+}
