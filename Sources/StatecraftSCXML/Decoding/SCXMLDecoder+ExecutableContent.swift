@@ -14,19 +14,19 @@ extension SCXMLDecoder {
         var start = block.position
         while let element = stream.nextChild(of: block) {
             if isStatecraft(element) && element.name == "effect" {
-                flush(&steps, at: start, into: &names, base: base())
+                if !steps.isEmpty { flush(&steps, at: start, into: &names, base: base()) }
                 names.append(namedEffect(element))
                 continue
             }
             if steps.isEmpty { start = element.position }
             step(element, into: &steps)
         }
-        flush(&steps, at: start, into: &names, base: base())
+        if !steps.isEmpty { flush(&steps, at: start, into: &names, base: base()) }
         return names
     }
 
+    /// Makes the steps so far, which are some, one effect.
     private mutating func flush(_ steps: inout [EffectDefinition.Step], at position: SourcePosition, into names: inout [Named], base: String) {
-        guard !steps.isEmpty else { return }
         let count = (generatedEffectCounts[base] ?? 0) + 1
         generatedEffectCounts[base] = count
         let effect = EffectDefinition(Named(count > 1 ? "\(base).\(count)" : base, at: position), steps: steps)

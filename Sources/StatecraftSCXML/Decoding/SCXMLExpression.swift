@@ -1,15 +1,21 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// SCXML's way of writing a state test, `In(id)` (the null datamodel's form) or `In('id')` (the
 /// ECMAScript datamodel's), turned into the expression language's `in(id)`, and the event's
 /// data, `_event.data`, into `arg`. Everything else is the expression language already; string
 /// literals are left as they are.
 enum SCXMLExpression {
     /// The event's data, as SCXML's datamodels name it.
-    static let eventData = "_event.data"
+    static let eventData: StaticString = "_event.data"
 
     static func statecraftText(of text: String) -> String {
-        guard mentionsIn(text) || text.utf8.contains(UInt8(ascii: "_")) && text.contains(eventData) else { return text }
+        guard mentionsIn(text) || contains(eventData, in: text) else { return text }
         let scalars = Array(text.unicodeScalars)
-        let eventData = Array(Self.eventData.unicodeScalars)
+        let eventData = Array(Self.eventData.description.unicodeScalars)
         var out = String.UnicodeScalarView()
         var index = 0
         func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
@@ -57,7 +63,7 @@ enum SCXMLExpression {
     /// Whether `In` occurs in the text at all: most conditions are left as they are.
     /// Whether `text` names `_event` outside its string literals.
     static func mentionsEventVariable(_ text: String) -> Bool {
-        guard text.contains("_event") else { return false }
+        guard contains("_event", in: text) else { return false }
         let scalars = Array(text.unicodeScalars)
         let name = Array("_event".unicodeScalars)
         func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
@@ -79,6 +85,23 @@ enum SCXMLExpression {
             index += 1
         }
         return false
+    }
+
+    /// Whether `text` holds `word`, compared as UTF-8 bytes: most conditions and values hold no
+    /// `_` at all, and String's own search costs more than the rest of reading them.
+    private static func contains(_ word: StaticString, in text: String) -> Bool {
+        let word = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= word.count else { return false }
+            var start = 0
+            while let underscore = bytes[start...].firstIndex(of: word[0]) {
+                if bytes.count - underscore < word.count { return false }
+                if memcmp(bytes.baseAddress! + underscore, word.baseAddress!, word.count) == 0 { return true }
+                start = underscore + 1
+            }
+            return false
+        }
     }
 
     private static func mentionsIn(_ text: String) -> Bool {

@@ -1,4 +1,9 @@
 import CLibXML2
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Statecraft
 import StatecraftYAML
 
@@ -32,10 +37,8 @@ final class XMLStreamReader {
     private var open: [OpenElement] = []
     /// The text of the element closed last, by its serial.
     private var lastClosed: (serial: Int, text: String?) = (-1, nil)
-    /// Element and attribute names and namespaces come from the reader's dictionary, one
-    /// pointer per distinct string: each is turned into a `String` once.
+    /// Element and attribute names by their address in the reader's dictionary.
     private var interned: [UnsafePointer<xmlChar>: String] = [:]
-    private var namespaces: [UnsafePointer<xmlChar>: XMLNamespace] = [:]
 
     /// The ids the states of the document read so far give (`<state>`, `<parallel>`, `<final>`,
     /// `<history>`), so that made-up ids avoid them.
@@ -117,7 +120,7 @@ final class XMLStreamReader {
     /// EBCDIC one would hide its prolog from this look.
     static func prologProblem(_ bytes: [UInt8]) -> Diagnostic? {
         // No UTF-8 text holds a NUL; a UTF-16 document without a byte-order mark does.
-        if bytes.contains(0) {
+        if bytes.withUnsafeBytes({ buffer in buffer.baseAddress.map { memchr($0, 0, buffer.count) != nil } ?? false }) {
             return .error(.encoding, "an SCXML document is UTF-8 text, and this one holds a NUL byte (is it UTF-16?)", at: nil)
         }
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -268,23 +271,35 @@ final class XMLStreamReader {
             return nil
         }
         guard countNode() else { return nil }
-        let node = xmlTextReaderCurrentNode(reader)
-        let startLine = node.map { Int(xmlGetLineNo($0)) } ?? 0
-        let namespace = namespace(xmlTextReaderConstNamespaceUri(reader))
-        let name = internedString(xmlTextReaderConstLocalName(reader))
+        guard let node = xmlTextReaderCurrentNode(reader) else {
+            fail(.error(.xmlSyntax, "not well-formed XML", at: parserLine))
+            return nil
+        }
+        // Read from the node libxml2 has just built, not attribute by attribute through the
+        // reader's cursor: namespace declarations are kept apart from the attributes there.
+        let startLine = Int(xmlGetLineNo(node))
+        let namespace = Self.namespace(node.pointee.ns?.pointee.href)
+        let name = internedString(node.pointee.name)
         let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
         var attributes: [XMLElement.Attribute] = []
-        attributes.reserveCapacity(Int(xmlTextReaderAttributeCount(reader)))
-        while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-            if xmlTextReaderIsNamespaceDecl(reader) == 1 { continue }
-            guard countNode() else { return nil }
-            attributes.append(
-                XMLElement.Attribute(
-                    namespace: self.namespace(xmlTextReaderConstNamespaceUri(reader)),
-                    name: internedString(xmlTextReaderConstLocalName(reader)),
-                    value: string(xmlTextReaderConstValue(reader))))
+        if let first = node.pointee.properties {
+            var count = 0
+            var attribute: xmlAttrPtr? = first
+            while let current = attribute {
+                count += 1
+                attribute = current.pointee.next
+            }
+            attributes.reserveCapacity(count)
+            attribute = first
+            while let current = attribute {
+                guard countNode() else { return nil }
+                attributes.append(
+                    XMLElement.Attribute(
+                        namespace: Self.namespace(current.pointee.ns?.pointee.href), name: internedString(current.pointee.name),
+                        value: Self.value(of: current)))
+                attribute = current.pointee.next
+            }
         }
-        xmlTextReaderMoveToElement(reader)
         let element = XMLElement(
             namespace: namespace, name: name, line: startLine > 0 ? startLine : (parserLine?.line ?? 0), attributes: attributes,
             depth: depth, serial: elementCount)
@@ -302,6 +317,8 @@ final class XMLStreamReader {
         return element
     }
 
+    /// Names come from the reader's dictionary, one pointer per distinct string, that lives as
+    /// long as the reader: each is turned into a `String` once.
     private func internedString(_ text: UnsafePointer<xmlChar>?) -> String {
         guard let text else { return "" }
         if let known = interned[text] { return known }
@@ -310,16 +327,39 @@ final class XMLStreamReader {
         return made
     }
 
-    private func namespace(_ uri: UnsafePointer<xmlChar>?) -> XMLNamespace {
-        guard let uri else { return .none }
-        if let known = namespaces[uri] { return known }
-        let made = XMLNamespace(uri: String(cString: uri))
-        namespaces[uri] = made
-        return made
+    /// A namespace URI's text is the declaring element's own (not the dictionary's): compared,
+    /// not looked up by address.
+    private static func namespace(_ uri: UnsafePointer<xmlChar>?) -> XMLNamespace {
+        guard let uri, uri[0] != 0 else { return .none }
+        if matches(uri, scxmlNamespace) { return .scxml }
+        if matches(uri, SCXMLVocabulary.statecraftNamespace) { return .statecraft }
+        return .other(String(cString: uri))
     }
 
-    private func string(_ text: UnsafePointer<xmlChar>?) -> String {
-        text.map { String(cString: $0) } ?? ""
+    private static func matches(_ text: UnsafePointer<xmlChar>, _ known: String) -> Bool {
+        var known = known
+        return known.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { known in
+                text.withMemoryRebound(to: CChar.self, capacity: known.count + 1) { text in
+                    strncmp(text, known.baseAddress!, known.count) == 0 && text[known.count] == 0
+                }
+            }
+        }
+    }
+
+    /// An attribute's value, character references and XML's own entities replaced: the text of
+    /// its text nodes (one, but for a value libxml2 has built from pieces). No other entity can
+    /// be declared, as a document type declaration is refused.
+    private static func value(of attribute: xmlAttrPtr) -> String {
+        guard let first = attribute.pointee.children else { return "" }
+        if first.pointee.next == nil, let content = first.pointee.content { return String(cString: content) }
+        var value = ""
+        var child: xmlNodePtr? = first
+        while let current = child {
+            if let content = current.pointee.content { value += String(cString: content) }
+            child = current.pointee.next
+        }
+        return value
     }
 
     // MARK: - Errors
