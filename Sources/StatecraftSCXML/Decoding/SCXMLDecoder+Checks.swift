@@ -50,10 +50,9 @@ extension SCXMLDecoder {
     /// those of other namespaces.
     mutating func checkAttributes(_ element: XMLElement) {
         let statecraft = isStatecraft(element)
-        let allowed =
-            (statecraft ? SCXMLVocabulary.statecraftElementAttributes[element.name] : SCXMLVocabulary.attributes[element.name]) ?? []
-        let allowedStatecraft = statecraft ? [] : SCXMLVocabulary.statecraftAttributes[element.name] ?? []
-        let tag = statecraft ? "sc:\(element.name)" : element.name
+        let allowed = element.attributeRules.allowed
+        let allowedStatecraft = element.attributeRules.allowedStatecraft
+        var tag: String { statecraft ? "sc:\(element.name)" : element.name }
         for attribute in element.attributes {
             if attribute.namespace == .none {
                 if !allowed.contains(attribute.name) {

@@ -39,11 +39,12 @@ extension SCXMLDecoder {
     /// empty). A name used again must have the same body.
     private mutating func namedEffect(_ element: XMLElement) -> Named {
         checkAttributes(element)
-        guard let name = element.attribute("name") else {
+        guard let named = element.named("name") else {
             error(.missingKey, "<sc:effect> needs a name", element)
             return Named("", at: element.position)
         }
-        let body = EffectDefinition(Named(name, at: element.position), steps: steps(of: element))
+        let name = named.name
+        let body = EffectDefinition(named, steps: steps(of: element))
         let text = Self.text(of: body.steps)
         if let known = namedEffectBodies[name] {
             if known != text {
@@ -102,12 +103,12 @@ extension SCXMLDecoder {
             case "raise":
                 checkAttributes(element)
                 noChildren(element)
-                guard let event = element.attribute("event") else {
+                guard let event = element.named("event") else {
                     error(.missingKey, "<raise> needs an event", element)
                     return
                 }
-                useEvent(Named(event, at: element.position))
-                steps.append(.send(.init(Named(event, at: element.position))))
+                useEvent(event)
+                steps.append(.send(.init(event)))
             case "send":
                 if let (send, idLocation) = decodeSend(element) {
                     steps.append(.send(send))
@@ -257,15 +258,15 @@ extension SCXMLDecoder {
             if argument != nil { error(.invalidValue, "a <send> has one <content>", content) }
             argument = expression(value, content)
         }
-        guard let event = element.attribute("event") else {
+        guard let event = element.named("event") else {
             error(.missingKey, "<send> needs an event", element)
             return nil
         }
-        useEvent(Named(event, at: element.position))
+        useEvent(event)
         // A delayed send fires as an input of its own when it falls due, whatever its target.
         if delay != nil || delayExpression != nil { queue = .internal }
         let send = EffectDefinition.Send(
-            Named(event, at: element.position), argument: argument, queue: queue, delay: delay, id: id, delayExpression: delayExpression)
+            event, argument: argument, queue: queue, delay: delay, id: id, delayExpression: delayExpression)
         return (send, idLocation)
     }
 

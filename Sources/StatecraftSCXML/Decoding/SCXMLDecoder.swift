@@ -22,6 +22,8 @@ struct SCXMLDecoder {
     /// mention order; event descriptors that end in `.*` are patterns and add no name.
     var eventNames: [Named] = []
     var knownEventNames: Set<String> = []
+    /// By spelling (``Named/spelling``): whether an event name of that spelling is in ``knownEventNames``.
+    var usedEventSpellings: [Bool] = []
     /// `<sc:input>` declarations; when there is one, the machine's inputs are exactly these.
     var declaredInputs: [InputDeclaration] = []
     /// States with children, whose done events transitions may name.
@@ -136,7 +138,7 @@ struct SCXMLDecoder {
 
     /// The state's id, or one made up for a state without one (`_state1`, ...), as SCXML allows.
     private mutating func stateName(_ element: XMLElement) -> Named {
-        if let id = element.attribute("id") { return Named(id, at: element.position) }
+        if let id = element.named("id") { return id }
         return Named(madeUpId(prefix: "_state"), at: element.position)
     }
 
@@ -158,8 +160,8 @@ struct SCXMLDecoder {
         var state = StateDeclaration(
             name, isFinal: element.name == "final", description: element.attribute("description", namespace: .statecraft),
             isParallel: element.name == "parallel")
-        if let initial = element.attribute("initial") {
-            state.initial = names(initial, element)
+        if let initial = element.named("initial") {
+            state.initial = names(initial)
         }
         var transitionCount = 0
         var hasInitialElement = false
@@ -274,16 +276,18 @@ struct SCXMLDecoder {
             error(.invalidValue, "the <transition> of an <initial> or a <history> takes no \(attribute)", element)
         }
         let effects = executableBlock(element, effectName: effectName)
-        guard let target = element.attribute("target") else {
+        guard let target = element.named("target") else {
             error(.missingKey, "the <transition> of an <initial> or a <history> needs a target", element)
             return ([], effects)
         }
-        return (names(target, element), effects)
+        return (names(target), effects)
     }
 
-    /// A space-separated list of ids.
-    func names(_ text: String, _ element: XMLElement) -> [Named] {
-        XMLWhitespace.tokens(text).map { Named($0, at: element.position) }
+    /// A space-separated list of ids; one id (most lists) keeps the value's spelling.
+    func names(_ value: Named) -> [Named] {
+        let tokens = XMLWhitespace.tokens(value.name)
+        if tokens.count == 1 && tokens[0].utf8.count == value.name.utf8.count { return [value] }
+        return tokens.map { Named($0, at: value.position) }
     }
 
     // MARK: - Transitions
@@ -293,8 +297,8 @@ struct SCXMLDecoder {
         // `if let` rather than `map` with a closure: a closure calling a method of the decoder
         // from this mutating method copies the whole decoder, once per transition.
         var targets: [Named] = []
-        if let target = element.attribute("target") {
-            targets = names(target, element)
+        if let target = element.named("target") {
+            targets = names(target)
             if targets.isEmpty { error(.invalidValue, "<transition target> is empty; leave it out for a transition that stays", element) }
         }
         var isInternal = false
@@ -311,8 +315,9 @@ struct SCXMLDecoder {
             error(.invalidValue, "a transition with sc:reject has no target and no executable content", element)
         }
         var descriptors: [(name: String, isPattern: Bool)] = []
-        if let event = element.attribute("event") {
-            descriptors = XMLWhitespace.tokens(event).map(Self.eventDescriptor)
+        let event = element.named("event")
+        if let event {
+            descriptors = XMLWhitespace.tokens(event.name).map(Self.eventDescriptor)
             if descriptors.isEmpty { error(.invalidValue, "<transition event> is empty; leave it out for an eventless transition", element) }
         }
         func transition(_ input: Named, isEventless: Bool) -> TransitionDefinition {
@@ -327,8 +332,15 @@ struct SCXMLDecoder {
         // A transition on several descriptors is one transition per descriptor, in a row: for any
         // event, the first of them that matches is taken, as the one SCXML transition would be.
         for descriptor in descriptors {
-            if !descriptor.isPattern { useEvent(Named(descriptor.name, at: element.position)) }
-            let input = descriptor.isPattern && descriptor.name != "*" ? descriptor.name + ".*" : descriptor.name
+            if !descriptor.isPattern {
+                // The whole value, one name (most transitions): its spelling kept.
+                let name =
+                    if let event, descriptors.count == 1 { event } else { Named(descriptor.name, at: element.position) }
+                useEvent(name)
+                transitions.append(transition(name, isEventless: false))
+                continue
+            }
+            let input = descriptor.name != "*" ? descriptor.name + ".*" : descriptor.name
             transitions.append(transition(Named(input, at: element.position), isEventless: false))
         }
     }
@@ -368,6 +380,14 @@ struct SCXMLDecoder {
     }
 
     mutating func useEvent(_ name: Named) {
+        // A name with a spelling met before is known: no need to hash it again.
+        if name.spelling >= 0 {
+            if name.spelling < usedEventSpellings.count && usedEventSpellings[name.spelling] { return }
+            if name.spelling >= usedEventSpellings.count {
+                usedEventSpellings += repeatElement(false, count: name.spelling + 1 - usedEventSpellings.count)
+            }
+            usedEventSpellings[name.spelling] = true
+        }
         if knownEventNames.insert(name.name).inserted { eventNames.append(name) }
     }
 
@@ -375,7 +395,7 @@ struct SCXMLDecoder {
 
     private mutating func declareInput(_ element: XMLElement) {
         checkAttributes(element)
-        guard let name = element.attribute("name") else {
+        guard let name = element.named("name") else {
             error(.missingKey, "<sc:input> needs a name", element)
             return
         }
@@ -396,7 +416,7 @@ struct SCXMLDecoder {
         if let child = stream.nextChild(of: element) { misplaced(child, in: "<sc:input>", allowed: []) }
         declaredInputs.append(
             InputDeclaration(
-                Named(name, at: element.position), argumentType: type, description: element.attribute("description"),
+                name, argumentType: type, description: element.attribute("description"),
                 argumentTypePosition: element.position, isInternal: isInternal))
     }
 }

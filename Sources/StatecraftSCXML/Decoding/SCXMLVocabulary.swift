@@ -64,6 +64,27 @@ enum SCXMLVocabulary {
         "transition": ["description", "reject"],
     ]
 
+    /// The attributes an element takes, found once per element name as a document is read (a
+    /// class: one reference to copy per element).
+    final class AttributeRules: Sendable {
+        /// Those without a namespace.
+        let allowed: [String]
+        /// Statecraft's, in its namespace.
+        let allowedStatecraft: [String]
+
+        /// SCXML's element `name` (none for an element SCXML does not have).
+        init(scxmlElement name: String) {
+            allowed = SCXMLVocabulary.attributes[name] ?? []
+            allowedStatecraft = SCXMLVocabulary.statecraftAttributes[name] ?? []
+        }
+
+        /// Statecraft's element `name`, whose attributes have no namespace.
+        init(statecraftElement name: String) {
+            allowed = SCXMLVocabulary.statecraftElementAttributes[name] ?? []
+            allowedStatecraft = []
+        }
+    }
+
     /// Statecraft's elements: `<sc:input>` declares an input, `<sc:effect>` runs a named effect.
     static let statecraftElementAttributes: [String: [String]] = [
         "input": ["name", "arg", "internal", "description"],

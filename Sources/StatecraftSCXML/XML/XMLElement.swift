@@ -10,6 +10,8 @@ struct XMLElement {
         var namespace: XMLNamespace
         var name: String
         var value: String
+        /// The value's id, the same for every attribute of the document with the same value.
+        var spelling: Int
     }
 
     var namespace: XMLNamespace
@@ -22,9 +24,21 @@ struct XMLElement {
     var depth: Int
     /// Its number in document order (the root's is 0): tells its text from another's.
     var serial: Int
+    /// The attributes it takes: Statecraft's element's when it is in Statecraft's namespace,
+    /// else SCXML's element's of its name.
+    var attributeRules: SCXMLVocabulary.AttributeRules
 
     /// Its line, without a column: libxml2 reports an element's line only.
     var position: SourcePosition { SourcePosition(line: line, column: 0) }
+
+    /// The attribute's value as a name written here, with its spelling, so that the compiler
+    /// looks each distinct name up once (``Named/spelling``).
+    func named(_ name: String, namespace: XMLNamespace = .none) -> Named? {
+        for attribute in attributes where attribute.name == name && attribute.namespace == namespace {
+            return Named(attribute.value, at: position, spelling: attribute.spelling)
+        }
+        return nil
+    }
 
     func attribute(_ name: String, namespace: XMLNamespace = .none) -> String? {
         for attribute in attributes where attribute.name == name && attribute.namespace == namespace {

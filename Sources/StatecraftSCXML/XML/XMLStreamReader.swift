@@ -37,8 +37,13 @@ final class XMLStreamReader {
     private var open: [OpenElement] = []
     /// The text of the element closed last, by its serial.
     private var lastClosed: (serial: Int, text: String?) = (-1, nil)
-    /// Element and attribute names by their address in the reader's dictionary.
-    private var interned: [UnsafePointer<xmlChar>: String] = [:]
+    /// Attribute values, one `String` and one id (its spelling, ``XMLElement/Attribute/spelling``)
+    /// per distinct value: a large document writes a few thousand names many times over.
+    private var values = TextInterner()
+    /// Attribute names by their address in the reader's dictionary.
+    private var attributeNames = AddressTable<String>()
+    /// Element names by their address in the reader's dictionary, with what SCXML says of them.
+    private var elementNames = AddressTable<ElementName>()
 
     /// The ids the states of the document read so far give (`<state>`, `<parallel>`, `<final>`,
     /// `<history>`), so that made-up ids avoid them.
@@ -46,6 +51,27 @@ final class XMLStreamReader {
     /// Text where SCXML has none (only `<data>` and `<content>` hold a value; `<script>`'s is
     /// refused with the element), with the serial of the element that holds it.
     private var misplacedText: [(serial: Int, diagnostic: Diagnostic)] = []
+
+    /// An element name, and the rules of SCXML's element of that name, found once per name (a
+    /// class: one reference to copy per element).
+    private final class ElementName {
+        var name: String
+        /// The attributes it takes as an SCXML element, and as one of Statecraft's.
+        var scxmlRules: SCXMLVocabulary.AttributeRules
+        var statecraftRules: SCXMLVocabulary.AttributeRules
+        /// `<state>`, `<parallel>`, `<final>`, `<history>`: its `id` names a state.
+        var isState: Bool
+        /// `<data>`, `<content>`, `<script>`: SCXML elements whose text is not refused here.
+        var mayHoldText: Bool
+
+        init(_ name: String) {
+            self.name = name
+            scxmlRules = SCXMLVocabulary.AttributeRules(scxmlElement: name)
+            statecraftRules = SCXMLVocabulary.AttributeRules(statecraftElement: name)
+            isState = ["state", "parallel", "final", "history"].contains(name)
+            mayHoldText = ["data", "content", "script"].contains(name)
+        }
+    }
 
     private struct OpenElement {
         var serial: Int
@@ -279,7 +305,8 @@ final class XMLStreamReader {
         // reader's cursor: namespace declarations are kept apart from the attributes there.
         let startLine = Int(xmlGetLineNo(node))
         let namespace = Self.namespace(node.pointee.ns?.pointee.href)
-        let name = internedString(node.pointee.name)
+        let elementName = self.elementName(node.pointee.name)
+        let name = elementName.name
         let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
         var attributes: [XMLElement.Attribute] = []
         if let first = node.pointee.properties {
@@ -293,39 +320,47 @@ final class XMLStreamReader {
             attribute = first
             while let current = attribute {
                 guard countNode() else { return nil }
+                let spelling = value(of: current)
                 attributes.append(
                     XMLElement.Attribute(
-                        namespace: Self.namespace(current.pointee.ns?.pointee.href), name: internedString(current.pointee.name),
-                        value: Self.value(of: current)))
+                        namespace: Self.namespace(current.pointee.ns?.pointee.href), name: attributeName(current.pointee.name),
+                        value: values.strings[spelling], spelling: spelling))
                 attribute = current.pointee.next
             }
         }
+        let isSCXML = namespace == .scxml || namespace == .none
         let element = XMLElement(
             namespace: namespace, name: name, line: startLine > 0 ? startLine : (parserLine?.line ?? 0), attributes: attributes,
-            depth: depth, serial: elementCount)
+            depth: depth, serial: elementCount, attributeRules: namespace == .statecraft ? elementName.statecraftRules : elementName.scxmlRules)
         elementCount += 1
-        let isSCXML = namespace == .scxml || namespace == .none
-        if isSCXML, ["state", "parallel", "final", "history"].contains(name), let id = element.attribute("id") {
+        if isSCXML, elementName.isState, let id = element.attribute("id") {
             stateIds.insert(id)
         }
         if !isEmpty {
             open.append(
-                OpenElement(
-                    serial: element.serial, refusesText: isSCXML && !["data", "content", "script"].contains(name),
-                    position: element.position, name: name))
+                OpenElement(serial: element.serial, refusesText: isSCXML && !elementName.mayHoldText, position: element.position, name: name))
         }
         return element
     }
 
-    /// Names come from the reader's dictionary, one pointer per distinct string, that lives as
-    /// long as the reader: each is turned into a `String` once.
-    private func internedString(_ text: UnsafePointer<xmlChar>?) -> String {
-        guard let text else { return "" }
-        if let known = interned[text] { return known }
-        let made = String(cString: text)
-        interned[text] = made
+    private func elementName(_ text: UnsafePointer<xmlChar>?) -> ElementName {
+        let key = text ?? Self.noName
+        if let known = elementNames[key] { return known }
+        let made = ElementName(text.map { String(cString: $0) } ?? "")
+        elementNames.add(made, at: key)
         return made
     }
+
+    private func attributeName(_ text: UnsafePointer<xmlChar>?) -> String {
+        let key = text ?? Self.noName
+        if let known = attributeNames[key] { return known }
+        let made = text.map { String(cString: $0) } ?? ""
+        attributeNames.add(made, at: key)
+        return made
+    }
+
+    /// The key of a missing name, an address no string has.
+    private static var noName: UnsafePointer<xmlChar> { UnsafePointer(bitPattern: 1)! }
 
     /// A namespace URI's text is the declaring element's own (not the dictionary's): compared,
     /// not looked up by address.
@@ -347,19 +382,21 @@ final class XMLStreamReader {
         }
     }
 
-    /// An attribute's value, character references and XML's own entities replaced: the text of
-    /// its text nodes (one, but for a value libxml2 has built from pieces). No other entity can
-    /// be declared, as a document type declaration is refused.
-    private static func value(of attribute: xmlAttrPtr) -> String {
-        guard let first = attribute.pointee.children else { return "" }
-        if first.pointee.next == nil, let content = first.pointee.content { return String(cString: content) }
-        var value = ""
+    /// The spelling of an attribute's value, character references and XML's own entities
+    /// replaced: the text of its text nodes (one, but for a value libxml2 has built from pieces).
+    /// No other entity can be declared, as a document type declaration is refused.
+    private func value(of attribute: xmlAttrPtr) -> Int {
+        guard let first = attribute.pointee.children else { return values.id(of: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        if first.pointee.next == nil, let content = first.pointee.content {
+            return values.id(of: UnsafeRawBufferPointer(start: content, count: strlen(content)))
+        }
+        var value: [UInt8] = []
         var child: xmlNodePtr? = first
         while let current = child {
-            if let content = current.pointee.content { value += String(cString: content) }
+            if let content = current.pointee.content { value += UnsafeBufferPointer(start: content, count: strlen(content)) }
             child = current.pointee.next
         }
-        return value
+        return value.withUnsafeBytes { values.id(of: $0) }
     }
 
     // MARK: - Errors

@@ -6,7 +6,7 @@
 /// An open-addressing hash table keyed like ``NameTable`` (the spelling's length and end
 /// words, hashed with random multipliers, so that a file cannot choose names that collide), but
 /// one that grows as spellings are added.
-struct TextInterner {
+package struct TextInterner {
     private struct Slot {
         var head: UInt64
         var tail: UInt64
@@ -24,10 +24,12 @@ struct TextInterner {
     /// The spellings' bytes end to end (a `String` made from invalid UTF-8 would not keep them).
     private var spellings: [UInt8] = []
     /// The spellings as strings, by id.
-    private(set) var strings: [String] = []
+    package private(set) var strings: [String] = []
+
+    package init() {}
 
     /// The id of `text`, added if it is new.
-    mutating func id(of text: UnsafeRawBufferPointer) -> Int {
+    package mutating func id(of text: UnsafeRawBufferPointer) -> Int {
         let key = NameTable.key(text)
         let mask = slots.count - 1
         var slot = Int(NameTable.hash(key, of: text, seed: seed) >> shift)
