@@ -108,10 +108,11 @@ struct SCXMLDecoder {
         }
         let initial = decodeRootInitial(root) ?? [first.name]
         let name = root.attribute("name") ?? defaultName
+        resolvePatterns()
         var definition = MachineDefinition(
             name: name, description: root.attribute("description", namespace: .statecraft),
             initial: initial[0], onUnhandled: onUnhandled, context: context, inputs: machineInputs(), states: states,
-            effects: effects, transitions: resolvePatterns(transitions))
+            effects: effects, transitions: transitions)
         definition.otherInitialStates = Array(initial.dropFirst())
         return definition
     }
@@ -361,7 +362,7 @@ struct SCXMLDecoder {
     /// SCXML's descriptor `NAME` also matches `NAME.more`: where the machine has such an input,
     /// the transition on `NAME` becomes the pattern `NAME.*`, which the compiler expands over
     /// the inputs (done events included). `NAME.*` and `*` stay as they are.
-    private func resolvePatterns(_ transitions: [TransitionDefinition]) -> [TransitionDefinition] {
+    private mutating func resolvePatterns() {
         let inputs = (declaredInputs.isEmpty ? eventNames.map(\.name) : declaredInputs.map(\.name.name)) + doneEventNames
         var extended: Set<String> = []
         for name in inputs {
@@ -371,11 +372,11 @@ struct SCXMLDecoder {
                 extended.insert(String(prefix))
             }
         }
-        return transitions.map { transition in
-            guard !transition.isEventless, !transition.isPattern, extended.contains(transition.input.name) else { return transition }
-            var pattern = transition
-            pattern.input.name += ".*"
-            return pattern
+        guard !extended.isEmpty else { return }
+        // In place: a copy of every transition costs more than the check.
+        for index in transitions.indices
+        where !transitions[index].isEventless && !transitions[index].isPattern && extended.contains(transitions[index].input.name) {
+            transitions[index].input.name += ".*"
         }
     }
 

@@ -17,6 +17,10 @@ import StatecraftYAML
 /// ``YAMLLimits`` apply to every node read, whether the decoder looks at it or not. The first
 /// such problem, or libxml2's first error, stops the read: it is the one diagnostic
 /// ``read(_:limits:decode:)`` reports, and what the decoder had found is dropped.
+///
+/// One reader is used by one decoder on one thread, and none of its methods reaches its
+/// properties while another is at them: they go without the runtime's exclusivity checks, which
+/// cost more than the rest of the reader's own work per node.
 final class XMLStreamReader {
     /// Where an element or attribute of the SCXML standard lives.
     static let scxmlNamespace = "http://www.w3.org/2005/07/scxml"
@@ -28,29 +32,29 @@ final class XMLStreamReader {
     private let reader: xmlTextReaderPtr
     private let limits: YAMLLimits
     /// The problem that stopped the read, if one did.
-    private var failure: Diagnostic?
+    @exclusivity(unchecked) private var failure: Diagnostic?
     /// libxml2's first error, which stands for the read's failure when the reader gives up.
-    private var firstLibraryError: Diagnostic?
-    private var nodes = 0
-    private var elementCount = 0
+    @exclusivity(unchecked) private var firstLibraryError: Diagnostic?
+    @exclusivity(unchecked) private var nodes = 0
+    @exclusivity(unchecked) private var elementCount = 0
     /// The open elements, innermost last (an empty element, `<a/>`, is never open).
-    private var open: [OpenElement] = []
+    @exclusivity(unchecked) private var open: [OpenElement] = []
     /// The text of the element closed last, by its serial.
-    private var lastClosed: (serial: Int, text: String?) = (-1, nil)
+    @exclusivity(unchecked) private var lastClosed: (serial: Int, text: String?) = (-1, nil)
     /// Attribute values, one `String` and one id (its spelling, ``XMLElement/Attribute/spelling``)
     /// per distinct value: a large document writes a few thousand names many times over.
-    private var values = TextInterner()
+    @exclusivity(unchecked) private var values = TextInterner()
     /// Attribute names by their address in the reader's dictionary.
-    private var attributeNames = AddressTable<String>()
+    @exclusivity(unchecked) private var attributeNames = AddressTable<String>()
     /// Element names by their address in the reader's dictionary, with what SCXML says of them.
-    private var elementNames = AddressTable<ElementName>()
+    @exclusivity(unchecked) private var elementNames = AddressTable<ElementName>()
 
     /// The ids the states of the document read so far give (`<state>`, `<parallel>`, `<final>`,
     /// `<history>`), so that made-up ids avoid them.
-    private(set) var stateIds: Set<String> = []
+    @exclusivity(unchecked) private(set) var stateIds: Set<String> = []
     /// Text where SCXML has none (only `<data>` and `<content>` hold a value; `<script>`'s is
     /// refused with the element), with the serial of the element that holds it.
-    private var misplacedText: [(serial: Int, diagnostic: Diagnostic)] = []
+    @exclusivity(unchecked) private var misplacedText: [(serial: Int, diagnostic: Diagnostic)] = []
 
     /// An element name, and the rules of SCXML's element of that name, found once per name (a
     /// class: one reference to copy per element).
