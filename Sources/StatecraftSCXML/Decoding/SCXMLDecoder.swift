@@ -286,9 +286,8 @@ struct SCXMLDecoder {
 
     /// A space-separated list of ids; one id (most lists) keeps the value's spelling.
     func names(_ value: Named) -> [Named] {
-        let tokens = XMLWhitespace.tokens(value.name)
-        if tokens.count == 1 && tokens[0].utf8.count == value.name.utf8.count { return [value] }
-        return tokens.map { Named($0, at: value.position) }
+        if XMLWhitespace.isOneToken(value.name) { return [value] }
+        return XMLWhitespace.tokens(value.name).map { Named($0, at: value.position) }
     }
 
     // MARK: - Transitions
@@ -297,10 +296,17 @@ struct SCXMLDecoder {
         checkAttributes(element)
         // `if let` rather than `map` with a closure: a closure calling a method of the decoder
         // from this mutating method copies the whole decoder, once per transition.
-        var targets: [Named] = []
-        if let target = element.named("target") {
-            targets = names(target)
-            if targets.isEmpty { error(.invalidValue, "<transition target> is empty; leave it out for a transition that stays", element) }
+        var target: Named?
+        var moreTargets: [Named] = []
+        if let value = element.named("target") {
+            if XMLWhitespace.isOneToken(value.name) {
+                target = value
+            } else {
+                let targets = names(value)
+                if targets.isEmpty { error(.invalidValue, "<transition target> is empty; leave it out for a transition that stays", element) }
+                target = targets.first
+                moreTargets = Array(targets.dropFirst())
+            }
         }
         var isInternal = false
         switch element.attribute("type") {
@@ -312,20 +318,26 @@ struct SCXMLDecoder {
         if let condition = element.attribute("cond") { guardExpression = expression(condition, element) }
         let effects = executableBlock(element, effectName: "\(source.name).transition.\(number)")
         let refusal = element.attribute("reject", namespace: .statecraft)
-        if refusal != nil && (!targets.isEmpty || !effects.isEmpty) {
+        if refusal != nil && (target != nil || !effects.isEmpty) {
             error(.invalidValue, "a transition with sc:reject has no target and no executable content", element)
-        }
-        var descriptors: [(name: String, isPattern: Bool)] = []
-        let event = element.named("event")
-        if let event {
-            descriptors = XMLWhitespace.tokens(event.name).map(Self.eventDescriptor)
-            if descriptors.isEmpty { error(.invalidValue, "<transition event> is empty; leave it out for an eventless transition", element) }
         }
         func transition(_ input: Named, isEventless: Bool) -> TransitionDefinition {
             TransitionDefinition(
-                input, from: .states([source]), to: targets.first, when: guardExpression, effects: effects, rejecting: refusal,
+                input, from: .states([source]), to: target, when: guardExpression, effects: effects, rejecting: refusal,
                 description: element.attribute("description", namespace: .statecraft), at: element.position,
-                moreTargets: Array(targets.dropFirst()), isInternal: isInternal, isEventless: isEventless)
+                moreTargets: moreTargets, isInternal: isInternal, isEventless: isEventless)
+        }
+        let event = element.named("event")
+        // One event name, not a pattern (most transitions): the value itself, its spelling kept.
+        if let event, XMLWhitespace.isOneToken(event.name), !Self.mayBePattern(event.name) {
+            useEvent(event)
+            transitions.append(transition(event, isEventless: false))
+            return
+        }
+        var descriptors: [(name: String, isPattern: Bool)] = []
+        if let event {
+            descriptors = XMLWhitespace.tokens(event.name).map(Self.eventDescriptor)
+            if descriptors.isEmpty { error(.invalidValue, "<transition event> is empty; leave it out for an eventless transition", element) }
         }
         if descriptors.isEmpty {
             transitions.append(transition(Named("", at: element.position), isEventless: true))
@@ -333,15 +345,8 @@ struct SCXMLDecoder {
         // A transition on several descriptors is one transition per descriptor, in a row: for any
         // event, the first of them that matches is taken, as the one SCXML transition would be.
         for descriptor in descriptors {
-            if !descriptor.isPattern {
-                // The whole value, one name (most transitions): its spelling kept.
-                let name =
-                    if let event, descriptors.count == 1 { event } else { Named(descriptor.name, at: element.position) }
-                useEvent(name)
-                transitions.append(transition(name, isEventless: false))
-                continue
-            }
-            let input = descriptor.name != "*" ? descriptor.name + ".*" : descriptor.name
+            if !descriptor.isPattern { useEvent(Named(descriptor.name, at: element.position)) }
+            let input = descriptor.isPattern && descriptor.name != "*" ? descriptor.name + ".*" : descriptor.name
             transitions.append(transition(Named(input, at: element.position), isEventless: false))
         }
     }
@@ -349,6 +354,11 @@ struct SCXMLDecoder {
     /// An SCXML event descriptor: `*`, or a name matching itself and the names that extend it by
     /// `.`-separated tokens; `NAME.*` and `NAME.` say the same. Returns the name, and whether it
     /// was written as a pattern (`*`: the name `*`).
+    /// Whether a descriptor may be a pattern: it ends in `.` or `*` (``eventDescriptor(_:)`` tells).
+    private static func mayBePattern(_ text: String) -> Bool {
+        text.utf8.last == UInt8(ascii: ".") || text.utf8.last == UInt8(ascii: "*")
+    }
+
     private static func eventDescriptor(_ text: String) -> (name: String, isPattern: Bool) {
         if text == "*" { return ("*", true) }
         // Read as bytes: Substring's hasSuffix is slow, and this runs once per transition.

@@ -6,11 +6,16 @@ enum XMLWhitespace {
         byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
     }
 
+    /// Whether a list attribute's value is one token: not empty, no whitespace.
+    static func isOneToken(_ text: String) -> Bool {
+        let isOneToken = text.utf8.withContiguousStorageIfAvailable { bytes in !bytes.isEmpty && !bytes.contains(where: contains) }
+        return isOneToken ?? (!text.isEmpty && !text.utf8.contains(where: contains))
+    }
+
     /// The whitespace-separated tokens of a list attribute (`target`, `event`, `initial`).
     static func tokens(_ text: String) -> [String] {
         // Most such attributes hold one name: kept whole, without making new strings.
-        let isOneToken = text.utf8.withContiguousStorageIfAvailable { bytes in !bytes.isEmpty && !bytes.contains(where: contains) }
-        if isOneToken == true { return [text] }
+        if isOneToken(text) { return [text] }
         return text.utf8.split(whereSeparator: contains).map { String(Substring($0)) }
     }
 
