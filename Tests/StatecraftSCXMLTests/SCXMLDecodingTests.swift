@@ -206,6 +206,31 @@ import Testing
         #expect(definition.states.map(\.name.name) == ["_state2", "_state1", "_state3"])
     }
 
+    /// The document is decoded as libxml2 streams it: the inside of an element the decoder
+    /// refuses is read past, its text still judged and its nodes still counted, and the
+    /// elements after it are decoded.
+    @Test func whatIsRefusedIsReadPastAndStillChecked() throws {
+        let body = "<state id=\"a\"><invoke><finalize>text<raise event=\"x\"/></finalize></invoke></state>\n<state id=\"b\"><transition event=\"e\" target=\"a\"/></state>"
+        let loaded = load(body)
+        #expect(
+            loaded.diagnostics.map(\.description) == [
+                "2: error: <finalize> holds no text [invalid-value]", "2: error: <invoke> (running another service) is not supported [unsupported]",
+            ])
+        #expect(loaded.definition?.states.map(\.name.name) == ["a", "b"])
+        #expect(loaded.definition?.transitions.map(\.input.name) == ["e"])
+        let text = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"><invoke>" + String(repeating: "<x/>", count: 100)
+            + "</invoke></state></scxml>"
+        let bounded = SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: YAMLLimits(maximumNodes: 50))
+        #expect(bounded.diagnostics.map(\.code) == [.limitExceeded], "\(bounded.diagnostics)")
+    }
+
+    /// An `<initial>` holds one `<transition>`: of several, none is decoded, and only that is said.
+    @Test func anInitialWithTwoTransitionsIsOneError() {
+        let found = errors(
+            "<state id=\"a\">\n<initial>\n<transition target=\"b\" event=\"x\"/>\n<transition target=\"b\"/>\n</initial>\n<state id=\"b\"/>\n</state>")
+        #expect(found == ["3: error: an <initial> holds exactly one <transition>, not 2 [invalid-value]"], "\(found)")
+    }
+
     @Test func malformedXMLHasItsLineAndColumn() throws {
         let found = errors("<state id=\"a\">\n</stat>")
         #expect(found.count == 1 && found[0].hasPrefix("3:") && found[0].contains("not well-formed XML") && found[0].hasSuffix("[xml-syntax]"), "\(found)")
