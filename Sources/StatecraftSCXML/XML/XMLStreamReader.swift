@@ -59,14 +59,14 @@ final class XMLStreamReader {
     /// An element name, and the rules of SCXML's element of that name, found once per name (a
     /// class: one reference to copy per element).
     private final class ElementName {
-        var name: String
+        let name: String
         /// The attributes it takes as an SCXML element, and as one of Statecraft's.
-        var scxmlRules: SCXMLVocabulary.AttributeRules
-        var statecraftRules: SCXMLVocabulary.AttributeRules
+        let scxmlRules: SCXMLVocabulary.AttributeRules
+        let statecraftRules: SCXMLVocabulary.AttributeRules
         /// `<state>`, `<parallel>`, `<final>`, `<history>`: its `id` names a state.
-        var isState: Bool
+        let isState: Bool
         /// `<data>`, `<content>`, `<script>`: SCXML elements whose text is not refused here.
-        var mayHoldText: Bool
+        let mayHoldText: Bool
 
         init(_ name: String) {
             self.name = name
