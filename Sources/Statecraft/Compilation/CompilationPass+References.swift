@@ -11,9 +11,14 @@ extension CompilationPass {
         var stateResolver = NameResolver(states.map(\.name.name))
         var inputResolver = NameResolver(inputNames)
         var effectResolver = NameResolver(effectNames)
+        // Equal source and effect lists share one array: most transitions leave from one state
+        // and run one effect or none, so a large machine would otherwise allocate two per row.
+        var sourceLists = SharedIDLists(idCount: states.count)
+        var effectLists = SharedIDLists(idCount: effectNames.count)
         references.reserveCapacity(definition.transitions.count)
         // Read field by field through a buffer: copying a whole transition (as reading an
-        // array's element does) retains and releases each of its strings and arrays.
+        // array's element, or calling one of its computed properties, does) retains and
+        // releases each of its strings and arrays.
         let transitions = definition.transitions
         transitions.withUnsafeBufferPointer { transitions in
             for index in transitions.indices {
@@ -21,8 +26,7 @@ extension CompilationPass {
                 var hasUndefinedSource = false
                 switch transitions[index].source {
                 case .states(let names) where names.count == 1:
-                    // One source (most transitions): an array of one, without growing one.
-                    if let id = stateResolver.id(of: names[0]) { sources = [id] } else { hasUndefinedSource = true }
+                    if let id = stateResolver.id(of: names[0]) { sources = sourceLists.list(of: id) } else { hasUndefinedSource = true }
                 case .states(let names):
                     sources.reserveCapacity(names.count)
                     for name in names {
@@ -32,6 +36,7 @@ extension CompilationPass {
                             hasUndefinedSource = true
                         }
                     }
+                    sources = sourceLists.list(sources)
                 case .anyNonFinal:
                     sources = nonFinal
                 case .anyNonFinalExcept(let names, _):
@@ -42,13 +47,20 @@ extension CompilationPass {
                     sources = nonFinal.filter { !excluded[$0] }
                 }
                 let target: Int? = if let name = transitions[index].target { stateResolver.id(of: name) } else { -1 }
-                let moreTargets = transitions[index].moreTargets.map { stateResolver.id(of: $0) }
-                let effects = transitions[index].effects
-                let isPattern = transitions[index].isPattern
+                let moreTargets = transitions[index].moreTargets.isEmpty ? [] : transitions[index].moreTargets.map { stateResolver.id(of: $0) }
+                var effects: [Int] = []
+                switch transitions[index].effects.count {
+                case 0: break
+                case 1: effects = effectResolver.id(of: transitions[index].effects[0]).map { effectLists.list(of: $0) } ?? []
+                default: effects = effectLists.list(transitions[index].effects.compactMap { effectResolver.id(of: $0) })
+                }
+                let isEventless = transitions[index].isEventless
+                let isPattern = TransitionDefinition.isPattern(
+                    transitions[index].input.name, isEventless: isEventless, hasDelay: transitions[index].after != nil)
                 let input: Int? =
-                    if let after = afterInputs[index] {
+                    if !afterInputs.isEmpty, let after = afterInputs[index] {
                         after
-                    } else if transitions[index].isEventless || isPattern {
+                    } else if isEventless || isPattern {
                         nil
                     } else {
                         inputResolver.id(of: transitions[index].input)
@@ -56,7 +68,7 @@ extension CompilationPass {
                 references.append(
                     TransitionReferences(
                         input: input, sources: sources, hasUndefinedSource: hasUndefinedSource,
-                        target: target, moreTargets: moreTargets, effects: effects.isEmpty ? [] : effects.compactMap { effectResolver.id(of: $0) },
+                        target: target, moreTargets: moreTargets, effects: effects,
                         inputs: isPattern ? patternInputs(transitions[index].input.name) : []))
             }
         }

@@ -24,6 +24,9 @@ extension CompilationPass {
         compiled.reserveCapacity(definition.transitions.count)
         // Read field by field through a buffer, as ``resolveReferences()`` reads them.
         let transitions = definition.transitions
+        // The inputs a transition is compiled for, shared rather than allocated per transition.
+        let eventless = [-1]
+        var inputLists = SharedIDLists(idCount: inputNames.count)
         transitions.withUnsafeBufferPointer { transitions in
             for index in transitions.indices {
                 let references = references[index]
@@ -31,8 +34,8 @@ extension CompilationPass {
                 // transition has input -1; a pattern stands for the inputs it matches, in order.
                 var inputs: [Int] = []
                 if transitions[index].isEventless {
-                    inputs = [-1]
-                } else if transitions[index].isPattern {
+                    inputs = eventless
+                } else if TransitionDefinition.isPattern(transitions[index].input.name, isEventless: false, hasDelay: transitions[index].after != nil) {
                     inputs = references.inputs
                     if inputs.isEmpty {
                         error(
@@ -40,7 +43,7 @@ extension CompilationPass {
                             transitions[index].input.position)
                     }
                 } else if let input = references.input ?? input(transitions[index].input, role: "transition") {
-                    inputs = [input]
+                    inputs = inputLists.list(of: input)
                 }
                 switch transitions[index].source {
                 case .states(let names) where references.hasUndefinedSource:

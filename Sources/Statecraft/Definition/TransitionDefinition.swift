@@ -73,10 +73,16 @@ public struct TransitionDefinition: Sendable {
     /// Whether ``input`` is a pattern that stands for several inputs: `*` (every input) or
     /// `NAME.*` (`NAME` and every input whose name starts with `NAME.`).
     public var isPattern: Bool {
-        guard !isEventless && after == nil else { return false }
+        Self.isPattern(input.name, isEventless: isEventless, hasDelay: after != nil)
+    }
+
+    /// ``isPattern`` from the fields it reads: a compiler reading a transition in place calls
+    /// this, as calling the property on a transition it does not own copies the whole transition.
+    package static func isPattern(_ input: String, isEventless: Bool, hasDelay: Bool) -> Bool {
+        guard !isEventless && !hasDelay else { return false }
         // Most names do not end in `*`: their last byte tells, before comparing strings (a
         // compiler reads this for every transition).
-        var name = input.name
+        var name = input
         guard name.withUTF8({ $0.last == UInt8(ascii: "*") }) else { return false }
         return name == "*" || name.hasSuffix(".*")
     }
