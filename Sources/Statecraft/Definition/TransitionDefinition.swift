@@ -41,6 +41,10 @@ public struct TransitionDefinition: Sendable {
     public var position: SourcePosition
 
     /// A transition on `input` from `source` to `target` (`nil`: stay).
+    ///
+    /// Inlinable, so that a decoder's call builds the transition in place: called across
+    /// modules, the initialiser copied the whole transition it had built and destroyed the original.
+    @inlinable
     public init(
         _ input: Named, from source: Source, to target: Named?, when guardExpression: ExpressionSource? = nil,
         effects: [Named] = [], rejecting refusal: String? = nil, description: String? = nil,
