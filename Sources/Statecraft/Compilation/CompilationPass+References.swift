@@ -24,10 +24,10 @@ extension CompilationPass {
             for index in transitions.indices {
                 var sources: [Int] = []
                 var hasUndefinedSource = false
-                switch transitions[index].source {
-                case .states(let names) where names.count == 1:
-                    if let id = stateResolver.id(of: names[0]) { sources = sourceLists.list(of: id) } else { hasUndefinedSource = true }
-                case .states(let names):
+                switch transitions[index].storedSource {
+                case .state(let name):
+                    if let id = stateResolver.id(of: name) { sources = sourceLists.list(of: id) } else { hasUndefinedSource = true }
+                case .other(.states(let names)):
                     sources.reserveCapacity(names.count)
                     for name in names {
                         if let id = stateResolver.id(of: name) {
@@ -37,9 +37,9 @@ extension CompilationPass {
                         }
                     }
                     sources = sourceLists.list(sources)
-                case .anyNonFinal:
+                case .other(.anyNonFinal):
                     sources = nonFinal
-                case .anyNonFinalExcept(let names, _):
+                case .other(.anyNonFinalExcept(let names, _)):
                     var excluded = [Bool](repeating: false, count: definition.states.count)
                     for name in names {
                         if let id = stateResolver.id(of: name) { excluded[id] = true } else { hasUndefinedSource = true }
@@ -49,10 +49,9 @@ extension CompilationPass {
                 let target: Int? = if let name = transitions[index].target { stateResolver.id(of: name) } else { -1 }
                 let moreTargets = transitions[index].moreTargets.isEmpty ? [] : transitions[index].moreTargets.map { stateResolver.id(of: $0) }
                 var effects: [Int] = []
-                switch transitions[index].effects.count {
-                case 0: break
-                case 1: effects = effectResolver.id(of: transitions[index].effects[0]).map { effectLists.list(of: $0) } ?? []
-                default: effects = effectLists.list(transitions[index].effects.compactMap { effectResolver.id(of: $0) })
+                switch transitions[index].effectList {
+                case .one(let name): effects = effectResolver.id(of: name).map { effectLists.list(of: $0) } ?? []
+                case .many(let names): effects = effectLists.list(names.compactMap { effectResolver.id(of: $0) })
                 }
                 let isEventless = transitions[index].isEventless
                 let isPattern = TransitionDefinition.isPattern(

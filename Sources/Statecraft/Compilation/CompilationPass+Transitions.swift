@@ -45,10 +45,12 @@ extension CompilationPass {
                 } else if let input = references.input ?? input(transitions[index].input, role: "transition") {
                     inputs = inputLists.list(of: input)
                 }
-                switch transitions[index].source {
-                case .states(let names) where references.hasUndefinedSource:
+                switch transitions[index].storedSource {
+                case .state(let name) where references.hasUndefinedSource:
+                    _ = state(name, role: "transition")
+                case .other(.states(let names)) where references.hasUndefinedSource:
                     for name in names where stateIDs[name.name] == nil { _ = state(name, role: "transition") }
-                case .anyNonFinalExcept(let names, let position):
+                case .other(.anyNonFinalExcept(let names, let position)):
                     for name in names where stateIDs[name.name] == nil { _ = state(name, role: "'not'") }
                     if !references.hasUndefinedSource && references.sources.isEmpty {
                         error(
@@ -60,7 +62,7 @@ extension CompilationPass {
                     break
                 }
                 let target = references.target ?? transitions[index].target.flatMap { state($0, role: "transition") }
-                if transitions[index].refusal != nil && (transitions[index].target != nil || !transitions[index].effects.isEmpty) {
+                if transitions[index].refusal != nil && (transitions[index].target != nil || !transitions[index].effectList.isEmpty) {
                     error(
                         .invalidValue, "a transition that rejects its input ('reject') has no target ('to') and no effects",
                         transitions[index].position)

@@ -210,7 +210,7 @@ public enum MachineLinter {
         }
         let transitions = definition.transitions
         for index in transitions.indices {
-            for name in transitions[index].effects { mention(name, by: "this '\(transitions[index].trigger)' transition") }
+            transitions[index].effectList.forEach { mention($0, by: "this '\(transitions[index].trigger)' transition") }
         }
         for effect in definition.effects where !used.contains(effect.name.name) {
             warnings.append(
@@ -230,8 +230,14 @@ public enum MachineLinter {
         var warnings: [Diagnostic] = []
         let transitions = definition.transitions
         for index in transitions.indices {
-            guard case .states(let sources) = transitions[index].source else { continue }
-            for source in sources where finalStates.contains(source.name) {
+            let sources: NameList
+            switch transitions[index].storedSource {
+            case .state(let name): sources = .one(name)
+            case .other(.states(let names)): sources = .many(names)
+            case .other: continue
+            }
+            sources.forEach { source in
+                guard finalStates.contains(source.name) else { return }
                 warnings.append(
                     .warning(
                         .fromFinalState,
