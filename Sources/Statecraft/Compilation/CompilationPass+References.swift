@@ -3,9 +3,10 @@ extension CompilationPass {
     /// Resolves each state's effects and each transition's names to ids, reporting nothing:
     /// ``compileTransitions()`` reports what is undefined, in the order the transitions name it.
     mutating func resolveReferences() {
-        entryEffects = states.map { $0.entry.compactMap { effectIDs[$0.name] } }
-        exitEffects = states.map { $0.exit.compactMap { effectIDs[$0.name] } }
-        defaultEffects = states.map { $0.defaultEffects.compactMap { effectIDs[$0.name] } }
+        // By index, field by field: mapping over the states would copy each whole declaration.
+        entryEffects = states.indices.map { states[$0].entry.compactMap { effectIDs[$0.name] } }
+        exitEffects = states.indices.map { states[$0].exit.compactMap { effectIDs[$0.name] } }
+        defaultEffects = states.indices.map { states[$0].defaultEffects.compactMap { effectIDs[$0.name] } }
         // `*`: every non-final state at the top level (in a flat machine, every non-final state).
         let nonFinal = states.indices.filter { !states[$0].isFinal && parents[$0] < 0 && states[$0].history == nil }
         var stateResolver = NameResolver(states.map(\.name.name))

@@ -80,15 +80,16 @@ public enum MachineLinter {
     /// A transition is shadowed when every source it names is covered by an earlier unguarded
     /// transition of the same input: it can never be taken.
     private static func shadowedTransitions(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
-        // Per input, the line of the earliest unguarded transition leaving each state (0: none).
-        var coveredAt = [[Int]](repeating: [], count: machine.inputCount)
+        // Per input, the line of the earliest unguarded transition leaving each state (0: none),
+        // in 32 bits: a large machine's table of lines is as large as its dispatch table.
+        var coveredAt = [[Int32]](repeating: [], count: machine.inputCount)
         var warnings: [Diagnostic] = []
         let transitions = machine.transitions
         for index in transitions.indices {
             let input = transitions[index].input
             let sources = transitions[index].sources
             if coveredAt[input].isEmpty {
-                coveredAt[input] = [Int](repeating: 0, count: machine.stateCount)
+                coveredAt[input] = [Int32](repeating: 0, count: machine.stateCount)
             }
             // The covering lines are gathered only for a warning: most transitions are not shadowed.
             if !sources.isEmpty, sources.allSatisfy({ coveredAt[input][$0] != 0 }) {
@@ -100,7 +101,7 @@ public enum MachineLinter {
                         at: transitions[index].position))
             }
             if transitions[index].guardExpression == nil {
-                let line = transitions[index].position.line
+                let line = Int32(clamping: transitions[index].position.line)
                 for source in sources where coveredAt[input][source] == 0 {
                     coveredAt[input][source] = line
                 }
