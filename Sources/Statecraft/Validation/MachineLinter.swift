@@ -188,21 +188,18 @@ public enum MachineLinter {
         let declared = Set(definition.effects.map(\.name.name))
         var used: Set<String> = []
         var warnings: [Diagnostic] = []
-        // One search of the declared names per undeclared name, not per mention: a large file
-        // mentions the same few names thousands of times.
-        var suggestions: [String: String] = [:]
+        // One message tail (with its did-you-mean) per undeclared name, not per mention: a large
+        // file mentions the same few names thousands of times.
+        var tails: [String: String] = [:]
         func mention(_ name: Named, by user: @autoclosure () -> String) {
             used.insert(name.name)
             guard !declared.contains(name.name) else { return }
-            let suggestion = suggestions[name.name] ?? Suggestion.didYouMean(name.name, in: declared)
-            suggestions[name.name] = suggestion
-            warnings.append(
-                .warning(
-                    .undeclaredEffect,
-                    "\(user()) runs effect '\(name.name)', which is not declared under 'effects'"
-                        + suggestion
-                        + "; it runs as a hook that does nothing (to mean a hook, declare it as '\(name.name):' with no body)",
-                    at: name.position))
+            let tail =
+                tails[name.name]
+                ?? " runs effect '\(name.name)', which is not declared under 'effects'" + Suggestion.didYouMean(name.name, in: declared)
+                + "; it runs as a hook that does nothing (to mean a hook, declare it as '\(name.name):' with no body)"
+            tails[name.name] = tail
+            warnings.append(.warning(.undeclaredEffect, user() + tail, at: name.position))
         }
         for state in definition.allStates {
             for name in state.entry { mention(name, by: "state '\(state.name.name)' (entry)") }
