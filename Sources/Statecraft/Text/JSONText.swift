@@ -41,7 +41,10 @@
     /// building the messages.
     private static func mayHoldControls(_ s: String) -> Bool {
         var s = s
-        return s.withUTF8 { bytes in bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 } }
+        return s.withUTF8 { bytes in
+            // Most messages are plain ASCII, which ``isPlain(_:)`` tells eight bytes at a time.
+            !isPlain(UnsafeRawBufferPointer(bytes)) && bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
+        }
     }
 
     /// C0 controls, DEL and C1 controls: the characters a terminal would act on rather than show.
