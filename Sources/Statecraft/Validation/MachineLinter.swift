@@ -156,8 +156,9 @@ public enum MachineLinter {
         var used: Set<String> = []
         var warnings: [Diagnostic] = []
         // One message tail (with its did-you-mean) per undeclared name, not per mention: a large
-        // file mentions the same few names thousands of times.
+        // file mentions the same few names thousands of times. Found by spelling, then by name.
         var tails: [String: String] = [:]
+        var tailsBySpelling = SpellingMemo<String>()
         // Whether a name is declared, by its spelling: hashing each of 100,000 mentions twice
         // cost more than the rest of the check.
         var isDeclared = SpellingMemo<Bool>()
@@ -171,11 +172,17 @@ public enum MachineLinter {
                 isDeclared.remember(nameIsDeclared, for: name)
             }
             guard !nameIsDeclared else { return }
-            let tail =
-                tails[name.name]
-                ?? " runs effect '\(name.name)', which is not declared under 'effects'" + Suggestion.didYouMean(name.name, in: declared)
-                + "; it runs as a hook that does nothing (to mean a hook, declare it as '\(name.name):' with no body)"
-            tails[name.name] = tail
+            let tail: String
+            if let known = tailsBySpelling.remembered(name) {
+                tail = known
+            } else {
+                tail =
+                    tails[name.name]
+                    ?? " runs effect '\(name.name)', which is not declared under 'effects'" + Suggestion.didYouMean(name.name, in: declared)
+                    + "; it runs as a hook that does nothing (to mean a hook, declare it as '\(name.name):' with no body)"
+                tails[name.name] = tail
+                tailsBySpelling.remember(tail, for: name)
+            }
             warnings.append(.warning(.undeclaredEffect, user() + tail, at: name.position))
         }
         for state in definition.allStates {
@@ -183,9 +190,20 @@ public enum MachineLinter {
             for name in state.exit { mention(name, by: "state '\(state.name.name)' (exit)") }
             for name in state.defaultEffects { mention(name, by: "state '\(state.name.name)' (default_effects)") }
         }
+        // Each input's part of the message once, by spelling, for the many rows on one input.
+        var users = SpellingMemo<String>()
         let transitions = definition.transitions
         for index in transitions.indices {
-            transitions[index].effectList.forEach { mention($0, by: "this '\(transitions[index].trigger)' transition") }
+            transitions[index].effectList.forEach { effect in
+                mention(effect, by: {
+                    guard transitions[index].after == nil else { return "this '\(transitions[index].trigger)' transition" }
+                    let input = transitions[index].input
+                    if let known = users.remembered(input) { return known }
+                    let user = "this '\(input.name)' transition"
+                    users.remember(user, for: input)
+                    return user
+                }())
+            }
         }
         for effect in definition.effects where !used.contains(effect.name.name) {
             warnings.append(

@@ -23,7 +23,12 @@ struct ValidationReport {
         let all = files.flatMap { file in file.diagnostics.map { (file.file, $0) } }
         switch format {
         case .text:
-            return all.map { DiagnosticPrinter.text($1, file: $0) + "\n" }.joined()
+            var bytes: [UInt8] = []
+            for (file, diagnostic) in all {
+                DiagnosticPrinter.append(diagnostic, file: file, to: &bytes)
+                bytes.append(UInt8(ascii: "\n"))
+            }
+            return String(decoding: bytes, as: UTF8.self)
         case .json:
             // A problem with the file as a whole has `"line":null,"column":null`; one at a line
             // without a column (an SCXML element) `"column":null`.
