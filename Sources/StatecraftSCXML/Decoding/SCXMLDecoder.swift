@@ -321,11 +321,19 @@ struct SCXMLDecoder {
         if refusal != nil && (target != nil || !effects.isEmpty) {
             error(.invalidValue, "a transition with sc:reject has no target and no executable content", element)
         }
+        let description = element.attribute("description", namespace: .statecraft)
         func transition(_ input: Named, isEventless: Bool) -> TransitionDefinition {
-            TransitionDefinition(
+            // Most transitions have one target and none of the rare parts: built from their
+            // stored parts, without an array for the one source state.
+            if moreTargets.isEmpty && refusal == nil && description == nil {
+                return TransitionDefinition(
+                    input, from: .state(source), to: target, when: guardExpression, effects: NameList(effects), at: element.position,
+                    isInternal: isInternal, isEventless: isEventless)
+            }
+            return TransitionDefinition(
                 input, from: .states([source]), to: target, when: guardExpression, effects: effects, rejecting: refusal,
-                description: element.attribute("description", namespace: .statecraft), at: element.position,
-                moreTargets: moreTargets, isInternal: isInternal, isEventless: isEventless)
+                description: description, at: element.position, moreTargets: moreTargets, isInternal: isInternal,
+                isEventless: isEventless)
         }
         let event = element.named("event")
         // One event name, not a pattern (most transitions): the value itself, its spelling kept.
