@@ -128,22 +128,13 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
                     TransitionRequest(from: frame.state, input: input, argument: frame.argument(Argument.self), context: frame.context))
             }
         }
-        let effects = row.effects
-        switch effects.count {
-        case 0:
-            self.effects = nil
-        case 1:
-            // Most rows have one effect: called without iterating an array.
-            let effect = effects[0]
+        if let effect = row.effect {
             self.effects = Effects { frame in
                 var step = TransitionStep(from: frame.left, to: frame.state, input: input, frame: frame)
                 effect(&step)
             }
-        default:
-            self.effects = Effects { frame in
-                var step = TransitionStep(from: frame.left, to: frame.state, input: input, frame: frame)
-                for effect in effects { effect(&step) }
-            }
+        } else {
+            self.effects = nil
         }
     }
 }

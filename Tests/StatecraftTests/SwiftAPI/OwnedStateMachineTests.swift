@@ -61,12 +61,14 @@ struct OwnedStateMachineTests {
             switch result {
             case .moved(let from, let to): transcript.append("\(name): \(from) -> \(to)")
             case .ignored(let state): transcript.append("\(name): \(state) -> \(state) (ignored)")
-            case .rejected(let error): transcript.append(Self.describe(.failure(error)))
+            case .rejected(let rejection):
+                let message = owned!.machine.message(for: rejection)
+                transcript.append("\(name): \(rejection.state): \(rejection.kind.rawValue): \(message)")
             }
             for line in queued.elements[mark...] { transcript.append(line) }
             if case .moved(_, let to) = result { return Outcome(isSuccess: true, to: to) }
             if case .ignored(let state) = result { return Outcome(isSuccess: true, to: state, isIgnored: true) }
-            return Outcome(isSuccess: false, kind: result.error?.kind)
+            return Outcome(isSuccess: false, kind: result.rejection?.kind)
         }
 
         @discardableResult
