@@ -87,16 +87,42 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
     /// Runs the effects in order, once the state is the one entered; nil when there are none.
     @usableFromInline let effects: Effects?
 
-    /// A row's effects, as one function of the frame (the state left is the frame's
+    /// A row's effects, called with the frame alone (the state left is the frame's
     /// ``TypedFrame/left``). A class, so that a machine can call it through an unretained
-    /// reference, with no reference counting per transition (see ``RowActions``).
+    /// reference, with no reference counting per transition (see ``RowActions``); its one
+    /// subclass, ``RowEffects``, holds the row's typed effect.
     @usableFromInline
-    final class Effects: Sendable {
-        @usableFromInline let run: @Sendable (TypedFrame<State, Context>) -> Void
+    class Effects: @unchecked Sendable {
+        @usableFromInline
+        init() {}
+
+        /// Runs the effects on `frame`, whose state is the one entered and whose argument is
+        /// the row's.
+        @usableFromInline
+        func run(_ frame: TypedFrame<State, Context>) {
+            preconditionFailure("ErasedRow.Effects is abstract: rows make RowEffects")
+        }
+    }
+
+    /// The effects of a row whose input takes an `Argument`: a caller that knows the argument's
+    /// type (the owned machine, sending that input) calls ``effect`` itself, with a step it
+    /// builds, rather than through ``Effects/run(_:)``.
+    @usableFromInline
+    final class RowEffects<Argument: Sendable>: Effects, @unchecked Sendable {
+        @usableFromInline let input: Input<Argument>
+        /// The row's effects, in order.
+        @usableFromInline let effect: TransitionRow<State, Context, Argument>.Effect
 
         @inlinable
-        init(_ run: @escaping @Sendable (TypedFrame<State, Context>) -> Void) {
-            self.run = run
+        init(input: Input<Argument>, effect: @escaping TransitionRow<State, Context, Argument>.Effect) {
+            self.input = input
+            self.effect = effect
+        }
+
+        @inlinable
+        override func run(_ frame: TypedFrame<State, Context>) {
+            var step = TransitionStep(from: frame.left, to: frame.state, input: input, frame: frame)
+            effect(&step)
         }
     }
 
@@ -128,13 +154,6 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
                     TransitionRequest(from: frame.state, input: input, argument: frame.argument(Argument.self), context: frame.context))
             }
         }
-        if let effect = row.effect {
-            self.effects = Effects { frame in
-                var step = TransitionStep(from: frame.left, to: frame.state, input: input, frame: frame)
-                effect(&step)
-            }
-        } else {
-            self.effects = nil
-        }
+        effects = row.effect.map { RowEffects(input: input, effect: $0) }
     }
 }

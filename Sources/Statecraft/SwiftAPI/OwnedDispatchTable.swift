@@ -1,25 +1,40 @@
 /// An ``OwnedStateMachine``'s own copy of its dispatch table, laid out for its direct path: an
 /// input's column is found from its interning serial with one load, and the cell of that column
-/// and the current state with one more, which holds the state entered itself.
+/// and the current state with one more, which holds the state entered itself and, for a row
+/// with effects, a reference to them.
 ///
 /// Its memory is the machine's alone (the machine cannot be copied) and is freed by the
 /// machine's `deinit`, so the hot path reads it through plain pointers, unchecked: every index
 /// is in bounds by construction (see ``cell(column:state:)``).
 @usableFromInline
-struct OwnedDispatchTable<State: MachineState>: @unchecked Sendable {
+struct OwnedDispatchTable<State: MachineState, Context: Sendable>: @unchecked Sendable {
     /// What one state and input lead to.
     @usableFromInline
     struct Cell {
-        /// For an input taken directly with nothing to run (one unguarded row without effects, to
-        /// a fixed state, as the engine's table takes it): the engine's id of the state after it;
-        /// ``OwnedDispatchTable/elsewhere`` for every other cell.
+        /// For an input taken directly (one unguarded row to a fixed state, as the engine's
+        /// table takes it): the engine's id of the state after it when the row has no effects,
+        /// ``withEffects(entering:)`` of it when it has; ``OwnedDispatchTable/elsewhere`` for
+        /// every other cell (a builder, guards, several rows, no row, a final state).
         @usableFromInline let next: Int32
+        /// For a cell taken directly, its transition; -1 otherwise.
+        @usableFromInline let transition: Int32
+        /// For a cell taken directly whose row has effects, the effects, owned by the machine's
+        /// rows; nil otherwise.
+        @usableFromInline let effects: Unmanaged<ErasedRow<State, Context>.Effects>?
         /// For a cell taken directly, the state entered; a filler (the initial state) otherwise.
         @usableFromInline let target: State
+
+        /// The ``next`` of a direct cell with effects, entering the state of id `state`: below
+        /// ``OwnedDispatchTable/elsewhere``, so that the direct path tests one sign.
+        @inlinable
+        static func withEffects(entering state: Int32) -> Int32 { -2 - state }
+
+        /// The id of the state a direct cell with effects enters.
+        @inlinable
+        var stateEnteredWithEffects: Int { Int(-2 - next) }
     }
 
-    /// The ``Cell/next`` of a cell that the machine settles out of line: effects or a builder
-    /// to run, guards, several rows, no row, a final state.
+    /// The ``Cell/next`` of a cell that the machine settles through its rows or the runner.
     @usableFromInline static var elsewhere: Int32 { -1 }
 
     /// Per input serial (``InputKey/serial``), the input's column: its id times the state count.
@@ -32,9 +47,8 @@ struct OwnedDispatchTable<State: MachineState>: @unchecked Sendable {
     @usableFromInline let cells: UnsafeMutablePointer<Cell>
     let cellCount: Int
 
-    /// The table of `machine`, whose inputs have `inputs`' ids and whose transitions are the
-    /// rows with `targets` (nil for a row that builds its state) and `hasEffects`.
-    init(_ machine: CompiledMachine, inputs: InputTable, targets: [State?], hasEffects: [Bool], filler: State) {
+    /// The table of `machine`, whose inputs have `inputs`' ids and whose transitions are `rows`.
+    init(_ machine: CompiledMachine, inputs: InputTable, rows: RowActions<State, Context>, filler: State) {
         let states = machine.stateCount
         serialCount = inputs.ids.count
         columns = .allocate(capacity: max(serialCount, 1))
@@ -45,14 +59,16 @@ struct OwnedDispatchTable<State: MachineState>: @unchecked Sendable {
         for input in 0..<machine.inputCount {
             for state in 0..<states {
                 let cell = machine.table.cells[state * machine.inputCount + input]
-                let transition = Int(cell.code)
                 // A typed machine's transitions run no engine copies, so a direct cell's `next`
                 // is the state itself, never its complement.
-                let isDirect = transition >= 0 && !hasEffects[transition] && targets[transition] != nil && cell.next >= 0
-                let entry =
-                    isDirect
-                    ? Cell(next: cell.next, target: targets[transition]!)
-                    : Cell(next: Self.elsewhere, target: filler)
+                let action = cell.code >= 0 && cell.next >= 0 ? rows.actions[Int(cell.code)] : nil
+                let entry: Cell
+                if let action, let target = action.target {
+                    let next = action.effects == nil ? cell.next : Cell.withEffects(entering: cell.next)
+                    entry = Cell(next: next, transition: cell.code, effects: action.effects, target: target)
+                } else {
+                    entry = Cell(next: Self.elsewhere, transition: -1, effects: nil, target: filler)
+                }
                 (cells + input * states + state).initialize(to: entry)
             }
         }

@@ -31,7 +31,7 @@
 public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyable, Sendable {
     @usableFromInline var runner: Runner
     /// The direct path's table: per state and input, the state entered when nothing runs.
-    @usableFromInline let table: OwnedDispatchTable<State>
+    @usableFromInline let table: OwnedDispatchTable<State, Context>
     /// State, context, the argument in hand and the sends queued by effects; owned by this
     /// value alone (it cannot be copied), so no lock guards it.
     @usableFromInline let frame: TypedFrame<State, Context>
@@ -70,9 +70,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         inputs = compiled.inputs
         runner = Runner(compiled.machine, stepLimit: stepLimit)
         rows = RowActions(compiled.rows)
-        table = OwnedDispatchTable(
-            compiled.machine, inputs: compiled.inputs, targets: compiled.rows.map(\.target),
-            hasEffects: compiled.rows.map { $0.effects != nil }, filler: initial)
+        table = OwnedDispatchTable(compiled.machine, inputs: compiled.inputs, rows: rows, filler: initial)
         explainer = ResultExplainer(compiled.machine, stepLimit: stepLimit)
         if compiled.machine.hasTimers {
             // The initial state's timers start now, at time zero.
@@ -115,7 +113,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         // One unguarded row without effects, to a fixed state: two loads settle it, and the
         // argument is never read, so its address is never taken.
         let cell = table.cell(column: table.column(of: input), state: runner.current)
-        guard cell.next >= 0 else { return settle(input, argument) }
+        guard cell.next >= 0 else { return settle(input, argument, cell) }
         runner.current = Int(cell.next)
         let from = frame.state
         frame.state = cell.target
@@ -175,12 +173,33 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         }
     }
 
-    /// Settles an input that the direct path leaves: a row with effects or a builder, taken as
-    /// directly; a cell without a row, settled as the runner would settle it; any other cell (a
+    /// Settles an input that the direct path leaves, whose cell is `cell`: a row with effects,
+    /// taken as directly with its effects called from here; a cell without a row, settled as the
+    /// runner would settle it; a row that builds its state, taken directly; any other cell (a
     /// guard, several rows, a final state) through the runner. Then runs what effects queued.
     /// Out of line, so that the direct path stays small.
     @inlinable @inline(never)
-    mutating func settle<Argument>(_ input: Input<Argument>, _ argument: Argument) -> OwnedTransitionResult<State> {
+    mutating func settle<Argument>(
+        _ input: Input<Argument>, _ argument: Argument, _ cell: OwnedDispatchTable<State, Context>.Cell
+    ) -> OwnedTransitionResult<State> {
+        if let effects = cell.effects {
+            runner.current = cell.stateEnteredWithEffects
+            let frame = frame
+            let from = frame.state
+            let to = cell.target
+            frame.state = to
+            withUnsafePointer(to: argument) { address in
+                frame.argumentAddress = UnsafeRawPointer(address)
+                // The cell is `input`'s, and a row's effects take its input's argument type.
+                effects._withUnsafeGuaranteedRef { effects in
+                    var step = TransitionStep(from: from, to: to, input: input, frame: frame)
+                    unsafeDowncast(effects, to: ErasedRow<State, Context>.RowEffects<Argument>.self).effect(&step)
+                }
+            }
+            frame.argumentAddress = nil
+            if !frame.sentFromRun.isEmpty { runQueued(sentBy: Int(cell.transition)) }
+            return .moved(from: from, to: to)
+        }
         let id = inputs.id(of: input)
         let cell = runner.cell(of: id)
         if cell.code >= 0 {
