@@ -13,29 +13,30 @@ struct OwnedDispatchTable<State: MachineState, Context: Sendable>: @unchecked Se
     struct Cell {
         /// For an input taken directly (one unguarded row to a fixed state, as the engine's
         /// table takes it): the engine's id of the state after it when the row has no effects,
-        /// ``withEffects(entering:)`` of it when it has; ``OwnedDispatchTable/elsewhere`` for
-        /// every other cell (a builder, guards, several rows, no row, a final state).
+        /// ``withEffects(entering:)`` of it when it has. ``OwnedDispatchTable/unhandled`` for a
+        /// cell without a row, ``OwnedDispatchTable/elsewhere`` for every other cell (a builder,
+        /// guards, several rows, a final state). Only a direct cell without effects is not
+        /// negative, so that the direct path tests one sign.
         @usableFromInline let next: Int32
-        /// For a cell taken directly, its transition; -1 otherwise.
-        @usableFromInline let transition: Int32
         /// For a cell taken directly whose row has effects, the effects, owned by the machine's
         /// rows; nil otherwise.
         @usableFromInline let effects: Unmanaged<ErasedRow<State, Context>.Effects>?
         /// For a cell taken directly, the state entered; a filler (the initial state) otherwise.
         @usableFromInline let target: State
 
-        /// The ``next`` of a direct cell with effects, entering the state of id `state`: below
-        /// ``OwnedDispatchTable/elsewhere``, so that the direct path tests one sign.
+        /// The ``next`` of a direct cell with effects, entering the state of id `state`.
         @inlinable
-        static func withEffects(entering state: Int32) -> Int32 { -2 - state }
+        static func withEffects(entering state: Int32) -> Int32 { -3 &- state }
 
         /// The id of the state a direct cell with effects enters.
         @inlinable
-        var stateEnteredWithEffects: Int { Int(-2 - next) }
+        var stateEnteredWithEffects: Int { Int(-3 &- next) }
     }
 
+    /// The ``Cell/next`` of a cell without a row: the input is refused or ignored.
+    @usableFromInline static var unhandled: Int32 { -1 }
     /// The ``Cell/next`` of a cell that the machine settles through its rows or the runner.
-    @usableFromInline static var elsewhere: Int32 { -1 }
+    @usableFromInline static var elsewhere: Int32 { -2 }
 
     /// Per input serial (``InputKey/serial``), the input's column: its id times the state count.
     @usableFromInline let columns: UnsafeMutablePointer<Int>
@@ -65,9 +66,10 @@ struct OwnedDispatchTable<State: MachineState, Context: Sendable>: @unchecked Se
                 let entry: Cell
                 if let action, let target = action.target {
                     let next = action.effects == nil ? cell.next : Cell.withEffects(entering: cell.next)
-                    entry = Cell(next: next, transition: cell.code, effects: action.effects, target: target)
+                    entry = Cell(next: next, effects: action.effects, target: target)
                 } else {
-                    entry = Cell(next: Self.elsewhere, transition: -1, effects: nil, target: filler)
+                    let next = cell.code == DispatchTable.unhandled ? Self.unhandled : Self.elsewhere
+                    entry = Cell(next: next, effects: nil, target: filler)
                 }
                 (cells + input * states + state).initialize(to: entry)
             }

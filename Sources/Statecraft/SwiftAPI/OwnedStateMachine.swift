@@ -183,6 +183,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         _ input: Input<Argument>, _ argument: Argument, _ cell: OwnedDispatchTable<State, Context>.Cell
     ) -> OwnedTransitionResult<State> {
         if let effects = cell.effects {
+            let left = runner.current
             runner.current = cell.stateEnteredWithEffects
             let frame = frame
             let from = frame.state
@@ -197,8 +198,15 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
                 }
             }
             frame.argumentAddress = nil
-            if !frame.sentFromRun.isEmpty { runQueued(sentBy: Int(cell.transition)) }
+            if !frame.sentFromRun.isEmpty {
+                runQueued(sentBy: Int(runner.machine.table.cells[left * runner.machine.inputCount + inputs.id(of: input)].code))
+            }
             return .moved(from: from, to: to)
+        }
+        if cell.next == OwnedDispatchTable<State, Context>.unhandled {
+            // Settled here as the runner would settle it.
+            if runner.machine.onUnhandled == .ignore { return .ignored(in: frame.state) }
+            return .rejected(OwnedRejection(state: frame.state, kind: .noTransition, input: input.key, stateID: runner.current))
         }
         let id = inputs.id(of: input)
         let cell = runner.cell(of: id)
@@ -209,10 +217,6 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
             runner.current = Int(cell.next)
             let from = frame.state
             return withArgument(argument) { $0.enter(transition, from: from, input: input) }
-        }
-        if cell.code == DispatchTable.unhandled {
-            if runner.machine.onUnhandled == .ignore { return .ignored(in: frame.state) }
-            return .rejected(OwnedRejection(state: frame.state, kind: .noTransition, input: input.key, stateID: runner.current))
         }
         let sent = input.sent(argument, queued: false)
         return withArgument(argument) { machine in
