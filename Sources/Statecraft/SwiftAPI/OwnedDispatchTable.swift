@@ -18,11 +18,12 @@ struct OwnedDispatchTable<State: MachineState, Context: Sendable>: @unchecked Se
         /// guards, several rows, a final state). Only a direct cell without effects is not
         /// negative, so that the direct path tests one sign.
         @usableFromInline let next: Int32
+        /// For a cell taken directly, the state entered; a filler (the initial state) otherwise.
+        /// Beside ``next``: a cell of a state that fits in four bytes takes 16.
+        @usableFromInline let target: State
         /// For a cell taken directly whose row has effects, the effects, owned by the machine's
         /// rows; nil otherwise.
         @usableFromInline let effects: Unmanaged<ErasedRow<State, Context>.Effects>?
-        /// For a cell taken directly, the state entered; a filler (the initial state) otherwise.
-        @usableFromInline let target: State
 
         /// The ``next`` of a direct cell with effects, entering the state of id `state`.
         @inlinable
@@ -38,25 +39,24 @@ struct OwnedDispatchTable<State: MachineState, Context: Sendable>: @unchecked Se
     /// The ``Cell/next`` of a cell that the machine settles through its rows or the runner.
     @usableFromInline static var elsewhere: Int32 { -2 }
 
-    /// Per input serial (``InputKey/serial``), the input's column: its id times the state count.
-    @usableFromInline let columns: UnsafeMutablePointer<Int>
-    /// How many serials ``columns`` holds: one past the highest serial of the machine's inputs.
+    /// Per input serial (``InputKey/serial``), where the input's column of ``cells`` starts; then
+    /// one more, the column of every later serial (the engine's unmapped input, which has no row).
+    @usableFromInline let columns: UnsafeMutablePointer<UnsafePointer<Cell>>
+    /// One past the highest serial of the machine's inputs: the index of the unmapped column.
     @usableFromInline let serialCount: Int
-    /// The column of every input the machine has no row for (the engine's unmapped input).
-    @usableFromInline let unmappedColumn: Int
     /// Column by column: input id times state count, plus state.
-    @usableFromInline let cells: UnsafeMutablePointer<Cell>
+    let cells: UnsafeMutablePointer<Cell>
     let cellCount: Int
 
     /// The table of `machine`, whose inputs have `inputs`' ids and whose transitions are `rows`.
     init(_ machine: CompiledMachine, inputs: InputTable, rows: RowActions<State, Context>, filler: State) {
         let states = machine.stateCount
         serialCount = inputs.ids.count
-        columns = .allocate(capacity: max(serialCount, 1))
-        for serial in 0..<serialCount { (columns + serial).initialize(to: inputs.ids[serial] * states) }
-        unmappedColumn = inputs.unmapped * states
         cellCount = machine.inputCount * states
         cells = .allocate(capacity: max(cellCount, 1))
+        columns = .allocate(capacity: serialCount + 1)
+        for serial in 0..<serialCount { (columns + serial).initialize(to: UnsafePointer(cells + inputs.ids[serial] * states)) }
+        (columns + serialCount).initialize(to: UnsafePointer(cells + inputs.unmapped * states))
         for input in 0..<machine.inputCount {
             for state in 0..<states {
                 let cell = machine.table.cells[state * machine.inputCount + input]
@@ -66,10 +66,10 @@ struct OwnedDispatchTable<State: MachineState, Context: Sendable>: @unchecked Se
                 let entry: Cell
                 if let action, let target = action.target {
                     let next = action.effects == nil ? cell.next : Cell.withEffects(entering: cell.next)
-                    entry = Cell(next: next, effects: action.effects, target: target)
+                    entry = Cell(next: next, target: target, effects: action.effects)
                 } else {
                     let next = cell.code == DispatchTable.unhandled ? Self.unhandled : Self.elsewhere
-                    entry = Cell(next: next, effects: nil, target: filler)
+                    entry = Cell(next: next, target: filler, effects: nil)
                 }
                 (cells + input * states + state).initialize(to: entry)
             }
@@ -78,22 +78,23 @@ struct OwnedDispatchTable<State: MachineState, Context: Sendable>: @unchecked Se
 
     /// The column of `input`: the unmapped input's for an input the machine was not built with.
     @inlinable @inline(__always)
-    func column<Argument>(of input: Input<Argument>) -> Int {
-        let serial = input.key.serial
-        // Serials are never negative: one unsigned comparison bounds both ends.
-        return UInt(bitPattern: serial) < UInt(bitPattern: serialCount) ? columns[serial] : unmappedColumn
+    func column<Argument>(of input: Input<Argument>) -> UnsafePointer<Cell> {
+        // Serials are never negative; a later one than the table knows is the unmapped column's,
+        // chosen without a branch.
+        columns[Swift.min(input.key.serial, serialCount)]
     }
 
-    /// The cell of `column` in `state`. In bounds: a column is an input id (below the input
-    /// count) times the state count, and the runner's state is a state id (below the state count).
+    /// The cell of `column` in `state`. In bounds: a column starts at an input id (below the
+    /// input count) times the state count, and the runner's state is a state id (below the state
+    /// count).
     @inlinable @inline(__always)
-    func cell(column: Int, state: Int) -> Cell {
-        cells[column &+ state]
+    func cell(column: UnsafePointer<Cell>, state: Int) -> UnsafePointer<Cell> {
+        column + state
     }
 
     /// Frees the table's memory; the machine's `deinit` calls it once.
     func free() {
-        columns.deinitialize(count: serialCount)
+        columns.deinitialize(count: serialCount + 1)
         columns.deallocate()
         cells.deinitialize(count: cellCount)
         cells.deallocate()

@@ -113,11 +113,13 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         // One unguarded row without effects, to a fixed state: two loads settle it, and the
         // argument is never read, so its address is never taken.
         let cell = table.cell(column: table.column(of: input), state: runner.current)
-        guard cell.next >= 0 else { return settle(input, argument, cell) }
-        runner.current = Int(cell.next)
+        let next = cell.pointee.next
+        guard next >= 0 else { return settle(input, argument, cell) }
+        runner.current = Int(next)
         let from = frame.state
-        frame.state = cell.target
-        return .moved(from: from, to: cell.target)
+        let to = cell.pointee.target
+        frame.state = to
+        return .moved(from: from, to: to)
     }
 
     /// The message of `rejection`, which this machine returned: a sentence naming the input and
@@ -180,8 +182,9 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
     /// Out of line, so that the direct path stays small.
     @inlinable @inline(never)
     mutating func settle<Argument>(
-        _ input: Input<Argument>, _ argument: Argument, _ cell: OwnedDispatchTable<State, Context>.Cell
+        _ input: Input<Argument>, _ argument: Argument, _ cellAddress: UnsafePointer<OwnedDispatchTable<State, Context>.Cell>
     ) -> OwnedTransitionResult<State> {
+        let cell = cellAddress.pointee
         if let effects = cell.effects {
             let left = runner.current
             runner.current = cell.stateEnteredWithEffects
@@ -209,12 +212,12 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
             return .rejected(OwnedRejection(state: frame.state, kind: .noTransition, input: input.key, stateID: runner.current))
         }
         let id = inputs.id(of: input)
-        let cell = runner.cell(of: id)
-        if cell.code >= 0 {
+        let engineCell = runner.cell(of: id)
+        if engineCell.code >= 0 {
             // One unguarded row: a typed machine's effects are Swift code, never the engine's
             // copies, so the cell's next state is its target.
-            let transition = Int(cell.code)
-            runner.current = Int(cell.next)
+            let transition = Int(engineCell.code)
+            runner.current = Int(engineCell.next)
             let from = frame.state
             return withArgument(argument) { $0.enter(transition, from: from, input: input) }
         }
