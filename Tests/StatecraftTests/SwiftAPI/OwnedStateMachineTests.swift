@@ -240,6 +240,73 @@ struct OwnedStateMachineTests {
         }
     }
 
+    @MachineBuilder<Phase, Int>
+    static func guardedAndFinishing() -> MachineRules<Phase, Int> {
+        Go.count | .idle => .a | .when { $0.argument > 0 }
+        Go.a | .idle => .a
+        Go.finish | .a => .done
+        FinalState<Phase>(.done)
+    }
+
+    @Test func aRejectionIsPlainValuesThatTheMachineWordsAsTheSharedMachineWould() {
+        let rows = Self.guardedAndFinishing
+        let shared = TypedStateMachine(initial: Phase.idle, context: 0, rules: rows)
+        var owned = OwnedStateMachine(initial: Phase.idle, context: 0, rules: rows)
+        // An input made after the machines, which neither has a row for: its serial is past
+        // every serial the owned machine's table knows.
+        let later = Input("madeAfterTheMachine", taking: String.self)
+        for (result, error) in [
+            (owned.send(Go.b), shared.send(Go.b).error),
+            (owned.send(later, "x"), shared.send(later, "x").error),
+            (owned.send(Go.count, 0), shared.send(Go.count, 0).error),
+        ] {
+            let rejection = try! #require(result.rejection)
+            let error = try! #require(error)
+            #expect(rejection.kind == error.kind)
+            #expect(rejection.state == error.state)
+            #expect(rejection.inputName == error.input.name)
+            #expect(owned.message(for: rejection) == error.message)
+            #expect(!result.isSuccess && result.state == .idle)
+        }
+        #expect(owned.send(later, "x").rejection?.is(later) == true)
+        #expect(owned.send(Go.b).rejection?.is(later) == false)
+        owned.send(Go.a)
+        owned.send(Go.finish)
+        let finished = try! #require(owned.send(Go.a).rejection)
+        #expect(finished.kind == .finished)
+        #expect(owned.message(for: finished) == "'done' is a final state")
+        #expect(owned.message(for: try! #require(owned.send(later, "y").rejection)) == "'done' is a final state")
+    }
+
+    @Test func effectsOfOneRowRunInTheOrderWrittenWithTheArgumentOfTheirInput() {
+        var machine = OwnedStateMachine(initial: Phase.idle, context: [String]()) {
+            Go.count.given([.idle, .a]).transition(to: .a)
+                .performingSideEffect { $0.context.append("first \($0.argument) \($0.from)->\($0.to)") }
+                .performingSideEffect { $0.context.append("second \($0.argument)") }
+                .performingSideEffect { $0.context.append("third") }
+            Input("name", taking: String.self) | .a => .b | { $0.context.append($0.argument) }
+        }
+        #expect(machine.send(Go.count, 7).state == .a)
+        #expect(machine.send(Go.count, 8).state == .a)
+        #expect(machine.send(Input("name", taking: String.self), "Ada").state == .b)
+        #expect(machine.context == ["first 7 idle->a", "second 7", "third", "first 8 a->a", "second 8", "third", "Ada"])
+    }
+
+    @Test func anInputSentByAnEffectOfARowTakenDirectlyCountsTowardsTheStepLimit() {
+        let queued = Log<String>()
+        var machine = OwnedStateMachine(initial: Phase.idle, context: 0, stepLimit: 3) {
+            Go.loop | .idle => .idle | { $0.context += 1; $0.send(Go.loop, $0.argument + 1) }
+            Go.a | .idle => .a
+        }
+        machine.queuedResultHandler = { result in
+            queued.append(result.error.map { "\($0.input): \($0.kind.rawValue)" } ?? "\(result.input)")
+        }
+        #expect(machine.send(Go.loop, 0).state == .idle)
+        #expect(machine.context == 4)
+        #expect(queued.elements == ["loop(1)", "loop(2)", "loop(3)", "loop(4): step-limit"])
+        #expect(machine.send(Go.a).state == .a)
+    }
+
     @Test func anOwnedMachineLivesInAnActor() async {
         actor Counter {
             private var machine = OwnedStateMachine(initial: Phase.idle, context: 0) {
