@@ -340,6 +340,8 @@ struct OwnedStateMachineTests {
         #expect(await controller.lock(by: "Ada"))
         #expect(await !controller.lock(by: "Grace"))
         #expect(await controller.state == .locked)
+        #expect(await controller.open() == "no transition for 'open' from 'locked'")
+        #expect(await DoorController().open() == "now open")
     }
 }
 
@@ -363,4 +365,14 @@ actor DoorController {
     }
 
     var state: Door { door.state }
+}
+
+extension DoorController {
+    func open() -> String {
+        switch door.send(DoorInputs.open) {
+        case .moved(_, let to): "now \(to)"
+        case .ignored: "ignored"
+        case .rejected(let rejection): door.message(for: rejection)  // no transition for 'open' from 'locked'
+        }
+    }
 }
