@@ -114,7 +114,10 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         // argument is never read, so its address is never taken.
         let cell = table.cell(column: table.column(of: input), state: runner.current)
         let next = cell.pointee.next
-        guard next >= 0 else { return settle(input, argument, cell) }
+        guard next >= 0 else {
+            if cell.pointee.effects != nil { return enterWithEffects(input, argument, cell) }
+            return settle(input, argument, cell)
+        }
         runner.current = Int(next)
         let from = frame.state
         let to = cell.pointee.target
@@ -175,37 +178,52 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         }
     }
 
-    /// Settles an input that the direct path leaves, whose cell is `cell`: a row with effects,
-    /// taken as directly with its effects called from here; a cell without a row, settled as the
-    /// runner would settle it; a row that builds its state, taken directly; any other cell (a
-    /// guard, several rows, a final state) through the runner. Then runs what effects queued.
-    /// Out of line, so that the direct path stays small.
+    /// Takes the row with effects of the cell at `cellAddress`, `input`'s cell in the current
+    /// state: enters its state, calls its effects with `argument`, then runs what they queued.
+    /// Out of line, so that the direct path stays small, and apart from ``settle(_:_:_:)``,
+    /// whose frame is larger.
+    @inlinable @inline(never)
+    mutating func enterWithEffects<Argument>(
+        _ input: Input<Argument>, _ argument: Argument, _ cellAddress: UnsafePointer<OwnedDispatchTable<State, Context>.Cell>
+    ) -> OwnedTransitionResult<State> {
+        let cell = cellAddress.pointee
+        let left = runner.current
+        runner.current = cell.stateEnteredWithEffects
+        let frame = frame
+        let from = frame.state
+        let to = cell.target
+        frame.state = to
+        cell.effects.unsafelyUnwrapped._withUnsafeGuaranteedRef { erased in
+            // The cell is `input`'s, and a row's effects take its input's argument type.
+            let effects = unsafeDowncast(erased, to: ErasedRow<State, Context>.RowEffects<Argument>.self)
+            if _isPOD(Argument.self) && MemoryLayout<Argument>.size <= TypedFrame<State, Context>.scratchSize {
+                // A plain argument is copied to the frame: no address is taken on the stack.
+                frame.scratch.storeBytes(of: argument, as: Argument.self)
+                frame.argumentAddress = UnsafeRawPointer(frame.scratch)
+                var step = TransitionStep(from: from, to: to, input: input, frame: frame)
+                effects.effect(&step)
+            } else {
+                withUnsafePointer(to: argument) { address in
+                    frame.argumentAddress = UnsafeRawPointer(address)
+                    var step = TransitionStep(from: from, to: to, input: input, frame: frame)
+                    effects.effect(&step)
+                }
+            }
+        }
+        frame.argumentAddress = nil
+        if !frame.sentFromRun.isEmpty { runQueued(sentBy: input.key, from: left) }
+        return .moved(from: from, to: to)
+    }
+
+    /// Settles an input that the direct path leaves, whose cell (at `cellAddress`) has no
+    /// effects: a cell without a row, settled as the runner would settle it; a row that builds
+    /// its state, taken directly; any other cell (a guard, several rows, a final state) through
+    /// the runner. Then runs what effects queued. Out of line, so that the direct path stays small.
     @inlinable @inline(never)
     mutating func settle<Argument>(
         _ input: Input<Argument>, _ argument: Argument, _ cellAddress: UnsafePointer<OwnedDispatchTable<State, Context>.Cell>
     ) -> OwnedTransitionResult<State> {
         let cell = cellAddress.pointee
-        if let effects = cell.effects {
-            let left = runner.current
-            runner.current = cell.stateEnteredWithEffects
-            let frame = frame
-            let from = frame.state
-            let to = cell.target
-            frame.state = to
-            withUnsafePointer(to: argument) { address in
-                frame.argumentAddress = UnsafeRawPointer(address)
-                // The cell is `input`'s, and a row's effects take its input's argument type.
-                effects._withUnsafeGuaranteedRef { effects in
-                    var step = TransitionStep(from: from, to: to, input: input, frame: frame)
-                    unsafeDowncast(effects, to: ErasedRow<State, Context>.RowEffects<Argument>.self).effect(&step)
-                }
-            }
-            frame.argumentAddress = nil
-            if !frame.sentFromRun.isEmpty {
-                runQueued(sentBy: Int(runner.machine.table.cells[left * runner.machine.inputCount + inputs.id(of: input)].code))
-            }
-            return .moved(from: from, to: to)
-        }
         if cell.next == OwnedDispatchTable<State, Context>.unhandled {
             // Settled here as the runner would settle it.
             if runner.machine.onUnhandled == .ignore { return .ignored(in: frame.state) }
@@ -238,6 +256,14 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         rows.runEffects(of: transition, in: frame, from: from, to: to)
         if !frame.sentFromRun.isEmpty { runQueued(sentBy: transition) }
         return .moved(from: from, to: to)
+    }
+
+    /// Queues what the effects of the transition that `input` took directly from the state of
+    /// id `state` sent, and runs it to completion.
+    @inlinable @inline(never)
+    mutating func runQueued(sentBy input: InputKey, from state: Int) {
+        let table = runner.machine.table
+        runQueued(sentBy: Int(table.cells[state * table.inputCount + inputs.id(of: input)].code))
     }
 
     /// Queues what the effects of `transition`, taken directly, sent, and runs it to completion.
