@@ -90,39 +90,35 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
     /// A row's effects, called with the frame alone (the state left is the frame's
     /// ``TypedFrame/left``). A class, so that a machine can call it through an unretained
     /// reference, with no reference counting per transition (see ``RowActions``); its one
-    /// subclass, ``RowEffects``, holds the row's typed effect.
+    /// subclass, ``RowEffects``, also holds the row's typed effect.
     @usableFromInline
     class Effects: @unchecked Sendable {
-        @usableFromInline
-        init() {}
+        /// Runs the effects on the frame, whose state is the one entered and whose argument is
+        /// the row's. A closure made where the row is written, so that it is specialised for
+        /// the row's types (a class method of a generic subclass would run unspecialised).
+        @usableFromInline final let run: @Sendable (TypedFrame<State, Context>) -> Void
 
-        /// Runs the effects on `frame`, whose state is the one entered and whose argument is
-        /// the row's.
-        @usableFromInline
-        func run(_ frame: TypedFrame<State, Context>) {
-            preconditionFailure("ErasedRow.Effects is abstract: rows make RowEffects")
+        @inlinable
+        init(_ run: @escaping @Sendable (TypedFrame<State, Context>) -> Void) {
+            self.run = run
         }
     }
 
     /// The effects of a row whose input takes an `Argument`: a caller that knows the argument's
     /// type (the owned machine, sending that input) calls ``effect`` itself, with a step it
-    /// builds, rather than through ``Effects/run(_:)``.
+    /// builds, rather than through ``Effects/run``.
     @usableFromInline
     final class RowEffects<Argument: Sendable>: Effects, @unchecked Sendable {
-        @usableFromInline let input: Input<Argument>
         /// The row's effects, in order.
         @usableFromInline let effect: TransitionRow<State, Context, Argument>.Effect
 
         @inlinable
         init(input: Input<Argument>, effect: @escaping TransitionRow<State, Context, Argument>.Effect) {
-            self.input = input
             self.effect = effect
-        }
-
-        @inlinable
-        override func run(_ frame: TypedFrame<State, Context>) {
-            var step = TransitionStep(from: frame.left, to: frame.state, input: input, frame: frame)
-            effect(&step)
+            super.init { frame in
+                var step = TransitionStep(from: frame.left, to: frame.state, input: input, frame: frame)
+                effect(&step)
+            }
         }
     }
 
