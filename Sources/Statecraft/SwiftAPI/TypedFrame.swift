@@ -15,12 +15,6 @@ final class TypedFrame<State: MachineState, Context: Sendable>: @unchecked Senda
     /// The argument of the input being processed when it was sent from outside the run: it
     /// stays on the sender's stack, unboxed, until the run returns.
     @exclusivity(unchecked) @usableFromInline var argumentAddress: UnsafeRawPointer?
-    /// Where an ``OwnedStateMachine`` copies a plain argument of at most ``scratchSize`` bytes
-    /// (an `Int`, a small struct of numbers) for its effects, so that taking the argument's
-    /// address costs no stack slot in the sender, which would need a stack protector.
-    @usableFromInline let scratch: UnsafeMutableRawPointer
-    /// The size of ``scratch``.
-    @inlinable static var scratchSize: Int { 32 }
     /// The argument of the input being processed otherwise (a queued input, a work's result).
     @exclusivity(unchecked) @usableFromInline var boxedArgument: any Sendable = ()
     /// Inputs sent from inside the run since the last result, with their ids, not yet queued in
@@ -39,11 +33,6 @@ final class TypedFrame<State: MachineState, Context: Sendable>: @unchecked Senda
         self.state = state
         self.context = context
         self.left = state
-        scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
-    }
-
-    deinit {
-        scratch.deallocate()
     }
 
     /// The argument of the input being processed, which is an `Argument`.
