@@ -292,6 +292,28 @@ struct OwnedStateMachineTests {
         #expect(machine.context == ["first 7 idle->a", "second 7", "third", "first 8 a->a", "second 8", "third", "Ada"])
     }
 
+    /// Plain data larger than the owned machine's scratch for arguments: its effects read it
+    /// where the sender holds it.
+    struct Reading: Sendable, Equatable {
+        var a = 1, b = 2, c = 3, d = 4, e = 5
+    }
+
+    @Test func effectsReadArgumentsOfEveryShapeOnTheDirectPath() {
+        let small = Input("small", taking: Int32.self)
+        let large = Input("large", taking: Reading.self)
+        let text = Input("text", taking: String.self)
+        var machine = OwnedStateMachine(initial: Phase.idle, context: [String]()) {
+            small | .idle => .a | { $0.context.append("\($0.argument)") }
+            large | .a => .b | { $0.context.append("\($0.argument.a + $0.argument.e)") }
+            text | .b => .c | { $0.context.append($0.argument) }
+        }
+        machine.send(small, -7)
+        machine.send(large, Reading(a: 10, e: 32))
+        machine.send(text, String(repeating: "long text, not a small string ", count: 2))
+        #expect(machine.state == .c)
+        #expect(machine.context == ["-7", "42", String(repeating: "long text, not a small string ", count: 2)])
+    }
+
     @Test func anInputSentByAnEffectOfARowTakenDirectlyCountsTowardsTheStepLimit() {
         let queued = Log<String>()
         var machine = OwnedStateMachine(initial: Phase.idle, context: 0, stepLimit: 3) {
