@@ -113,8 +113,8 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
     @inlinable
     @discardableResult
     public mutating func send<Argument>(_ input: Input<Argument>, _ argument: Argument) -> OwnedTransitionResult<State> {
-        // One unguarded row without effects, to a fixed state: two loads settle it, and the
-        // argument is never read, so its address is never taken.
+        // One unguarded row without effects, to a fixed state: the input's column and its cell
+        // settle it, and the argument is never read, so its address is never taken.
         let cell = table.cell(column: table.column(of: input), state: runner.current)
         let next = cell.pointee.next
         guard next >= 0 else {
