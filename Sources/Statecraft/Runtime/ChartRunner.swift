@@ -65,6 +65,12 @@ public struct ChartRunner: Sendable {
     /// What the step does, in order, once its exit and entry sets are known.
     var plan: [PlanStep] = []
 
+    /// The chart's ``StateChart/leafTable``, through which inputs are taken when it has one;
+    /// `nil` to take every input through selection and the microstep.
+    var leafTable: LeafDispatchTable?
+    /// The active atomic state as last seen (ChartRunner+LeafTable.swift), or -1.
+    var leafHint: Int32 = -1
+
     // Timers (ChartRunner+Timers.swift): untouched by a machine without them.
     /// The pending timers.
     package internal(set) var timers: TimerQueue
@@ -92,6 +98,7 @@ public struct ChartRunner: Sendable {
             stateCount: machine.timers == nil ? 0 : machine.stateCount, timerCount: machine.timers?.timerNames.count ?? 0)
         let chart = machine.chart!
         self.chart = chart
+        leafTable = chart.leafTable
         let words = chart.tree.wordCount
         configuration = [UInt64](repeating: 0, count: words)
         previousConfiguration = configuration
@@ -291,6 +298,7 @@ public struct ChartRunner: Sendable {
             result.outcome = .rejected(.finished)
             return result
         }
+        if let leafTable, take(input, argument: argument, through: leafTable, &result) { return result }
         guard select(input: input, argument: argument, &result) else {
             if result.outcome == .rejected(.noTransition) && machine.onUnhandled == .ignore { result.outcome = .ignored }
             return result
