@@ -28,6 +28,7 @@ extension ChartRunner {
 
     /// Takes `input` through `table` as selection and the microstep would, filling `result`;
     /// `false` when the runner has no active state (not started), for the general path.
+    @inline(__always)
     mutating func take(_ input: Int, argument: Value, through table: LeafDispatchTable, _ result: inout ChartResult) -> Bool {
         let leaf = activeLeaf()
         guard leaf >= 0 else { return false }
@@ -83,7 +84,7 @@ extension ChartRunner {
     private mutating func takePlan(_ index: Int, argument: Value, of table: LeafDispatchTable, _ result: inout ChartResult) {
         let plan = table.plans[index]
         transitionsTaken.append(plan.transition)
-        for position in Int(plan.effectStart)..<Int(plan.effectEnd) { effectsRun.append(table.effects[position]) }
+        if plan.effectStart < plan.effectEnd { effectsRun.append(contentsOf: table.effects[Int(plan.effectStart)..<Int(plan.effectEnd)]) }
         let (exitStart, entryStart, entryEnd) = (Int(plan.exitStart), Int(plan.entryStart), Int(plan.entryEnd))
         guard plan.executes else {
             for position in exitStart..<entryStart { Self.remove(Int(table.states[position]), from: &configuration) }
