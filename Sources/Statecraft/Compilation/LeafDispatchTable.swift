@@ -75,9 +75,17 @@ package final class LeafDispatchTable: Sendable {
         var hasBody: [Bool]
         var inputCount: Int
         var hasTimers: Bool
-        /// The most cells, and the most plans, the table may have: past them the machine runs
-        /// on the general statechart runner.
+        /// The most cells the table may have (``MachineCompiler/compile(_:maximumTableCells:)``'s
+        /// limit): past it, or past what it allows of plans (``maximumPlans``) and of their
+        /// states, effects and steps (``maximumPlanElements``), the machine runs on the general
+        /// statechart runner.
         var maximumCells: Int
+
+        /// The most plans: a sixteenth of the cells (at least 65,536). A plan is some 50 bytes
+        /// and a cell 8; a small file may nest many states under a state of many transitions.
+        var maximumPlans: Int { max(maximumCells / 16, 1 << 16) }
+        /// The most states, effects and steps laid out for the plans together.
+        var maximumPlanElements: Int { max(maximumCells / 2, 1 << 20) }
     }
 
     /// Whether `chart` runs on a leaf table: nothing but nesting makes it a statechart.
@@ -93,7 +101,7 @@ package final class LeafDispatchTable: Sendable {
         guard Self.qualifies(chart) else { return nil }
         let tree = chart.tree
         let (cellCount, overflow) = tree.count.multipliedReportingOverflow(by: parts.inputCount)
-        guard !overflow, cellCount <= parts.maximumCells else { return nil }
+        guard !overflow, cellCount <= parts.maximumCells, Self.planCount(chart) <= parts.maximumPlans else { return nil }
         inputCount = parts.inputCount
         var builder = Builder(chart: chart, parts: parts)
         var cells = [Cell](repeating: Cell(code: Self.unhandled, next: 0), count: cellCount)
@@ -141,6 +149,21 @@ package final class LeafDispatchTable: Sendable {
         steps = builder.steps
     }
 
+    /// How many plans the table would hold at most: one per atomic state and transition of the
+    /// state or of an ancestor (fewer where an unguarded transition closes a cell).
+    private static func planCount(_ chart: StateChart) -> Int {
+        let tree = chart.tree
+        // Per state, the transitions of it and its ancestors; a parent's id is below its children's.
+        var onChain = [Int](repeating: 0, count: tree.count)
+        var count = 0
+        for state in 0..<tree.count {
+            let parent = Int(tree.parents[state])
+            onChain[state] = chart.transitions(from: state).count + (parent >= 0 ? onChain[parent] : 0)
+            if tree.kinds[state] == .atomic { count += onChain[state] }
+        }
+        return count
+    }
+
     /// Works out the plans, laying their states, effects and steps end to end.
     private struct Builder {
         let chart: StateChart
@@ -151,9 +174,9 @@ package final class LeafDispatchTable: Sendable {
         var steps: [ChartRunner.PlanStep] = []
 
         /// The plan of `transition` taken from `leaf`, as the runner's microstep and its plan
-        /// (ChartRunner+Microstep.swift) would lay it out; `nil` past the limit.
+        /// (ChartRunner+Microstep.swift) would lay it out; `nil` past ``Parts/maximumPlanElements``.
         mutating func plan(leaf: Int, transition index: Int) -> Int32? {
-            guard plans.count < parts.maximumCells else { return nil }
+            guard states.count + effects.count + steps.count <= parts.maximumPlanElements else { return nil }
             let transition = chart.transitions[index]
             let compiled = Int(transition.compiled)
             let tree = chart.tree

@@ -5,7 +5,9 @@
 /// entries), eventless transitions after every microstep, then queued inputs and done events.
 ///
 /// The configuration is a bitset of state ids; every buffer of a step is kept from one input to
-/// the next, so a step allocates nothing once the buffers have grown.
+/// the next, so a step allocates nothing once the buffers have grown. A machine whose states
+/// only nest takes its inputs through its chart's leaf table instead of selection and the
+/// microstep, with the same results (ChartRunner+LeafTable.swift, docs/statecharts.md).
 public struct ChartRunner: Sendable {
     /// The machine it runs.
     public let machine: CompiledMachine

@@ -70,6 +70,22 @@ import Testing
         #expect(trace.lines == ["go: idle -> leaf"])
     }
 
+    /// With `--max-table-cells 1048576`, at most 65,536 plans: 300 states under a parent of 300
+    /// transitions would be 90,000; 200 such states are 60,000.
+    @Test(arguments: [(200, true), (300, false)])
+    func aTableOfTooManyPlansKeepsTheGeneralRunner(leaves: Int, runsOnATable: Bool) throws {
+        var yaml = "initial: box\nstates:\n  box:\n    states: [\((0..<leaves).map { "l\($0)" }.joined(separator: ", "))]\n  out:\ntransitions:\n"
+        for input in 0..<300 { yaml += "  - i\(input) | box => out\n" }
+        let definition = try #require(MachineFile.load(bytes: Array(yaml.utf8), defaultName: "wide").definition)
+        let machine = try #require(MachineCompiler.compile(definition, maximumTableCells: 1 << 20).machine)
+        #expect((machine.chart?.leafTable != nil) == runsOnATable)
+        var runner = ChartRunner(machine)
+        var trace = ChartTrace()
+        runner.start(into: &trace)
+        for _ in 0..<2 { runner.send(machine.inputNames.firstIndex(of: "i7")!, into: &trace) }
+        #expect(trace.lines == ["i7: l0 -> out", "i7: out: rejected: no-transition"])
+    }
+
     // MARK: - What a cell does
 
     /// A cell's candidates are the leaf's transitions, then its parent's, outwards, each
