@@ -58,10 +58,12 @@ package final class LeafDispatchTable: Sendable {
     }
 
     let inputCount: Int
+    /// Cell `leaf * inputCount + input`; the rows of states that are not atomic stay unhandled.
     let cells: [Cell]
     /// The candidates of searched cells, as plan indices, each cell's in order and ended by -1.
     let candidates: [Int32]
     let plans: [Plan]
+    /// The plans' exited and entered states, effects and steps, end to end (see ``Plan``).
     let states: [Int32]
     let effects: [Int32]
     let steps: [ChartRunner.PlanStep]
@@ -83,9 +85,9 @@ package final class LeafDispatchTable: Sendable {
 
         /// The most plans: a sixteenth of the cells (at least 65,536). A plan is some 50 bytes
         /// and a cell 8; a small file may nest many states under a state of many transitions.
-        var maximumPlans: Int { max(maximumCells / 16, 1 << 16) }
+        var maximumPlans: Int { min(max(maximumCells / 16, 1 << 16), Int(Int32.max) / 2) }
         /// The most states, effects and steps laid out for the plans together.
-        var maximumPlanElements: Int { max(maximumCells / 2, 1 << 20) }
+        var maximumPlanElements: Int { min(max(maximumCells / 2, 1 << 20), Int(Int32.max) / 2) }
     }
 
     /// Whether `chart` runs on a leaf table: nothing but nesting makes it a statechart.
