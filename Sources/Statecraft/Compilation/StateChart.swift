@@ -72,6 +72,10 @@ package struct StateChart: Sendable {
     /// Per state, the effects of its default entry (``StateDeclaration/defaultEffects``); empty
     /// when no state has any.
     package let defaultEffects: [[Int]]
+    /// For a machine whose states nest but that has nothing else of a statechart (no parallel
+    /// state, history, eventless transition or `in()`), every input's step from every atomic
+    /// state, worked out at load; `nil` for the others.
+    package internal(set) var leafTable: LeafDispatchTable?
 
     init(
         tree: StateTree, transitions: [Transition], doneInputs: [Int32], activityTests: [(state: Int32, slot: Int32)],
