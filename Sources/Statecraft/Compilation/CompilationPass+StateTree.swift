@@ -56,6 +56,26 @@ extension CompilationPass {
         return false
     }
 
+    /// The input that a failing step raises under ``MachineDefinition/ErrorPolicy/raise``.
+    static let errorExecutionInput = "error.execution"
+
+    /// Under ``MachineDefinition/ErrorPolicy/raise``, the machine has the internal input
+    /// `error.execution`, without argument, declared or not.
+    mutating func declareErrorInput() {
+        let name = Self.errorExecutionInput
+        if let input = inputIDs[name] {
+            if argumentTypes[input] != nil {
+                let position = definition.inputs?.first { $0.name.name == name }?.name.position ?? .unknown
+                error(.argumentType, "input '\(name)' is raised by failing steps (on_error: raise) and takes no argument", position)
+            }
+            return
+        }
+        inputIDs[name] = inputNames.count
+        inputNames.append(name)
+        argumentTypes.append(nil)
+        inputIsInternal.append(true)
+    }
+
     /// Every state with children has the input `done.state.NAME`, declared or not.
     mutating func declareDoneInputs() {
         var hasChildren = [Bool](repeating: false, count: states.count)
@@ -246,8 +266,12 @@ extension CompilationPass {
             return Int32(input)
         }
         let activityTests = activitySlots.map { (state: Int32(stateIDs[$0.key]!), slot: Int32($0.value)) }.sorted { $0.slot < $1.slot }
+        let raisesErrors = definition.onError == .raise
+        var errorInput: Int32 = -1
+        if raisesErrors, let input = inputIDs[Self.errorExecutionInput], usedInputs.contains(Int32(input)) { errorInput = Int32(input) }
         return StateChart(
-            tree: tree, transitions: chartTransitions, doneInputs: doneInputs, activityTests: activityTests, defaultEffects: defaultEffects)
+            tree: tree, transitions: chartTransitions, doneInputs: doneInputs, activityTests: activityTests, defaultEffects: defaultEffects,
+            raisesErrors: raisesErrors, errorInput: errorInput)
     }
 
     /// Reports eventless transitions without guards that can follow one another around a

@@ -36,7 +36,8 @@ struct CompilationPass {
     /// states for a machine without nesting.
     var states: [StateDeclaration] = []
     var parents: [Int] = []
-    /// Whether the machine needs the statechart runner (nesting, eventless transitions, `in()`).
+    /// Whether the machine needs the statechart runner (nesting, eventless transitions, `in()`,
+    /// `on_error: raise`).
     var isChart = false
     /// The states `in()` tests, by name, each with its slot after the context's variables.
     var activitySlots: [String: Int] = [:]
@@ -114,10 +115,12 @@ struct CompilationPass {
             parents.contains { $0 >= 0 }
             || states.contains { $0.history != nil || $0.isParallel || !$0.initial.isEmpty || !$0.defaultEffects.isEmpty }
             || definition.transitions.contains { $0.isEventless } || !activitySlots.isEmpty || !definition.otherInitialStates.isEmpty
+            || definition.onError == .raise
         declareStates()
         declareInputs()
         declareAfterInputs()
         if isChart { declareDoneInputs() }
+        if definition.onError == .raise { declareErrorInput() }
         declareTimerIDs()
         declareEffects()
         resolveReferences()

@@ -72,11 +72,19 @@ package struct StateChart: Sendable {
     /// Per state, the effects of its default entry (``StateDeclaration/defaultEffects``); empty
     /// when no state has any.
     package let defaultEffects: [[Int]]
+    /// Whether failures raise `error.execution` (``MachineDefinition/ErrorPolicy/raise``)
+    /// rather than reject the input.
+    package let raisesErrors: Bool
+    /// The input `error.execution` to queue when a step fails, or -1 when no transition takes
+    /// it (or failures reject the input).
+    package let errorInput: Int32
 
     init(
         tree: StateTree, transitions: [Transition], doneInputs: [Int32], activityTests: [(state: Int32, slot: Int32)],
-        defaultEffects: [[Int]]
+        defaultEffects: [[Int]], raisesErrors: Bool = false, errorInput: Int32 = -1
     ) {
+        self.raisesErrors = raisesErrors
+        self.errorInput = errorInput
         self.defaultEffects = defaultEffects.contains { !$0.isEmpty } ? defaultEffects : []
         self.tree = tree
         self.transitions = transitions

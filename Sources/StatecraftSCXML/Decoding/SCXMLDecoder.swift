@@ -26,6 +26,8 @@ struct SCXMLDecoder {
     /// States with children, whose done events transitions may name.
     var doneEventNames: [String] = []
     var isNullDatamodel = false
+    /// `sc:on-error`: SCXML's error events unless the document says `reject`.
+    var onError = MachineDefinition.ErrorPolicy.raise
     /// Every id the document gives, so that generated ids avoid them.
     var ids: Set<String> = []
     var generatedIdCount = 0
@@ -70,6 +72,14 @@ struct SCXMLDecoder {
                 error(.invalidValue, "sc:on-unhandled is 'reject' or 'ignore', not '\(text)'", root)
             }
         }
+        // A step that fails raises error.execution in SCXML, unless the document says otherwise.
+        if let text = root.attribute("on-error", namespace: .statecraft) {
+            if let policy = MachineDefinition.ErrorPolicy(rawValue: text) {
+                onError = policy
+            } else {
+                error(.invalidValue, "sc:on-error is 'raise' or 'reject', not '\(text)'", root)
+            }
+        }
         collectIds()
 
         var states: [StateDeclaration] = []
@@ -103,6 +113,7 @@ struct SCXMLDecoder {
             initial: initial[0], onUnhandled: onUnhandled, context: context, inputs: machineInputs(), states: states,
             effects: effects, transitions: resolvePatterns(transitions))
         definition.otherInitialStates = Array(initial.dropFirst())
+        definition.onError = onError
         return definition
     }
 
@@ -336,7 +347,9 @@ struct SCXMLDecoder {
     /// the transition on `NAME` becomes the pattern `NAME.*`, which the compiler expands over
     /// the inputs (done events included). `NAME.*` and `*` stay as they are.
     private func resolvePatterns(_ transitions: [TransitionDefinition]) -> [TransitionDefinition] {
-        let inputs = (declaredInputs.isEmpty ? eventNames.map(\.name) : declaredInputs.map(\.name.name)) + doneEventNames
+        var inputs = (declaredInputs.isEmpty ? eventNames.map(\.name) : declaredInputs.map(\.name.name)) + doneEventNames
+        // The machine raises error.execution: a descriptor `error` takes it.
+        if onError == .raise { inputs.append(SCXMLVocabulary.errorExecutionEvent) }
         var extended: Set<String> = []
         for name in inputs {
             var prefix = Substring(name)

@@ -10,7 +10,11 @@ enum DiagnosticPrinter {
         return "\(file):\(position) \(diagnostic.severity.rawValue): \(JSONText.escapingControls(diagnostic.message)) [\(diagnostic.code.rawValue)]"
     }
 
+    /// Prints the errors: warnings (a machine under `on_error: raise` loads with some) are
+    /// `smrun validate`'s to show, not a run's.
     static func printToStandardError(_ diagnostics: [Diagnostic], file: String) {
-        for diagnostic in diagnostics { FileHandleOutput.standardError(text(diagnostic, file: file) + "\n") }
+        for diagnostic in diagnostics where diagnostic.severity == .error {
+            FileHandleOutput.standardError(text(diagnostic, file: file) + "\n")
+        }
     }
 }
