@@ -59,6 +59,7 @@ extension CompilationPass {
             }
             var scope = ExpressionScope(variables: variables, argumentType: argumentType, argumentUnavailable: unavailable)
             scope.activitySlots = activitySlots
+            scope.inputNameSlot = inputNameSlot
             scope.stateNames = stateNamesForTests
             var texts: [String] = []
             let steps = compileSteps(effect.steps, of: effect.name.name, in: scope, texts: &texts)

@@ -21,7 +21,8 @@ extension CompilationPass {
     }
 
     /// The states that `in()` tests in any guard or effect expression, each given a slot after
-    /// the context's variables (reported as undefined later when no state has that name).
+    /// the context's variables (reported as undefined later when no state has that name); and
+    /// when any expression calls `input()`, the slot after those that holds the input's name.
     mutating func findActivityTests() {
         var texts: [String] = []
         definition.transitions.withUnsafeBufferPointer { transitions in
@@ -43,6 +44,11 @@ extension CompilationPass {
             }
         }
         if testsStates { stateNamesForTests = states.map(\.name.name) }
+        for text in texts where text.contains("input") {
+            guard let parsed = try? ExpressionParser.parse(text), parsed.readsInputName else { continue }
+            inputNameSlot = definition.context.count + activitySlots.count
+            break
+        }
     }
 
     /// Whether `text` has `in` in it, as an expression that tests a state (`in(...)`) has: a
@@ -271,7 +277,7 @@ extension CompilationPass {
         if raisesErrors, let input = inputIDs[Self.errorExecutionInput], usedInputs.contains(Int32(input)) { errorInput = Int32(input) }
         return StateChart(
             tree: tree, transitions: chartTransitions, doneInputs: doneInputs, activityTests: activityTests, defaultEffects: defaultEffects,
-            raisesErrors: raisesErrors, errorInput: errorInput)
+            raisesErrors: raisesErrors, errorInput: errorInput, inputNameSlot: Int32(inputNameSlot ?? -1))
     }
 
     /// Reports eventless transitions without guards that can follow one another around a

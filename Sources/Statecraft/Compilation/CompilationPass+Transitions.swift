@@ -112,6 +112,7 @@ extension CompilationPass {
             variables: variables, argumentType: key.argumentType,
             argumentUnavailable: input >= 0 ? "input '\(inputNames[input])' takes no argument" : "an eventless transition has no input")
         scope.activitySlots = activitySlots
+        scope.inputNameSlot = inputNameSlot
         scope.stateNames = stateNamesForTests
         let compiled = compileExpression(source, in: scope, expected: .bool, role: "a guard")
         if let compiled { compiledGuards[key] = compiled }

@@ -78,11 +78,15 @@ package struct StateChart: Sendable {
     /// The input `error.execution` to queue when a step fails, or -1 when no transition takes
     /// it (or failures reject the input).
     package let errorInput: Int32
+    /// The slot after the context's variables (and ``activityTests``) that holds the name of the
+    /// input being processed, for `input()`; -1 when no expression calls it.
+    package let inputNameSlot: Int32
 
     init(
         tree: StateTree, transitions: [Transition], doneInputs: [Int32], activityTests: [(state: Int32, slot: Int32)],
-        defaultEffects: [[Int]], raisesErrors: Bool = false, errorInput: Int32 = -1
+        defaultEffects: [[Int]], raisesErrors: Bool = false, errorInput: Int32 = -1, inputNameSlot: Int32 = -1
     ) {
+        self.inputNameSlot = inputNameSlot
         self.raisesErrors = raisesErrors
         self.errorInput = errorInput
         self.defaultEffects = defaultEffects.contains { !$0.isEmpty } ? defaultEffects : []
