@@ -75,13 +75,13 @@ import Testing
         let output = try Smrun.run(["validate", file])
         #expect(output.exited(0), "\(output.text)")
         #expect(
-            output.errorText.contains(
+            output.text.contains(
                 "doc.scxml:6: warning: effect 's.onentry' sets undefined context variable 'missing'; it raises error.execution when it runs (on_error: raise) [undefined-variable]"
-            ), "\(output.errorText)")
+            ), "\(output.text)")
         let rejecting = try files.file("rejecting.scxml", scxml(failingBlock, attributes: "sc:on-error=\"reject\""))
         let refused = try Smrun.run(["validate", rejecting])
-        #expect(refused.exited(1) || refused.exited(2), "\(refused.text)")
-        #expect(refused.errorText.contains("rejecting.scxml:6: error: effect 's.onentry' sets undefined context variable 'missing' [undefined-variable]"))
+        #expect(refused.exited(1), "\(refused.text)")
+        #expect(refused.text.contains("rejecting.scxml:6: error: effect 's.onentry' sets undefined context variable 'missing' [undefined-variable]"))
     }
 
     @Test func aConditionThatDoesNotCompileIsFalse() throws {
@@ -163,8 +163,11 @@ import Testing
 
         """
 
+    /// Without `on_error: raise` the machine has no input `error.execution`.
+    private var rejecting: String { averaging.replacingOccurrences(of: "  - error.* | idle => broken\n", with: "") }
+
     @Test func aMachineFileRejectsByDefault() throws {
-        let output = try run("m.yaml", averaging, ["--send", "add=0"])
+        let output = try run("m.yaml", rejecting, ["--send", "add=0"])
         #expect(output.exited(1))
         #expect(output.text == "add 0: idle: rejected: expression-error: division by zero in 'total / arg' of effect 'average'; nothing changed\n")
     }
@@ -206,7 +209,7 @@ import Testing
         let refused = try run("m.yaml", machine, ["--send", "go"])
         #expect(refused.exited(2))
         #expect(
-            refused.errorText == "m.yaml:4:26: error: effect 'tell' sends 'b.go' to target 'elsewhere': a machine sends only to itself (no target) [unsupported]\n",
+            refused.errorText.hasSuffix("/m.yaml:4:26: error: effect 'tell' sends 'b.go' to target 'elsewhere': a machine sends only to itself (no target) [unsupported]\n"),
             "\(refused.errorText)")
         let raising = try run("m.yaml", machine.replacingOccurrences(of: "initial: a\n", with: "initial: a\non_error: raise\n"), ["--send", "go"])
         #expect(raising.exited(0))
@@ -246,7 +249,7 @@ import Testing
     /// document's to YAML keeps `raise`, and each behaves as the original.
     @Test func exportKeepsThePolicy() throws {
         let files = try TemporaryFiles()
-        let yaml = try files.file("m.yaml", averaging)
+        let yaml = try files.file("m.yaml", rejecting)
         let asSCXML = try Smrun.run(["export", "--format", "scxml", yaml])
         #expect(asSCXML.text.contains("sc:on-error=\"reject\""), "\(asSCXML.text)")
         let document = try files.file("doc.scxml", scxml(failingBlock))
