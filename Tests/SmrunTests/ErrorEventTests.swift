@@ -117,6 +117,15 @@ import Testing
         #expect(output.errorText.contains("sends 'hello' to target 'elsewhere': a machine sends only to itself"))
     }
 
+    /// Only the machine raises `error.execution`, even where a descriptor names it.
+    @Test func errorExecutionCannotBeSentFromOutside() throws {
+        let output = try run(
+            "doc.scxml", scxml("<state id=\"a\"><transition event=\"error.execution\" target=\"b\"/></state><state id=\"b\"/>"),
+            ["--send", "error.execution"])
+        #expect(output.exited(1))
+        #expect(output.text.contains("rejected: unknown-input: input 'error.execution' is internal"), "\(output.text)")
+    }
+
     @Test func anUnknownErrorPolicyIsAnError() throws {
         let output = try run("doc.scxml", scxml("<state id=\"a\"/>", attributes: "sc:on-error=\"ignore\""), [])
         #expect(output.exited(2))

@@ -66,7 +66,8 @@ extension CompilationPass {
     static let errorExecutionInput = "error.execution"
 
     /// Under ``MachineDefinition/ErrorPolicy/raise``, the machine has the internal input
-    /// `error.execution`, without argument, declared or not.
+    /// `error.execution`, without argument, declared or not (and internal even if declared
+    /// otherwise, or named by a transition).
     mutating func declareErrorInput() {
         let name = Self.errorExecutionInput
         if let input = inputIDs[name] {
@@ -74,6 +75,8 @@ extension CompilationPass {
                 let position = definition.inputs?.first { $0.name.name == name }?.name.position ?? .unknown
                 error(.argumentType, "input '\(name)' is raised by failing steps (on_error: raise) and takes no argument", position)
             }
+            // Internal however it was declared: only the machine raises it.
+            inputIsInternal[input] = true
             return
         }
         inputIDs[name] = inputNames.count

@@ -1,7 +1,7 @@
 /// SCXML's way of writing a state test, `In(id)` (the null datamodel's form) or `In('id')` (the
 /// ECMAScript datamodel's), turned into the expression language's `in(id)`, and the event's
-/// data, `_event.data`, into `arg`, and its name, `_event.name`, into `input()`. Everything else is the expression language already; string
-/// literals are left as they are.
+/// data, `_event.data`, into `arg`, and its name, `_event.name`, into `input()`. Everything
+/// else is the expression language already; string literals are left as they are.
 enum SCXMLExpression {
     /// The event's data, as SCXML's datamodels name it.
     static let eventData = "_event.data"
