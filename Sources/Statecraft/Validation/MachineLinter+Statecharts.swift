@@ -47,43 +47,6 @@ extension MachineLinter {
         return warnings
     }
 
-    /// A transition is shadowed when, from each state it leaves from, an earlier unguarded
-    /// transition of the same state takes the same input (or, for an eventless one, is
-    /// eventless too): selection tries a state's transitions in file order, so it is never
-    /// taken. A transition of an ancestor is not counted as shadowing: in another region, or
-    /// after a guard of the descendant fails, the ancestor's may still be chosen.
-    static func chartShadowedTransitions(_ machine: CompiledMachine, _ chart: StateChart) -> [Diagnostic] {
-        // Per compiled transition: how many of its transitions (one per source and input) are
-        // shadowed, out of how many, and the lines that shadow them.
-        var instances = [Int](repeating: 0, count: machine.transitions.count)
-        var shadowed = [Int](repeating: 0, count: machine.transitions.count)
-        var coveringLines = [Set<Int>](repeating: [], count: machine.transitions.count)
-        var firstUnguarded: [Int32: Int] = [:]
-        for state in 0..<chart.tree.count {
-            firstUnguarded.removeAll(keepingCapacity: true)
-            for index in chart.transitions(from: state) {
-                let transition = chart.transitions[Int(index)]
-                let compiled = Int(transition.compiled)
-                instances[compiled] += 1
-                if let earlier = firstUnguarded[transition.input], earlier != compiled {
-                    shadowed[compiled] += 1
-                    coveringLines[compiled].insert(machine.transitions[earlier].position.line)
-                } else if !transition.isGuarded && firstUnguarded[transition.input] == nil {
-                    firstUnguarded[transition.input] = compiled
-                }
-            }
-        }
-        return machine.transitions.indices.filter { instances[$0] > 0 && shadowed[$0] == instances[$0] }.map { index in
-            let transition = machine.transitions[index]
-            let what = transition.input >= 0 ? "this '\(machine.inputNames[transition.input])' transition" : "this eventless transition"
-            let lines = coveringLines[index].sorted().map(String.init).joined(separator: ", ")
-            return .warning(
-                .shadowedTransition,
-                "\(what) can never be taken: an earlier unguarded one (line \(lines)) covers every state it leaves from",
-                at: transition.position)
-        }
-    }
-
     /// Parallel states with one region: their one child runs alone, as it would in a compound state.
     static func singleRegions(_ machine: CompiledMachine, _ chart: StateChart, _ definition: MachineDefinition) -> [Diagnostic] {
         let tree = chart.tree

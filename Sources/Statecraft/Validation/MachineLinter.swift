@@ -13,7 +13,7 @@ public enum MachineLinter {
             warnings += chartReachability(machine, chart, definition)
             warnings += singleRegions(machine, chart, definition)
             warnings += chartTraps(machine, chart, definition)
-            warnings += chartShadowedTransitions(machine, chart)
+            warnings += chartShadowedTransitions(machine, chart, definition)
             warnings += unusedInputs(machine, definition)
             warnings += sendCycles(machine, definition)
             warnings += effectDeclarations(definition)
@@ -75,38 +75,6 @@ public enum MachineLinter {
                 "state '\(machine.stateNames[state])' is not final but has no transition to another state; mark it 'final: true' or add a way out",
                 at: definition.states[state].name.position)
         }
-    }
-
-    /// A transition is shadowed when every source it names is covered by an earlier unguarded
-    /// transition of the same input: it can never be taken.
-    private static func shadowedTransitions(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
-        // Per input, the line of the earliest unguarded transition leaving each state (0: none).
-        var coveredAt = [[Int]](repeating: [], count: machine.inputCount)
-        var warnings: [Diagnostic] = []
-        let transitions = machine.transitions
-        for index in transitions.indices {
-            let input = transitions[index].input
-            let sources = transitions[index].sources
-            if coveredAt[input].isEmpty {
-                coveredAt[input] = [Int](repeating: 0, count: machine.stateCount)
-            }
-            // The covering lines are gathered only for a warning: most transitions are not shadowed.
-            if !sources.isEmpty, sources.allSatisfy({ coveredAt[input][$0] != 0 }) {
-                let lines = Set(sources.map { coveredAt[input][$0] }).sorted().map(String.init)
-                warnings.append(
-                    .warning(
-                        .shadowedTransition,
-                        "this '\(machine.inputNames[input])' transition can never be taken: an earlier unguarded one (line \(lines.joined(separator: ", "))) covers every state it leaves from",
-                        at: transitions[index].position))
-            }
-            if transitions[index].guardExpression == nil {
-                let line = transitions[index].position.line
-                for source in sources where coveredAt[input][source] == 0 {
-                    coveredAt[input][source] = line
-                }
-            }
-        }
-        return warnings
     }
 
     /// Declared inputs that no transition uses: sending them can never succeed.

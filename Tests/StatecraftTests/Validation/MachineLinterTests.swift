@@ -103,9 +103,51 @@ struct MachineLinterTests {
                 ]))
         #expect(warnings.map(\.code) == [.shadowedTransition, .shadowedTransition, .shadowedTransition])
         #expect(warnings.map(\.position) == [at(12, 5), at(13, 5), at(16, 5)])
-        #expect(warnings[0].message.contains("(line 10, 11)"))
+        #expect(warnings[0].message.contains("earlier unguarded ones (lines 10, 11) cover every state"))
         #expect(warnings[1].message.contains("(line 10)"))
         #expect(warnings[2].message.contains("(line 15)"))
+    }
+
+    @Test func aPatternIsShadowedOnlyWhenEveryInputItMatchesIs() throws {
+        let machine = MachineDefinition(
+            name: "m", initial: "a",
+            inputs: [InputDeclaration("x"), InputDeclaration("y"), InputDeclaration("z")],
+            states: [state("a", line: 1), state("b", line: 2)],
+            transitions: [
+                row("x", ["a"], "b", line: 10),
+                row("y", ["a"], "b", line: 11),
+                row("*", ["a"], "a", line: 12),  // a fallback for z: x and y are taken earlier
+                row("*", ["b"], "a", line: 13),
+                row("*", ["b"], "b", line: 14),  // every input from b is taken by line 13
+                row("*", ["a", "b"], "a", line: 15),  // x and y by lines 10 and 11, z by 12 and 13
+            ])
+        let warnings = try lint(machine)
+        #expect(warnings.map(\.position) == [at(14, 5), at(15, 5)])
+        #expect(
+            warnings[0].message
+                == "this '*' transition can never be taken: an earlier unguarded one (line 13) covers every input it matches, from every state it leaves from"
+        )
+        #expect(warnings[1].message.contains("earlier unguarded ones (lines 10, 11, 12, 13) cover every input it matches"))
+    }
+
+    @Test func aStatechartsPatternIsShadowedOnlyWhenEveryInputItMatchesIs() throws {
+        let machine = MachineDefinition(
+            name: "m", initial: "on",
+            inputs: [InputDeclaration("x"), InputDeclaration("y")],
+            states: [
+                StateDeclaration(Named("on", at: at(1)), children: [state("idle", line: 2), state("busy", line: 3)]),
+                state("off", line: 4),
+            ],
+            transitions: [
+                row("x", ["idle"], "busy", line: 10),
+                row("*", ["idle"], "off", line: 11),  // y still leaves idle this way
+                row("*", ["busy"], "off", line: 12),
+                row("*", ["busy"], "idle", line: 13),  // shadowed by line 12 for x and y
+                row("x", ["off"], "on", line: 14),
+            ])
+        let warnings = try lint(machine)
+        #expect(warnings.map(\.position) == [at(13, 5)])
+        #expect(warnings.first?.message.hasPrefix("this '*' transition can never be taken: an earlier unguarded one (line 12)") == true)
     }
 
     @Test func aDeclaredInputNoRowUsesIsUnused() throws {
