@@ -40,15 +40,22 @@ extension CompilationPass {
                 inputIsInternal.append(input.isInternal)
             }
         } else {
-            for transition in definition.transitions
-            where inputIDs[transition.input.name] == nil && !transition.isEventless && !transition.isPattern && transition.after == nil {
-                if let problem = NameRules.problem(withInputName: transition.input.name) {
-                    error(.invalidName, problem, transition.input.position)
+            // Field by field through a buffer: copying each transition would retain all its parts.
+            let transitions = definition.transitions
+            transitions.withUnsafeBufferPointer { transitions in
+                for index in transitions.indices {
+                    let input = transitions[index].input
+                    guard !transitions[index].isEventless, transitions[index].after == nil, inputIDs[input.name] == nil,
+                        !TransitionDefinition.isPattern(input.name, isEventless: false, hasDelay: false)
+                    else { continue }
+                    if let problem = NameRules.problem(withInputName: input.name) {
+                        error(.invalidName, problem, input.position)
+                    }
+                    inputIDs[input.name] = inputNames.count
+                    inputNames.append(input.name)
+                    argumentTypes.append(nil)
+                    inputIsInternal.append(false)
                 }
-                inputIDs[transition.input.name] = inputNames.count
-                inputNames.append(transition.input.name)
-                argumentTypes.append(nil)
-                inputIsInternal.append(false)
             }
         }
     }
@@ -98,8 +105,9 @@ extension CompilationPass {
             for name in states[index].entry { mention(name) }
             for name in states[index].defaultEffects { mention(name) }
         }
-        for index in definition.transitions.indices {
-            for name in definition.transitions[index].effects { mention(name) }
+        // Through a buffer, and without the array ``TransitionDefinition/effects`` makes of one effect.
+        definition.transitions.withUnsafeBufferPointer { transitions in
+            for index in transitions.indices { transitions[index].effectList.forEach { mention($0) } }
         }
         firstMentions.sort { ($0.name.position, $0.order) < ($1.name.position, $1.order) }
         for (name, _) in firstMentions {

@@ -3,27 +3,32 @@ extension CompilationPass {
     /// Resolves each state's effects and each transition's names to ids, reporting nothing:
     /// ``compileTransitions()`` reports what is undefined, in the order the transitions name it.
     mutating func resolveReferences() {
-        entryEffects = states.map { $0.entry.compactMap { effectIDs[$0.name] } }
-        exitEffects = states.map { $0.exit.compactMap { effectIDs[$0.name] } }
-        defaultEffects = states.map { $0.defaultEffects.compactMap { effectIDs[$0.name] } }
+        // By index, field by field: mapping over the states would copy each whole declaration.
+        entryEffects = states.indices.map { states[$0].entry.compactMap { effectIDs[$0.name] } }
+        exitEffects = states.indices.map { states[$0].exit.compactMap { effectIDs[$0.name] } }
+        defaultEffects = states.indices.map { states[$0].defaultEffects.compactMap { effectIDs[$0.name] } }
         // `*`: every non-final state at the top level (in a flat machine, every non-final state).
         let nonFinal = states.indices.filter { !states[$0].isFinal && parents[$0] < 0 && states[$0].history == nil }
         var stateResolver = NameResolver(states.map(\.name.name))
         var inputResolver = NameResolver(inputNames)
         var effectResolver = NameResolver(effectNames)
+        // Equal source and effect lists share one array: most transitions leave from one state
+        // and run one effect or none, so a large machine would otherwise allocate two per row.
+        var sourceLists = SharedIDLists(idCount: states.count)
+        var effectLists = SharedIDLists(idCount: effectNames.count)
         references.reserveCapacity(definition.transitions.count)
         // Read field by field through a buffer: copying a whole transition (as reading an
-        // array's element does) retains and releases each of its strings and arrays.
+        // array's element, or calling one of its computed properties, does) retains and
+        // releases each of its strings and arrays.
         let transitions = definition.transitions
         transitions.withUnsafeBufferPointer { transitions in
             for index in transitions.indices {
                 var sources: [Int] = []
                 var hasUndefinedSource = false
-                switch transitions[index].source {
-                case .states(let names) where names.count == 1:
-                    // One source (most transitions): an array of one, without growing one.
-                    if let id = stateResolver.id(of: names[0]) { sources = [id] } else { hasUndefinedSource = true }
-                case .states(let names):
+                switch transitions[index].storedSource {
+                case .state(let name):
+                    if let id = stateResolver.id(of: name) { sources = sourceLists.list(of: id) } else { hasUndefinedSource = true }
+                case .other(.states(let names)):
                     sources.reserveCapacity(names.count)
                     for name in names {
                         if let id = stateResolver.id(of: name) {
@@ -32,9 +37,10 @@ extension CompilationPass {
                             hasUndefinedSource = true
                         }
                     }
-                case .anyNonFinal:
+                    sources = sourceLists.list(sources)
+                case .other(.anyNonFinal):
                     sources = nonFinal
-                case .anyNonFinalExcept(let names, _):
+                case .other(.anyNonFinalExcept(let names, _)):
                     var excluded = [Bool](repeating: false, count: definition.states.count)
                     for name in names {
                         if let id = stateResolver.id(of: name) { excluded[id] = true } else { hasUndefinedSource = true }
@@ -42,13 +48,19 @@ extension CompilationPass {
                     sources = nonFinal.filter { !excluded[$0] }
                 }
                 let target: Int? = if let name = transitions[index].target { stateResolver.id(of: name) } else { -1 }
-                let moreTargets = transitions[index].moreTargets.map { stateResolver.id(of: $0) }
-                let effects = transitions[index].effects
-                let isPattern = transitions[index].isPattern
+                let moreTargets = transitions[index].moreTargets.isEmpty ? [] : transitions[index].moreTargets.map { stateResolver.id(of: $0) }
+                var effects: [Int] = []
+                switch transitions[index].effectList {
+                case .one(let name): effects = effectResolver.id(of: name).map { effectLists.list(of: $0) } ?? []
+                case .many(let names): effects = effectLists.list(names.compactMap { effectResolver.id(of: $0) })
+                }
+                let isEventless = transitions[index].isEventless
+                let isPattern = TransitionDefinition.isPattern(
+                    transitions[index].input.name, isEventless: isEventless, hasDelay: transitions[index].after != nil)
                 let input: Int? =
-                    if let after = afterInputs[index] {
+                    if !afterInputs.isEmpty, let after = afterInputs[index] {
                         after
-                    } else if transitions[index].isEventless || isPattern {
+                    } else if isEventless || isPattern {
                         nil
                     } else {
                         inputResolver.id(of: transitions[index].input)
@@ -56,7 +68,7 @@ extension CompilationPass {
                 references.append(
                     TransitionReferences(
                         input: input, sources: sources, hasUndefinedSource: hasUndefinedSource,
-                        target: target, moreTargets: moreTargets, effects: effects.isEmpty ? [] : effects.compactMap { effectResolver.id(of: $0) },
+                        target: target, moreTargets: moreTargets, effects: effects,
                         inputs: isPattern ? patternInputs(transitions[index].input.name) : []))
             }
         }

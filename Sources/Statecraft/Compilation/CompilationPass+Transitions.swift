@@ -24,6 +24,9 @@ extension CompilationPass {
         compiled.reserveCapacity(definition.transitions.count)
         // Read field by field through a buffer, as ``resolveReferences()`` reads them.
         let transitions = definition.transitions
+        // The inputs a transition is compiled for, shared rather than allocated per transition.
+        let eventless = [-1]
+        var inputLists = SharedIDLists(idCount: inputNames.count)
         transitions.withUnsafeBufferPointer { transitions in
             for index in transitions.indices {
                 let references = references[index]
@@ -31,8 +34,8 @@ extension CompilationPass {
                 // transition has input -1; a pattern stands for the inputs it matches, in order.
                 var inputs: [Int] = []
                 if transitions[index].isEventless {
-                    inputs = [-1]
-                } else if transitions[index].isPattern {
+                    inputs = eventless
+                } else if TransitionDefinition.isPattern(transitions[index].input.name, isEventless: false, hasDelay: transitions[index].after != nil) {
                     inputs = references.inputs
                     if inputs.isEmpty {
                         error(
@@ -40,12 +43,14 @@ extension CompilationPass {
                             transitions[index].input.position)
                     }
                 } else if let input = references.input ?? input(transitions[index].input, role: "transition") {
-                    inputs = [input]
+                    inputs = inputLists.list(of: input)
                 }
-                switch transitions[index].source {
-                case .states(let names) where references.hasUndefinedSource:
+                switch transitions[index].storedSource {
+                case .state(let name) where references.hasUndefinedSource:
+                    _ = state(name, role: "transition")
+                case .other(.states(let names)) where references.hasUndefinedSource:
                     for name in names where stateIDs[name.name] == nil { _ = state(name, role: "transition") }
-                case .anyNonFinalExcept(let names, let position):
+                case .other(.anyNonFinalExcept(let names, let position)):
                     for name in names where stateIDs[name.name] == nil { _ = state(name, role: "'not'") }
                     if !references.hasUndefinedSource && references.sources.isEmpty {
                         error(
@@ -57,7 +62,7 @@ extension CompilationPass {
                     break
                 }
                 let target = references.target ?? transitions[index].target.flatMap { state($0, role: "transition") }
-                if transitions[index].refusal != nil && (transitions[index].target != nil || !transitions[index].effects.isEmpty) {
+                if transitions[index].refusal != nil && (transitions[index].target != nil || !transitions[index].effectList.isEmpty) {
                     error(
                         .invalidValue, "a transition that rejects its input ('reject') has no target ('to') and no effects",
                         transitions[index].position)

@@ -26,12 +26,25 @@
     /// them (`\n`, `\u007f`), and nothing else changed: text that shows a name or a value read
     /// from a user safely, in the one escape style that smrun's output and diagnostics use.
     package static func escapingControls(_ s: String) -> String {
+        guard mayHoldControls(s) else { return s }
         guard s.unicodeScalars.contains(where: isControl) else { return s }
         var out: [UInt8] = []
         for scalar in s.unicodeScalars {
             if isControl(scalar) { appendEscaped(scalar, to: &out) } else { out.append(contentsOf: String(scalar).utf8) }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `s` may hold a control character: its UTF-8 has a byte below 0x20, DEL, or 0xC2
+    /// (the lead byte of the C1 controls, U+0080 to U+009F). One pass over the bytes, where
+    /// decoding every scalar of every message cost `smrun validate` of a large file more than
+    /// building the messages.
+    private static func mayHoldControls(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { bytes in
+            // Most messages are plain ASCII, which ``isPlain(_:)`` tells eight bytes at a time.
+            !isPlain(UnsafeRawBufferPointer(bytes)) && bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
+        }
     }
 
     /// C0 controls, DEL and C1 controls: the characters a terminal would act on rather than show.

@@ -3,22 +3,23 @@ extension MachineLinter {
     /// A transition is shadowed when every source it names is covered by an earlier unguarded
     /// transition of the same input: it can never be taken.
     static func shadowedTransitions(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
-        // Per input, the line of the earliest unguarded transition leaving each state (0: none).
-        var coveredAt = [[Int]](repeating: [], count: machine.inputCount)
+        // Per input, the line of the earliest unguarded transition leaving each state (0: none),
+        // in 32 bits: a large machine's table of lines is as large as its dispatch table.
+        var coveredAt = [[Int32]](repeating: [], count: machine.inputCount)
         var covering = [Set<Int>?](repeating: nil, count: machine.transitions.count)
         let transitions = machine.transitions
         for index in transitions.indices {
             let input = transitions[index].input
             let sources = transitions[index].sources
             if coveredAt[input].isEmpty {
-                coveredAt[input] = [Int](repeating: 0, count: machine.stateCount)
+                coveredAt[input] = [Int32](repeating: 0, count: machine.stateCount)
             }
             // The covering lines are gathered only for a warning: most transitions are not shadowed.
             if !sources.isEmpty, sources.allSatisfy({ coveredAt[input][$0] != 0 }) {
-                covering[index] = Set(sources.map { coveredAt[input][$0] })
+                covering[index] = Set(sources.map { Int(coveredAt[input][$0]) })
             }
             if transitions[index].guardExpression == nil {
-                let line = transitions[index].position.line
+                let line = Int32(clamping: transitions[index].position.line)
                 for source in sources where coveredAt[input][source] == 0 {
                     coveredAt[input][source] = line
                 }
@@ -66,8 +67,11 @@ extension MachineLinter {
     /// pattern after some specific transitions is how a fallback for the other inputs is written.
     private static func shadowWarnings(_ machine: CompiledMachine, _ definition: MachineDefinition, covering: [Set<Int>?]) -> [Diagnostic] {
         var patterns: [SourcePosition: String] = [:]
-        for transition in definition.transitions where transition.isPattern {
-            patterns[transition.position] = transition.input.name
+        // By index, field by field: iterating would copy each transition, retaining all its parts.
+        let written = definition.transitions
+        for index in written.indices
+        where TransitionDefinition.isPattern(written[index].input.name, isEventless: written[index].isEventless, hasDelay: written[index].after != nil) {
+            patterns[written[index].position] = written[index].input.name
         }
         var warnings: [Diagnostic] = []
         let transitions = machine.transitions

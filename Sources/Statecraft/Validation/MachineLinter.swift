@@ -155,30 +155,55 @@ public enum MachineLinter {
         let declared = Set(definition.effects.map(\.name.name))
         var used: Set<String> = []
         var warnings: [Diagnostic] = []
-        // One search of the declared names per undeclared name, not per mention: a large file
-        // mentions the same few names thousands of times.
-        var suggestions: [String: String] = [:]
+        // One message tail (with its did-you-mean) per undeclared name, not per mention: a large
+        // file mentions the same few names thousands of times. Found by spelling, then by name.
+        var tails: [String: String] = [:]
+        var tailsBySpelling = SpellingMemo<String>()
+        // Whether a name is declared, by its spelling: hashing each of 100,000 mentions twice
+        // cost more than the rest of the check.
+        var isDeclared = SpellingMemo<Bool>()
         func mention(_ name: Named, by user: @autoclosure () -> String) {
-            used.insert(name.name)
-            guard !declared.contains(name.name) else { return }
-            let suggestion = suggestions[name.name] ?? Suggestion.didYouMean(name.name, in: declared)
-            suggestions[name.name] = suggestion
-            warnings.append(
-                .warning(
-                    .undeclaredEffect,
-                    "\(user()) runs effect '\(name.name)', which is not declared under 'effects'"
-                        + suggestion
-                        + "; it runs as a hook that does nothing (to mean a hook, declare it as '\(name.name):' with no body)",
-                    at: name.position))
+            let nameIsDeclared: Bool
+            if let known = isDeclared.remembered(name) {
+                nameIsDeclared = known
+            } else {
+                used.insert(name.name)
+                nameIsDeclared = declared.contains(name.name)
+                isDeclared.remember(nameIsDeclared, for: name)
+            }
+            guard !nameIsDeclared else { return }
+            let tail: String
+            if let known = tailsBySpelling.remembered(name) {
+                tail = known
+            } else {
+                tail =
+                    tails[name.name]
+                    ?? " runs effect '\(name.name)', which is not declared under 'effects'" + Suggestion.didYouMean(name.name, in: declared)
+                    + "; it runs as a hook that does nothing (to mean a hook, declare it as '\(name.name):' with no body)"
+                tails[name.name] = tail
+                tailsBySpelling.remember(tail, for: name)
+            }
+            warnings.append(.warning(.undeclaredEffect, user() + tail, at: name.position))
         }
         for state in definition.allStates {
             for name in state.entry { mention(name, by: "state '\(state.name.name)' (entry)") }
             for name in state.exit { mention(name, by: "state '\(state.name.name)' (exit)") }
             for name in state.defaultEffects { mention(name, by: "state '\(state.name.name)' (default_effects)") }
         }
+        // Each input's part of the message once, by spelling, for the many rows on one input.
+        var users = SpellingMemo<String>()
         let transitions = definition.transitions
         for index in transitions.indices {
-            for name in transitions[index].effects { mention(name, by: "this '\(transitions[index].trigger)' transition") }
+            transitions[index].effectList.forEach { effect in
+                mention(effect, by: {
+                    guard transitions[index].after == nil else { return "this '\(transitions[index].trigger)' transition" }
+                    let input = transitions[index].input
+                    if let known = users.remembered(input) { return known }
+                    let user = "this '\(input.name)' transition"
+                    users.remember(user, for: input)
+                    return user
+                }())
+            }
         }
         for effect in definition.effects where !used.contains(effect.name.name) {
             warnings.append(
@@ -196,10 +221,24 @@ public enum MachineLinter {
         var finalStates: Set<String> = []
         for state in machine.stateNames.indices where machine.isFinal[state] { finalStates.insert(machine.stateNames[state]) }
         var warnings: [Diagnostic] = []
+        var isFinal = SpellingMemo<Bool>()
         let transitions = definition.transitions
         for index in transitions.indices {
-            guard case .states(let sources) = transitions[index].source else { continue }
-            for source in sources where finalStates.contains(source.name) {
+            let sources: NameList
+            switch transitions[index].storedSource {
+            case .state(let name): sources = .one(name)
+            case .other(.states(let names)): sources = .many(names)
+            case .other: continue
+            }
+            sources.forEach { source in
+                let final: Bool
+                if let known = isFinal.remembered(source) {
+                    final = known
+                } else {
+                    final = finalStates.contains(source.name)
+                    isFinal.remember(final, for: source)
+                }
+                guard final else { return }
                 warnings.append(
                     .warning(
                         .fromFinalState,

@@ -95,22 +95,27 @@ enum RowFormParser {
         guard let sources = text.names(in: sourceField, &spellings), !sources.isEmpty else {
             return fail("a row needs its source states between the first '|' and '=>' (or '*'); \(form)", at: middleField.lowerBound)
         }
-        if let quoted = sources.first(where: { $0.name == "\"*\"" || $0.name == "'*'" }) {
-            return .error(
-                .invalidRow, "a quoted \(quoted.name) is not the '*' that stands for every non-final state: write * without quotes in a row",
-                at: quoted.position)
-        }
-        let source: TransitionDefinition.Source
-        if sources.contains(where: { $0.name == "*" }) {
-            guard sources.count == 1 else {
-                return .error(.invalidRow, "'*' stands for every non-final state and cannot be listed with others", at: sources[0].position)
+        // A field without a '*' names no '*' (most rows): its names need no comparing.
+        let mentionsStar = text.firstIndex(of: "*", in: sourceField) != nil
+        if mentionsStar {
+            let listed = sources.array
+            if let quoted = listed.first(where: { $0.name == "\"*\"" || $0.name == "'*'" }) {
+                return .error(
+                    .invalidRow, "a quoted \(quoted.name) is not the '*' that stands for every non-final state: write * without quotes in a row",
+                    at: quoted.position)
             }
-            source = .anyNonFinal(sources[0].position)
-        } else {
-            source = .states(sources)
+            if listed.contains(where: { $0.name == "*" }) && listed.count != 1 {
+                return .error(.invalidRow, "'*' stands for every non-final state and cannot be listed with others", at: listed[0].position)
+            }
+        }
+        let source: TransitionDefinition.StoredSource
+        switch sources {
+        case .one(let name) where mentionsStar && name.name == "*": source = .other(.anyNonFinal(name.position))
+        case .one(let name): source = .state(name)
+        case .many(let names): source = .other(.states(names))
         }
 
-        var effects: [Named] = []
+        var effects = NameList.many([])
         if let effectsField {
             guard let listed = text.names(in: effectsField, &spellings), !listed.isEmpty else {
                 return fail("the third field lists effects separated by commas; \(form)", at: effectsField.lowerBound)
@@ -121,7 +126,7 @@ enum RowFormParser {
         transitions.append(
             TransitionDefinition(
                 consume input, from: consume source, to: consume target, when: consume guardExpression, effects: consume effects,
-                at: row.position))
+                at: row.position, rare: nil))
         return nil
     }
 
@@ -207,11 +212,11 @@ enum RowFormParser {
             return name(in: field, &spellings)
         }
 
-        /// Comma-separated names; `nil` when one is empty (`a,,b`, or a blank field).
-        func names(in field: Range<Int>, _ spellings: inout TextInterner) -> [Named]? {
+        /// Comma-separated names; `nil` when one is empty (`a,,b`), none for a blank field.
+        func names(in field: Range<Int>, _ spellings: inout TextInterner) -> NameList? {
             guard var comma = firstIndex(of: ",", in: field) else {
-                // One name (most fields): an array of one, without growing one.
-                return name(in: field, &spellings).map { [$0] } ?? []
+                // One name (most fields): kept without an array.
+                return name(in: field, &spellings).map { .one($0) } ?? .many([])
             }
             var result: [Named] = []
             var start = field.lowerBound
@@ -224,7 +229,7 @@ enum RowFormParser {
             }
             guard let last = name(in: start..<field.upperBound, &spellings) else { return nil }
             result.append(last)
-            return result
+            return .many(result)
         }
 
         /// The name in `part`, blanks around it trimmed; `nil` when it is blank.

@@ -81,9 +81,11 @@ package struct YAMLDocument {
     /// Calls `body` with a scalar's text.
     func withText<R>(of index: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         let node = nodes[index]
-        return try buffer(of: node).withUnsafeBytes {
-            try body(UnsafeRawBufferPointer(rebasing: $0[node.start..<(node.start + node.count)]))
-        }
+        // Each buffer read in place: taking it as a value (``buffer(of:)``) retains and releases
+        // it, which costs more than comparing a short key.
+        let range = node.start..<(node.start + node.count)
+        if node.isInSource { return try source.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) } }
+        return try text.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 
     /// A scalar's text as a string.

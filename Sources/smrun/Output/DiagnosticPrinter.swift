@@ -6,8 +6,33 @@
 /// characters in the message (a key read from the file) are escaped as JSON escapes them.
 enum DiagnosticPrinter {
     static func text(_ diagnostic: Diagnostic, file: String) -> String {
-        let position = diagnostic.position.map { "\($0):" } ?? ""
-        return "\(file):\(position) \(diagnostic.severity.rawValue): \(JSONText.escapingControls(diagnostic.message)) [\(diagnostic.code.rawValue)]"
+        var bytes: [UInt8] = []
+        append(diagnostic, file: file, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``text(_:file:)``'s UTF-8 to `bytes`: a report of many diagnostics (`validate` of a
+    /// large file prints tens of thousands) is built in one buffer, its parts copied, not
+    /// interpolated.
+    static func append(_ diagnostic: Diagnostic, file: String, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: file.utf8)
+        bytes.append(UInt8(ascii: ":"))
+        if let position = diagnostic.position {
+            // As ``SourcePosition/description`` writes it: `LINE:COLUMN`, or `LINE` for a line only.
+            appendDecimal(position.line, to: &bytes)
+            if position.column != 0 || position.line <= 0 {
+                bytes.append(UInt8(ascii: ":"))
+                appendDecimal(position.column, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: ":"))
+        }
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: diagnostic.severity.rawValue.utf8)
+        bytes.append(contentsOf: ": ".utf8)
+        bytes.append(contentsOf: JSONText.escapingControls(diagnostic.message).utf8)
+        bytes.append(contentsOf: " [".utf8)
+        bytes.append(contentsOf: diagnostic.code.rawValue.utf8)
+        bytes.append(UInt8(ascii: "]"))
     }
 
     /// Prints the errors: warnings (a machine under `on_error: raise` loads with some) are
@@ -16,5 +41,13 @@ enum DiagnosticPrinter {
         for diagnostic in diagnostics where diagnostic.severity == .error {
             FileHandleOutput.standardError(text(diagnostic, file: file) + "\n")
         }
+    }
+
+    /// `value` in decimal.
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = value.magnitude
+        if magnitude >= 10 { appendDecimal(Int(magnitude / 10), to: &bytes) }
+        bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
     }
 }
