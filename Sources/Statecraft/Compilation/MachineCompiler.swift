@@ -142,9 +142,15 @@ struct CompilationPass {
             argumentIsRead[transitions[index].input] = true
         }
         let effects = compileEffects(argumentScopes: argumentScopes, transitions: transitions, argumentIsRead: &argumentIsRead)
+        let timers = machineTimers(transitions)
         var chart: StateChart?
         if isChart {
-            guard let tree, let built = buildChart(tree, transitions) else { return nil }
+            guard let tree, var built = buildChart(tree, transitions) else { return nil }
+            built.leafTable = LeafDispatchTable(
+                built,
+                .init(
+                    transitions: transitions, entryEffects: entryEffects, exitEffects: exitEffects, hasBody: effects.map(\.hasBody),
+                    inputCount: inputNames.count, hasTimers: timers != nil, maximumCells: maximumTableCells))
             chart = built
         }
         let states = states
@@ -157,7 +163,7 @@ struct CompilationPass {
             entryEffects: entryEffects, exitEffects: exitEffects,
             transitions: transitions, effects: effects, chart: chart,
             variableTypes: definition.context.map { variables[$0.name.name]?.type ?? ExpressionType($0.initialValue.type) },
-            inputIsInternal: inputIsInternal, timers: machineTimers(transitions))
+            inputIsInternal: inputIsInternal, timers: timers)
     }
 
     mutating func readsArgument(_ text: String) -> Bool {

@@ -81,6 +81,10 @@ package struct StateChart: Sendable {
     /// The slot after the context's variables (and ``activityTests``) that holds the name of the
     /// input being processed, for `input()`; -1 when no expression calls it.
     package let inputNameSlot: Int32
+    /// For a machine whose states nest but that has nothing else of a statechart (no parallel
+    /// state, history, eventless transition or `in()`), every input's step from every atomic
+    /// state, worked out at load; `nil` for the others.
+    package internal(set) var leafTable: LeafDispatchTable?
 
     init(
         tree: StateTree, transitions: [Transition], doneInputs: [Int32], activityTests: [(state: Int32, slot: Int32)],

@@ -6,6 +6,9 @@ extension ChartRunner {
     @inline(__always)
     static func insert(_ state: Int, into set: inout [UInt64]) { set[state >> 6] |= 1 << UInt64(state & 63) }
 
+    @inline(__always)
+    static func remove(_ state: Int, from set: inout [UInt64]) { set[state >> 6] &= ~(1 << UInt64(state & 63)) }
+
     /// Whether the two sets share a state.
     @inline(__always)
     static func meet(_ a: [UInt64], _ b: [UInt64]) -> Bool {

@@ -28,7 +28,12 @@ extension ChartRunner {
         }
         transitionsTaken.append(contentsOf: enabled)
         timerLimitReached = false
-        let failure = runPlan(argument: argument)
+        settle(runPlan(argument: argument), &result)
+    }
+
+    /// Ends a microstep whose plan ran: `accepted`, or what stopped it (the timer limit, an
+    /// effect that failed to evaluate), with history records put back and nothing listed.
+    mutating func settle(_ failure: (error: EvaluationError, site: TransitionResult.ExpressionSite)?, _ result: inout ChartResult) {
         if timerLimitReached || failure != nil { undoHistoryRecords() }
         if timerLimitReached {
             result.outcome = .rejected(.timerLimit)
@@ -71,16 +76,22 @@ extension ChartRunner {
         }
     }
 
-    /// Lays out the step of ``exitSet``, the taken transitions and ``entrySet`` as a plan,
-    /// runs its effect bodies against a scratch context, and commits: history records, the new
-    /// configuration, the context, done events. `nil` when committed; else what failed, with
-    /// nothing changed.
+    /// Lays out the step of ``exitSet``, the taken transitions and ``entrySet`` as a plan
+    /// (``layOutPlan()``) and runs it (``executePlan(argument:)``). `nil` when committed; else
+    /// what failed, with nothing changed.
     mutating func runPlan(argument: Value) -> (error: EvaluationError, site: TransitionResult.ExpressionSite)? {
+        layOutPlan()
+        return executePlan(argument: argument)
+    }
+
+    /// Lays out the step of ``exitSet``, the taken transitions and ``entrySet`` as ``plan``, and
+    /// ``nextConfiguration`` (the configuration after the step).
+    mutating func layOutPlan() {
         let tree = chart.tree
         // Read once, as locals: the loops below call mutating methods of self, and reading
         // these through self there would copy the runner.
-        let (exitEffects, entryEffects, effects) = (machine.exitEffects, machine.entryEffects, machine.effects)
-        let (compiledTransitions, chartTransitions, doneInputs) = (machine.transitions, chart.transitions, chart.doneInputs)
+        let (exitEffects, entryEffects) = (machine.exitEffects, machine.entryEffects)
+        let (compiledTransitions, chartTransitions) = (machine.transitions, chart.transitions)
         for word in configuration.indices { nextConfiguration[word] = configuration[word] & ~exitSet[word] }
         let (activitySlots, defaultEffects) = (chart.activitySlots, chart.defaultEffects)
         // Exits, innermost first: descending ids. A state that `in()` tests leaves the
@@ -127,6 +138,14 @@ extension ChartRunner {
                 }
             }
         }
+    }
+
+    /// Runs the effect bodies of ``plan`` against a scratch context, and commits: the new
+    /// configuration (``nextConfiguration``, leaving ``exitSet``), the context, timers, done
+    /// events, the machine's finish. `nil` when committed; else what failed, with nothing changed.
+    mutating func executePlan(argument: Value) -> (error: EvaluationError, site: TransitionResult.ExpressionSite)? {
+        let doneInputs = chart.doneInputs
+        let effects = machine.effects
         // Effect bodies against the scratch context; queued inputs kept only on success.
         let queuedBefore = (internalEnd: queue.count - externalCount, externalCount: externalCount)
         var copied = false

@@ -5,7 +5,9 @@
 /// entries), eventless transitions after every microstep, then queued inputs and done events.
 ///
 /// The configuration is a bitset of state ids; every buffer of a step is kept from one input to
-/// the next, so a step allocates nothing once the buffers have grown.
+/// the next, so a step allocates nothing once the buffers have grown. A machine whose states
+/// only nest takes its inputs through its chart's leaf table instead of selection and the
+/// microstep, with the same results (ChartRunner+LeafTable.swift, docs/statecharts.md).
 public struct ChartRunner: Sendable {
     /// The machine it runs.
     public let machine: CompiledMachine
@@ -66,6 +68,12 @@ public struct ChartRunner: Sendable {
     /// What the step does, in order, once its exit and entry sets are known.
     var plan: [PlanStep] = []
 
+    /// The chart's ``StateChart/leafTable``, through which inputs are taken when it has one;
+    /// `nil` to take every input through selection and the microstep.
+    var leafTable: LeafDispatchTable?
+    /// The active atomic state as last seen (ChartRunner+LeafTable.swift), or -1.
+    var leafHint: Int32 = -1
+
     // Timers (ChartRunner+Timers.swift): untouched by a machine without them.
     /// The pending timers.
     package internal(set) var timers: TimerQueue
@@ -93,6 +101,7 @@ public struct ChartRunner: Sendable {
             stateCount: machine.timers == nil ? 0 : machine.stateCount, timerCount: machine.timers?.timerNames.count ?? 0)
         let chart = machine.chart!
         self.chart = chart
+        leafTable = chart.leafTable
         let words = chart.tree.wordCount
         configuration = [UInt64](repeating: 0, count: words)
         previousConfiguration = configuration
@@ -208,10 +217,11 @@ public struct ChartRunner: Sendable {
 
     mutating func clearStep() {
         for word in configuration.indices { previousConfiguration[word] = configuration[word] }
-        // Emptied only when there is something to empty: most steps of a rejected input have nothing.
-        if !effectsRun.isEmpty { effectsRun.removeAll(keepingCapacity: true) }
-        if !transitionsTaken.isEmpty { transitionsTaken.removeAll(keepingCapacity: true) }
-        if !plan.isEmpty { plan.removeAll(keepingCapacity: true) }
+        // Element by element: these hold a few elements, and `removeAll(keepingCapacity:)`
+        // costs more than removing a few of them (it replaces the whole range).
+        while !effectsRun.isEmpty { effectsRun.removeLast() }
+        while !transitionsTaken.isEmpty { transitionsTaken.removeLast() }
+        while !plan.isEmpty { plan.removeLast() }
     }
 
     /// Eventless microsteps until none is enabled, then the next queued input, and again,
@@ -278,7 +288,8 @@ public struct ChartRunner: Sendable {
     }
 
     mutating func discardQueue() {
-        queue.removeAll(keepingCapacity: true)
+        // Most inputs queue nothing: nothing to empty.
+        if !queue.isEmpty { queue.removeAll(keepingCapacity: true) }
         queueHead = 0
         if dueMarkerQueued {
             dueMarkerQueued = false
@@ -297,6 +308,7 @@ public struct ChartRunner: Sendable {
         // `input()` reads the input's name from here on; eventless steps keep the last one, as
         // SCXML's `_event` keeps the last event.
         if chart.inputNameSlot >= 0 { values[Int(chart.inputNameSlot)] = .string(machine.inputNames[input]) }
+        if let leafTable, take(input, argument: argument, through: leafTable, &result) { return result }
         guard select(input: input, argument: argument, &result) else {
             if result.outcome == .rejected(.noTransition) && machine.onUnhandled == .ignore { result.outcome = .ignored }
             return result

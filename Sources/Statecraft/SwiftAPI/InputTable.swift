@@ -17,7 +17,13 @@ struct InputTable: Sendable {
     /// The id of `input`, or ``unmapped``.
     @inlinable
     func id<Argument>(of input: Input<Argument>) -> Int {
-        let serial = input.key.serial
+        id(of: input.key)
+    }
+
+    /// The id of the input `key` identifies, or ``unmapped``.
+    @inlinable
+    func id(of key: InputKey) -> Int {
+        let serial = key.serial
         return serial < ids.count ? ids[serial] : unmapped
     }
 }

@@ -87,16 +87,38 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
     /// Runs the effects in order, once the state is the one entered; nil when there are none.
     @usableFromInline let effects: Effects?
 
-    /// A row's effects, as one function of the frame (the state left is the frame's
+    /// A row's effects, called with the frame alone (the state left is the frame's
     /// ``TypedFrame/left``). A class, so that a machine can call it through an unretained
-    /// reference, with no reference counting per transition (see ``RowActions``).
+    /// reference, with no reference counting per transition (see ``RowActions``); its one
+    /// subclass, ``RowEffects``, also holds the row's typed effect.
     @usableFromInline
-    final class Effects: Sendable {
-        @usableFromInline let run: @Sendable (TypedFrame<State, Context>) -> Void
+    class Effects: @unchecked Sendable {
+        /// Runs the effects on the frame, whose state is the one entered and whose argument is
+        /// the row's. A closure made where the row is written, so that it is specialised for
+        /// the row's types (a class method of a generic subclass would run unspecialised).
+        @usableFromInline final let run: @Sendable (TypedFrame<State, Context>) -> Void
 
         @inlinable
         init(_ run: @escaping @Sendable (TypedFrame<State, Context>) -> Void) {
             self.run = run
+        }
+    }
+
+    /// The effects of a row whose input takes an `Argument`: a caller that knows the argument's
+    /// type (the owned machine, sending that input) calls ``effect`` itself, with a step it
+    /// builds, rather than through ``Effects/run``.
+    @usableFromInline
+    final class RowEffects<Argument: Sendable>: Effects, @unchecked Sendable {
+        /// The row's effects, in order.
+        @usableFromInline let effect: TransitionRow<State, Context, Argument>.Effect
+
+        @inlinable
+        init(input: Input<Argument>, effect: @escaping TransitionRow<State, Context, Argument>.Effect) {
+            self.effect = effect
+            super.init { frame in
+                var step = TransitionStep(from: frame.left, to: frame.state, input: input, frame: frame)
+                effect(&step)
+            }
         }
     }
 
@@ -128,22 +150,6 @@ struct ErasedRow<State: MachineState, Context: Sendable> {
                     TransitionRequest(from: frame.state, input: input, argument: frame.argument(Argument.self), context: frame.context))
             }
         }
-        let effects = row.effects
-        switch effects.count {
-        case 0:
-            self.effects = nil
-        case 1:
-            // Most rows have one effect: called without iterating an array.
-            let effect = effects[0]
-            self.effects = Effects { frame in
-                var step = TransitionStep(from: frame.left, to: frame.state, input: input, frame: frame)
-                effect(&step)
-            }
-        default:
-            self.effects = Effects { frame in
-                var step = TransitionStep(from: frame.left, to: frame.state, input: input, frame: frame)
-                for effect in effects { effect(&step) }
-            }
-        }
+        effects = row.effect.map { RowEffects(input: input, effect: $0) }
     }
 }

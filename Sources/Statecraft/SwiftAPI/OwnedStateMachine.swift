@@ -19,8 +19,8 @@
 /// sharing needs: `send` takes no lock, and there are no observers, streams or work states.
 /// Nor is there a clock: the timers of delayed rows (``After``) fire when the owner moves the
 /// machine's time with ``advance(by:)``.
-/// `send` returns a plain ``OwnedTransitionResult``; results of queued inputs go to
-/// ``queuedResultHandler``, if set. An effect that reads
+/// `send` returns a plain ``OwnedTransitionResult``, whose rejections the machine words on
+/// demand (``message(for:)``); results of queued inputs go to ``queuedResultHandler``, if set. An effect that reads
 /// ``TransitionStep/machine`` (the shared machine) stops the program; effects use the step's
 /// `context` and `send` instead.
 ///
@@ -30,6 +30,10 @@
 /// It is `Sendable` because it cannot be copied: moving it to another task moves its one owner.
 public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyable, Sendable {
     @usableFromInline var runner: Runner
+    /// The direct path's table: per state and input, the state entered when nothing runs.
+    @usableFromInline let table: OwnedDispatchTable<State, Context>
+    /// Where a row's effects read a plain argument.
+    @usableFromInline let scratch = ArgumentScratch()
     /// State, context, the argument in hand and the sends queued by effects; owned by this
     /// value alone (it cannot be copied), so no lock guards it.
     @usableFromInline let frame: TypedFrame<State, Context>
@@ -68,12 +72,18 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         inputs = compiled.inputs
         runner = Runner(compiled.machine, stepLimit: stepLimit)
         rows = RowActions(compiled.rows)
+        table = OwnedDispatchTable(compiled.machine, inputs: compiled.inputs, rows: rows, filler: initial)
         explainer = ResultExplainer(compiled.machine, stepLimit: stepLimit)
         if compiled.machine.hasTimers {
             // The initial state's timers start now, at time zero.
             var host = Host(frame: frame, rows: rows, external: nil)
             runner.start(host: &host)
         }
+    }
+
+    deinit {
+        table.free()
+        scratch.free()
     }
 
     /// A machine without extended state, starting in `initial` and following `rules`.
@@ -103,21 +113,27 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
     @inlinable
     @discardableResult
     public mutating func send<Argument>(_ input: Input<Argument>, _ argument: Argument) -> OwnedTransitionResult<State> {
-        let id = inputs.id(of: input)
-        let cell = runner.cell(of: id)
-        guard cell.code >= 0 else { return runThroughRunner(id, input, argument) }
-        // One unguarded row: take it without the runner's result. A typed machine's effects are
-        // Swift code, never the engine's copies, so the cell's next state is its target.
-        let transition = Int(cell.code)
-        runner.current = Int(cell.next)
-        let from = frame.state
-        let action = rows.actions.withUnsafeBufferPointer { $0[transition] }
-        if action.effects == nil, let to = action.target {
-            // Nothing runs: the argument is never read, so its address is never taken.
-            frame.state = to
-            return .moved(from: from, to: to)
+        // One unguarded row without effects, to a fixed state: the input's column and its cell
+        // settle it, and the argument is never read, so its address is never taken.
+        let cell = table.cell(column: table.column(of: input), state: runner.current)
+        let next = cell.pointee.next
+        guard next >= 0 else {
+            if cell.pointee.effects != nil { return enterWithEffects(input, argument, cell) }
+            return settle(input, argument, cell)
         }
-        return withArgument(argument) { $0.enter(transition, from: from, input: input) }
+        runner.current = Int(next)
+        let from = frame.state
+        let to = cell.pointee.target
+        frame.state = to
+        return .moved(from: from, to: to)
+    }
+
+    /// The message of `rejection`, which this machine returned: a sentence naming the input and
+    /// the state, as a ``TypedStateMachine``'s ``StateTransitionError/message`` words it.
+    public func message(for rejection: OwnedRejection<State>) -> String {
+        let result = TransitionResult(
+            input: inputs.id(of: rejection.input), from: Int(rejection.stateID), outcome: .rejected(rejection.kind))
+        return explainer.message(for: result, inputName: rejection.inputName)
     }
 
     // MARK: - Time
@@ -165,10 +181,78 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         }
     }
 
-    /// Takes `transition`, which the runner has already taken from `from`: moves to the state
-    /// its row names (or builds), runs its effects, then what they queued. Out of line, so that
-    /// the direct path stays small.
+    /// Takes the row with effects of the cell at `cellAddress`, `input`'s cell in the current
+    /// state: enters its state, calls its effects with `argument`, then runs what they queued.
+    /// Out of line, so that the direct path stays small, and apart from ``settle(_:_:_:)``,
+    /// whose frame is larger.
     @inlinable @inline(never)
+    mutating func enterWithEffects<Argument>(
+        _ input: Input<Argument>, _ argument: Argument, _ cellAddress: UnsafePointer<OwnedDispatchTable<State, Context>.Cell>
+    ) -> OwnedTransitionResult<State> {
+        let cell = cellAddress.pointee
+        let left = runner.current
+        runner.current = cell.stateEnteredWithEffects
+        let frame = frame
+        let scratch = scratch
+        let from = frame.state
+        let to = cell.target
+        frame.state = to
+        cell.effects.unsafelyUnwrapped._withUnsafeGuaranteedRef { erased in
+            // The cell is `input`'s, and a row's effects take its input's argument type.
+            let effects = unsafeDowncast(erased, to: ErasedRow<State, Context>.RowEffects<Argument>.self)
+            if ArgumentScratch.holds(Argument.self) {
+                // A plain argument is copied to the scratch: no address is taken on the stack.
+                frame.argumentAddress = scratch.store(argument)
+                var step = TransitionStep(from: from, to: to, input: input, frame: frame)
+                effects.effect(&step)
+            } else {
+                withUnsafePointer(to: argument) { address in
+                    frame.argumentAddress = UnsafeRawPointer(address)
+                    var step = TransitionStep(from: from, to: to, input: input, frame: frame)
+                    effects.effect(&step)
+                }
+            }
+        }
+        frame.argumentAddress = nil
+        if !frame.sentFromRun.isEmpty { runQueued(sentBy: input.key, from: left) }
+        return .moved(from: from, to: to)
+    }
+
+    /// Settles an input that the direct path leaves, whose cell (at `cellAddress`) has no
+    /// effects: a cell without a row, settled as the runner would settle it; a row that builds
+    /// its state, taken directly; any other cell (a guard, several rows, a final state) through
+    /// the runner. Then runs what effects queued. Out of line, so that the direct path stays small.
+    @inlinable @inline(never)
+    mutating func settle<Argument>(
+        _ input: Input<Argument>, _ argument: Argument, _ cellAddress: UnsafePointer<OwnedDispatchTable<State, Context>.Cell>
+    ) -> OwnedTransitionResult<State> {
+        let cell = cellAddress.pointee
+        if cell.next == OwnedDispatchTable<State, Context>.unhandled {
+            // Settled here as the runner would settle it.
+            if runner.machine.onUnhandled == .ignore { return .ignored(in: frame.state) }
+            return .rejected(OwnedRejection(state: frame.state, kind: .noTransition, input: input.key, stateID: runner.current))
+        }
+        let id = inputs.id(of: input)
+        let engineCell = runner.cell(of: id)
+        if engineCell.code >= 0 {
+            // One unguarded row: a typed machine's effects are Swift code, never the engine's
+            // copies, so the cell's next state is its target.
+            let transition = Int(engineCell.code)
+            runner.current = Int(engineCell.next)
+            let from = frame.state
+            return withArgument(argument) { $0.enter(transition, from: from, input: input) }
+        }
+        let sent = input.sent(argument, queued: false)
+        return withArgument(argument) { machine in
+            var host = Host(frame: machine.frame, rows: machine.rows, external: sent)
+            machine.runner.send(id, host: &host)
+            return machine.finish(&host, input: input.key)
+        }
+    }
+
+    /// Takes `transition`, which the runner has already taken from `from`: moves to the state
+    /// its row names (or builds), runs its effects, then what they queued.
+    @inlinable @inline(__always)
     mutating func enter<Argument>(_ transition: Int, from: State, input: Input<Argument>) -> OwnedTransitionResult<State> {
         let to = rows.target(of: transition, in: frame, input: input.name)
         frame.state = to
@@ -177,22 +261,12 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         return .moved(from: from, to: to)
     }
 
-    /// Runs an input whose cell needs the runner (a guard, several rows, no row, a final state),
-    /// then what its effects queued. Out of line, so that the direct path stays small.
+    /// Queues what the effects of the transition that `input` took directly from the state of
+    /// id `state` sent, and runs it to completion.
     @inlinable @inline(never)
-    mutating func runThroughRunner<Argument>(_ id: Int, _ input: Input<Argument>, _ argument: Argument) -> OwnedTransitionResult<State> {
-        let sent = input.sent(argument, queued: false)
-        if runner.cell(of: id).code == DispatchTable.unhandled {
-            // Settled here as the runner would settle it, without a host.
-            if runner.machine.onUnhandled == .ignore { return .ignored(in: frame.state) }
-            let result = TransitionResult(input: id, from: runner.state, outcome: .rejected(.noTransition), sentBy: -1)
-            return .rejected(StateTransitionError(state: frame.state, input: sent, kind: .noTransition, explanation: .engine(explainer, result)))
-        }
-        return withArgument(argument) { machine in
-            var host = Host(frame: machine.frame, rows: machine.rows, external: sent)
-            machine.runner.send(id, host: &host)
-            return machine.finish(&host, input: sent)
-        }
+    mutating func runQueued(sentBy input: InputKey, from state: Int) {
+        let table = runner.machine.table
+        runQueued(sentBy: Int(table.cells[state * table.inputCount + inputs.id(of: input)].code))
     }
 
     /// Queues what the effects of `transition`, taken directly, sent, and runs it to completion.
@@ -208,14 +282,13 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
 
     /// The external input's result, once the run is over; queued results reported.
     @inlinable
-    func finish(_ host: inout Host, input: SentInput) -> OwnedTransitionResult<State> {
+    func finish(_ host: inout Host, input: InputKey) -> OwnedTransitionResult<State> {
         report(host.queuedResults)
         let first = host.first!
         switch first.result.outcome {
         case .accepted: return .moved(from: first.from, to: first.to)
         case .ignored: return .ignored(in: first.from)
-        case .rejected(let kind):
-            return .rejected(StateTransitionError(state: first.from, input: input, kind: kind, explanation: .engine(explainer, first.result)))
+        case .rejected(let kind): return .rejected(OwnedRejection(state: first.from, kind: kind, input: input, stateID: first.result.from))
         }
     }
 

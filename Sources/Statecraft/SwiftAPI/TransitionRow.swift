@@ -22,7 +22,10 @@ public struct TransitionRow<State: MachineState, Context: Sendable, Argument: Se
     /// For a delayed row (``After``), its delay; `nil` for a row taken on an input.
     @usableFromInline let delay: Delay?
     @usableFromInline var guards: [Guard] = []
-    @usableFromInline var effects: [Effect] = []
+    /// The row's effects, composed into one closure in the order given; nil when there are none.
+    /// One closure of the row's own type, not an array of them: a closure read from an array is
+    /// of the array's generic element type and is called through reabstraction thunks.
+    @usableFromInline var effect: Effect?
 
     /// The row, taken only when `condition` holds too (DDStateMachine's `ifCondition`, or
     /// `ifResult` on a work state's result input). Rows of one input and state are tried in the
@@ -36,7 +39,14 @@ public struct TransitionRow<State: MachineState, Context: Sendable, Argument: Se
     /// The row, running `effect` after the effects already given when it is taken.
     public func performingSideEffect(_ effect: @escaping @Sendable (inout TransitionStep<State, Context, Argument>) -> Void) -> Self {
         var row = self
-        row.effects.append(effect)
+        if let earlier = row.effect {
+            row.effect = { step in
+                earlier(&step)
+                effect(&step)
+            }
+        } else {
+            row.effect = effect
+        }
         return row
     }
 }

@@ -31,26 +31,31 @@ public struct TransitionStep<State: MachineState, Context: Sendable, Argument: S
     public let to: State
     /// The input taken.
     public let input: Input<Argument>
-    /// The frame of the machine running the effect, unretained: it outlives the step.
-    @usableFromInline unowned(unsafe) let frame: TypedFrame<State, Context>
+    /// The frame of the machine running the effect, unretained: it outlives the step, and
+    /// reading through it retains nothing.
+    @usableFromInline let frameReference: Unmanaged<TypedFrame<State, Context>>
 
     @inlinable
     init(from: State, to: State, input: Input<Argument>, frame: TypedFrame<State, Context>) {
         self.from = from
         self.to = to
         self.input = input
-        self.frame = frame
+        self.frameReference = Unmanaged.passUnretained(frame)
     }
+
+    /// The frame of the machine running the effect.
+    @inlinable
+    var frame: TypedFrame<State, Context> { frameReference.takeUnretainedValue() }
 
     /// The input's argument.
     @inlinable
-    public var argument: Argument { frame.argument(Argument.self) }
+    public var argument: Argument { frameReference._withUnsafeGuaranteedRef { $0.argument(Argument.self) } }
 
     /// The machine's extended state, changed in place: the next effect, guard and work see the
     /// changes (DDStateMachine's actions).
     @inlinable
     public var context: Context {
-        get { frame.context }
+        get { frameReference._withUnsafeGuaranteedRef { $0.context } }
         _modify { yield &frame.context }
     }
 
@@ -70,12 +75,12 @@ public struct TransitionStep<State: MachineState, Context: Sendable, Argument: S
     /// completion); its result is published to observers when it runs.
     @inlinable
     public func send(_ input: Input<Void>) {
-        frame.queue(input, ())
+        frameReference._withUnsafeGuaranteedRef { $0.queue(input, ()) }
     }
 
     /// Queues `input` with `argument` to run after this transition and those already queued.
     @inlinable
     public func send<A>(_ input: Input<A>, _ argument: A) {
-        frame.queue(input, argument)
+        frameReference._withUnsafeGuaranteedRef { $0.queue(input, argument) }
     }
 }

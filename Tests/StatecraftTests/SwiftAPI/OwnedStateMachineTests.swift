@@ -61,12 +61,14 @@ struct OwnedStateMachineTests {
             switch result {
             case .moved(let from, let to): transcript.append("\(name): \(from) -> \(to)")
             case .ignored(let state): transcript.append("\(name): \(state) -> \(state) (ignored)")
-            case .rejected(let error): transcript.append(Self.describe(.failure(error)))
+            case .rejected(let rejection):
+                let message = owned!.machine.message(for: rejection)
+                transcript.append("\(name): \(rejection.state): \(rejection.kind.rawValue): \(message)")
             }
             for line in queued.elements[mark...] { transcript.append(line) }
             if case .moved(_, let to) = result { return Outcome(isSuccess: true, to: to) }
             if case .ignored(let state) = result { return Outcome(isSuccess: true, to: state, isIgnored: true) }
-            return Outcome(isSuccess: false, kind: result.error?.kind)
+            return Outcome(isSuccess: false, kind: result.rejection?.kind)
         }
 
         @discardableResult
@@ -238,6 +240,95 @@ struct OwnedStateMachineTests {
         }
     }
 
+    @MachineBuilder<Phase, Int>
+    static func guardedAndFinishing() -> MachineRules<Phase, Int> {
+        Go.count | .idle => .a | .when { $0.argument > 0 }
+        Go.a | .idle => .a
+        Go.finish | .a => .done
+        FinalState<Phase>(.done)
+    }
+
+    @Test func aRejectionIsPlainValuesThatTheMachineWordsAsTheSharedMachineWould() {
+        let rows = Self.guardedAndFinishing
+        let shared = TypedStateMachine(initial: Phase.idle, context: 0, rules: rows)
+        var owned = OwnedStateMachine(initial: Phase.idle, context: 0, rules: rows)
+        // An input made after the machines, which neither has a row for: its serial is past
+        // every serial the owned machine's table knows.
+        let later = Input("madeAfterTheMachine", taking: String.self)
+        for (result, error) in [
+            (owned.send(Go.b), shared.send(Go.b).error),
+            (owned.send(later, "x"), shared.send(later, "x").error),
+            (owned.send(Go.count, 0), shared.send(Go.count, 0).error),
+        ] {
+            let rejection = try! #require(result.rejection)
+            let error = try! #require(error)
+            #expect(rejection.kind == error.kind)
+            #expect(rejection.state == error.state)
+            #expect(rejection.inputName == error.input.name)
+            #expect(owned.message(for: rejection) == error.message)
+            #expect(!result.isSuccess && result.state == .idle)
+        }
+        #expect(owned.send(later, "x").rejection?.is(later) == true)
+        #expect(owned.send(Go.b).rejection?.is(later) == false)
+        owned.send(Go.a)
+        owned.send(Go.finish)
+        let finished = try! #require(owned.send(Go.a).rejection)
+        #expect(finished.kind == .finished)
+        #expect(owned.message(for: finished) == "'done' is a final state")
+        #expect(owned.message(for: try! #require(owned.send(later, "y").rejection)) == "'done' is a final state")
+    }
+
+    @Test func effectsOfOneRowRunInTheOrderWrittenWithTheArgumentOfTheirInput() {
+        var machine = OwnedStateMachine(initial: Phase.idle, context: [String]()) {
+            Go.count.given([.idle, .a]).transition(to: .a)
+                .performingSideEffect { $0.context.append("first \($0.argument) \($0.from)->\($0.to)") }
+                .performingSideEffect { $0.context.append("second \($0.argument)") }
+                .performingSideEffect { $0.context.append("third") }
+            Input("name", taking: String.self) | .a => .b | { $0.context.append($0.argument) }
+        }
+        #expect(machine.send(Go.count, 7).state == .a)
+        #expect(machine.send(Go.count, 8).state == .a)
+        #expect(machine.send(Input("name", taking: String.self), "Ada").state == .b)
+        #expect(machine.context == ["first 7 idle->a", "second 7", "third", "first 8 a->a", "second 8", "third", "Ada"])
+    }
+
+    /// Plain data larger than the owned machine's scratch for arguments: its effects read it
+    /// where the sender holds it.
+    struct Reading: Sendable, Equatable {
+        var a = 1, b = 2, c = 3, d = 4, e = 5
+    }
+
+    @Test func effectsReadArgumentsOfEveryShapeOnTheDirectPath() {
+        let small = Input("small", taking: Int32.self)
+        let large = Input("large", taking: Reading.self)
+        let text = Input("text", taking: String.self)
+        var machine = OwnedStateMachine(initial: Phase.idle, context: [String]()) {
+            small | .idle => .a | { $0.context.append("\($0.argument)") }
+            large | .a => .b | { $0.context.append("\($0.argument.a + $0.argument.e)") }
+            text | .b => .c | { $0.context.append($0.argument) }
+        }
+        machine.send(small, -7)
+        machine.send(large, Reading(a: 10, e: 32))
+        machine.send(text, String(repeating: "long text, not a small string ", count: 2))
+        #expect(machine.state == .c)
+        #expect(machine.context == ["-7", "42", String(repeating: "long text, not a small string ", count: 2)])
+    }
+
+    @Test func anInputSentByAnEffectOfARowTakenDirectlyCountsTowardsTheStepLimit() {
+        let queued = Log<String>()
+        var machine = OwnedStateMachine(initial: Phase.idle, context: 0, stepLimit: 3) {
+            Go.loop | .idle => .idle | { $0.context += 1; $0.send(Go.loop, $0.argument + 1) }
+            Go.a | .idle => .a
+        }
+        machine.queuedResultHandler = { result in
+            queued.append(result.error.map { "\($0.input): \($0.kind.rawValue)" } ?? "\(result.input)")
+        }
+        #expect(machine.send(Go.loop, 0).state == .idle)
+        #expect(machine.context == 4)
+        #expect(queued.elements == ["loop(1)", "loop(2)", "loop(3)", "loop(4): step-limit"])
+        #expect(machine.send(Go.a).state == .a)
+    }
+
     @Test func anOwnedMachineLivesInAnActor() async {
         actor Counter {
             private var machine = OwnedStateMachine(initial: Phase.idle, context: 0) {
@@ -271,6 +362,8 @@ struct OwnedStateMachineTests {
         #expect(await controller.lock(by: "Ada"))
         #expect(await !controller.lock(by: "Grace"))
         #expect(await controller.state == .locked)
+        #expect(await controller.open() == "no transition for 'open' from 'locked'")
+        #expect(await DoorController().open() == "now open")
     }
 }
 
@@ -294,4 +387,14 @@ actor DoorController {
     }
 
     var state: Door { door.state }
+}
+
+extension DoorController {
+    func open() -> String {
+        switch door.send(DoorInputs.open) {
+        case .moved(_, let to): "now \(to)"
+        case .ignored: "ignored"
+        case .rejected(let rejection): door.message(for: rejection)  // no transition for 'open' from 'locked'
+        }
+    }
 }
