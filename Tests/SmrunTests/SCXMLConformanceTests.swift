@@ -65,15 +65,20 @@ import Testing
         #expect(disarmed.lines.last?.hasPrefix("reminder") == true, "\(disarmed.text)")
     }
 
-    /// A computed delay that is not a duration is an expression error of the step that sends.
+    /// A computed delay that is not a duration fails the step that sends: it raises
+    /// error.execution, or with sc:on-error="reject" rejects the event.
     @Test func aComputedDelayThatIsNoDurationFailsTheStep() throws {
-        let output = try run(
-            """
+        let body = """
             <state id="a"><transition event="go" target="b"><send event="late" delayexpr="'soon'"/></transition></state>
             <state id="b"><transition event="late" target="a"/></state>
-            """, ["--send", "go"])
-        #expect(output.exited(1), "\(output.text)")
-        #expect(output.text.contains("the delay \"soon\" is not a duration"), "\(output.text)")
+            """
+        let raising = try run(body, ["--send", "go"])
+        #expect(raising.exited(0), "\(raising.text)")
+        #expect(raising.text == "go: a -> b / a.transition.1\n")
+        #expect(raising.errorText.contains("log: error.execution: \"the delay \\\"soon\\\" is not a duration"), "\(raising.errorText)")
+        let rejecting = try run(body, attributes: "xmlns:sc=\"https://statecraft.dev/scxml\" sc:on-error=\"reject\"", ["--send", "go"])
+        #expect(rejecting.exited(1), "\(rejecting.text)")
+        #expect(rejecting.text.contains("the delay \"soon\" is not a duration"), "\(rejecting.text)")
     }
 
     /// The content of an `<initial>`'s transition runs after its state's `<onentry>`, only when

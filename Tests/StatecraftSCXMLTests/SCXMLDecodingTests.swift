@@ -161,26 +161,54 @@ import Testing
         #expect(send.argument?.text == "arg - 1")
     }
 
+    /// A `<send>` to another target keeps it: a document that raises errors loads with a
+    /// warning (the send raises `error.execution` when it runs), one that rejects does not load.
+    @Test func aSendToAnotherTargetKeepsItsTarget() throws {
+        let body = "<state id=\"a\"><transition event=\"e\"><send event=\"x\" target=\"http://elsewhere\"/></transition></state>"
+        let raising = load(body)
+        let definition = try #require(raising.definition)
+        #expect(definition.onError == .raise)
+        guard case .send(let send)? = definition.effects.first?.steps.first else {
+            Issue.record("no send in \(definition.effects)")
+            return
+        }
+        #expect(send.target == "http://elsewhere")
+        #expect(raising.machine != nil)
+        #expect(
+            raising.diagnostics.map(\.description) == [
+                "2: warning: effect 'a.transition.1' sends 'x' to target 'http://elsewhere': a machine sends only to itself (no target); it raises error.execution when it runs (on_error: raise) [unsupported]"
+            ])
+        let rejecting = load(body, attributes: "sc:on-error=\"reject\"")
+        #expect(rejecting.definition?.onError == .reject)
+        #expect(
+            errors(body, attributes: "sc:on-error=\"reject\"") == [
+                "2: error: effect 'a.transition.1' sends 'x' to target 'http://elsewhere': a machine sends only to itself (no target) [unsupported]"
+            ])
+    }
+
+    @Test func theEventsNameIsInput() throws {
+        let definition = try #require(load("<state id=\"a\"><transition event=\"e\" cond=\"_event.name == 'e'\"/></state>").definition)
+        #expect(definition.transitions[0].guardExpression?.text == "input() == 'e'")
+    }
+
     @Test(arguments: [
         ("<state id=\"a\"><invoke src=\"x\"/></state>", "2: error: <invoke> (running another service) is not supported [unsupported]"),
         ("<script>x = 1</script><state id=\"a\"/>", "2: error: <script> is not supported: Statecraft runs no scripts [unsupported]"),
         ("<final id=\"a\"><donedata/></final>", "2: error: <donedata> is not supported: done events carry no data [unsupported]"),
-        ("<state id=\"a\"><transition event=\"e\"><send event=\"x\" target=\"http://elsewhere\"/></transition></state>",
-            "2: error: <send target=\"http://elsewhere\"> is not supported: a machine sends only to itself (target=\"#_internal\", or no target for the external queue) [unsupported]"),
         ("<state id=\"a\"><transition event=\"e\"><send event=\"x\" delay=\"1s\" delayexpr=\"'2s'\"/></transition></state>",
             "2: error: <send> has a delay or a delayexpr, not both [invalid-value]"),
         ("<state id=\"a\"><transition event=\"e\"><cancel sendid=\"x\" sendidexpr=\"'x'\"/></transition></state>",
             "2: error: <cancel> has a sendid or a sendidexpr, not both [invalid-value]"),
-        ("<state id=\"a\"><transition event=\"e\" cond=\"_event.name == 'e'\"/></state>",
-            "2: error: '_event.name == 'e'': of SCXML's event variable only _event.data (the event's value, arg) is supported [unsupported]"),
+        ("<datamodel><data id=\"list\" expr=\"[1, 2]\"/></datamodel><state id=\"a\"/>",
+            "2: error: <data id=\"list\"> is an array, which is not supported: values are ints, doubles, bools, strings and null, and <foreach> iterates an int or a string [unsupported]"),
+        ("<state id=\"a\"><transition event=\"e\" cond=\"_event.type == 'e'\"/></state>",
+            "2: error: '_event.type == 'e'': of SCXML's event variable only _event.data (the event's value, arg) and _event.name (input()) are supported [unsupported]"),
         ("<state id=\"a\"><transition event=\"e\"><send event=\"x\" target=\"#_internal\"><param name=\"p\" expr=\"1\"/></send></transition></state>",
             "2: error: <param> is not supported: an event carries one value, given by <content expr=\"...\"> [unsupported]"),
         ("<state id=\"a\"><onentry><script/></onentry></state>", "2: error: <script> is not supported: Statecraft runs no scripts [unsupported]"),
         ("<state id=\"a\"><stat id=\"b\"/></state>", "2: error: unknown element <stat> (did you mean 'state'?) in <state>, which holds <onentry>, <onexit>, <transition>, <initial>, <state>, <parallel>, <final>, <history>, <datamodel> [unknown-key]"),
         ("<state id=\"a\" intial=\"b\"/>", "2: error: <state> has no attribute 'intial' (did you mean 'initial'?); its attributes are id, initial [unknown-key]"),
         ("<datamodel><data id=\"d\" src=\"x.json\"/></datamodel><state id=\"a\"/>", "2: error: <data src> is not supported: a value is written in expr [unsupported]"),
-        ("<datamodel><data id=\"d\" expr=\"[1, 2]\"/></datamodel><state id=\"a\"/>",
-            "2: error: <data id=\"d\">'s value '[1, 2]' is not a constant: an int, a finite double, true, false, null or a quoted string [invalid-value]"),
         ("<state id=\"a\">waiting</state>", "2: error: <state> holds no text [invalid-value]"),
         ("<state id=\"a\"><other:x xmlns:other=\"urn:x\"/></state>", "2: error: <x> of namespace urn:x is not supported: Statecraft reads SCXML's elements and its own [unsupported]"),
     ])

@@ -59,6 +59,7 @@ extension CompilationPass {
             }
             var scope = ExpressionScope(variables: variables, argumentType: argumentType, argumentUnavailable: unavailable)
             scope.activitySlots = activitySlots
+            scope.inputNameSlot = inputNameSlot
             scope.stateNames = stateNamesForTests
             var texts: [String] = []
             let steps = compileSteps(effect.steps, of: effect.name.name, in: scope, texts: &texts)
@@ -82,11 +83,16 @@ extension CompilationPass {
             switch step {
             case .assign(let assignment):
                 guard let variable = variables[assignment.variable.name] else {
+                    let problemsBefore = diagnostics.count
                     error(
                         .undefinedVariable,
                         "effect '\(effect)' sets undefined context variable '\(assignment.variable.name)'"
                             + Suggestion.didYouMean(assignment.variable.name, in: variables.keys),
                         assignment.variable.position)
+                    if case .invalid(let message)? = deferredFailure(since: problemsBefore) {
+                        compiled.append(.fail(message: message, site: texts.count))
+                        texts.append(assignment.expression.text)
+                    }
                     continue
                 }
                 if let value = compileExpression(
@@ -96,11 +102,25 @@ extension CompilationPass {
                     texts.append(assignment.expression.text)
                 }
             case .send(let send):
+                if let target = send.target {
+                    let problemsBefore = diagnostics.count
+                    error(
+                        .unsupported,
+                        "effect '\(effect)' sends '\(send.input.name)' to target '\(target)': a machine sends only to itself (no target)",
+                        send.input.position)
+                    if case .invalid(let message)? = deferredFailure(since: problemsBefore) {
+                        compiled.append(.fail(message: message, site: texts.count))
+                        texts.append(send.input.name)
+                    }
+                    continue
+                }
                 if let send = compileSend(send, of: effect, in: scope, texts: &texts) { compiled.append(.send(send)) }
             case .log(let log):
                 var value: CompiledExpression?
                 if let expression = log.expression {
-                    guard let checked = compileTypedExpression(expression, in: scope, role: "the value logged")?.0 else { continue }
+                    let problemsBefore = diagnostics.count
+                    guard let checked = compileTypedExpression(expression, in: scope, role: "the value logged")?.0 ?? deferredFailure(since: problemsBefore)
+                    else { continue }
                     value = checked
                 }
                 compiled.append(.log(label: log.label, value: value, site: log.expression == nil ? -1 : texts.count))

@@ -98,6 +98,7 @@ extension CompilationPass {
                     variables: variables, argumentType: effectIDs[effect.name.name].flatMap { Self.singleType(argumentScopes[$0]) },
                     argumentUnavailable: "")
                 scope.activitySlots = activitySlots
+                scope.inputNameSlot = inputNameSlot
                 for assignment in effect.allAssignments where unresolved.contains(assignment.variable.name) {
                     guard let parsed = try? ExpressionParser.parse(assignment.expression.text),
                         let type = try? ExpressionChecker.check(parsed, in: scope).1, type.base != .null,

@@ -21,7 +21,8 @@ extension CompilationPass {
     }
 
     /// The states that `in()` tests in any guard or effect expression, each given a slot after
-    /// the context's variables (reported as undefined later when no state has that name).
+    /// the context's variables (reported as undefined later when no state has that name); and
+    /// when any expression calls `input()`, the slot after those that holds the input's name.
     mutating func findActivityTests() {
         var texts: [String] = []
         definition.transitions.withUnsafeBufferPointer { transitions in
@@ -43,6 +44,11 @@ extension CompilationPass {
             }
         }
         if testsStates { stateNamesForTests = states.map(\.name.name) }
+        for text in texts where text.contains("input") {
+            guard let parsed = try? ExpressionParser.parse(text), parsed.readsInputName else { continue }
+            inputNameSlot = definition.context.count + activitySlots.count
+            break
+        }
     }
 
     /// Whether `text` has `in` in it, as an expression that tests a state (`in(...)`) has: a
@@ -54,6 +60,29 @@ extension CompilationPass {
             previous = byte
         }
         return false
+    }
+
+    /// The input that a failing step raises under ``MachineDefinition/ErrorPolicy/raise``.
+    static let errorExecutionInput = "error.execution"
+
+    /// Under ``MachineDefinition/ErrorPolicy/raise``, the machine has the internal input
+    /// `error.execution`, without argument, declared or not (and internal even if declared
+    /// otherwise, or named by a transition).
+    mutating func declareErrorInput() {
+        let name = Self.errorExecutionInput
+        if let input = inputIDs[name] {
+            if argumentTypes[input] != nil {
+                let position = definition.inputs?.first { $0.name.name == name }?.name.position ?? .unknown
+                error(.argumentType, "input '\(name)' is raised by failing steps (on_error: raise) and takes no argument", position)
+            }
+            // Internal however it was declared: only the machine raises it.
+            inputIsInternal[input] = true
+            return
+        }
+        inputIDs[name] = inputNames.count
+        inputNames.append(name)
+        argumentTypes.append(nil)
+        inputIsInternal.append(true)
     }
 
     /// Every state with children has the input `done.state.NAME`, declared or not.
@@ -246,8 +275,12 @@ extension CompilationPass {
             return Int32(input)
         }
         let activityTests = activitySlots.map { (state: Int32(stateIDs[$0.key]!), slot: Int32($0.value)) }.sorted { $0.slot < $1.slot }
+        let raisesErrors = definition.onError == .raise
+        var errorInput: Int32 = -1
+        if raisesErrors, let input = inputIDs[Self.errorExecutionInput], usedInputs.contains(Int32(input)) { errorInput = Int32(input) }
         return StateChart(
-            tree: tree, transitions: chartTransitions, doneInputs: doneInputs, activityTests: activityTests, defaultEffects: defaultEffects)
+            tree: tree, transitions: chartTransitions, doneInputs: doneInputs, activityTests: activityTests, defaultEffects: defaultEffects,
+            raisesErrors: raisesErrors, errorInput: errorInput, inputNameSlot: Int32(inputNameSlot ?? -1))
     }
 
     /// Reports eventless transitions without guards that can follow one another around a

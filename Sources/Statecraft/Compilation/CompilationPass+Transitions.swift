@@ -117,14 +117,37 @@ extension CompilationPass {
             variables: variables, argumentType: key.argumentType,
             argumentUnavailable: input >= 0 ? "input '\(inputNames[input])' takes no argument" : "an eventless transition has no input")
         scope.activitySlots = activitySlots
+        scope.inputNameSlot = inputNameSlot
         scope.stateNames = stateNamesForTests
         let compiled = compileExpression(source, in: scope, expected: .bool, role: "a guard")
         if let compiled { compiledGuards[key] = compiled }
         return compiled
     }
 
-    /// Parses and checks one expression, reporting a problem at its exact column.
+    /// Parses and checks one expression, reporting a problem at its exact column. Under
+    /// `on_error: raise` a problem is a warning and the expression fails when it runs.
     mutating func compileExpression(
+        _ source: ExpressionSource, in scope: ExpressionScope, expected: ExpressionType?, role: String
+    ) -> CompiledExpression? {
+        let problemsBefore = diagnostics.count
+        if let compiled = checkExpression(source, in: scope, expected: expected, role: role) { return compiled }
+        return deferredFailure(since: problemsBefore)
+    }
+
+    /// Under `on_error: raise`, turns the errors reported since `problemsBefore` into warnings
+    /// and returns an expression that fails with the first one's message when it runs (SCXML
+    /// raises `error.execution` there); `nil` otherwise.
+    mutating func deferredFailure(since problemsBefore: Int) -> CompiledExpression? {
+        guard definition.onError == .raise, diagnostics.count > problemsBefore else { return nil }
+        let message = diagnostics[problemsBefore].message
+        for index in problemsBefore..<diagnostics.count {
+            diagnostics[index].severity = .warning
+            diagnostics[index].message += "; it raises \(Self.errorExecutionInput) when it runs (on_error: raise)"
+        }
+        return .invalid(message)
+    }
+
+    private mutating func checkExpression(
         _ source: ExpressionSource, in scope: ExpressionScope, expected: ExpressionType?, role: String
     ) -> CompiledExpression? {
         if let expected, expected != .bool {

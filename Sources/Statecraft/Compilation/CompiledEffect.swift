@@ -45,6 +45,10 @@ package struct CompiledEffect: Sendable {
         /// `cancel_expr: EXPRESSION`: drops the pending delayed sends whose id is the value, a
         /// string looked up in `timers` (the ids of ``MachineTimers/timerNames``).
         case cancelEvaluated(value: CompiledExpression, site: Int, timers: [String: Int])
+        /// A step that fails whenever it runs, with `message`: under `on_error: raise`, what
+        /// loading found wrong with it (an assignment to an undeclared variable, a send to a
+        /// target the machine cannot reach).
+        case fail(message: String, site: Int)
     }
 
     package let steps: [Step]
@@ -78,7 +82,7 @@ package struct CompiledEffect: Sendable {
         func walk(_ steps: [Step]) {
             for step in steps {
                 switch step {
-                case .assign, .log, .cancel, .cancelEvaluated: break
+                case .assign, .log, .cancel, .cancelEvaluated, .fail: break
                 case .send(let send): sends.append(send)
                 case .conditional(let branches, let otherwise):
                     for branch in branches { walk(branch.steps) }

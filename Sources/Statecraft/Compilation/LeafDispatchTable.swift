@@ -90,9 +90,11 @@ package final class LeafDispatchTable: Sendable {
         var maximumPlanElements: Int { min(max(maximumCells / 2, 1 << 20), Int(Int32.max) / 2) }
     }
 
-    /// Whether `chart` runs on a leaf table: nothing but nesting makes it a statechart.
+    /// Whether `chart` runs on a leaf table: nothing but nesting makes it a statechart (not
+    /// `on_error: raise`, whose failures go on where the table's steps would reject, nor
+    /// `input()`, whose slot the statechart runner fills).
     static func qualifies(_ chart: StateChart) -> Bool {
-        !chart.hasEventless && chart.activityTests.isEmpty
+        !chart.hasEventless && chart.activityTests.isEmpty && !chart.raisesErrors && chart.inputNameSlot < 0
             && !chart.tree.kinds.contains { $0 == .parallel || $0.isHistory }
             && chart.transitions.allSatisfy { $0.targets.count <= 1 }
     }

@@ -36,10 +36,13 @@ struct CompilationPass {
     /// states for a machine without nesting.
     var states: [StateDeclaration] = []
     var parents: [Int] = []
-    /// Whether the machine needs the statechart runner (nesting, eventless transitions, `in()`).
+    /// Whether the machine needs the statechart runner (nesting, eventless transitions, `in()`,
+    /// `input()`, `on_error: raise`).
     var isChart = false
     /// The states `in()` tests, by name, each with its slot after the context's variables.
     var activitySlots: [String: Int] = [:]
+    /// The slot of `input()`, the name of the input being processed, when an expression calls it.
+    var inputNameSlot: Int?
     /// Every state's name, for the did-you-mean of an `in()` of an unknown state (empty for a
     /// flat machine without `in()`, where no expression tests states).
     var stateNamesForTests: [String] = []
@@ -114,10 +117,12 @@ struct CompilationPass {
             parents.contains { $0 >= 0 }
             || states.contains { $0.history != nil || $0.isParallel || !$0.initial.isEmpty || !$0.defaultEffects.isEmpty }
             || definition.transitions.contains { $0.isEventless } || !activitySlots.isEmpty || !definition.otherInitialStates.isEmpty
+            || definition.onError == .raise || inputNameSlot != nil
         declareStates()
         declareInputs()
         declareAfterInputs()
         if isChart { declareDoneInputs() }
+        if definition.onError == .raise { declareErrorInput() }
         declareTimerIDs()
         declareEffects()
         resolveReferences()

@@ -72,6 +72,15 @@ package struct StateChart: Sendable {
     /// Per state, the effects of its default entry (``StateDeclaration/defaultEffects``); empty
     /// when no state has any.
     package let defaultEffects: [[Int]]
+    /// Whether failures raise `error.execution` (``MachineDefinition/ErrorPolicy/raise``)
+    /// rather than reject the input.
+    package let raisesErrors: Bool
+    /// The input `error.execution` to queue when a step fails, or -1 when no transition takes
+    /// it (or failures reject the input).
+    package let errorInput: Int32
+    /// The slot after the context's variables (and ``activityTests``) that holds the name of the
+    /// input being processed, for `input()`; -1 when no expression calls it.
+    package let inputNameSlot: Int32
     /// For a machine whose states nest but that has nothing else of a statechart (no parallel
     /// state, history, eventless transition or `in()`), every input's step from every atomic
     /// state, worked out at load; `nil` for the others.
@@ -79,8 +88,11 @@ package struct StateChart: Sendable {
 
     init(
         tree: StateTree, transitions: [Transition], doneInputs: [Int32], activityTests: [(state: Int32, slot: Int32)],
-        defaultEffects: [[Int]]
+        defaultEffects: [[Int]], raisesErrors: Bool = false, errorInput: Int32 = -1, inputNameSlot: Int32 = -1
     ) {
+        self.inputNameSlot = inputNameSlot
+        self.raisesErrors = raisesErrors
+        self.errorInput = errorInput
         self.defaultEffects = defaultEffects.contains { !$0.isEmpty } ? defaultEffects : []
         self.tree = tree
         self.transitions = transitions

@@ -41,6 +41,10 @@ public struct EffectDefinition: Sendable {
         /// `delay_expr`: like `delay`, but computed when the effect runs: an int of
         /// milliseconds or a duration string (`"1.5s"`). A send has `delay` or this, not both.
         public var delayExpression: ExpressionSource?
+        /// `target`: where the input goes when not to this machine. A machine sends only to
+        /// itself: a send with a target is a load error, or under `on_error: raise` a step that
+        /// fails when it runs (raising `error.execution`, as SCXML does for a target it cannot reach).
+        public var target: String?
 
         /// Sends `input`, with `argument` when it takes one, on `queue`; after `delay` (or the
         /// value of `delayExpression`), when given, under `id`.

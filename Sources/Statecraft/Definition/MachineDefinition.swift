@@ -11,6 +11,18 @@ public struct MachineDefinition: Sendable {
         case ignore
     }
 
+    /// What a step that fails when it runs does (an expression that cannot be evaluated, a
+    /// `send` to a target the machine cannot reach).
+    public enum ErrorPolicy: String, Sendable, CaseIterable {
+        /// Reject the input with `expression-error`, changing nothing; mistakes that loading can
+        /// find are load errors (the default of machine files).
+        case reject
+        /// SCXML's rule: a guard that fails is false, a failing step ends its effect (what ran
+        /// before it stays), and either raises the internal input `error.execution`; mistakes
+        /// in expressions are warnings at load and fail when they run (SCXML documents' default).
+        case raise
+    }
+
     /// The machine's name.
     public var name: String
     /// What the machine is for, for readers.
@@ -22,6 +34,8 @@ public struct MachineDefinition: Sendable {
     public var otherInitialStates: [Named] = []
     /// What an input without a transition does.
     public var onUnhandled: UnhandledPolicy
+    /// What a step that fails when it runs does.
+    public var onError: ErrorPolicy = .reject
     /// The extended state's variables.
     public var context: [ContextVariable]
     /// The declared inputs, or `nil` when the machine's inputs are the ones its transitions use.

@@ -17,6 +17,9 @@ package indirect enum CompiledExpression: Sendable {
     /// A condition written in Swift (a guard of a machine built with the typed API), which
     /// the host evaluates; never produced from a machine file.
     case host(HostCondition)
+    /// An expression that did not compile, under `on_error: raise`: it fails with the message
+    /// when it runs.
+    case invalid(String)
 }
 
 /// Why an expression could not be evaluated (the result `expression-error`, docs/semantics.md).
@@ -31,6 +34,10 @@ public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible 
     case conversion(String)
     /// A `foreach` over more items than its limit (the runner's step limit).
     case tooManyIterations(count: Int, limit: Int)
+    /// A step that loading found wrong (an expression that does not compile, an undeclared
+    /// variable, a send to a target the machine cannot reach), run under `on_error: raise`;
+    /// the message says what.
+    case invalid(String)
 
     /// What went wrong, in words.
     public var description: String {
@@ -40,6 +47,7 @@ public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible 
         case .nullOperand: "a null value used as a number, string or bool"
         case .conversion(let message): message
         case .tooManyIterations(let count, let limit): "foreach over \(count) items passes the step limit of \(limit)"
+        case .invalid(let message): message
         }
     }
 }
@@ -53,6 +61,7 @@ extension CompiledExpression {
         case .variable(let slot): return context[slot]
         case .argument: return argument
         case .host(let condition): return .bool(condition.holds(context, argument))
+        case .invalid(let message): throw .invalid(message)
         case .not(let operand):
             return .bool(!(try operand.evaluateBool(context, argument)))
         case .negate(let operand):

@@ -54,6 +54,17 @@ package indirect enum Expression: Hashable, Sendable {
         }
     }
 
+    /// Whether the expression calls `input()` anywhere (the name of the input being processed).
+    package var readsInputName: Bool {
+        switch self {
+        case .call(let name, let arguments, _):
+            (name == ExpressionChecker.inputName && arguments.isEmpty) || arguments.contains { $0.readsInputName }
+        case .literal, .variable, .inState, .argument: false
+        case .unary(_, let operand, _): operand.readsInputName
+        case .binary(_, let lhs, let rhs, _): lhs.readsInputName || rhs.readsInputName
+        }
+    }
+
     /// Whether the expression reads `arg` anywhere.
     package var readsArgument: Bool {
         switch self {

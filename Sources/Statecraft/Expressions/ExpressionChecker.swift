@@ -16,6 +16,9 @@ package struct ExpressionScope: Sendable {
     package var activitySlots: [String: Int] = [:]
     /// Every state's name, to say which states `in()` may test.
     package var stateNames: [String] = []
+    /// For `input()`: the slot after the variables that holds the name of the input being
+    /// processed, or `nil` when no expression of the machine calls it.
+    package var inputNameSlot: Int?
 
     package init(variables: [String: (slot: Int, type: ExpressionType)], argumentType: ValueType?, argumentUnavailable: String) {
         self.variables = variables
@@ -26,6 +29,10 @@ package struct ExpressionScope: Sendable {
 
 /// Type-checks expressions (docs/machine-files.md) and resolves their names.
 package enum ExpressionChecker {
+    /// `input()`: the name of the input being processed (SCXML's `_event.name`). A statechart's
+    /// own slot, not a ``BuiltinFunction``: it reads the runner, not its arguments.
+    package static let inputName = "input"
+
     /// Checks `expression` in `scope`, returning its compiled form and its type.
     package static func check(_ expression: Expression, in scope: ExpressionScope) throws(ExpressionTypeError)
         -> (CompiledExpression, ExpressionType)
@@ -113,6 +120,10 @@ package enum ExpressionChecker {
     private static func checkCall(_ name: String, _ arguments: [Expression], _ offset: Int, in scope: ExpressionScope)
         throws(ExpressionTypeError) -> (CompiledExpression, ExpressionType)
     {
+        if name == Self.inputName && arguments.isEmpty, let slot = scope.inputNameSlot { return (.variable(slot), .string) }
+        if name == Self.inputName && !arguments.isEmpty {
+            throw ExpressionTypeError(message: "input() takes no argument: it is the name of the input being processed", offset: offset)
+        }
         guard let function = BuiltinFunction(rawValue: name) else {
             throw ExpressionTypeError(
                 message: "unknown function '\(name)'" + Suggestion.didYouMean(name, in: BuiltinFunction.names)

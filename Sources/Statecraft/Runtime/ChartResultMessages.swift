@@ -18,7 +18,13 @@ extension ChartRunner {
         case .rejected(let kind):
             switch kind {
             case .unknownInput:
-                return "unknown input '\(input)'" + Suggestion.didYouMean(input, in: machine.inputNames)
+                // As for a flat machine: an internal input says so, and is never suggested.
+                let isInternal = machine.inputIsInternal
+                if let id = result.input >= 0 ? result.input : machine.inputNames.firstIndex(of: input), isInternal[id] {
+                    return "input '\(input)' is internal: only effects may send it"
+                }
+                let sendable = isInternal.contains(true) ? machine.inputNames.indices.filter { !isInternal[$0] }.map { machine.inputNames[$0] } : machine.inputNames
+                return "unknown input '\(input)'" + Suggestion.didYouMean(input, in: sendable)
             case .badArgument:
                 guard result.input >= 0 else { return "bad argument" }
                 if let type = machine.argumentTypes[result.input] { return "'\(input)' takes one \(type) argument" }

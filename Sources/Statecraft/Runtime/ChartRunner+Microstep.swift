@@ -181,6 +181,13 @@ extension ChartRunner {
                 log: logHandler, iterationLimit: stepLimit, effectNames: machine.effectNames, effect: id,
                 queuing: { Queued(input: $0, argument: $1, sender: id) })
             {
+                // SCXML's rule: the failing step ends its block, what ran before it stays, and
+                // error.execution is raised; the step goes on.
+                if chart.raisesErrors {
+                    let text = effect.expressionTexts[failure.expression]
+                    raiseError(failure.error, in: "effect '\(machine.effectNames[id])' at '\(text)'", sender: id)
+                    continue
+                }
                 queue.removeSent(since: queuedBefore, externalCount: &externalCount)
                 if !timerRequests.isEmpty { timerRequests.removeAll(keepingCapacity: true) }
                 return (failure.error, .effect(id, expression: failure.expression))
@@ -202,6 +209,20 @@ extension ChartRunner {
         updateActivity()
         if finishes { isFinished = true }
         return nil
+    }
+
+    /// Under `on_error: raise`: queues `error.execution` on the internal queue (when a
+    /// transition takes it), sent by `sender` (an effect, or ~state for a guard of the state's),
+    /// and hands the failure to the log handler, labelled `error.execution`.
+    mutating func raiseError(_ error: EvaluationError, in place: String, sender: Int) {
+        if let logHandler {
+            let raisedBy = sender >= 0 ? machine.effectNames[sender] : machine.stateNames[~sender]
+            // An invalid step's message already says where it is.
+            let message = if case .invalid(let message) = error { message } else { "\(error) in \(place)" }
+            logHandler(EffectLogEntry(effect: raisedBy, label: "error.execution", value: .string(message)))
+        }
+        let input = Int(chart.errorInput)
+        if input >= 0 { queue.appendInternal(Queued(input: input, argument: .null, sender: sender), externalCount: externalCount) }
     }
 
     /// After `state`'s entry effects: the effects of its default entry, then those of each of

@@ -37,6 +37,13 @@ extension ChartRunner {
                                 guard case .bool(true) = try machine.transitions[compiled].guardExpression!.evaluate(values, argument: argument)
                                 else { continue }
                             } catch {
+                                // SCXML's rule: a condition that fails is false, and raises error.execution.
+                                if chart.raisesErrors {
+                                    raiseError(
+                                        error, in: "the guard '\(machine.transitions[compiled].guardText ?? "")'",
+                                        sender: ~Int(chart.transitions[Int(index)].source))
+                                    continue
+                                }
                                 failure = (error, compiled)
                                 break atomics
                             }

@@ -17,7 +17,8 @@ public struct ChartRunner: Sendable {
     public internal(set) var configuration: [UInt64]
     /// The configuration before the latest result's step (what a result shows as `from`).
     public internal(set) var previousConfiguration: [UInt64]
-    /// The context's variables, then a bool per state that `in()` tests (``StateChart/activityTests``).
+    /// The context's variables, then a bool per state that `in()` tests (``StateChart/activityTests``),
+    /// then the name of the input being processed when `input()` reads it (``StateChart/inputNameSlot``).
     package internal(set) var values: [Value]
     var scratch: [Value]
     /// Counts the changes of the context.
@@ -109,6 +110,8 @@ public struct ChartRunner: Sendable {
         nextConfiguration = configuration
         defaultEntrySet = configuration
         values = machine.initialContext + chart.activityTests.map { _ in Value.bool(false) }
+        // `input()` reads "" until the first input (at start, and in eventless steps before one).
+        if chart.inputNameSlot >= 0 { values.append(.string("")) }
         scratch = values
         self.stepLimit = stepLimit
         var starts: [Int] = []
@@ -302,6 +305,9 @@ public struct ChartRunner: Sendable {
             result.outcome = .rejected(.finished)
             return result
         }
+        // `input()` reads the input's name from here on; eventless steps keep the last one, as
+        // SCXML's `_event` keeps the last event.
+        if chart.inputNameSlot >= 0 { values[Int(chart.inputNameSlot)] = .string(machine.inputNames[input]) }
         if let leafTable, take(input, argument: argument, through: leafTable, &result) { return result }
         guard select(input: input, argument: argument, &result) else {
             if result.outcome == .rejected(.noTransition) && machine.onUnhandled == .ignore { result.outcome = .ignored }

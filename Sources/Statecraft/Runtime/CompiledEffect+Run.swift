@@ -52,6 +52,8 @@ extension CompiledEffect {
                 case .log(let label, let value, let site):
                     let logged = try value.map { expression throws(Failure) in try evaluate(expression, site) }
                     log?(EffectLogEntry(effect: effectNames[effect], label: label, value: logged))
+                case .fail(let message, let site):
+                    throw Failure(error: .invalid(message), site: site)
                 case .conditional(let branches, let otherwise):
                     var chosen = otherwise
                     for branch in branches {

@@ -41,6 +41,8 @@ public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
         var out = CanonicalWriter()
         out.record(Self.scheme)
         out.record("policy", machine.onUnhandled.rawValue)
+        // Only when raised: every other machine's fingerprint stays what it was.
+        if machine.chart?.raisesErrors == true { out.record("on_error", "raise") }
         out.record("initial", machine.stateNames[machine.initialState])
         if let initial = machine.chart?.tree.initial, initial.count > 1 {
             out.record("initial", initial.map { machine.stateNames[Int($0)] }.joined(separator: " "))
@@ -143,6 +145,8 @@ private struct CanonicalWriter {
                 record("cancel", machine.timers?.timerNames[timer] ?? "-")
             case .cancelEvaluated(_, let site, _):
                 record("cancel_expr", effect.expressionTexts[site])
+            case .fail(let message, let site):
+                record("fail", message, effect.expressionTexts[site])
             case .forEach(_, let site, let item, let index, let body):
                 record("foreach", effect.expressionTexts[site], machine.variableNames[item], index < 0 ? "-" : machine.variableNames[index])
                 self.steps(body, of: effect, machine)

@@ -41,6 +41,13 @@ extension SCXMLDecoder {
             error(.invalidValue, "<data id=\"\(id)\"> has both expr and a value inside it", element)
             return
         }
+        if text.first(where: { !$0.isWhitespace }) == "[" {
+            error(
+                .unsupported,
+                "<data id=\"\(id)\"> is an array, which is not supported: values are ints, doubles, bools, strings and null, and <foreach> iterates an int or a string",
+                element)
+            return
+        }
         guard let value = SCXMLConstant.value(of: text) else {
             error(
                 .invalidValue,

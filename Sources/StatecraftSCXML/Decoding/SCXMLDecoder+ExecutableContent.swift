@@ -206,7 +206,8 @@ extension SCXMLDecoder {
     }
 
     /// `<send>` to this machine: its external queue (no target, or SCXML's event processor as
-    /// `type`) or its internal one (`target="#_internal"`); `<content expr="...">` gives the
+    /// `type`) or its internal one (`target="#_internal"`), or to another target (which only
+    /// fails); `<content expr="...">` gives the
     /// event's value (`arg`). With `idlocation`, also the assignment of the send's id (one
     /// made up, `_send1`, ...) to that variable.
     private mutating func decodeSend(_ element: XMLElement) -> (EffectDefinition.Send, idLocation: EffectDefinition.Assignment?)? {
@@ -237,11 +238,13 @@ extension SCXMLDecoder {
             error(.unsupported, "<send type=\"\(type)\"> is not supported: only SCXML's own event processor (this machine) is", element)
         }
         var queue = EffectDefinition.SendQueue.external
+        // Another target is the send's own: the compiler refuses it, or under sc:on-error="raise"
+        // makes it a step that raises error.execution, as SCXML does.
+        var target: String?
         switch element.attribute("target") {
         case nil: break
         case SCXMLVocabulary.internalTarget?: queue = .internal
-        case let target?:
-            error(.unsupported, "<send target=\"\(target)\"> is not supported: a machine sends only to itself (target=\"#_internal\", or no target for the external queue)", element)
+        case let other?: target = other
         }
         var argument: ExpressionSource?
         while let content = stream.nextChild(of: element) {
@@ -265,8 +268,9 @@ extension SCXMLDecoder {
         useEvent(event)
         // A delayed send fires as an input of its own when it falls due, whatever its target.
         if delay != nil || delayExpression != nil { queue = .internal }
-        let send = EffectDefinition.Send(
+        var send = EffectDefinition.Send(
             event, argument: argument, queue: queue, delay: delay, id: id, delayExpression: delayExpression)
+        send.target = target
         return (send, idLocation)
     }
 

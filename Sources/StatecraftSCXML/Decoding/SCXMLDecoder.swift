@@ -29,6 +29,8 @@ struct SCXMLDecoder {
     /// States with children, whose done events transitions may name.
     var doneEventNames: [String] = []
     var isNullDatamodel = false
+    /// `sc:on-error`: SCXML's error events unless the document says `reject`.
+    var onError = MachineDefinition.ErrorPolicy.raise
     /// The ids made up so far, and those of the document known before it is read (when it is
     /// read a second time, see ``madeUpIds``): made-up ids avoid them, and those the stream has
     /// read so far (``XMLStreamReader/stateIds``).
@@ -82,6 +84,14 @@ struct SCXMLDecoder {
                 error(.invalidValue, "sc:on-unhandled is 'reject' or 'ignore', not '\(text)'", root)
             }
         }
+        // A step that fails raises error.execution in SCXML, unless the document says otherwise.
+        if let text = root.attribute("on-error", namespace: .statecraft) {
+            if let policy = MachineDefinition.ErrorPolicy(rawValue: text) {
+                onError = policy
+            } else {
+                error(.invalidValue, "sc:on-error is 'raise' or 'reject', not '\(text)'", root)
+            }
+        }
         textDiagnosticsIndex = diagnostics.count
         var states: [StateDeclaration] = []
         while let element = stream.nextChild(of: root) {
@@ -114,6 +124,7 @@ struct SCXMLDecoder {
             initial: initial[0], onUnhandled: onUnhandled, context: context, inputs: machineInputs(), states: states,
             effects: effects, transitions: transitions)
         definition.otherInitialStates = Array(initial.dropFirst())
+        definition.onError = onError
         return definition
     }
 
@@ -381,7 +392,9 @@ struct SCXMLDecoder {
     /// the transition on `NAME` becomes the pattern `NAME.*`, which the compiler expands over
     /// the inputs (done events included). `NAME.*` and `*` stay as they are.
     private mutating func resolvePatterns() {
-        let inputs = (declaredInputs.isEmpty ? eventNames.map(\.name) : declaredInputs.map(\.name.name)) + doneEventNames
+        var inputs = (declaredInputs.isEmpty ? eventNames.map(\.name) : declaredInputs.map(\.name.name)) + doneEventNames
+        // The machine raises error.execution: a descriptor `error` takes it.
+        if onError == .raise { inputs.append(SCXMLVocabulary.errorExecutionEvent) }
         var extended: Set<String> = []
         for name in inputs {
             var prefix = Substring(name)

@@ -6,16 +6,18 @@ import Darwin
 
 /// SCXML's way of writing a state test, `In(id)` (the null datamodel's form) or `In('id')` (the
 /// ECMAScript datamodel's), turned into the expression language's `in(id)`, and the event's
-/// data, `_event.data`, into `arg`. Everything else is the expression language already; string
-/// literals are left as they are.
+/// data, `_event.data`, into `arg`, and its name, `_event.name`, into `input()`. Everything
+/// else is the expression language already; string literals are left as they are.
 enum SCXMLExpression {
     /// The event's data, as SCXML's datamodels name it.
-    static let eventData: StaticString = "_event.data"
+    static let eventData = "_event.data"
+    /// The event's name, as SCXML's datamodels name it.
+    static let eventName = "_event.name"
 
     static func statecraftText(of text: String) -> String {
-        guard mentionsIn(text) || contains(eventData, in: text) else { return text }
+        guard mentionsIn(text) || contains("_event.", in: text) else { return text }
         let scalars = Array(text.unicodeScalars)
-        let eventData = Array(Self.eventData.description.unicodeScalars)
+        let fields = [(Array(eventData.unicodeScalars), "arg"), (Array(eventName.unicodeScalars), "input()")]
         var out = String.UnicodeScalarView()
         var index = 0
         func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
@@ -47,11 +49,15 @@ enum SCXMLExpression {
                 index = rewritten.end
                 continue
             }
-            if scalar == "_", index == 0 || !isIdentifier(scalars[index - 1]), scalars[index...].starts(with: eventData),
-                index + eventData.count == scalars.count || !isIdentifier(scalars[index + eventData.count]) && scalars[index + eventData.count] != "."
+            if scalar == "_", index == 0 || !isIdentifier(scalars[index - 1]),
+                let (field, replacement) = fields.first(where: { field, _ in
+                    scalars[index...].starts(with: field)
+                        && (index + field.count == scalars.count
+                            || !isIdentifier(scalars[index + field.count]) && scalars[index + field.count] != ".")
+                })
             {
-                out.append(contentsOf: "arg".unicodeScalars)
-                index += eventData.count
+                out.append(contentsOf: replacement.unicodeScalars)
+                index += field.count
                 continue
             }
             out.append(scalar)

@@ -15,6 +15,8 @@ enum SCXMLVocabulary {
     static let scxmlEventProcessor = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
     /// `<send target>` for the internal queue.
     static let internalTarget = "#_internal"
+    /// The event a failing step raises (``MachineDefinition/ErrorPolicy/raise``).
+    static let errorExecutionEvent = "error.execution"
 
     /// SCXML elements Statecraft does not run, with why.
     static let unsupportedElements: [String: String] = [
@@ -57,7 +59,7 @@ enum SCXMLVocabulary {
 
     /// Statecraft's attributes on SCXML elements.
     static let statecraftAttributes: [String: [String]] = [
-        "scxml": ["on-unhandled", "description"],
+        "scxml": ["on-unhandled", "on-error", "description"],
         "state": ["description"],
         "parallel": ["description"],
         "final": ["description"],

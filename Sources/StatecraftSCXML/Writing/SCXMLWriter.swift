@@ -67,6 +67,7 @@ public enum SCXMLWriter {
                 ("version", "1.0"), ("name", definition.name), ("initial", ([definition.initial] + definition.otherInitialStates).map(\.name).joined(separator: " ")),
             ]
             if definition.onUnhandled == .reject { attributes.append(("sc:on-unhandled", "reject")) }
+            if definition.onError == .reject { attributes.append(("sc:on-error", "reject")) }
             if let description = definition.description { attributes.append(("sc:description", description)) }
             open("scxml", attributes, indent: "")
             for input in definition.inputs ?? [] {
@@ -179,7 +180,9 @@ public enum SCXMLWriter {
                     if let delay = send.delay { attributes.append(("delay", delay.text)) }
                     if let delay = send.delayExpression { attributes.append(("delayexpr", delay.text)) }
                     if let id = send.id { attributes.append(("id", id.name)) }
-                    if send.queue == .internal && !send.isDelayed {
+                    if let target = send.target {
+                        attributes.append(("target", target))
+                    } else if send.queue == .internal && !send.isDelayed {
                         guard send.argument != nil else {
                             empty("raise", attributes, indent: indent)
                             continue

@@ -137,7 +137,7 @@ extension MachineFileDecoder {
         return steps
     }
 
-    /// `send: INPUT`, `send: { input, arg, queue, delay, id }` or a list of them.
+    /// `send: INPUT`, `send: { input, arg, queue, delay, delay_expr, id, target }` or a list of them.
     private mutating func sends(_ map: Int) -> [Step] {
         guard let send = document.entry(map, "send") else { return [] }
         let items = document[send.value].kind == .sequence ? Array(document.items(send.value)) : [send.value]
@@ -158,7 +158,9 @@ extension MachineFileDecoder {
                 let delayed = document.entry(item, "delay").flatMap { self.delay($0.value, "'delay'") }
                 let id = document.entry(item, "id").flatMap { self.name($0.value, "'id'") }
                 let delayExpression = document.entry(item, "delay_expr").flatMap { expression($0.value, "'delay_expr'") }
-                steps.append(.send(.init(input, argument: argument, queue: queue, delay: delayed, id: id, delayExpression: delayExpression)))
+                var send = EffectDefinition.Send(input, argument: argument, queue: queue, delay: delayed, id: id, delayExpression: delayExpression)
+                send.target = document.entry(item, "target").flatMap { string($0.value, "'target'") }
+                steps.append(.send(send))
             } else if let input = self.name(item, "a sent input") {
                 steps.append(.send(.init(input)))
             }

@@ -42,6 +42,14 @@ struct MachineFileDecoder: YAMLShapeReading {
                 error(.invalidValue, "'on_unhandled' is 'reject' or 'ignore', not '\(text)'", document[entry.value].position)
             }
         }
+        var onError = MachineDefinition.ErrorPolicy.reject
+        if let entry = document.entry(top, "on_error"), let text = string(entry.value, "'on_error'") {
+            if let policy = MachineDefinition.ErrorPolicy(rawValue: text) {
+                onError = policy
+            } else {
+                error(.invalidValue, "'on_error' is 'reject' or 'raise', not '\(text)'", document[entry.value].position)
+            }
+        }
         let context = document.entry(top, "context").map { decodeContext($0.value) } ?? []
         let inputs = document.entry(top, "inputs").map { decodeInputs($0.value) }
         let states = required(top, "states").flatMap { decodeStates($0) }
@@ -54,6 +62,7 @@ struct MachineFileDecoder: YAMLShapeReading {
             name: name, description: description, initial: initial, onUnhandled: onUnhandled,
             context: context, inputs: inputs, states: states, effects: effects, transitions: transitions)
         definition.otherInitialStates = Array(initialNames?.dropFirst() ?? [])
+        definition.onError = onError
         return definition
     }
 

@@ -4,7 +4,7 @@
 package enum MachineFileKeys {
     /// The top level of a machine file.
     package static let topLevel: [StaticString] = [
-        "machine", "description", "initial", "on_unhandled", "context", "inputs", "states", "effects", "transitions",
+        "machine", "description", "initial", "on_unhandled", "on_error", "context", "inputs", "states", "effects", "transitions",
     ]
     /// An input written as a mapping: `{ arg: TYPE, description: TEXT }`.
     package static let input: [StaticString] = ["arg", "description", "internal"]
@@ -16,7 +16,7 @@ package enum MachineFileKeys {
     /// `elif` with `do` and `else`).
     package static let effectStep: [StaticString] = ["set", "send", "log", "if", "elif", "else", "do", "foreach", "cancel", "cancel_expr"]
     /// An input an effect sends, written as a mapping.
-    package static let sentInput: [StaticString] = ["input", "arg", "queue", "delay", "delay_expr", "id"]
+    package static let sentInput: [StaticString] = ["input", "arg", "queue", "delay", "delay_expr", "id", "target"]
     /// A `log` step written as a mapping.
     package static let log: [StaticString] = ["label", "expr"]
     /// A `foreach` step.

@@ -11,6 +11,7 @@ public enum MachineFileWriter {
         if let description = definition.description { out += "description: \(quoted(description))\n" }
         out += "initial: \(list([definition.initial] + definition.otherInitialStates))\n"
         if definition.onUnhandled != .reject { out += "on_unhandled: \(definition.onUnhandled.rawValue)\n" }
+        if definition.onError != .reject { out += "on_error: \(definition.onError.rawValue)\n" }
         if !definition.context.isEmpty {
             out += "context:\n"
             for variable in definition.context { out += "  \(quoted(variable.name.name)): \(variable.initialValue)\n" }
@@ -78,6 +79,7 @@ public enum MachineFileWriter {
                 if let delay = send.delay { fields.append("delay: \(delay.text)") }
                 if let delay = send.delayExpression { fields.append("delay_expr: \(JSONText.quoted(delay.text))") }
                 if let id = send.id { fields.append("id: \(quoted(id.name))") }
+                if let target = send.target { fields.append("target: \(quoted(target))") }
                 out += "\(indent)- send: { \(fields.joined(separator: ", ")) }\n"
             case .cancel(let id):
                 out += "\(indent)- cancel: \(quoted(id.name))\n"

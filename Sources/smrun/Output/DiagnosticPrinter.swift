@@ -35,8 +35,12 @@ enum DiagnosticPrinter {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// Prints the errors: warnings (a machine under `on_error: raise` loads with some) are
+    /// `smrun validate`'s to show, not a run's.
     static func printToStandardError(_ diagnostics: [Diagnostic], file: String) {
-        for diagnostic in diagnostics { FileHandleOutput.standardError(text(diagnostic, file: file) + "\n") }
+        for diagnostic in diagnostics where diagnostic.severity == .error {
+            FileHandleOutput.standardError(text(diagnostic, file: file) + "\n")
+        }
     }
 
     /// `value` in decimal.

@@ -29,6 +29,10 @@ enum MachineFileSchema {
       "description": "What an input with no transition from the current state does: `reject` (the default) reports a `no-transition` rejection; `ignore` leaves the machine as it is and reports the input as ignored.",
       "enum": ["reject", "ignore"]
     },
+    "on_error": {
+      "description": "What a step that fails when it runs does: `reject` (the default) rejects the input with `expression-error`, changing nothing; `raise` follows SCXML: a failing guard is false, a failing step ends its effect, and either raises the internal input `error.execution`.",
+      "enum": ["reject", "raise"]
+    },
     "context": {
       "description": "Extended state: variable name -> initial value. A variable's type is its initial value's (int, double, bool, string); a variable starting as null takes the type of what is assigned to it.",
       "type": ["object", "null"],
@@ -287,7 +291,8 @@ enum MachineFileSchema {
             },
             "delay": { "description": "Schedules the input this long after the effect runs instead of queueing it.", "$ref": "#/$defs/duration" },
             "delay_expr": { "description": "Like delay, computed when the effect runs: an expression whose value is an int of milliseconds or a duration string.", "$ref": "#/$defs/expression" },
-            "id": { "description": "A name for a delayed input, which `cancel` uses to cancel it before it is due.", "$ref": "#/$defs/name" }
+            "id": { "description": "A name for a delayed input, which `cancel` uses to cancel it before it is due.", "$ref": "#/$defs/name" },
+            "target": { "description": "Where the input goes when not to this machine; a machine sends only to itself, so under `on_error: raise` the send raises `error.execution`, and otherwise it is an error.", "type": "string" }
           }
         }
       ]
