@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// SCXML documents run with SCXML's meaning (docs/scxml.md): descriptors, the internal queue,
@@ -130,7 +131,7 @@ import Testing
     /// by the machine file and ignored by the document, as SCXML discards them.
     @Test func theBenchmarksPlayerRunsAlikeInBothFormats() throws {
         let events = ["play", "resume", "stop", "pause", "seek", "mute", "unmute", "lowBandwidth", "bandwidthRestored"]
-        var generator = SplitMix64(seed: 3)
+        var generator = SplitMix(seed: 3)
         let script = (0..<400).map { _ in events[Int(generator.next() % UInt64(events.count))] }.joined(separator: "\n") + "\n"
         func taken(_ machine: String) throws -> [String] {
             let output = try Smrun.run([machine], input: .bytes(Data(script.utf8)))
@@ -145,18 +146,5 @@ import Testing
         let output = try Smrun.run(["graph", "machines/stopwatch.scxml"])
         #expect(output.exited(0), "\(output.errorText)")
         #expect(output.text.contains("cluster") && output.text.contains("H*"), "\(output.text.prefix(400))")
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that a generated script is the same on every run.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StatecraftYAML
+import TestSupport
 import Testing
 
 @testable import Statecraft

@@ -1,3 +1,5 @@
+import TestSupport
+
 /// Writes random statecharts whose states nest but that have nothing else of a statechart (no
 /// parallel state, history, eventless transition or `in()`), as machine-file text, from a seed:
 /// the machines that run on a leaf table (``LeafDispatchTable``).
@@ -119,20 +121,5 @@ struct NestedMachineGenerator {
 
     private func descendants(of state: Int) -> [Int] {
         children[state].flatMap { [$0] + descendants(of: $0) }
-    }
-}
-
-/// SplitMix64: random numbers that a failing seed reproduces.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
