@@ -32,8 +32,6 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
     @usableFromInline var runner: Runner
     /// The direct path's table: per state and input, the state entered when nothing runs.
     @usableFromInline let table: OwnedDispatchTable<State, Context>
-    /// Where a row's effects read a plain argument.
-    @usableFromInline let scratch = ArgumentScratch()
     /// State, context, the argument in hand and the sends queued by effects; owned by this
     /// value alone (it cannot be copied), so no lock guards it.
     @usableFromInline let frame: TypedFrame<State, Context>
@@ -83,7 +81,6 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
 
     deinit {
         table.free()
-        scratch.free()
     }
 
     /// A machine without extended state, starting in `initial` and following `rules`.
@@ -193,24 +190,16 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         let left = runner.current
         runner.current = cell.stateEnteredWithEffects
         let frame = frame
-        let scratch = scratch
         let from = frame.state
         let to = cell.target
         frame.state = to
         cell.effects.unsafelyUnwrapped._withUnsafeGuaranteedRef { erased in
             // The cell is `input`'s, and a row's effects take its input's argument type.
             let effects = unsafeDowncast(erased, to: ErasedRow<State, Context>.RowEffects<Argument>.self)
-            if ArgumentScratch.holds(Argument.self) {
-                // A plain argument is copied to the scratch: no address is taken on the stack.
-                frame.argumentAddress = scratch.store(argument)
+            withUnsafePointer(to: argument) { address in
+                frame.argumentAddress = UnsafeRawPointer(address)
                 var step = TransitionStep(from: from, to: to, input: input, frame: frame)
                 effects.effect(&step)
-            } else {
-                withUnsafePointer(to: argument) { address in
-                    frame.argumentAddress = UnsafeRawPointer(address)
-                    var step = TransitionStep(from: from, to: to, input: input, frame: frame)
-                    effects.effect(&step)
-                }
             }
         }
         frame.argumentAddress = nil
