@@ -18,12 +18,7 @@ enum DiagnosticPrinter {
         bytes.append(contentsOf: file.utf8)
         bytes.append(UInt8(ascii: ":"))
         if let position = diagnostic.position {
-            // As ``SourcePosition/description`` writes it: `LINE:COLUMN`, or `LINE` for a line only.
-            appendDecimal(position.line, to: &bytes)
-            if position.column != 0 || position.line <= 0 {
-                bytes.append(UInt8(ascii: ":"))
-                appendDecimal(position.column, to: &bytes)
-            }
+            bytes.append(contentsOf: position.description.utf8)
             bytes.append(UInt8(ascii: ":"))
         }
         bytes.append(UInt8(ascii: " "))
@@ -41,13 +36,5 @@ enum DiagnosticPrinter {
         for diagnostic in diagnostics where diagnostic.severity == .error {
             FileHandleOutput.standardError(text(diagnostic, file: file) + "\n")
         }
-    }
-
-    /// `value` in decimal.
-    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let magnitude = value.magnitude
-        if magnitude >= 10 { appendDecimal(Int(magnitude / 10), to: &bytes) }
-        bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
     }
 }
