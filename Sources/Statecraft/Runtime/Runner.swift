@@ -161,6 +161,15 @@ public struct Runner: Sendable {
         return nil
     }
 
+    /// Whether ``sendDirect(_:argument:)`` of `input` in the current state reads its argument:
+    /// the cell is settled by its code and its transition copies values. When it does not, the
+    /// caller may pass `.null` and skip building the argument.
+    @inlinable @inline(__always)
+    package func directSendReadsArgument(_ input: Int) -> Bool {
+        let cell = cell(of: input)
+        return cell.code >= 0 && cell.next < 0
+    }
+
     /// How `input` is settled in the current state (see ``DispatchTable``).
     @inlinable @inline(__always)
     func cell(of input: Int) -> DispatchTable.Cell {

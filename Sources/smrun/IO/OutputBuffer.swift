@@ -11,8 +11,6 @@ struct OutputBuffer: ~Copyable {
     private let capacity: Int
     private let storage: UnsafeMutablePointer<UInt8>
     private var count = 0
-    /// How many times the buffer has been written out.
-    private var flushes = 0
 
     init(fd: Int32, capacity: Int = 1 << 20) {
         self.fd = fd
@@ -131,46 +129,8 @@ struct OutputBuffer: ~Copyable {
         DecimalDigits.with(value) { append($0) }
     }
 
-    /// Where the buffer stands, for ``span(since:)``.
-    struct Mark {
-        fileprivate let flushes: Int
-        fileprivate let count: Int
-    }
-
-    var mark: Mark { Mark(flushes: flushes, count: count) }
-
-    /// Bytes appended earlier, which stay in the buffer until it is next written out.
-    struct Span {
-        fileprivate let flushes: Int
-        fileprivate let start: Int
-        fileprivate let count: Int
-    }
-
-    /// The bytes appended since `mark`.
-    func span(since mark: Mark) -> Span {
-        Span(flushes: mark.flushes, start: mark.count, count: mark.flushes == flushes ? count - mark.count : 0)
-    }
-
-    /// Appends the bytes of `span` again, when they are still in the buffer and fit beside them;
-    /// otherwise appends nothing and returns `false`.
-    @inline(__always)
-    mutating func appendAgain(_ span: Span) -> Bool {
-        guard span.flushes == flushes, span.count <= capacity - count else { return false }
-        let source = UnsafeRawPointer(storage + span.start)
-        let target = UnsafeMutableRawPointer(storage + count)
-        // The span lies wholly before `count`, so the two ranges do not overlap.
-        if span.count <= 128 {
-            Self.copySmall(from: source, count: span.count, to: target)
-        } else {
-            target.copyMemory(from: source, byteCount: span.count)
-        }
-        count &+= span.count
-        return true
-    }
-
     /// Writes out everything buffered.
     mutating func flush() {
-        flushes &+= 1
         guard count > 0 else { return }
         writeAll(UnsafeRawBufferPointer(start: storage, count: count))
         count = 0

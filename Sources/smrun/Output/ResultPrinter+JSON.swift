@@ -72,8 +72,7 @@ extension ResultPrinter {
     }
 
     /// Ends a JSON result line: `,"context":{...}` when `context` is given and the machine has
-    /// variables (copied from where it was last printed while the context stays the same), then
-    /// `}` and a newline.
+    /// variables, then `}` and a newline.
     @inline(__always)
     mutating func endJSONLine(showing context: [Value]?, version: Int) {
         if endJSONLineWithoutContext(showingContext: context != nil, version: version) { return }
@@ -82,50 +81,38 @@ extension ResultPrinter {
 
     /// Ends a JSON result line as ``endJSONLine(showing:version:)`` does when that needs no
     /// context values: none shown (`showingContext` false, or no variables), or the same as last
-    /// printed (context `version`). False, with nothing appended, when the caller must append
+    /// shown (context `version`). False, with nothing appended, when the caller must append
     /// them with ``appendContext(_:version:)``. The hot path reads the runner's context only then,
     /// and so does not retain it per line.
     @inline(__always)
     mutating func endJSONLineWithoutContext(showingContext: Bool, version: Int) -> Bool {
-        guard showingContext, variableKeys.count > 0 else {
+        guard showingContext, hasVariables else {
             output.append("}\n" as StaticString)
             return true
         }
-        if contextJSONVersion == version, let contextJSON, output.appendAgain(contextJSON) { return true }
-        return false
+        guard contextText.version == version else { return false }
+        output.append(contextText.bytes)
+        return true
     }
 
-    /// `,"context":{...}}` and a newline, remembered as ``contextJSON``.
+    /// `,"context":{...}}` and a newline, for `context` of version `version`.
+    @inline(never)
     mutating func appendContext(_ context: [Value], version: Int) {
-        let mark = output.mark
-        for slot in 0..<variableKeys.count {
-            output.append(variableKeys[slot])
-            appendJSONValue(context[slot])
-        }
-        output.append("}}\n" as StaticString)
-        contextJSON = output.span(since: mark)
-        contextJSONVersion = version
+        contextText.update(context, version: version)
+        output.append(contextText.bytes)
+    }
+
+    /// Forgets which context version the JSON context text shows: for a new runner (`smrun
+    /// repl`'s `:undo` and `:reset`), whose versions count anew.
+    mutating func forgetContextVersion() {
+        contextText.forgetVersion()
     }
 
     mutating func appendJSONValue(_ value: Value) {
-        switch value {
-        case .int(let i): output.append(decimal: i)
-        case .double(let d): output.append(d.description)
-        case .bool(let b): output.append(b ? "true" : "false" as StaticString)
-        case .null: output.append("null" as StaticString)
-        case .string(var s): s.withUTF8 { appendJSONString(UnsafeRawBufferPointer($0)) }
-        }
+        JSONValueText.pieces(of: value) { output.append($0) }
     }
 
     mutating func appendJSONString(_ bytes: UnsafeRawBufferPointer) {
-        if JSONText.isPlain(bytes) {
-            output.append(UInt8(ascii: "\""))
-            output.append(bytes)
-            output.append(UInt8(ascii: "\""))
-        } else {
-            var quoted: [UInt8] = []
-            JSONText.appendQuoted(bytes, to: &quoted)
-            output.append(quoted)
-        }
+        JSONValueText.stringPieces(bytes) { output.append($0) }
     }
 }

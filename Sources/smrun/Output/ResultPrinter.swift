@@ -20,9 +20,6 @@ struct ResultPrinter: ResultSink, ~Copyable {
     let states: Names
     let inputs: Names
     let effects: Names
-    /// What comes before each context variable's value in JSON: `,"context":{"name":` for the
-    /// first, `,"name":` for the others.
-    let variableKeys: BytePool
     /// Effect lists joined for output: text `a, b`, JSON `"a","b"`.
     let exitLists: Names
     let entryLists: Names
@@ -39,11 +36,11 @@ struct ResultPrinter: ResultSink, ~Copyable {
     let cellText: BytePool
     /// `{"line":` and the digits of ``line``, kept from one result to the next.
     var lineStart = JSONLineStart()
-    /// In JSON, the end of the result line that last showed the context (`,"context":{...}}`
-    /// and a newline), copied from the output while it is there and the context is the same,
-    /// and the ``Runner/contextVersion`` it shows.
-    var contextJSON: OutputBuffer.Span?
-    var contextJSONVersion = -1
+    /// In JSON, the end of a result line that shows the context (`,"context":{...}}` and a
+    /// newline), as of the context version it shows.
+    var contextText: ContextJSONText
+    /// Whether the machine has context variables (a JSON result line shows them).
+    let hasVariables: Bool
     let inputCount: Int
     /// Per input, the delay of the `after` transition it stands for (`30s`), else `nil`.
     let afterTexts: [String?]
@@ -88,12 +85,16 @@ struct ResultPrinter: ResultSink, ~Copyable {
                 [afterTexts.isEmpty ? machine.inputNames[input] : afterTexts[input].map { "after \($0)" } ?? machine.inputNames[input]]
             })
         effects = Names(machine.effectNames.map { [$0] })
-        variableKeys = BytePool(
+        // What comes before each context variable's value in JSON: `,"context":{"name":` for
+        // the first, `,"name":` for the others.
+        let variableKeys = BytePool(
             machine.variableNames.enumerated().map { slot, name in
                 var bytes = Array((slot == 0 ? #","context":{"# : ",").utf8)
                 JSONText.appendQuoted(name.utf8, to: &bytes)
                 return bytes + [UInt8(ascii: ":")]
             })
+        contextText = ContextJSONText(keys: variableKeys)
+        hasVariables = !machine.variableNames.isEmpty
         exitLists = Names(machine.exitEffects.map(names))
         entryLists = Names(machine.entryEffects.map(names))
         transitionLists = Names(machine.transitions.map { names($0.effects) })

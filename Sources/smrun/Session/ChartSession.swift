@@ -72,11 +72,13 @@ struct ChartSession: ~Copyable {
     /// Goes back to an earlier runner (`smrun repl`'s `:undo`), without running effects.
     mutating func restore(_ earlier: ChartRunner) {
         runner = earlier
+        printer.base.forgetContextVersion()
     }
 
     /// Starts the statechart over, printing its start as at first (`smrun repl`'s `:reset`).
     mutating func restart() {
         runner = ChartRunner(runner.machine, stepLimit: runner.stepLimit, timerLimit: runner.timerLimit)
+        printer.base.forgetContextVersion()
         runner.start(into: &printer)
     }
 

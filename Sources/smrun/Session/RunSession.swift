@@ -56,12 +56,14 @@ struct RunSession: ~Copyable {
     /// pending timers, without running effects.
     mutating func restore(_ earlier: Runner) {
         runner = earlier
+        printer.forgetContextVersion()
     }
 
     /// Starts the machine over from its initial state, printing its start result as at first
     /// (`smrun repl`'s `:reset`).
     mutating func restart() {
         runner = Runner(runner.machine, stepLimit: runner.stepLimit, timerLimit: runner.timerLimit)
+        printer.forgetContextVersion()
         runner.start(into: &printer)
     }
 
@@ -155,7 +157,12 @@ struct RunSession: ~Copyable {
             return
         }
         let text = printer.precomputedText(cell: runner.state &* inputCount &+ plain.input)
-        if text.count > 0, let outcome = runner.sendDirect(plain.input, argument: parser.value(of: plain)) {
+        guard text.count > 0 else { return process(.input(plain.input, plain.argument)) }
+        // The argument is built only for a transition that copies it (or another value).
+        let direct =
+            runner.directSendReadsArgument(plain.input)
+            ? runner.sendDirect(plain.input, argument: parser.value(of: plain)) : runner.sendDirect(plain.input, argument: .null)
+        if let outcome = direct {
             var rejected = false
             if case .rejected = outcome { rejected = true }
             if isJSON {
