@@ -49,6 +49,17 @@ struct OutputBuffer: ~Copyable {
         count &+= bytes.count
     }
 
+    /// Appends the first `byteCount` bytes (at most 16) of `low` and then `high`, each laid out
+    /// little-endian: one 16-byte store.
+    @inline(__always)
+    mutating func append(_ low: UInt64, _ high: UInt64, count byteCount: Int) {
+        if capacity &- count < 16 { flush() }
+        let target = UnsafeMutableRawPointer(storage + count)
+        target.storeBytes(of: low.littleEndian, as: UInt64.self)
+        target.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self)
+        count &+= byteCount
+    }
+
     /// Appends `first`, then `second`: one check for room when both are short (a plain result
     /// line and its cell's text).
     @inline(__always)

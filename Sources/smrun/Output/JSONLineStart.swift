@@ -1,59 +1,76 @@
 /// The start of a JSON result line, `{"line":` and the script line's decimal digits, kept from
 /// one result to the next: lines mostly advance by one, and counting up in place is cheaper
-/// than formatting anew.
+/// than formatting anew. The text is two words, `{"line":` and the digits, so that the output
+/// takes it with one 16-byte store (``OutputBuffer/append(_:_:count:)``).
 struct JSONLineStart {
-    /// `{"line":` and then the digits, which end the storage; the text starts at `start`.
-    private var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    private var start = 32
+    /// `{"line":` as a little-endian word: the text's first eight bytes.
+    static var opening: UInt64 { 0x3A22_656E_696C_227B }
+
+    /// The digits of ``line``, the first in the lowest byte: the text's second word.
+    private(set) var digits: UInt64 = 0
+    /// How many bytes of the two words the text is: eight and the digits'.
+    private(set) var count = 8
     /// The line the digits spell; -1 before the first.
     private var line = -1
 
-    private static let opening: StaticString = #"{"line":"#
-
-    /// Calls `body` with `{"line":` and the digits of `line`, a line number (not negative).
+    /// Makes the text spell `line` (not negative). False, with the text unchanged, for a line of
+    /// more than eight digits: ``with(_:_:)`` spells that one.
     @inline(__always)
-    mutating func with<Result>(_ line: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        if line != self.line {
-            // Most often only the last digit changes.
-            let last = withUnsafeBytes(of: &storage) { $0[31] }
-            if line == self.line &+ 1 && self.line >= 0 && last != UInt8(ascii: "9") {
-                withUnsafeMutableBytes(of: &storage) { $0[31] = last &+ 1 }
-                self.line = line
-            } else {
-                spell(line)
-            }
+    mutating func advance(to line: Int) -> Bool {
+        if line == self.line { return true }
+        // Most often only the last digit changes.
+        let lastDigit = UInt64(truncatingIfNeeded: (count &- 9) &* 8)
+        if line == self.line &+ 1 && self.line >= 0 && (digits &>> lastDigit) & 0xFF != UInt64(UInt8(ascii: "9")) {
+            digits &+= 1 &<< lastDigit
+            self.line = line
+            return true
         }
-        let start = start
-        return withUnsafeBytes(of: &storage) { body(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        return spell(line)
     }
 
-    private mutating func spell(_ next: Int) {
-        let countsUp = line >= 0 && next == line &+ 1
-        line = next
-        // Where the digits start.
-        var first = start &+ Self.opening.utf8CodeUnitCount
-        withUnsafeMutableBytes(of: &storage) { text in
-            if countsUp {
-                var index = text.count - 1
-                while index >= first && text[index] == UInt8(ascii: "9") {
-                    text[index] = UInt8(ascii: "0")
-                    index -= 1
+    @inline(never)
+    private mutating func spell(_ next: Int) -> Bool {
+        if next == line &+ 1 && line >= 0 {
+            // Counting up past a 9: nines become zeros, up to the digit that goes up by one.
+            var digit = (count &- 9) &* 8
+            var word = digits
+            while digit >= 0 {
+                if (word &>> UInt64(digit)) & 0xFF != UInt64(UInt8(ascii: "9")) {
+                    digits = word &+ (1 &<< UInt64(digit))
+                    line = next
+                    return true
                 }
-                if index >= first {
-                    text[index] &+= 1
-                } else {
-                    first -= 1
-                    text[first] = UInt8(ascii: "1")
-                }
-            } else {
-                DecimalDigits.with(next) { spelled in
-                    first = text.count - spelled.count
-                    UnsafeMutableRawBufferPointer(rebasing: text[first...]).copyMemory(from: spelled)
-                }
+                word &-= 9 &<< UInt64(digit)
+                digit &-= 8
             }
-            let opening = UnsafeRawBufferPointer(start: Self.opening.utf8Start, count: Self.opening.utf8CodeUnitCount)
-            UnsafeMutableRawBufferPointer(rebasing: text[(first - opening.count)..<first]).copyMemory(from: opening)
+            // All nines: one digit more, spelled anew.
         }
-        start = first - Self.opening.utf8CodeUnitCount
+        guard next < 100_000_000 else { return false }
+        DecimalDigits.with(next) { spelled in
+            var word: UInt64 = 0
+            for index in spelled.indices { word |= UInt64(spelled[index]) &<< UInt64(index &* 8) }
+            digits = word
+            count = 8 &+ spelled.count
+        }
+        line = next
+        return true
+    }
+
+    /// Calls `body` with `{"line":` and the digits of `line`, a line number (not negative).
+    /// Out of line: its buffer on the stack would cost the plain path's frame a stack check.
+    @inline(never)
+    mutating func with<Result>(_ line: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        // `{"line":` and up to 19 digits.
+        var text: (UInt64, UInt64, UInt64, UInt64) = (Self.opening.littleEndian, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &text) { bytes in
+            if advance(to: line) {
+                bytes.storeBytes(of: digits.littleEndian, toByteOffset: 8, as: UInt64.self)
+                return body(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
+            }
+            return DecimalDigits.with(line) { spelled in
+                UnsafeMutableRawBufferPointer(rebasing: bytes[8..<(8 + spelled.count)]).copyMemory(from: spelled)
+                return body(UnsafeRawBufferPointer(rebasing: bytes[..<(8 + spelled.count)]))
+            }
+        }
     }
 }

@@ -96,10 +96,15 @@ extension ResultPrinter {
     }
 
     /// `,"context":{...}}` and a newline, for `context` of version `version`.
-    @inline(never)
     mutating func appendContext(_ context: [Value], version: Int) {
-        contextText.update(context, version: version)
+        updateContextText(context, version: version)
         output.append(contextText.bytes)
+    }
+
+    /// Brings the context's text up to date with `context`, of version `version`.
+    @inline(never)
+    mutating func updateContextText(_ context: [Value], version: Int) {
+        contextText.update(context, version: version)
     }
 
     /// Forgets which context version the JSON context text shows: for a new runner (`smrun

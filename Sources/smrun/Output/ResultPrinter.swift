@@ -136,18 +136,33 @@ struct ResultPrinter: ResultSink, ~Copyable {
     @inline(__always)
     mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool, runner: borrowing Runner) {
         if rejected { self.rejected += 1 }
+        let number = line ?? 0
+        if lineStart.advance(to: number) {
+            output.append(JSONLineStart.opening, lineStart.digits, count: lineStart.count)
+        } else {
+            lineStart.with(number) { output.append($0) }
+        }
+        if !rejected && hasVariables && contextText.version != runner.contextVersion {
+            updateContextText(runner.context, version: runner.contextVersion)
+        }
+        let end = rejected || !hasVariables ? Self.lineEnd : contextText.bytes
         if plain.kind == .none {
-            lineStart.with(line ?? 0) { output.append($0, text) }
+            output.append(text, end)
         } else {
             // The text starts with `,"input":NAME`; the argument goes after it.
             let inputField = Self.inputKey.utf8CodeUnitCount &+ inputs.json[plain.input].count
-            lineStart.with(line ?? 0) { output.append($0, UnsafeRawBufferPointer(rebasing: text[..<inputField])) }
+            output.append(UnsafeRawBufferPointer(rebasing: text[..<inputField]))
             output.append(",\"arg\":" as StaticString)
-            output.append(plain.quoted)
-            output.append(UnsafeRawBufferPointer(rebasing: text[inputField...]))
+            output.append(plain.quoted, UnsafeRawBufferPointer(rebasing: text[inputField...]))
+            output.append(end)
         }
-        let version = runner.contextVersion
-        if !endJSONLineWithoutContext(showingContext: !rejected, version: version) { appendContext(runner.context, version: version) }
+    }
+
+    /// `}` and a newline: the end of a JSON result line that shows no context.
+    @inline(__always)
+    static var lineEnd: UnsafeRawBufferPointer {
+        let end: StaticString = "}\n"
+        return UnsafeRawBufferPointer(start: end.utf8Start, count: end.utf8CodeUnitCount)
     }
 
     @inline(__always)
