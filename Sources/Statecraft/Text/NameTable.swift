@@ -108,7 +108,9 @@
         let storage = self.storage
         let key = Self.key(name)
         let count = name.count
-        var slot = Int(Self.hash(key, of: name, seed: storage.seed) >> storage.shift)
+        // `shift` is below 64 and leaves fewer than 63 bits: a plain shift, and a slot that is
+        // never negative.
+        var slot = Int(truncatingIfNeeded: Self.hash(key, of: name, seed: storage.seed) &>> storage.shift)
         while true {
             let entry = storage.slots[slot]
             if entry.idPlusOne == 0 { return nil }

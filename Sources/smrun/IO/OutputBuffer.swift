@@ -41,7 +41,7 @@ struct OutputBuffer: ~Copyable {
         }
         if let base = bytes.baseAddress {
             if bytes.count <= 128 {
-                Self.copySmall(from: base, count: bytes.count, to: UnsafeMutableRawPointer(storage + count))
+                SmallCopy.copySmall(from: base, count: bytes.count, to: UnsafeMutableRawPointer(storage + count))
             } else {
                 (storage + count).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
             }
@@ -70,8 +70,8 @@ struct OutputBuffer: ~Copyable {
             appendEach(first, second)
             return
         }
-        Self.copySmall(from: a, count: first.count, to: UnsafeMutableRawPointer(storage + count))
-        Self.copySmall(from: b, count: second.count, to: UnsafeMutableRawPointer(storage + (count &+ first.count)))
+        SmallCopy.copySmall(from: a, count: first.count, to: UnsafeMutableRawPointer(storage + count))
+        SmallCopy.copySmall(from: b, count: second.count, to: UnsafeMutableRawPointer(storage + (count &+ first.count)))
         count &+= first.count &+ second.count
     }
 
@@ -80,43 +80,6 @@ struct OutputBuffer: ~Copyable {
     private mutating func appendEach(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {
         append(first)
         append(second)
-    }
-
-    /// Copies up to 128 bytes with a few loads and stores that overlap in the middle, instead of
-    /// a call to `memmove`: most of what a result prints is short.
-    @inline(__always)
-    private static func copySmall(from source: UnsafeRawPointer, count: Int, to target: UnsafeMutableRawPointer) {
-        typealias Block = SIMD2<UInt64>
-        typealias Wide = SIMD8<UInt64>
-        if count >= 64 {
-            let (a, b) = (source.loadUnaligned(as: Wide.self), source.loadUnaligned(fromByteOffset: count &- 64, as: Wide.self))
-            target.storeBytes(of: a, as: Wide.self)
-            target.storeBytes(of: b, toByteOffset: count &- 64, as: Wide.self)
-        } else if count >= 32 {
-            let (a, b) = (source.loadUnaligned(as: Block.self), source.loadUnaligned(fromByteOffset: 16, as: Block.self))
-            let (c, d) = (
-                source.loadUnaligned(fromByteOffset: count &- 32, as: Block.self),
-                source.loadUnaligned(fromByteOffset: count &- 16, as: Block.self)
-            )
-            target.storeBytes(of: a, as: Block.self)
-            target.storeBytes(of: b, toByteOffset: 16, as: Block.self)
-            target.storeBytes(of: c, toByteOffset: count &- 32, as: Block.self)
-            target.storeBytes(of: d, toByteOffset: count &- 16, as: Block.self)
-        } else if count >= 16 {
-            let (a, b) = (source.loadUnaligned(as: Block.self), source.loadUnaligned(fromByteOffset: count &- 16, as: Block.self))
-            target.storeBytes(of: a, as: Block.self)
-            target.storeBytes(of: b, toByteOffset: count &- 16, as: Block.self)
-        } else if count >= 8 {
-            let (a, b) = (source.loadUnaligned(as: UInt64.self), source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
-            target.storeBytes(of: a, as: UInt64.self)
-            target.storeBytes(of: b, toByteOffset: count &- 8, as: UInt64.self)
-        } else if count >= 4 {
-            let (a, b) = (source.loadUnaligned(as: UInt32.self), source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
-            target.storeBytes(of: a, as: UInt32.self)
-            target.storeBytes(of: b, toByteOffset: count &- 4, as: UInt32.self)
-        } else {
-            for index in 0..<count { target.storeBytes(of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self) }
-        }
     }
 
     @inline(__always)

@@ -9,9 +9,11 @@
 /// value (a string, the same storage), whose text is the same. Equal values with other bits (a
 /// string made again) are only written again.
 struct ContextJSONText: ~Copyable {
-    /// The text shown, and where the next one is built.
+    /// The text shown, and where the next one is built when a value's text changes length.
     private var text: Bytes
     private var spare: Bytes
+    /// Where a value's text is written before it goes into ``text``.
+    private var scratch: Bytes
     /// Per variable, where its value's text starts and ends in ``text``.
     private let valueStarts: UnsafeMutablePointer<Int>
     private let valueEnds: UnsafeMutablePointer<Int>
@@ -31,6 +33,7 @@ struct ContextJSONText: ~Copyable {
         shown.initialize(repeating: .null, count: variableCount)
         text = Bytes()
         spare = Bytes()
+        scratch = Bytes()
         for slot in 0..<variableCount {
             text.append(keys[slot])
             valueStarts[slot] = text.count
@@ -55,34 +58,33 @@ struct ContextJSONText: ~Copyable {
     mutating func update(_ context: [Value], version: Int) {
         self.version = version
         context.withUnsafeBufferPointer { values in
-            var changed = false
-            // The text before `copied` is in `spare` already (while something changed);
-            // `shift` is how far the unchanged text after it moves.
-            var copied = 0
-            var shift = 0
-            for slot in 0..<variableCount {
-                let value = values.baseAddress! + slot
-                if Self.hasSameBits(value, shown + slot) {
-                    valueStarts[slot] &+= shift
-                    valueEnds[slot] &+= shift
-                    continue
-                }
-                if !changed {
-                    changed = true
-                    spare.removeAll()
-                }
-                let (start, end) = (valueStarts[slot], valueEnds[slot])
-                spare.append(text.bytes(from: copied, to: start))
-                valueStarts[slot] = spare.count
-                JSONValueText.pieces(of: value.pointee) { spare.append($0) }
-                valueEnds[slot] = spare.count
-                shift = spare.count &- end
-                copied = end
-                shown[slot] = value.pointee
+            for slot in 0..<variableCount where !Self.hasSameBits(values.baseAddress! + slot, shown + slot) {
+                write(values[slot], at: slot)
             }
-            guard changed else { return }
-            spare.append(text.bytes(from: copied, to: text.count))
-            swap(&text, &spare)
+        }
+    }
+
+    /// Writes `value`'s text as variable `slot`'s: in place when it is as long as the text it
+    /// replaces (a number of as many digits, a string of as many bytes), else into a new text.
+    private mutating func write(_ value: Value, at slot: Int) {
+        shown[slot] = value
+        scratch.removeAll()
+        JSONValueText.pieces(of: value) { scratch.append($0) }
+        let (start, end) = (valueStarts[slot], valueEnds[slot])
+        if scratch.count == end &- start {
+            text.replace(from: start, with: scratch.bytes)
+            return
+        }
+        spare.removeAll()
+        spare.append(text.bytes(from: 0, to: start))
+        spare.append(scratch.bytes)
+        spare.append(text.bytes(from: end, to: text.count))
+        swap(&text, &spare)
+        let shift = scratch.count &- (end &- start)
+        valueEnds[slot] &+= shift
+        for later in (slot &+ 1)..<variableCount {
+            valueStarts[later] &+= shift
+            valueEnds[later] &+= shift
         }
     }
 
@@ -132,10 +134,18 @@ struct ContextJSONText: ~Copyable {
 
         mutating func removeAll() { count = 0 }
 
+        /// Writes `bytes` over as many bytes from `start`, which are there.
+        @inline(__always)
+        mutating func replace(from start: Int, with bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress else { return }
+            SmallCopy.copy(from: base, count: bytes.count, to: storage + start)
+        }
+
+        @inline(__always)
         mutating func append(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
             if bytes.count > capacity &- count { grow(toHold: count + bytes.count) }
-            (storage + count).copyMemory(from: base, byteCount: bytes.count)
+            SmallCopy.copy(from: base, count: bytes.count, to: storage + count)
             count &+= bytes.count
         }
 
@@ -143,6 +153,7 @@ struct ContextJSONText: ~Copyable {
             append(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
         }
 
+        @inline(never)
         private mutating func grow(toHold needed: Int) {
             var larger = capacity * 2
             while larger < needed { larger *= 2 }
