@@ -3,7 +3,8 @@
 // fixed machine with inputs of every argument type, and what parses is sent to a `Runner`.
 // Besides crashes, it checks the parsed arguments against Swift's own number parsing and that a
 // JSON-quoted string survives a round trip through `JSONText.quoted`, that a line the fast
-// path takes (`parsePlain`) parses and runs as the parser and `send` would have it, and that an
+// path takes (`parsePlain`) parses and runs as the parser and `send` would have it (its argument
+// made only when its transition reads it, as smrun does), and that an
 // internal input never parses as one a script may send.
 import FuzzSupport
 @_spi(Engine) import SmrunCore
@@ -194,7 +195,9 @@ private func checkPlain(_ plain: ScriptLineParser.Plain, line: UnsafeRawBufferPo
     var direct = runner
     var sent = runner
     var sink = RecordingSink()
-    guard let outcome = direct.sendDirect(input, argument: plain.value) else { return }
+    // As smrun sends it: the argument made only for a transition that reads it.
+    let argumentRead = direct.directSendReadsArgument(input)
+    guard let outcome = direct.sendDirect(input, argument: argumentRead ? plain.value : .null) else { return }
     sent.send(input, argument: plain.value, into: &sink)
     precondition(sink.outcomes == [outcome], "sendDirect and send disagree")
     precondition(direct.state == sent.state && direct.context == sent.context, "sendDirect and send end apart")
