@@ -64,23 +64,39 @@ struct ContextJSONText: ~Copyable {
         }
     }
 
-    /// Writes `value`'s text as variable `slot`'s: in place when it is as long as the text it
-    /// replaces (a number of as many digits, a string of as many bytes), else into a new text.
+    /// Writes `value`'s text as variable `slot`'s.
     private mutating func write(_ value: Value, at slot: Int) {
         shown[slot] = value
-        scratch.removeAll()
-        JSONValueText.pieces(of: value) { scratch.append($0) }
+        switch value {
+        case .int(let number):
+            // Digits need no buffer of their own.
+            DecimalDigits.with(number) { replace(slot, with: $0) }
+            return
+        case .string(var string):
+            scratch.removeAll()
+            string.withUTF8 { scratch.appendJSONString(UnsafeRawBufferPointer($0)) }
+        default:
+            scratch.removeAll()
+            JSONValueText.pieces(of: value) { scratch.append($0) }
+        }
+        let written = scratch.bytes
+        replace(slot, with: written)
+    }
+
+    /// Puts `newText` where variable `slot`'s value's text is: in place when it is as long (a
+    /// number of as many digits, a string of as many bytes), else in a new text.
+    private mutating func replace(_ slot: Int, with newText: UnsafeRawBufferPointer) {
         let (start, end) = (valueStarts[slot], valueEnds[slot])
-        if scratch.count == end &- start {
-            text.replace(from: start, with: scratch.bytes)
+        if newText.count == end &- start {
+            text.replace(from: start, with: newText)
             return
         }
         spare.removeAll()
         spare.append(text.bytes(from: 0, to: start))
-        spare.append(scratch.bytes)
+        spare.append(newText)
         spare.append(text.bytes(from: end, to: text.count))
         swap(&text, &spare)
-        let shift = scratch.count &- (end &- start)
+        let shift = newText.count &- (end &- start)
         valueEnds[slot] &+= shift
         for later in (slot &+ 1)..<variableCount {
             valueStarts[later] &+= shift
@@ -147,6 +163,20 @@ struct ContextJSONText: ~Copyable {
             if bytes.count > capacity &- count { grow(toHold: count + bytes.count) }
             SmallCopy.copy(from: base, count: bytes.count, to: storage + count)
             count &+= bytes.count
+        }
+
+        /// Appends `bytes` (UTF-8) as a JSON string: between quotes as they are when they are
+        /// plain (``JSONText/isPlain(_:)``), with one check for room.
+        mutating func appendJSONString(_ bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress, JSONText.isPlain(bytes) else {
+                JSONValueText.stringPieces(bytes) { append($0) }
+                return
+            }
+            if bytes.count &+ 2 > capacity &- count { grow(toHold: count + bytes.count + 2) }
+            storage.storeBytes(of: UInt8(ascii: "\""), toByteOffset: count, as: UInt8.self)
+            SmallCopy.copy(from: base, count: bytes.count, to: storage + (count &+ 1))
+            storage.storeBytes(of: UInt8(ascii: "\""), toByteOffset: count &+ 1 &+ bytes.count, as: UInt8.self)
+            count &+= bytes.count &+ 2
         }
 
         mutating func append(_ literal: StaticString) {
