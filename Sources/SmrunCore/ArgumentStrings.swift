@@ -14,28 +14,35 @@
 /// A fixed number of slots, each holding the last value whose bytes hashed to it, so that its
 /// memory stays the same however many distinct values a script has.
 struct ArgumentStrings {
-    private struct Slot {
-        var bytes: [UInt8]
-        var value: Value
-    }
-
     private static let slotBits = 6
-    private var slots = [Slot?](repeating: nil, count: 1 << slotBits)
+    /// Per slot, the bytes of the value kept there and the value (`.null` while there is none).
+    private var keys = [[UInt8]](repeating: [], count: 1 << slotBits)
+    private var values = [Value](repeating: .null, count: 1 << slotBits)
 
     /// The `.string` value of `bytes`, which are valid UTF-8 (a plain argument's, between its
     /// quotes).
     mutating func value(of bytes: UnsafeRawBufferPointer) -> Value {
         let slot = Self.slot(of: bytes)
-        if let cached = slots[slot], Self.equal(cached.bytes, bytes) { return cached.value }
+        // The kept bytes are read in place: no copy of the slot, no reference counting but the
+        // value's own.
+        if case .string = values[slot], keys[slot].withUnsafeBytes({ Self.equal($0, bytes) }) { return values[slot] }
         let value = Value.string(String(decoding: bytes, as: UTF8.self))
-        slots[slot] = Slot(bytes: Array(bytes), value: value)
+        keys[slot] = Array(bytes)
+        values[slot] = value
         return value
     }
 
     @inline(__always)
-    private static func equal(_ kept: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
-        kept.count == bytes.count
-            && kept.withUnsafeBytes { kept in bytes.count == 0 || memcmp(kept.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+    private static func equal(_ kept: UnsafeRawBufferPointer, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        let count = bytes.count
+        guard kept.count == count else { return false }
+        guard count > 0, let a = kept.baseAddress, let b = bytes.baseAddress else { return true }
+        if count >= 8 && count <= 16 {
+            // Two words that overlap in the middle.
+            return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                && a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        }
+        return memcmp(a, b, count) == 0
     }
 
     /// A hash of the length and the first and last eight bytes (or the bytes, when fewer).
