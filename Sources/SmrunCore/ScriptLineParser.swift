@@ -1,11 +1,5 @@
 @_spi(Engine) import Statecraft
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Turns an input-script line (`INPUT` or `INPUT ARG`, docs/cli.md) into an input id and a typed
 /// argument, using the machine's precomputed name table. Allocates only to build a string
 /// argument that the machine reads.
@@ -151,8 +145,10 @@
         if line.count <= longestName, let (input, takesArgument) = names.entry(of: line) {
             return takesArgument == 0 ? Plain(input: input, kind: .none, number: 0, quoted: line) : nil
         }
-        guard let base = line.baseAddress, let space = memchr(base, Int32(UInt8(ascii: " ")), line.count) else { return nil }
-        let nameCount = base.distance(to: UnsafeRawPointer(space))
+        // The name ends at the first space, which comes at most one byte after the longest name.
+        guard let base = line.baseAddress, let nameCount = Self.spaceIndex(base, count: min(line.count, longestName &+ 1)) else {
+            return nil
+        }
         guard let input = names.id(of: UnsafeRawBufferPointer(start: base, count: nameCount)) else { return nil }
         let type = argumentTypes[input]
         let argument = UnsafeRawBufferPointer(start: base + (nameCount &+ 1), count: line.count &- nameCount &- 1)
@@ -169,6 +165,27 @@
             return nil
         default:
             return nil
+        }
+    }
+
+    /// The offset of the first space among the `count` bytes at `base`, or `nil`: a word at a
+    /// time, in line (names are short, and a call to `memchr` costs more than the search).
+    @inlinable @inline(__always)
+    static func spaceIndex(_ base: UnsafeRawPointer, count: Int) -> Int? {
+        guard count >= 8 else {
+            for offset in 0..<count where base.load(fromByteOffset: offset, as: UInt8.self) == UInt8(ascii: " ") { return offset }
+            return nil
+        }
+        var offset = 0
+        while true {
+            // The bytes equal to a space become 0, and a zero byte sets its top bit in `found`;
+            // the lowest set bit is exact (bits above it may be set by a borrow).
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) ^ 0x2020_2020_2020_2020
+            let found = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+            if found != 0 { return offset &+ found.trailingZeroBitCount &>> 3 }
+            if offset &+ 8 == count { return nil }
+            // The last word overlaps the one before: its bytes before `offset + 8` hold no space.
+            offset = min(offset &+ 8, count &- 8)
         }
     }
 

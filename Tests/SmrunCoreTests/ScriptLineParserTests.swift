@@ -341,6 +341,27 @@ struct ScriptLineParserTests {
         }
     }
 
+    /// A plain line's name ends at its first space, looked for a word at a time: every length
+    /// up to 40 bytes, a space at every offset (or none), gives the first space's offset.
+    @Test func theFirstSpaceIsFoundAtEveryOffset() {
+        for count in 0...40 {
+            for space in [nil] + Array(0..<count) {
+                var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: count)
+                if let space {
+                    bytes[space] = UInt8(ascii: " ")
+                    // Later spaces change nothing.
+                    for later in stride(from: space + 3, to: count, by: 5) { bytes[later] = UInt8(ascii: " ") }
+                }
+                let found = bytes.withUnsafeBytes { ScriptLineParser.spaceIndex($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: count) }
+                #expect(found == space, "\(count) bytes, space at \(String(describing: space))")
+            }
+        }
+        // A space more than one byte after the longest name ends no name: not a plain line.
+        let script = Script()
+        #expect(script.parsePlain("a.very.long.input.name.of.forty.bytes.xx 1") == nil)
+        #expect(script.parsePlain("a.very.long.input.name.of.forty.bytes.x 1") == nil)
+    }
+
     /// A line the fast path takes means what the general parser makes of it.
     @Test func plainLinesMeanWhatTheyMeanToTheGeneralParser() {
         var script = Script()
