@@ -119,6 +119,7 @@ extension CompilationPass {
         scope.activitySlots = activitySlots
         scope.inputNameSlot = inputNameSlot
         scope.stateNames = stateNamesForTests
+        scope.dataFields = dataFields
         let compiled = compileExpression(source, in: scope, expected: .bool, role: "a guard")
         if let compiled { compiledGuards[key] = compiled }
         return compiled
