@@ -12,6 +12,9 @@ package indirect enum CompiledExpression: Sendable {
     case arithmetic(Expression.BinaryOperator, CompiledExpression, CompiledExpression)
     case concatenate(CompiledExpression, CompiledExpression)
     case toDouble(CompiledExpression)
+    /// The operand's value, which must not be null (a nullable value stored where null is not
+    /// allowed, under `on_error: raise`).
+    case nonNull(CompiledExpression)
     /// A function applied to its arguments (as many as it takes).
     case call(BuiltinFunction, [CompiledExpression])
     /// A list of the items' values (not all constants; a list of constants is a `constant`).
@@ -106,6 +109,10 @@ extension CompiledExpression {
                 case .string(let b) = try rhs.evaluate(context, argument: argument)
             else { throw .nullOperand }
             return .string(a + b)
+        case .nonNull(let operand):
+            let value = try operand.evaluate(context, argument: argument)
+            if case .null = value { throw .nullOperand }
+            return value
         case .toDouble(let operand):
             switch try operand.evaluate(context, argument: argument) {
             case .int(let i): return .double(Double(i))
@@ -120,7 +127,7 @@ extension CompiledExpression {
             values.reserveCapacity(items.count)
             for item in items {
                 let value = try item.evaluate(context, argument: argument)
-                if value == .null { throw .nullOperand }
+                if case .null = value { throw .nullOperand }
                 values.append(value)
             }
             return .list(values)
@@ -140,7 +147,7 @@ extension CompiledExpression {
             fields.reserveCapacity(names.count)
             for (name, value) in zip(names, values) {
                 let field = try value.evaluate(context, argument: argument)
-                if field == .null { throw .nullOperand }
+                if case .null = field { throw .nullOperand }
                 fields.append(Record.Field(name, field))
             }
             return .record(Record(fields))
