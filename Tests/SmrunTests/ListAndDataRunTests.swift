@@ -96,6 +96,37 @@ import Testing
         #expect(run.errorText.contains("context variable 'marks' is of type [int], but the snapshot has a string at index 1 of its list"), "\(run.errorText)")
     }
 
+    /// A scenario starts from, and expects, lists written as YAML sequences.
+    @Test func scenariosStartFromAndExpectLists() throws {
+        let files = try TemporaryFiles()
+        _ = try files.file("tally.yaml", Self.machine)
+        let scenario = try files.file(
+            "tally.test.yaml",
+            """
+            machine: tally.yaml
+            scenarios:
+              - name: sums what it starts with
+                context: { marks: [1, 2] }
+                steps:
+                  - send: add
+                    expect: { context: { total: 3, marks: [3, 2] } }
+              - name: a list that differs fails
+                steps:
+                  - send: add
+                    expect: { context: { marks: [15] } }
+            """)
+        let run = try Smrun.run(["test", scenario])
+        #expect(run.exited(1), "\(run.errorText)")
+        #expect(run.text.contains("1 passed, 1 failed"), "\(run.text)")
+        #expect(run.text.contains("- context.marks: [15]\n    + context.marks: [15, 3]"), "\(run.text)")
+        let bad = try files.file(
+            "bad.test.yaml", "machine: tally.yaml\nscenarios:\n  - name: x\n    context: { marks: [1, true] }\n    steps: [{ send: add }]\n")
+        let refused = try Smrun.run(["test", bad])
+        #expect(refused.exited(2))
+        #expect(refused.errorText.contains("bad.test.yaml:4:27: error: the value of 'marks': a list's items are of one type, but it mixes bool and int [invalid-value]"),
+            "\(refused.errorText)")
+    }
+
     /// SCXML: a `<foreach>` whose item and index no `<data>` declares declares them; the items
     /// come in order; `<param>` values are taken when the send runs.
     @Test func scxmlListsLoopsAndParams() throws {

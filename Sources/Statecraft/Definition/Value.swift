@@ -89,19 +89,19 @@ extension Value: CustomStringConvertible {
 // MARK: - Lists
 
 extension Value {
-    /// The list of `items`, or why they cannot make one: a list holds ints, doubles, bools or
-    /// strings, all of one type, where ints among doubles are doubles. `nil` items' type, for
-    /// an empty list.
+    /// The list of `items`, or why they cannot make one (a context's initial list, a scenario's
+    /// value): ints, doubles, bools or strings, all of one type, where ints among doubles are
+    /// made doubles.
     package static func list(checking items: [Value]) -> Result<Value, ListProblem> {
         guard let elementType = Self.elementType(of: items) else {
-            let kinds = Set(items.map(\.type))
             if let nested = items.firstIndex(where: { $0.type == .list || $0.type == .record || $0.type == .null }) {
                 return .failure(ListProblem(index: nested, message: "a list holds ints, doubles, bools or strings, not \(items[nested].type)"))
             }
             let index = items.firstIndex { $0.type != items[0].type && !($0.type.isNumber && items[0].type.isNumber) } ?? 0
+            let kinds = Set(items.map(\.type.rawValue)).sorted()
             return .failure(ListProblem(
                 index: index,
-                message: "a list's items are of one type, but it mixes \(kinds.map(\.rawValue).sorted().joined(separator: " and "))"))
+                message: "a list's items are of one type, but it mixes \(kinds.dropLast().joined(separator: ", ")) and \(kinds.last!)"))
         }
         if elementType == .double {
             return .success(.list(items.map { if case .int(let i) = $0 { .double(Double(i)) } else { $0 } }))
