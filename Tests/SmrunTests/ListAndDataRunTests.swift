@@ -127,6 +127,43 @@ import Testing
             "\(refused.errorText)")
     }
 
+    /// SCXML: a variable that `<data id="x"/>` declares is nullable, and under `on_error: raise`
+    /// storing it where null is not allowed is a warning that raises only while it is null.
+    @Test func scxmlStoresANullableValueCheckingItWhenItRuns() throws {
+        let files = try TemporaryFiles()
+        let document = try files.file(
+            "nullable.scxml",
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
+              <datamodel><data id="x"/><data id="n" expr="0"/></datamodel>
+              <state id="a">
+                <transition event="set"><assign location="x" expr="5"/></transition>
+                <transition event="add"><assign location="n" expr="x + 1"/></transition>
+                <transition event="error.execution" target="failed"/>
+              </state>
+              <state id="failed"><transition event="back" target="a"/></state>
+            </scxml>
+            """)
+        let validated = try Smrun.run(["validate", document])
+        #expect(validated.exited(0))
+        #expect(validated.text.contains(
+            "nullable.scxml:5: warning: in the value of 'n' 'x + 1': expected a value of type int, found int?; it raises error.execution when it runs if the value is null (on_error: raise) [expression-type]"),
+            "\(validated.text)")
+        let run = try Smrun.run([document, "--send", "add", "--send", "back", "--send", "set", "--send", "add", "--format", "json"])
+        #expect(run.exited(0), "\(run.errorText)")
+        #expect(run.lines.count == 5, "\(run.text)")
+        #expect(run.lines[1].contains(#""input":"error.execution","ok":true,"from":"a","to":"failed""#), "\(run.text)")
+        #expect(run.lines[4].contains(#""context":{"x":5,"n":6}"#), "\(run.text)")
+        let rejecting = try files.file(
+            "rejecting.scxml",
+            try String(contentsOfFile: document, encoding: .utf8).replacingOccurrences(
+                of: "version=\"1.0\"", with: "version=\"1.0\" xmlns:sc=\"https://statecraft.dev/scxml\" sc:on-error=\"reject\""))
+        let refused = try Smrun.run(["validate", rejecting])
+        #expect(refused.exited(1))
+        #expect(refused.text.contains("rejecting.scxml:5: error: in the value of 'n' 'x + 1': expected a value of type int, found int? [expression-type]"),
+            "\(refused.text)")
+    }
+
     /// SCXML: a `<foreach>` whose item and index no `<data>` declares declares them; the items
     /// come in order; `<param>` values are taken when the send runs.
     @Test func scxmlListsLoopsAndParams() throws {
