@@ -28,13 +28,14 @@ final class LineEditor {
     /// Set by ``readCharacter`` when SIGINT interrupted the read.
     private var interrupted = false
 
-    /// `nil` when libedit cannot start (no terminal description, out of memory).
+    /// `nil` when libedit cannot start (no terminal description, out of memory). libedit must
+    /// be loaded (``loadLibrary()``).
     init?(historyPath: String?, complete: @escaping (String) -> SessionCompletion) {
         guard let input = fdopen(0, "r"), let output = fdopen(1, "w"), let errors = fdopen(2, "w"),
-            let editLine = el_init("smrun", input, output, errors)
+            let editLine = smrun_el_init("smrun", input, output, errors)
         else { return nil }
         guard let history = smrun_history_open(1000) else {
-            el_end(editLine)
+            smrun_el_end(editLine)
             return nil
         }
         self.editLine = editLine
@@ -52,12 +53,12 @@ final class LineEditor {
         smrun_el_bind_function(
             editLine, "smrun-complete", "Complete an input name or a command",
             { editLine, _ in LineEditor.owner(of: editLine).completeAtCursor() }, "^I")
-        el_source(editLine, nil)  // ~/.editrc, for vi keys and other bindings
+        smrun_el_source_user_settings(editLine)
     }
 
     deinit {
-        el_end(editLine)
-        history_end(history)
+        smrun_el_end(editLine)
+        smrun_history_close(history)
         free(promptText)
     }
 
@@ -71,7 +72,7 @@ final class LineEditor {
     func readLine() -> Read {
         interrupted = false
         var count: Int32 = 0
-        guard let text = el_gets(editLine, &count), count > 0 else {
+        guard let text = smrun_el_gets(editLine, &count), count > 0 else {
             if interrupted {
                 SessionFile.writeAll("^C\n", to: 1)
                 return .cancelled
@@ -86,6 +87,11 @@ final class LineEditor {
             if let historyPath { _ = smrun_history_save(history, historyPath) }
         }
         return .line(line)
+    }
+
+    /// Loads libedit, once; the reason it could not be loaded, or `nil` when it is.
+    static func loadLibrary() -> String? {
+        smrun_libedit_load() == 1 ? nil : String(cString: smrun_libedit_failure())
     }
 
     private static func owner(of editLine: OpaquePointer?) -> LineEditor {
@@ -130,12 +136,12 @@ final class LineEditor {
     /// TAB: inserts what completes the word before the cursor; when that adds nothing and
     /// several words fit, lists them under the line.
     private func completeAtCursor() -> UInt8 {
-        guard let info = el_line(editLine)?.pointee, let start = info.buffer, let cursor = info.cursor else { return UInt8(CC_ERROR) }
+        guard let info = smrun_el_line(editLine)?.pointee, let start = info.buffer, let cursor = info.cursor else { return UInt8(CC_ERROR) }
         let typed = String(decoding: UnsafeRawBufferPointer(start: start, count: cursor - start), as: UTF8.self)
         let completion = complete(typed)
         let insertion = completion.insertion
         if !insertion.isEmpty {
-            return el_insertstr(editLine, insertion) == 0 ? UInt8(CC_REFRESH) : UInt8(CC_ERROR)
+            return smrun_el_insertstr(editLine, insertion) == 0 ? UInt8(CC_REFRESH) : UInt8(CC_ERROR)
         }
         guard completion.candidates.count > 1 else { return UInt8(CC_ERROR) }
         SessionFile.writeAll("\n" + completion.candidates.map(\.word).joined(separator: "  ") + "\n", to: 1)
