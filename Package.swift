@@ -19,10 +19,11 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
         // The system's libxml2, for SCXML documents, and the system's libedit, for `smrun repl`'s
-        // line editing: each loaded with dlopen on first use, not linked, so that a program
-        // that reads no SCXML and edits no lines never loads them nor what they need.
-        .target(name: "CLibXML2"),
-        .target(name: "CLibEdit"),
+        // line editing: their declarations only, as each is loaded with dlopen on first use
+        // rather than linked (so that a program that reads no SCXML and edits no lines never
+        // loads them nor what they need). Headers only: no C is compiled.
+        .systemLibrary(name: "CLibXML2"),
+        .systemLibrary(name: "CLibEdit"),
         .target(name: "Statecraft"),
         .target(name: "StatecraftYAML", dependencies: ["Statecraft", "CLibYAML"]),
         .target(name: "StatecraftSCXML", dependencies: ["Statecraft", "StatecraftYAML", "CLibXML2"]),

@@ -25,8 +25,7 @@ final class XMLStreamReader {
     /// Where an element or attribute of the SCXML standard lives.
     static let scxmlNamespace = "http://www.w3.org/2005/07/scxml"
 
-    /// libxml2's functions (loaded on the first read, CLibXML2).
-    private let libxml2: StatecraftLibXML2
+    private let libxml2: LibXML2
     private let reader: xmlTextReaderPtr
     private let limits: YAMLLimits
     /// The problem that stopped the read, if one did.
@@ -84,7 +83,7 @@ final class XMLStreamReader {
         var text: String?
     }
 
-    private init(libxml2: StatecraftLibXML2, reader: xmlTextReaderPtr, limits: YAMLLimits) {
+    private init(libxml2: LibXML2, reader: xmlTextReaderPtr, limits: YAMLLimits) {
         self.libxml2 = libxml2
         self.reader = reader
         self.limits = limits
@@ -101,11 +100,14 @@ final class XMLStreamReader {
         _ bytes: [UInt8], limits: YAMLLimits, decode: (XMLStreamReader, XMLElement) -> Decoded
     ) -> Result<(decoded: Decoded, textDiagnostics: [Diagnostic], stateIds: Set<String>), Diagnostic> {
         if let problem = prologProblem(bytes) { return .failure(problem) }
-        guard let libxml2 = statecraft_libxml2()?.pointee else {
+        let libxml2: LibXML2
+        switch LibXML2.loaded {
+        case .success(let functions): libxml2 = functions
+        case .failure(let failure):
             return .failure(
                 .error(
                     .unreadableFile,
-                    "reading SCXML needs the system's libxml2 (Debian: libxml2), which could not be loaded: \(String(cString: statecraft_libxml2_failure()))",
+                    "reading SCXML needs the system's libxml2 (Debian: libxml2), which could not be loaded: \(failure.message)",
                     at: nil))
         }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue)

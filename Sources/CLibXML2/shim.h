@@ -1,12 +1,12 @@
 // The part of the system's libxml2 that Statecraft's SCXML reader uses, declared here as
-// libxml2's own headers declare it (the ABI of libxml2.so.2, unchanged in libxml2.so.16), and
-// loaded with dlopen on first use rather than linked: a program that never reads SCXML never
-// maps libxml2, nor the ICU, lzma and zlib it brings. Not linking is also why libxml2's headers
-// are not used: reaching them (/usr/include/libxml2) takes pkg-config, through which SwiftPM
-// also links every program against the library.
+// libxml2's own headers declare it (the ABI of libxml2.so.2, unchanged in libxml2.so.16): its
+// types and constants. libxml2 is not linked: the reader loads it with dlopen on first use
+// (LibXML2.swift) and calls its functions through the addresses found there, so that a
+// program that never reads SCXML never maps libxml2, nor the ICU, lzma and zlib it brings.
+// Not linking is also why libxml2's headers are not used: reaching them (/usr/include/libxml2)
+// takes pkg-config, through which SwiftPM would link every program against the library.
 //
-// Only the fields and constants Statecraft reads are named with their meaning; the structs keep
-// libxml2's layout whole, as the reader reads from structs libxml2 built.
+// The structs keep libxml2's layout whole, as the reader reads structs that libxml2 built.
 #ifndef STATECRAFT_CLIBXML2_H
 #define STATECRAFT_CLIBXML2_H
 
@@ -93,6 +93,7 @@ typedef struct _xmlError {
     void *_Nullable node;
 } xmlError;
 
+/// What libxml2 calls with each error (xmlerror.h).
 typedef void (*xmlStructuredErrorFunc)(void *_Nullable userData, xmlError *_Nullable error);
 
 /// What the reader stands on (xmlreader.h).
@@ -123,29 +124,6 @@ typedef enum {
     XML_PARSE_NOCDATA = 1 << 14,
     XML_PARSE_BIG_LINES = 1 << 22
 } xmlParserOption;
-
-/// libxml2's functions that the reader calls, by their libxml2 names.
-typedef struct {
-    xmlTextReaderPtr _Nullable (*_Nonnull xmlReaderForMemory)(
-        const char *buffer, int size, const char *_Nullable url, const char *_Nullable encoding, int options);
-    void (*_Nonnull xmlFreeTextReader)(xmlTextReaderPtr reader);
-    void (*_Nonnull xmlTextReaderSetStructuredErrorHandler)(
-        xmlTextReaderPtr reader, xmlStructuredErrorFunc _Nullable handler, void *_Nullable context);
-    int (*_Nonnull xmlTextReaderRead)(xmlTextReaderPtr reader);
-    int (*_Nonnull xmlTextReaderNodeType)(xmlTextReaderPtr reader);
-    int (*_Nonnull xmlTextReaderGetParserLineNumber)(xmlTextReaderPtr reader);
-    int (*_Nonnull xmlTextReaderIsEmptyElement)(xmlTextReaderPtr reader);
-    const xmlChar *_Nullable (*_Nonnull xmlTextReaderConstValue)(xmlTextReaderPtr reader);
-    xmlNode *_Nullable (*_Nonnull xmlTextReaderCurrentNode)(xmlTextReaderPtr reader);
-    long (*_Nonnull xmlGetLineNo)(const xmlNode *node);
-} StatecraftLibXML2;
-
-/// libxml2's functions, the library loaded and initialised by the first call (from any thread);
-/// NULL when it cannot be, with the reason in `statecraft_libxml2_failure()`.
-const StatecraftLibXML2 *_Nullable statecraft_libxml2(void);
-
-/// Why libxml2 could not be loaded (the dynamic loader's message), or "" when it was.
-const char *statecraft_libxml2_failure(void);
 
 #pragma clang assume_nonnull end
 
