@@ -9,8 +9,15 @@ import ArgumentParser
 /// `smrun`: runs, validates, draws and explores state machines written in YAML files.
 @main
 struct Smrun: ParsableCommand {
+    /// The program's name. Each subcommand also gives it as its `_superCommandName`: parsed as
+    /// the root (``parsedWithoutRoot()``), a command that names a super command skips
+    /// swift-argument-parser's check for a completion-script request (two more parses of the
+    /// line, a third of a run's start-up), which only `smrun` itself answers. Help, usage and
+    /// completion scripts always come from the root `smrun`, which does not read it.
+    static let name = "smrun"
+
     static let configuration = CommandConfiguration(
-        commandName: "smrun",
+        commandName: name,
         abstract: "Run, validate, draw, explore and test state machines written in YAML files, and show their state files.",
         version: SmrunVersion.current,
         subcommands: [
