@@ -23,13 +23,14 @@ deps:
 	pkg-config --exists libedit 2>/dev/null || missing="$$missing libedit-dev pkg-config"; \
 	[ -z "$$missing" ] || { $(APT_INSTALL) $$missing; }
 
-# The tests also need libxml2 (SCXML documents), Graphviz's dot (every diagram renders), tmux (smrun repl at a terminal),
-# bash, zsh and fish (completion scripts), Python's jsonschema and PyYAML from PyPI (the
+# The tests also need libxml2 and its headers (Debian: libxml2-dev; SCXML documents, and a test
+# that checks Statecraft's own declarations of libxml2 against them), Graphviz's dot (every
+# diagram renders), tmux (smrun repl at a terminal), bash, zsh and fish (completion scripts), Python's jsonschema and PyYAML from PyPI (the
 # machine-file schema), through pip, or Debian's packages of them where pip may not install,
 # and junitparser (to read `smrun test --format junit` as a CI system does).
 test-deps: deps
 	@missing=""; \
-	/sbin/ldconfig -p | grep -q 'libxml2\.so\.2 ' || missing="$$missing libxml2"; \
+	pkg-config --exists libxml-2.0 2>/dev/null || missing="$$missing libxml2-dev"; \
 	command -v dot >/dev/null || missing="$$missing graphviz"; \
 	command -v tmux >/dev/null || missing="$$missing tmux"; \
 	command -v zsh >/dev/null || missing="$$missing zsh"; \
