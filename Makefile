@@ -25,9 +25,10 @@ deps:
 
 # The tests also need libxml2 and its headers (Debian: libxml2-dev; SCXML documents, and a test
 # that checks Statecraft's own declarations of libxml2 against them), Graphviz's dot (every
-# diagram renders), tmux (smrun repl at a terminal), bash, zsh and fish (completion scripts), Python's jsonschema and PyYAML from PyPI (the
-# machine-file schema), through pip, or Debian's packages of them where pip may not install,
-# and junitparser (to read `smrun test --format junit` as a CI system does).
+# diagram renders), tmux (smrun repl at a terminal), bash, zsh and fish (completion scripts),
+# Python's jsonschema and PyYAML from PyPI (the machine-file schema), through pip, or Debian's
+# packages of them where pip may not install, and junitparser (to read `smrun test --format
+# junit` as a CI system does).
 test-deps: deps
 	@missing=""; \
 	pkg-config --exists libxml-2.0 2>/dev/null || missing="$$missing libxml2-dev"; \
