@@ -1,8 +1,8 @@
 @_spi(Engine) import Statecraft
 
-/// A value as JSON text (`12`, `1.5`, `true`, `null`, `"text"`), handed over in pieces without
-/// building a `String`, so that the printer writes it into its output and the context text
-/// into its own buffer.
+/// A value as JSON text (`12`, `1.5`, `true`, `null`, `"text"`, `[1,2]`), handed over in pieces
+/// without building a `String` (but for a list or a record), so that the printer writes it into
+/// its output and the context text into its own buffer.
 enum JSONValueText {
     /// Calls `body` with the pieces of `value`'s JSON text, in order.
     @inline(__always)
@@ -15,6 +15,9 @@ enum JSONValueText {
         case .bool(let b): body(literal(b ? "true" : "false"))
         case .null: body(literal("null"))
         case .string(var s): s.withUTF8 { stringPieces(UnsafeRawBufferPointer($0), body) }
+        case .list, .record:
+            var text = value.jsonText
+            text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
         }
     }
 
