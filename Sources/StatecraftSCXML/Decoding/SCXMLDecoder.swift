@@ -13,8 +13,18 @@ struct SCXMLDecoder {
 
     var context: [ContextVariable] = []
     var effects: [EffectDefinition] = []
-    /// Named effects (`<sc:effect>`) read so far: their body's text, to refuse a name given two bodies.
-    var namedEffectBodies: [String: String] = [:]
+    /// A named effect's first body: its elements as the reader recorded them, and its steps.
+    struct NamedEffectBody {
+        var written: [Int]
+        var steps: [EffectDefinition.Step]
+    }
+
+    /// Named effects (`<sc:effect>`) read so far, with the body each was given first, to refuse
+    /// a name given two bodies: by name, into ``namedEffectBodyList``, and by the name's
+    /// spelling (the index + 1, 0 for none), so that most uses hash no string.
+    var namedEffectBodies: [String: Int] = [:]
+    var namedEffectBySpelling: [Int] = []
+    var namedEffectBodyList: [NamedEffectBody] = []
     /// How many effects each generated name (`STATE.onentry`, ...) has had.
     var generatedEffectCounts: [String: Int] = [:]
     var transitions: [TransitionDefinition] = []
@@ -297,7 +307,7 @@ struct SCXMLDecoder {
 
     /// A space-separated list of ids; one id (most lists) keeps the value's spelling.
     func names(_ value: Named) -> [Named] {
-        if XMLWhitespace.isOneToken(value.name) { return [value] }
+        if stream.shape(of: value).contains(.oneToken) { return [value] }
         return XMLWhitespace.tokens(value.name).map { Named($0, at: value.position) }
     }
 
@@ -310,7 +320,7 @@ struct SCXMLDecoder {
         var target: Named?
         var moreTargets: [Named] = []
         if let value = element.named("target") {
-            if XMLWhitespace.isOneToken(value.name) {
+            if stream.shape(of: value).contains(.oneToken) {
                 target = value
             } else {
                 let targets = names(value)
@@ -348,7 +358,7 @@ struct SCXMLDecoder {
         }
         let event = element.named("event")
         // One event name, not a pattern (most transitions): the value itself, its spelling kept.
-        if let event, XMLWhitespace.isOneToken(event.name), !Self.mayBePattern(event.name) {
+        if let event, stream.shape(of: event) == .oneToken {
             useEvent(event)
             transitions.append(transition(event, isEventless: false))
             return
@@ -373,11 +383,6 @@ struct SCXMLDecoder {
     /// An SCXML event descriptor: `*`, or a name matching itself and the names that extend it by
     /// `.`-separated tokens; `NAME.*` and `NAME.` say the same. Returns the name, and whether it
     /// was written as a pattern (`*`: the name `*`).
-    /// Whether a descriptor may be a pattern: it ends in `.` or `*` (``eventDescriptor(_:)`` tells).
-    private static func mayBePattern(_ text: String) -> Bool {
-        text.utf8.last == UInt8(ascii: ".") || text.utf8.last == UInt8(ascii: "*")
-    }
-
     private static func eventDescriptor(_ text: String) -> (name: String, isPattern: Bool) {
         if text == "*" { return ("*", true) }
         // Read as bytes: Substring's hasSuffix is slow, and this runs once per transition.
@@ -404,10 +409,24 @@ struct SCXMLDecoder {
             }
         }
         guard !extended.isEmpty else { return }
-        // In place: a copy of every transition costs more than the check.
-        for index in transitions.indices
-        where !transitions[index].isEventless && !transitions[index].isPattern && extended.contains(transitions[index].input.name) {
-            transitions[index].input.name += ".*"
+        // In place, reading only the input's fields: a copy of every transition costs more than
+        // the check. An input name is looked up once per spelling (a large document names a
+        // few hundred events on 100,000 transitions), and the answer kept by its spelling.
+        var becomesPattern: [UInt8] = []  // by spelling: 0 not known yet, 1 no, 2 yes
+        for index in transitions.indices where !transitions[index].isEventless {
+            let spelling = transitions[index].input.spelling
+            if spelling >= 0 && spelling < becomesPattern.count && becomesPattern[spelling] != 0 {
+                if becomesPattern[spelling] == 2 { transitions[index].input.name += ".*" }
+                continue
+            }
+            let name = transitions[index].input.name
+            // SCXML's transitions have no `after` delay: a pattern is one by its name alone.
+            let extends = !TransitionDefinition.isPattern(name, isEventless: false, hasDelay: false) && extended.contains(name)
+            if spelling >= 0 {
+                if spelling >= becomesPattern.count { becomesPattern += repeatElement(0, count: spelling + 1 - becomesPattern.count) }
+                becomesPattern[spelling] = extends ? 2 : 1
+            }
+            if extends { transitions[index].input.name += ".*" }
         }
     }
 
