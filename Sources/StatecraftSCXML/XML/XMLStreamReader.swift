@@ -236,6 +236,11 @@ final class XMLStreamReader {
         lastClosed.serial == element.serial ? lastClosed.text : nil
     }
 
+    /// The text of an attribute value read by this reader, by its spelling.
+    func value(_ spelling: Int) -> String {
+        values.strings[spelling]
+    }
+
     /// The shape of an attribute value read by this reader (`value.spelling`), or of any text.
     func shape(of value: Named) -> ValueShape {
         if value.spelling >= 0 && value.spelling < valueShapes.count { return valueShapes[value.spelling] }
@@ -381,7 +386,7 @@ final class XMLStreamReader {
                 attributes.append(
                     XMLElement.Attribute(
                         namespace: Self.namespace(current.pointee.ns?.pointee.href), name: attributeName(current.pointee.name),
-                        value: values.strings[spelling], spelling: spelling))
+                        spelling: spelling))
                 attribute = current.pointee.next
             }
         }
@@ -389,7 +394,8 @@ final class XMLStreamReader {
         let isSCXML = namespace == .scxml || namespace == .none
         let element = XMLElement(
             namespace: namespace, name: name, line: startLine > 0 ? startLine : (parserLine?.line ?? 0), attributes: attributes,
-            depth: depth, serial: elementCount, attributeRules: namespace == .statecraft ? elementName.statecraftRules : elementName.scxmlRules)
+            depth: depth, serial: elementCount, attributeRules: namespace == .statecraft ? elementName.statecraftRules : elementName.scxmlRules,
+            reader: self)
         elementCount += 1
         if isSCXML, elementName.isState, let id = element.attribute("id") {
             stateIds.insert(id)
