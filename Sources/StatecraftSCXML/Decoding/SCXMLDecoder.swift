@@ -343,21 +343,25 @@ struct SCXMLDecoder {
             error(.invalidValue, "a transition with sc:reject has no target and no executable content", element)
         }
         let description = element.attribute("description", namespace: .statecraft)
-        func transition(_ input: Named, isEventless: Bool) -> TransitionDefinition {
-            // Most transitions have one target and none of the rare parts: built from their
-            // stored parts, without an array for the one source state.
-            if moreTargets.isEmpty && refusal == nil && description == nil {
-                return TransitionDefinition(
-                    input, from: .state(source), to: target, when: guardExpression, effects: NameList(effects), at: element.position,
-                    isInternal: isInternal, isEventless: isEventless)
-            }
-            return TransitionDefinition(
-                input, from: .states([source]), to: target, when: guardExpression, effects: effects, rejecting: refusal,
-                description: description, at: element.position, moreTargets: moreTargets, isInternal: isInternal,
-                isEventless: isEventless)
-        }
         let event = element.named("event")
-        // One event name, not a pattern (most transitions): the value itself, its spelling kept.
+        let position = element.position
+        // One event name, not a pattern, one target or none, and none of the rare parts (most
+        // transitions): built from its parts handed over, not copied (a copy retains each name),
+        // and without an array for the one source state.
+        if let event, stream.shape(of: event) == .oneToken, moreTargets.isEmpty, refusal == nil, description == nil {
+            useEvent(event)
+            transitions.append(
+                TransitionDefinition(
+                    consume event, from: .state(source), to: consume target, when: consume guardExpression,
+                    effects: NameList(consume effects), at: position, isInternal: isInternal, isEventless: false))
+            return
+        }
+        // Not a nested function: one capturing the `var`s above would box them on the heap.
+        let parts = TransitionParts(
+            source: source, target: target, moreTargets: moreTargets, guardExpression: guardExpression, effects: effects,
+            refusal: refusal, description: description, position: position, isInternal: isInternal)
+        func transition(_ input: Named, isEventless: Bool) -> TransitionDefinition { parts.transition(input, isEventless: isEventless) }
+        // One event name, not a pattern, with rare parts: the value itself, its spelling kept.
         if let event, stream.shape(of: event) == .oneToken {
             useEvent(event)
             transitions.append(transition(event, isEventless: false))
@@ -369,14 +373,41 @@ struct SCXMLDecoder {
             if descriptors.isEmpty { error(.invalidValue, "<transition event> is empty; leave it out for an eventless transition", element) }
         }
         if descriptors.isEmpty {
-            transitions.append(transition(Named("", at: element.position), isEventless: true))
+            transitions.append(transition(Named("", at: position), isEventless: true))
         }
         // A transition on several descriptors is one transition per descriptor, in a row: for any
         // event, the first of them that matches is taken, as the one SCXML transition would be.
         for descriptor in descriptors {
-            if !descriptor.isPattern { useEvent(Named(descriptor.name, at: element.position)) }
+            if !descriptor.isPattern { useEvent(Named(descriptor.name, at: position)) }
             let input = descriptor.isPattern && descriptor.name != "*" ? descriptor.name + ".*" : descriptor.name
-            transitions.append(transition(Named(input, at: element.position), isEventless: false))
+            transitions.append(transition(Named(input, at: position), isEventless: false))
+        }
+    }
+
+    /// What the transitions made of one `<transition>` share, but their input.
+    private struct TransitionParts {
+        var source: Named
+        var target: Named?
+        var moreTargets: [Named]
+        var guardExpression: ExpressionSource?
+        var effects: [Named]
+        var refusal: String?
+        var description: String?
+        var position: SourcePosition
+        var isInternal: Bool
+
+        func transition(_ input: Named, isEventless: Bool) -> TransitionDefinition {
+            // Most transitions have one target and none of the rare parts: built from their
+            // stored parts, without an array for the one source state.
+            if moreTargets.isEmpty && refusal == nil && description == nil {
+                return TransitionDefinition(
+                    input, from: .state(source), to: target, when: guardExpression, effects: NameList(effects), at: position,
+                    isInternal: isInternal, isEventless: isEventless)
+            }
+            return TransitionDefinition(
+                input, from: .states([source]), to: target, when: guardExpression, effects: effects, rejecting: refusal,
+                description: description, at: position, moreTargets: moreTargets, isInternal: isInternal,
+                isEventless: isEventless)
         }
     }
 
