@@ -248,8 +248,10 @@ final class XMLStreamReader {
         return text.withUTF8 { ValueShape(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Starts recording the start tags read from now on (one recording at a time).
+    /// Starts recording the start tags read from now on. One recording at a time: SCXML puts no
+    /// `<sc:effect>` in another's body, and one started inside another would end it.
     func startRecording() {
+        precondition(recording == nil, "a recording started inside another")
         recording = []
         recordingDepth = open.count
     }
