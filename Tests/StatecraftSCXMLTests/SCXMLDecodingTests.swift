@@ -135,6 +135,32 @@ import Testing
         #expect(bodies["notify"]?.isEmpty == true, "an empty <sc:effect> declares a hook")
     }
 
+    @Test func aNamedEffectWrittenAgainMustSayTheSame() throws {
+        let bump = "<assign location=\"n\" expr=\"n + 1\"/><send event=\"tick\" delay=\"1s\" idlocation=\"sent\"/>"
+        let document = """
+            <datamodel><data id="n" expr="0"/><data id="sent" expr="''"/></datamodel>
+            <state id="a">
+              <transition event="go" target="b"><sc:effect name="bump">\(bump)</sc:effect></transition>
+              <transition event="tick" target="b"><sc:effect name="bump">
+                \(bump)
+              </sc:effect></transition>
+            </state>
+            <state id="b">
+              <transition event="go" target="a"><sc:effect name="reset"><assign location="n" expr="0"/></sc:effect></transition>
+              <transition event="tick" target="a"><sc:effect name="reset"><assign expr="0" location="n"/></sc:effect></transition>
+            </state>
+            """
+        let loaded = load(document)
+        // Written alike, whatever the layout: one body, though each `idlocation` makes up an id
+        // of its own; written otherwise, with the same steps: one body too.
+        #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics)")
+        let definition = try #require(loaded.definition)
+        #expect(definition.effects.map(\.name.name).sorted() == ["bump", "reset"])
+        #expect(definition.transitions.map { $0.effects.map(\.name) } == [["bump"], ["bump"], ["reset"], ["reset"]])
+        let different = errors(document.replacingOccurrences(of: "<assign expr=\"0\"", with: "<assign expr=\"1\""))
+        #expect(different == ["11: error: effect 'reset' is given two different bodies [duplicate-effect]"])
+    }
+
     @Test func statecraftAdditionsDeclareWhatSCXMLCannot() throws {
         let loaded = load(
             """

@@ -36,26 +36,44 @@ extension SCXMLDecoder {
     }
 
     /// `<sc:effect name="NAME">`: the named effect, with the body written inside it (a hook when
-    /// empty). A name used again must have the same body.
+    /// empty). A name used again must have the same body: one written alike (the same elements
+    /// and attribute values, as the reader records them) is, and another is compared with the
+    /// first by what its steps say, without positions.
     private mutating func namedEffect(_ element: XMLElement) -> Named {
         checkAttributes(element)
         guard let named = element.named("name") else {
             error(.missingKey, "<sc:effect> needs a name", element)
             return Named("", at: element.position)
         }
-        let name = named.name
-        let body = EffectDefinition(named, steps: steps(of: element))
-        let text = Self.text(of: body.steps)
-        if let known = namedEffectBodies[name] {
-            if known != text {
-                error(.duplicateEffect, "effect '\(name)' is given two different bodies", element)
+        stream.startRecording()
+        let steps = steps(of: element)
+        let written = stream.stopRecording()
+        if let known = namedEffectBody(named) {
+            if known.written != written && Self.text(of: known.steps) != Self.text(of: steps) {
+                error(.duplicateEffect, "effect '\(named.name)' is given two different bodies", element)
             }
         } else {
-            namedEffectBodies[name] = text
+            namedEffectBodies[named.name] = namedEffectBodyList.count
+            if named.spelling >= 0 {
+                if named.spelling >= namedEffectBySpelling.count {
+                    namedEffectBySpelling += repeatElement(0, count: named.spelling + 1 - namedEffectBySpelling.count)
+                }
+                namedEffectBySpelling[named.spelling] = namedEffectBodyList.count + 1
+            }
+            namedEffectBodyList.append(NamedEffectBody(written: written, steps: steps))
             // An empty body declares a hook, as `NAME:` without a body does in a machine file.
-            effects.append(body)
+            effects.append(EffectDefinition(named, steps: steps))
         }
-        return body.name
+        return named
+    }
+
+    /// The body a named effect was given first, found by its name's spelling when it has one.
+    private func namedEffectBody(_ name: Named) -> NamedEffectBody? {
+        if name.spelling >= 0 {
+            guard name.spelling < namedEffectBySpelling.count, namedEffectBySpelling[name.spelling] > 0 else { return nil }
+            return namedEffectBodyList[namedEffectBySpelling[name.spelling] - 1]
+        }
+        return namedEffectBodies[name.name].map { namedEffectBodyList[$0] }
     }
 
     /// The steps, as text without positions: two bodies written alike read alike.

@@ -16,8 +16,18 @@ struct SCXMLDecoder {
     /// declares become context variables starting as `null`, as SCXML's `<foreach>` declares them.
     var loopVariables: [Named] = []
     var effects: [EffectDefinition] = []
-    /// Named effects (`<sc:effect>`) read so far: their body's text, to refuse a name given two bodies.
-    var namedEffectBodies: [String: String] = [:]
+    /// A named effect's first body: its elements as the reader recorded them, and its steps.
+    struct NamedEffectBody {
+        var written: [Int]
+        var steps: [EffectDefinition.Step]
+    }
+
+    /// Named effects (`<sc:effect>`) read so far, with the body each was given first, to refuse
+    /// a name given two bodies: by name, into ``namedEffectBodyList``, and by the name's
+    /// spelling (the index + 1, 0 for none), so that most uses hash no string.
+    var namedEffectBodies: [String: Int] = [:]
+    var namedEffectBySpelling: [Int] = []
+    var namedEffectBodyList: [NamedEffectBody] = []
     /// How many effects each generated name (`STATE.onentry`, ...) has had.
     var generatedEffectCounts: [String: Int] = [:]
     var transitions: [TransitionDefinition] = []
@@ -311,7 +321,7 @@ struct SCXMLDecoder {
 
     /// A space-separated list of ids; one id (most lists) keeps the value's spelling.
     func names(_ value: Named) -> [Named] {
-        if XMLWhitespace.isOneToken(value.name) { return [value] }
+        if stream.shape(of: value).contains(.oneToken) { return [value] }
         return XMLWhitespace.tokens(value.name).map { Named($0, at: value.position) }
     }
 
@@ -324,7 +334,7 @@ struct SCXMLDecoder {
         var target: Named?
         var moreTargets: [Named] = []
         if let value = element.named("target") {
-            if XMLWhitespace.isOneToken(value.name) {
+            if stream.shape(of: value).contains(.oneToken) {
                 target = value
             } else {
                 let targets = names(value)
@@ -347,22 +357,26 @@ struct SCXMLDecoder {
             error(.invalidValue, "a transition with sc:reject has no target and no executable content", element)
         }
         let description = element.attribute("description", namespace: .statecraft)
-        func transition(_ input: Named, isEventless: Bool) -> TransitionDefinition {
-            // Most transitions have one target and none of the rare parts: built from their
-            // stored parts, without an array for the one source state.
-            if moreTargets.isEmpty && refusal == nil && description == nil {
-                return TransitionDefinition(
-                    input, from: .state(source), to: target, when: guardExpression, effects: NameList(effects), at: element.position,
-                    isInternal: isInternal, isEventless: isEventless)
-            }
-            return TransitionDefinition(
-                input, from: .states([source]), to: target, when: guardExpression, effects: effects, rejecting: refusal,
-                description: description, at: element.position, moreTargets: moreTargets, isInternal: isInternal,
-                isEventless: isEventless)
-        }
         let event = element.named("event")
-        // One event name, not a pattern (most transitions): the value itself, its spelling kept.
-        if let event, XMLWhitespace.isOneToken(event.name), !Self.mayBePattern(event.name) {
+        let position = element.position
+        // One event name, not a pattern, one target or none, and none of the rare parts (most
+        // transitions): built from its parts handed over, not copied (a copy retains each name),
+        // and without an array for the one source state.
+        if let event, stream.shape(of: event) == .oneToken, moreTargets.isEmpty, refusal == nil, description == nil {
+            useEvent(event)
+            transitions.append(
+                TransitionDefinition(
+                    consume event, from: .state(source), to: consume target, when: consume guardExpression,
+                    effects: NameList(consume effects), at: position, isInternal: isInternal, isEventless: false))
+            return
+        }
+        // Not a nested function: one capturing the `var`s above would box them on the heap.
+        let parts = TransitionParts(
+            source: source, target: target, moreTargets: moreTargets, guardExpression: guardExpression, effects: effects,
+            refusal: refusal, description: description, position: position, isInternal: isInternal)
+        func transition(_ input: Named, isEventless: Bool) -> TransitionDefinition { parts.transition(input, isEventless: isEventless) }
+        // One event name, not a pattern, with rare parts: the value itself, its spelling kept.
+        if let event, stream.shape(of: event) == .oneToken {
             useEvent(event)
             transitions.append(transition(event, isEventless: false))
             return
@@ -373,25 +387,47 @@ struct SCXMLDecoder {
             if descriptors.isEmpty { error(.invalidValue, "<transition event> is empty; leave it out for an eventless transition", element) }
         }
         if descriptors.isEmpty {
-            transitions.append(transition(Named("", at: element.position), isEventless: true))
+            transitions.append(transition(Named("", at: position), isEventless: true))
         }
         // A transition on several descriptors is one transition per descriptor, in a row: for any
         // event, the first of them that matches is taken, as the one SCXML transition would be.
         for descriptor in descriptors {
-            if !descriptor.isPattern { useEvent(Named(descriptor.name, at: element.position)) }
+            if !descriptor.isPattern { useEvent(Named(descriptor.name, at: position)) }
             let input = descriptor.isPattern && descriptor.name != "*" ? descriptor.name + ".*" : descriptor.name
-            transitions.append(transition(Named(input, at: element.position), isEventless: false))
+            transitions.append(transition(Named(input, at: position), isEventless: false))
+        }
+    }
+
+    /// What the transitions made of one `<transition>` share, but their input.
+    private struct TransitionParts {
+        var source: Named
+        var target: Named?
+        var moreTargets: [Named]
+        var guardExpression: ExpressionSource?
+        var effects: [Named]
+        var refusal: String?
+        var description: String?
+        var position: SourcePosition
+        var isInternal: Bool
+
+        func transition(_ input: Named, isEventless: Bool) -> TransitionDefinition {
+            // Most transitions have one target and none of the rare parts: built from their
+            // stored parts, without an array for the one source state.
+            if moreTargets.isEmpty && refusal == nil && description == nil {
+                return TransitionDefinition(
+                    input, from: .state(source), to: target, when: guardExpression, effects: NameList(effects), at: position,
+                    isInternal: isInternal, isEventless: isEventless)
+            }
+            return TransitionDefinition(
+                input, from: .states([source]), to: target, when: guardExpression, effects: effects, rejecting: refusal,
+                description: description, at: position, moreTargets: moreTargets, isInternal: isInternal,
+                isEventless: isEventless)
         }
     }
 
     /// An SCXML event descriptor: `*`, or a name matching itself and the names that extend it by
     /// `.`-separated tokens; `NAME.*` and `NAME.` say the same. Returns the name, and whether it
     /// was written as a pattern (`*`: the name `*`).
-    /// Whether a descriptor may be a pattern: it ends in `.` or `*` (``eventDescriptor(_:)`` tells).
-    private static func mayBePattern(_ text: String) -> Bool {
-        text.utf8.last == UInt8(ascii: ".") || text.utf8.last == UInt8(ascii: "*")
-    }
-
     private static func eventDescriptor(_ text: String) -> (name: String, isPattern: Bool) {
         if text == "*" { return ("*", true) }
         // Read as bytes: Substring's hasSuffix is slow, and this runs once per transition.
@@ -418,10 +454,24 @@ struct SCXMLDecoder {
             }
         }
         guard !extended.isEmpty else { return }
-        // In place: a copy of every transition costs more than the check.
-        for index in transitions.indices
-        where !transitions[index].isEventless && !transitions[index].isPattern && extended.contains(transitions[index].input.name) {
-            transitions[index].input.name += ".*"
+        // In place, reading only the input's fields: a copy of every transition costs more than
+        // the check. An input name is looked up once per spelling (a large document names a
+        // few hundred events on 100,000 transitions), and the answer kept by its spelling.
+        var becomesPattern: [UInt8] = []  // by spelling: 0 not known yet, 1 no, 2 yes
+        for index in transitions.indices where !transitions[index].isEventless {
+            let spelling = transitions[index].input.spelling
+            if spelling >= 0 && spelling < becomesPattern.count && becomesPattern[spelling] != 0 {
+                if becomesPattern[spelling] == 2 { transitions[index].input.name += ".*" }
+                continue
+            }
+            let name = transitions[index].input.name
+            // SCXML's transitions have no `after` delay: a pattern is one by its name alone.
+            let extends = !TransitionDefinition.isPattern(name, isEventless: false, hasDelay: false) && extended.contains(name)
+            if spelling >= 0 {
+                if spelling >= becomesPattern.count { becomesPattern += repeatElement(0, count: spelling + 1 - becomesPattern.count) }
+                becomesPattern[spelling] = extends ? 2 : 1
+            }
+            if extends { transitions[index].input.name += ".*" }
         }
     }
 

@@ -5,11 +5,13 @@ import Statecraft
 /// (``XMLStreamReader/nextChild(of:)``), and its text once they are read
 /// (``XMLStreamReader/text(of:)``).
 struct XMLElement {
-    /// An attribute: namespace, local name and value (entities and character references replaced).
+    /// An attribute: namespace, local name and value (entities and character references
+    /// replaced), the value kept as its spelling, whose `String` the reader holds: an element's
+    /// attributes so cost no reference counting to make or to drop, and a value is retained only
+    /// when the decoder reads it.
     struct Attribute {
         var namespace: XMLNamespace
         var name: String
-        var value: String
         /// The value's id, the same for every attribute of the document with the same value.
         var spelling: Int
     }
@@ -26,7 +28,11 @@ struct XMLElement {
     var serial: Int
     /// The attributes it takes: Statecraft's element's when it is in Statecraft's namespace,
     /// else SCXML's element's of its name.
-    var attributeRules: SCXMLVocabulary.AttributeRules
+    // Unowned and unretained, as every element is read and dropped while its reader (which
+    // holds the rules, by element name) reads the document.
+    unowned(unsafe) var attributeRules: SCXMLVocabulary.AttributeRules
+    /// The reader, which holds the attribute values.
+    unowned(unsafe) var reader: XMLStreamReader
 
     /// Its line, without a column: libxml2 reports an element's line only.
     var position: SourcePosition { SourcePosition(line: line, column: 0) }
@@ -35,14 +41,14 @@ struct XMLElement {
     /// looks each distinct name up once (``Named/spelling``).
     func named(_ name: String, namespace: XMLNamespace = .none) -> Named? {
         for attribute in attributes where attribute.name == name && attribute.namespace == namespace {
-            return Named(attribute.value, at: position, spelling: attribute.spelling)
+            return Named(reader.value(attribute.spelling), at: position, spelling: attribute.spelling)
         }
         return nil
     }
 
     func attribute(_ name: String, namespace: XMLNamespace = .none) -> String? {
         for attribute in attributes where attribute.name == name && attribute.namespace == namespace {
-            return attribute.value
+            return reader.value(attribute.spelling)
         }
         return nil
     }

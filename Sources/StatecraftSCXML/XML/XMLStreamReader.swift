@@ -41,8 +41,20 @@ final class XMLStreamReader {
     /// Attribute values, one `String` and one id (its spelling, ``XMLElement/Attribute/spelling``)
     /// per distinct value: a large document writes a few thousand names many times over.
     @exclusivity(unchecked) private var values = TextInterner()
+    /// What each distinct attribute value looks like, by spelling (``ValueShape``), found once
+    /// per value rather than once per use.
+    @exclusivity(unchecked) private var valueShapes: [ValueShape] = []
     /// Attribute names by their address in the reader's dictionary.
     @exclusivity(unchecked) private var attributeNames = AddressTable<String>()
+    /// While recording (``startRecording()``): each start tag read, as numbers that two tags
+    /// written alike share (``recordStartTag(_:depth:)``).
+    @exclusivity(unchecked) private var recording: [Int]?
+    /// The depth of the elements read first in the recording.
+    @exclusivity(unchecked) private var recordingDepth = 0
+    /// Each distinct element and attribute name read, by the address of its text in the reader's
+    /// dictionary: its number in recordings.
+    @exclusivity(unchecked) private var nameNumbers = AddressTable<Int>()
+    @exclusivity(unchecked) private var nameNumberCount = 0
     /// Element names by their address in the reader's dictionary, with what SCXML says of them.
     @exclusivity(unchecked) private var elementNames = AddressTable<ElementName>()
 
@@ -71,6 +83,26 @@ final class XMLStreamReader {
             statecraftRules = SCXMLVocabulary.AttributeRules(statecraftElement: name)
             isState = ["state", "parallel", "final", "history"].contains(name)
             mayHoldText = ["data", "content", "script"].contains(name)
+        }
+    }
+
+    /// Of an attribute value: whether it is one token (not empty, no XML whitespace), and
+    /// whether it ends in `.` or `*` (an event descriptor that may be a pattern).
+    struct ValueShape: OptionSet {
+        let rawValue: UInt8
+        static let oneToken = ValueShape(rawValue: 1)
+        static let endsInDotOrStar = ValueShape(rawValue: 2)
+
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        init(_ bytes: UnsafeRawBufferPointer) {
+            var shape: ValueShape = bytes.isEmpty ? [] : .oneToken
+            for byte in bytes where XMLWhitespace.contains(byte) {
+                shape = []
+                break
+            }
+            if let last = bytes.last, last == UInt8(ascii: ".") || last == UInt8(ascii: "*") { shape.insert(.endsInDotOrStar) }
+            self = shape
         }
     }
 
@@ -211,6 +243,34 @@ final class XMLStreamReader {
         lastClosed.serial == element.serial ? lastClosed.text : nil
     }
 
+    /// The text of an attribute value read by this reader, by its spelling.
+    func value(_ spelling: Int) -> String {
+        values.strings[spelling]
+    }
+
+    /// The shape of an attribute value read by this reader (`value.spelling`), or of any text.
+    func shape(of value: Named) -> ValueShape {
+        if value.spelling >= 0 && value.spelling < valueShapes.count { return valueShapes[value.spelling] }
+        var text = value.name
+        return text.withUTF8 { ValueShape(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Starts recording the start tags read from now on. One recording at a time: SCXML puts no
+    /// `<sc:effect>` in another's body, and one started inside another would end it.
+    func startRecording() {
+        precondition(recording == nil, "a recording started inside another")
+        recording = []
+        recordingDepth = open.count
+    }
+
+    /// Stops recording, and returns what was recorded: two runs of elements written alike (the
+    /// same elements, nested alike, with the same attributes in the same order and values equal
+    /// once entities are replaced) give equal recordings, whatever their lines and layout.
+    func stopRecording() -> [Int] {
+        defer { recording = nil }
+        return recording ?? []
+    }
+
     /// The next element at depth `depth + 1` before the element at `depth` that is open closes.
     private func nextElement(deeperThan depth: Int) -> XMLElement? {
         while open.count > depth, let event = advance() {
@@ -335,14 +395,16 @@ final class XMLStreamReader {
                 attributes.append(
                     XMLElement.Attribute(
                         namespace: Self.namespace(current.pointee.ns?.pointee.href), name: attributeName(current.pointee.name),
-                        value: values.strings[spelling], spelling: spelling))
+                        spelling: spelling))
                 attribute = current.pointee.next
             }
         }
+        if recording != nil { recordStartTag(node, namespace: namespace, attributes: attributes, depth: depth - recordingDepth) }
         let isSCXML = namespace == .scxml || namespace == .none
         let element = XMLElement(
             namespace: namespace, name: name, line: startLine > 0 ? startLine : (parserLine?.line ?? 0), attributes: attributes,
-            depth: depth, serial: elementCount, attributeRules: namespace == .statecraft ? elementName.statecraftRules : elementName.scxmlRules)
+            depth: depth, serial: elementCount, attributeRules: namespace == .statecraft ? elementName.statecraftRules : elementName.scxmlRules,
+            reader: self)
         elementCount += 1
         if isSCXML, elementName.isState, let id = element.attribute("id") {
             stateIds.insert(id)
@@ -368,6 +430,39 @@ final class XMLStreamReader {
         let made = text.map { String(cString: $0) } ?? ""
         attributeNames.add(made, at: key)
         return made
+    }
+
+    /// Adds a start tag to the recording: its depth in the recording, namespace and name, then
+    /// each attribute's namespace, name and value, after a mark (-1). Names are numbered by
+    /// their address in the reader's dictionary (below -1), values by their spelling.
+    private func recordStartTag(_ node: xmlNodePtr, namespace: XMLNamespace, attributes: [XMLElement.Attribute], depth: Int) {
+        recording!.append(contentsOf: [-1, depth, namespaceNumber(namespace), nameNumber(node.pointee.name)])
+        var attribute = node.pointee.properties
+        for recorded in attributes {
+            guard let current = attribute else { break }
+            recording!.append(namespaceNumber(recorded.namespace))
+            recording!.append(nameNumber(current.pointee.name))
+            recording!.append(recorded.spelling)
+            attribute = current.pointee.next
+        }
+    }
+
+    private func nameNumber(_ text: UnsafePointer<xmlChar>?) -> Int {
+        let key = text ?? Self.noName
+        if let known = nameNumbers[key] { return known }
+        let made = -2 - nameNumberCount
+        nameNumberCount += 1
+        nameNumbers.add(made, at: key)
+        return made
+    }
+
+    private func namespaceNumber(_ namespace: XMLNamespace) -> Int {
+        switch namespace {
+        case .none: 0
+        case .scxml: 1
+        case .statecraft: 2
+        case .other(var uri): 3 + uri.withUTF8 { spelling(of: UnsafeRawBufferPointer($0)) }
+        }
     }
 
     /// The key of a missing name, an address no string has.
@@ -397,9 +492,9 @@ final class XMLStreamReader {
     /// replaced: the text of its text nodes (one, but for a value libxml2 has built from pieces).
     /// No other entity can be declared, as a document type declaration is refused.
     private func value(of attribute: xmlAttrPtr) -> Int {
-        guard let first = attribute.pointee.children else { return values.id(of: UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard let first = attribute.pointee.children else { return spelling(of: UnsafeRawBufferPointer(start: nil, count: 0)) }
         if first.pointee.next == nil, let content = first.pointee.content {
-            return values.id(of: UnsafeRawBufferPointer(start: content, count: strlen(content)))
+            return spelling(of: UnsafeRawBufferPointer(start: content, count: strlen(content)))
         }
         var value: [UInt8] = []
         var child: xmlNodePtr? = first
@@ -407,7 +502,14 @@ final class XMLStreamReader {
             if let content = current.pointee.content { value += UnsafeBufferPointer(start: content, count: strlen(content)) }
             child = current.pointee.next
         }
-        return value.withUnsafeBytes { values.id(of: $0) }
+        return value.withUnsafeBytes { spelling(of: $0) }
+    }
+
+    /// The spelling of a value, its shape found when it is new.
+    private func spelling(of text: UnsafeRawBufferPointer) -> Int {
+        let spelling = values.id(of: text)
+        if spelling == valueShapes.count { valueShapes.append(ValueShape(text)) }
+        return spelling
     }
 
     // MARK: - Errors

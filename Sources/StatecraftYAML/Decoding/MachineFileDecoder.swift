@@ -281,12 +281,14 @@ struct MachineFileDecoder: YAMLShapeReading {
     }
 
     private mutating func decodeTransition(_ map: Int) -> TransitionDefinition? {
-        checkKeys(map, allowed: MachineFileKeys.transition, in: "a transition")
+        // Each key read once: a lookup per key read all the keys again each time.
+        let keyed = keyedEntries(map, allowed: MachineFileKeys.transition, in: "a transition")
+        func entry(_ key: TransitionKey) -> YAMLDocument.Entry? { keyed[key.rawValue] }
         // Without `input`, the transition is eventless: taken as soon as its guard holds.
-        let inputEntry = document.entry(map, "input")
+        let inputEntry = entry(.input)
         let input = inputEntry.map { name($0.value, "'input'") } ?? Named("", at: document[map].position)
         // `after: DURATION` instead of `input`: taken once the source has been active that long.
-        let afterEntry = document.entry(map, "after")
+        let afterEntry = entry(.after)
         let after = afterEntry.flatMap { delay($0.value, "'after'") }
         if let afterEntry, inputEntry != nil {
             error(
@@ -294,8 +296,10 @@ struct MachineFileDecoder: YAMLShapeReading {
                 "a transition is taken on an input or 'after' a delay, not both: leave out 'input' or 'after'",
                 document[afterEntry.key].position)
         }
+        let fromEntry = entry(.from)
+        if fromEntry == nil { error(.missingKey, "missing required key 'from'", document[map].position) }
         var source: TransitionDefinition.Source?
-        if let from = required(map, "from") {
+        if let from = fromEntry?.value {
             if document[from].kind == .mapping {
                 source = decodeExcept(from)
             } else if document[from].kind == .scalar, document.text(of: from, is: "*") {
@@ -312,7 +316,7 @@ struct MachineFileDecoder: YAMLShapeReading {
             }
         }
         var targets: [Named] = []
-        if let entry = document.entry(map, "to"), !(document[entry.value].kind == .scalar && document.isNull(entry.value)) {
+        if let entry = entry(.to), !(document[entry.value].kind == .scalar && document.isNull(entry.value)) {
             if document[entry.value].kind == .sequence {
                 targets = names(entry.value, "'to'")
                 if targets.isEmpty { error(.invalidValue, "'to' lists no state; leave 'to' out to stay", document[entry.value].position) }
@@ -321,7 +325,7 @@ struct MachineFileDecoder: YAMLShapeReading {
             }
         }
         var isInternal = false
-        if let type = document.entry(map, "type"), let text = string(type.value, "'type'") {
+        if let type = entry(.type), let text = string(type.value, "'type'") {
             switch text {
             case "internal": isInternal = true
             case "external": isInternal = false
@@ -331,10 +335,10 @@ struct MachineFileDecoder: YAMLShapeReading {
                     document[type.value].position)
             }
         }
-        let guardExpression = document.entry(map, "when").flatMap { expression($0.value, "'when'") }
-        var effects = document.entry(map, "effects").map { names($0.value, "'effects'") } ?? []
-        let refusal = document.entry(map, "reject").flatMap { refusalMessage($0.value) }
-        if refusal != nil, let conflict = document.entry(map, "to") ?? document.entry(map, "effects") {
+        let guardExpression = entry(.when).flatMap { expression($0.value, "'when'") }
+        var effects = entry(.effects).map { names($0.value, "'effects'") } ?? []
+        let refusal = entry(.reject).flatMap { refusalMessage($0.value) }
+        if refusal != nil, let conflict = entry(.to) ?? entry(.effects) {
             error(
                 .invalidValue,
                 "a transition that rejects its input ('reject') changes nothing: it cannot have '\(document.string(conflict.key))' too",
@@ -342,13 +346,19 @@ struct MachineFileDecoder: YAMLShapeReading {
             targets = []
             effects = []
         }
-        let description = document.entry(map, "description").flatMap { string($0.value, "'description'") }
+        let description = entry(.description).flatMap { string($0.value, "'description'") }
         // A malformed delay was reported: without it, the transition has no trigger.
         guard let input, let source, afterEntry == nil || after != nil || inputEntry != nil else { return nil }
         return TransitionDefinition(
             input, from: source, to: targets.first, when: guardExpression, effects: effects, rejecting: refusal,
             description: description, at: document[map].position, moreTargets: Array(targets.dropFirst()), isInternal: isInternal,
             isEventless: inputEntry == nil && afterEntry == nil, after: inputEntry == nil ? after : nil)
+    }
+
+    /// The keys of a transition written as a mapping, in the order of ``MachineFileKeys/transition``
+    /// (their indices there).
+    private enum TransitionKey: Int {
+        case input, after, from, to, when, effects, type, reject, description
     }
 
     /// `from: { not: NAME }` or `from: { not: [NAME, ...] }`: every non-final state but these.
@@ -395,14 +405,33 @@ struct MachineFileDecoder: YAMLShapeReading {
 
     mutating func checkKeys(_ map: Int, allowed: [StaticString], in context: @autoclosure () -> String) {
         for entry in document.entries(map) where !allowed.contains(where: { document.text(of: entry.key, is: $0) }) {
-            let key = document.string(entry.key)
-            let names = allowed.map { $0.description }
-            error(
-                .unknownKey,
-                "unknown key '\(key)' in \(context())" + Suggestion.didYouMean(key, in: names)
-                    + "; expected one of: \(names.joined(separator: ", "))",
-                document[entry.key].position)
+            unknownKey(entry, allowed: allowed, in: context())
         }
+    }
+
+    private mutating func unknownKey(_ entry: YAMLDocument.Entry, allowed: [StaticString], in context: String) {
+        let key = document.string(entry.key)
+        let names = allowed.map { $0.description }
+        error(
+            .unknownKey,
+            "unknown key '\(key)' in \(context)" + Suggestion.didYouMean(key, in: names)
+                + "; expected one of: \(names.joined(separator: ", "))",
+            document[entry.key].position)
+    }
+
+    /// A mapping's entries by key, at the index of the key in `allowed` (`nil` for a key it does
+    /// not have), each key compared once; any other key is reported as ``checkKeys(_:allowed:in:)``
+    /// reports it.
+    mutating func keyedEntries(_ map: Int, allowed: [StaticString], in context: @autoclosure () -> String) -> [YAMLDocument.Entry?] {
+        var keyed = [YAMLDocument.Entry?](repeating: nil, count: allowed.count)
+        for entry in document.entries(map) {
+            if let index = allowed.firstIndex(where: { document.text(of: entry.key, is: $0) }) {
+                if keyed[index] == nil { keyed[index] = entry }
+            } else {
+                unknownKey(entry, allowed: allowed, in: context())
+            }
+        }
+        return keyed
     }
 
     /// A mapping, or nothing for an empty value (`context:` with nothing under it).
