@@ -24,30 +24,33 @@ extension CompilationPass {
     /// the context's variables (reported as undefined later when no state has that name); and
     /// when any expression calls `input()`, the slot after those that holds the input's name.
     mutating func findActivityTests() {
+        // Only a text with `in` in it can call `in()` or `input()`: a byte scan finds the few
+        // such texts (usually none) among a large machine's guards, each distinct text parsed once.
         var texts: [String] = []
+        var seen: Set<String> = []
         definition.transitions.withUnsafeBufferPointer { transitions in
             // Field by field: a whole transition's copy would retain each of its strings and arrays.
-            for index in transitions.indices { if let text = transitions[index].guardExpression?.text { texts.append(text) } }
-        }
-        for effect in definition.effects {
-            texts += effect.expressions.map(\.text)
-        }
-        let declared = Set(states.map(\.name.name))
-        var testsStates = false
-        for text in texts where Self.mentionsIn(text) {
-            guard let parsed = try? ExpressionParser.parse(text) else { continue }
-            for name in parsed.testedStates {
-                testsStates = true
-                if activitySlots[name] == nil && declared.contains(name) {
-                    activitySlots[name] = definition.context.count + activitySlots.count
-                }
+            for index in transitions.indices {
+                if let text = transitions[index].guardExpression?.text, Self.mentionsIn(text), seen.insert(text).inserted { texts.append(text) }
             }
         }
-        if testsStates { stateNamesForTests = states.map(\.name.name) }
-        for text in texts where text.contains("input") {
-            guard let parsed = try? ExpressionParser.parse(text), parsed.readsInputName else { continue }
+        for effect in definition.effects {
+            for expression in effect.expressions where Self.mentionsIn(expression.text) && seen.insert(expression.text).inserted {
+                texts.append(expression.text)
+            }
+        }
+        guard !texts.isEmpty else { return }
+        let parsed = texts.compactMap { try? ExpressionParser.parse($0) }
+        let tested = parsed.flatMap(\.testedStates)
+        if !tested.isEmpty {
+            let declared = Set(states.map(\.name.name))
+            for name in tested where activitySlots[name] == nil && declared.contains(name) {
+                activitySlots[name] = definition.context.count + activitySlots.count
+            }
+            stateNamesForTests = states.map(\.name.name)
+        }
+        if parsed.contains(where: \.readsInputName) {
             inputNameSlot = definition.context.count + activitySlots.count
-            break
         }
     }
 
