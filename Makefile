@@ -1,11 +1,11 @@
 # Statecraft: build, test, run, bench, fuzz. `make test` installs what it needs on a fresh machine.
 SWIFT ?= swift
 PREFIX ?= /usr/local
-# smrun's release build links the Swift runtime statically, and the system's C libraries it
-# reads with (libyaml, libxml2 and what libxml2 needs: ICU, lzma, zlib; libedit) dynamically:
-# Debian's ICU, lzma and zlib cannot be linked into a static executable. README.md says what
-# the binary needs at run time. It has a scratch path of its own, as its flags differ from the
-# other builds'.
+# smrun's release build links the Swift runtime statically and libyaml dynamically; libxml2
+# (for SCXML) and libedit (for `smrun repl`) are loaded with dlopen when first needed, as
+# Debian's ICU, lzma and zlib, which libxml2 needs, cannot be linked into a static executable.
+# README.md says what the binary needs at run time. It has a scratch path of its own, as its
+# flags differ from the other builds'.
 RELEASE_SCRATCH = .build/static
 SMRUN = $(RELEASE_SCRATCH)/release/smrun
 
@@ -15,21 +15,23 @@ all: build
 
 APT_INSTALL = apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
 
-# libyaml's, libxml2's and libedit's headers (Debian: libyaml-dev, libxml2-dev, libedit-dev) are
-# needed to build.
+# libyaml's and libedit's headers (Debian: libyaml-dev, libedit-dev) are needed to build;
+# libxml2 is declared by Statecraft itself (Sources/CLibXML2), and needed only at run time.
 deps:
 	@missing=""; \
 	pkg-config --exists yaml-0.1 2>/dev/null || missing="libyaml-dev pkg-config"; \
-	pkg-config --exists libxml-2.0 2>/dev/null || missing="$$missing libxml2-dev pkg-config"; \
 	pkg-config --exists libedit 2>/dev/null || missing="$$missing libedit-dev pkg-config"; \
 	[ -z "$$missing" ] || { $(APT_INSTALL) $$missing; }
 
-# The tests also need Graphviz's dot (every diagram renders), tmux (smrun repl at a terminal),
-# bash, zsh and fish (completion scripts), Python's jsonschema and PyYAML from PyPI (the
-# machine-file schema), through pip, or Debian's packages of them where pip may not install,
-# and junitparser (to read `smrun test --format junit` as a CI system does).
+# The tests also need libxml2 and its headers (Debian: libxml2-dev; SCXML documents, and a test
+# that checks Statecraft's own declarations of libxml2 against them), Graphviz's dot (every
+# diagram renders), tmux (smrun repl at a terminal), bash, zsh and fish (completion scripts),
+# Python's jsonschema and PyYAML from PyPI (the machine-file schema), through pip, or Debian's
+# packages of them where pip may not install, and junitparser (to read `smrun test --format
+# junit` as a CI system does).
 test-deps: deps
 	@missing=""; \
+	pkg-config --exists libxml-2.0 2>/dev/null || missing="$$missing libxml2-dev"; \
 	command -v dot >/dev/null || missing="$$missing graphviz"; \
 	command -v tmux >/dev/null || missing="$$missing tmux"; \
 	command -v zsh >/dev/null || missing="$$missing zsh"; \
@@ -75,6 +77,7 @@ test-tsan: test-deps
 # (ns and allocations per transition); loading a 100,000-transition machine against libyaml's
 # bare parse; validate and start-up on a small machine. See benchmarks/bench.sh.
 bench: deps
+	@pkg-config --exists libxml-2.0 2>/dev/null || { $(APT_INSTALL) libxml2-dev; }
 	benchmarks/bench.sh
 
 # libFuzzer + AddressSanitizer on the machine-file loader, script lines, expressions and the SCXML reader, each for

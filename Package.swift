@@ -18,18 +18,12 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
-        // The system's libxml2, for SCXML documents.
-        .systemLibrary(
-            name: "CLibXML2",
-            pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]
-        ),
-        // The system's libedit, for `smrun repl`'s line editing.
-        .systemLibrary(
-            name: "CLibEdit",
-            pkgConfig: "libedit",
-            providers: [.apt(["libedit-dev"])]
-        ),
+        // The system's libxml2, for SCXML documents, and the system's libedit, for `smrun repl`'s
+        // line editing: their declarations only, as each is loaded with dlopen on first use
+        // rather than linked (so that a program that reads no SCXML and edits no lines never
+        // loads them nor what they need). Headers only: no C is compiled.
+        .systemLibrary(name: "CLibXML2"),
+        .systemLibrary(name: "CLibEdit"),
         .target(name: "Statecraft"),
         .target(name: "StatecraftYAML", dependencies: ["Statecraft", "CLibYAML"]),
         .target(name: "StatecraftSCXML", dependencies: ["Statecraft", "StatecraftYAML", "CLibXML2"]),

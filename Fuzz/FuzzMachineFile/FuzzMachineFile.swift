@@ -98,7 +98,7 @@ private enum Arguments {
         case .double: [.double(1.5), .double(0), .double(-1e308)][round % 3]
         case .bool: .bool(round % 2 == 0)
         case .string: [.string("x"), .string(""), .string("The Witches Brew")][round % 3]
-        case .null: .null
+        case .null, .list, .record: .null
         }
     }
 }

@@ -246,8 +246,8 @@ private func checkSend(
         } else {
             precondition(argument.elementsEqual(s.utf8), "unquoted string argument changed: \(s.debugDescription)")
         }
-    case .null:
-        preconditionFailure("no input takes a null")
+    case .null, .list, .record:
+        preconditionFailure("no input takes a \(type) from a script")
     }
 }
 

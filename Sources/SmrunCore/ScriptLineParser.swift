@@ -249,7 +249,8 @@
             if bytes.elementsEqual("true".utf8) { return ScriptArgument(value: .bool(true), raw: nil, rawIsJSON: false) }
             if bytes.elementsEqual("false".utf8) { return ScriptArgument(value: .bool(false), raw: nil, rawIsJSON: false) }
             return nil
-        case .null:
+        case .null, .list, .record:
+            // No input takes one from a script (``ValueType/argumentTypes``).
             return nil
         }
     }

@@ -87,6 +87,48 @@ import Testing
         }
     }
 
+    /// Lists (a `<data>` list, an undeclared `<foreach>` item, indexing) and an event's data
+    /// (`<param>`, `_event.data.NAME`) through both writers, from either side.
+    @Test func listsAndEventDataSurviveBothWriters() throws {
+        let files = try TemporaryFiles()
+        let document = try files.file(
+            "lists.scxml",
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" name="lists">
+              <datamodel><data id="odd">[1, 3, 5]</data><data id="total" expr="0"/><data id="words" expr="['a', 'b, c']"/></datamodel>
+              <state id="idle">
+                <transition event="go" target="busy">
+                  <foreach array="odd" item="each" index="where"><assign location="total" expr="total + each * where"/></foreach>
+                  <send event="tally" delay="1s"><param name="sum" expr="total"/><param name="first" expr="words[0]"/></send>
+                </transition>
+              </state>
+              <state id="busy">
+                <transition event="tally" target="idle"><log label="tally" expr="_event.data.first + string(_event.data.sum)"/></transition>
+              </state>
+            </scxml>
+            """)
+        let yaml = files.path("lists.yaml")
+        let back = files.path("back-lists.scxml")
+        try export(document, as: "yaml", to: yaml)
+        try export(yaml, as: "scxml", to: back)
+        let yamlText = try String(contentsOfFile: yaml, encoding: .utf8)
+        #expect(yamlText.contains("odd: [1, 3, 5]") && yamlText.contains("each: null"), "\(yamlText)")
+        #expect(yamlText.contains(#"data: { sum: "total", first: "words[0]" }"#), "\(yamlText)")
+        let arguments = ["--send", "go", "--wait", "1s", "--format", "json"]
+        let original = try Smrun.run([document] + arguments)
+        #expect(original.exited(0), "\(original.errorText)")
+        #expect(original.errorLines.contains(#"log: tally: "a13""#), "\(original.errorText)")
+        #expect(original.text.contains(#""context":{"odd":[1,3,5],"total":13,"words":["a","b, c"],"each":5,"where":2}"#), "\(original.text)")
+        for converted in [yaml, back] {
+            let run = try Smrun.run([converted] + arguments)
+            #expect(run.text == original.text, "\(converted)")
+            #expect(run.errorText == original.errorText, "\(converted)")
+        }
+        let yamlBack = files.path("back-lists.yaml")
+        try export(back, as: "yaml", to: yamlBack)
+        #expect(try String(contentsOfFile: yamlBack, encoding: .utf8) == yamlText, "YAML to SCXML to YAML gives the same file")
+    }
+
     @Test func aTransitionSCXMLCannotSayIsRefused() throws {
         let files = try TemporaryFiles()
         let machine = try files.file(

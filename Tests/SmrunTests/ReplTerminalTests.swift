@@ -153,6 +153,9 @@ import Testing
         try shell.press("Enter")
         try shell.waitForLastLine("red>")
         try shell.type("gr")
+        // Typed keys that smrun has not read yet when Ctrl-Z stops it are the terminal's, not
+        // the line's: the line must hold them before the stop.
+        try shell.waitForLastLine("red> gr")
         try shell.press("C-z")
         try shell.waitFor("the job stopped") { $0.last == "$" }
         try shell.type("fg")

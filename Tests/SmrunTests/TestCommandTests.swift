@@ -195,7 +195,7 @@ struct TestCommandTests {
             ("machine: door.yaml\nscenario: []\n", 2, 1, "unknown-key"),
             ("machine: door.yaml\nscenarios:\n  - steps: []\n", 3, 5, "missing-key"),
             ("machine: door.yaml\nscenarios:\n  - name: x\n    steps: [{ expect: { ok: maybe } }]\n", 4, 29, "wrong-kind"),
-            ("machine: door.yaml\nscenarios:\n  - name: x\n    steps: [{ send: { input: a, arg: [1] } }]\n", 4, 38, "wrong-kind"),
+            ("machine: door.yaml\nscenarios:\n  - name: x\n    steps: [{ send: { input: a, arg: { a: 1 } } }]\n", 4, 38, "wrong-kind"),
             ("machine: door.yaml\nscenarios:\n  - name: x\n    steps: [{}]\n", 4, 13, "missing-key"),
         ]
         for (index, (text, line, column, code)) in cases.enumerated() {

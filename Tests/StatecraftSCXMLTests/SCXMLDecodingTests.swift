@@ -186,6 +186,50 @@ import Testing
             ])
     }
 
+    @Test func aDataListIsAContextList() throws {
+        let definition = try #require(
+            load("<datamodel><data id=\"odd\">\n  [1, 3, 5]\n</data><data id=\"words\" expr=\"['a, b', &quot;c&quot;]\"/><data id=\"none\" expr=\"[]\"/></datamodel><state id=\"a\"/>").definition)
+        #expect(definition.context.map(\.initialValue) == [
+            .list([.int(1), .int(3), .int(5)]), .list([.string("a, b"), .string("c")]), .list([]),
+        ])
+    }
+
+    @Test func aForEachDeclaresItsUndeclaredItemAndIndex() throws {
+        let loaded = load(
+            """
+            <datamodel><data id="items">[4, 5]</data><data id="seen"/></datamodel>
+            <state id="a"><onentry><foreach array="items" item="seen" index="where"/><foreach array="items" item="other"/></onentry></state>
+            """)
+        #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics)")
+        let definition = try #require(loaded.definition)
+        #expect(definition.context.map(\.name.name) == ["items", "seen", "where", "other"], "declared once each, after the <data>")
+        #expect(definition.context.dropFirst().allSatisfy { $0.initialValue == .null })
+        let machine = try #require(loaded.machine)
+        #expect(machine.variableTypes.map(\.description) == ["[int]", "int?", "int?", "int?"])
+    }
+
+    @Test func paramsAreTheEventsDataFields() throws {
+        let loaded = load(
+            """
+            <datamodel><data id="n" expr="3"/><data id="got" expr="0"/></datamodel>
+            <state id="a">
+              <onentry><send event="e" delay="1s"><param name="amount" expr="n * 2"/><param name="copy" location="n"/></send></onentry>
+              <transition event="e" target="b"><assign location="got" expr="_event.data.amount + _event.data.copy"/></transition>
+            </state>
+            <final id="b"/>
+            """)
+        #expect(!loaded.diagnostics.hasErrors, "\(loaded.diagnostics)")
+        let definition = try #require(loaded.definition)
+        guard case .send(let send) = definition.effects[0].steps[0] else {
+            Issue.record("not a send: \(definition.effects[0].steps)")
+            return
+        }
+        #expect(send.data.map(\.name.name) == ["amount", "copy"])
+        #expect(send.data.map(\.expression.text) == ["n * 2", "n"])
+        guard case .assign(let assignment) = definition.effects[1].steps[0] else { return }
+        #expect(assignment.expression.text == "arg.amount + arg.copy")
+    }
+
     @Test func theEventsNameIsInput() throws {
         let definition = try #require(load("<state id=\"a\"><transition event=\"e\" cond=\"_event.name == 'e'\"/></state>").definition)
         #expect(definition.transitions[0].guardExpression?.text == "input() == 'e'")
@@ -199,12 +243,18 @@ import Testing
             "2: error: <send> has a delay or a delayexpr, not both [invalid-value]"),
         ("<state id=\"a\"><transition event=\"e\"><cancel sendid=\"x\" sendidexpr=\"'x'\"/></transition></state>",
             "2: error: <cancel> has a sendid or a sendidexpr, not both [invalid-value]"),
-        ("<datamodel><data id=\"list\" expr=\"[1, 2]\"/></datamodel><state id=\"a\"/>",
-            "2: error: <data id=\"list\"> is an array, which is not supported: values are ints, doubles, bools, strings and null, and <foreach> iterates an int or a string [unsupported]"),
+        ("<datamodel><data id=\"list\" expr=\"[1, 'two']\"/></datamodel><state id=\"a\"/>",
+            "2: error: <data id=\"list\">'s list at index 1: a list's items are of one type, but it mixes int and string [invalid-value]"),
+        ("<datamodel><data id=\"list\">[1, x]</data></datamodel><state id=\"a\"/>",
+            "2: error: <data id=\"list\">'s list has 'x' at index 1, which is not a constant: an int, a finite double, true, false or a quoted string [invalid-value]"),
         ("<state id=\"a\"><transition event=\"e\" cond=\"_event.type == 'e'\"/></state>",
-            "2: error: '_event.type == 'e'': of SCXML's event variable only _event.data (the event's value, arg) and _event.name (input()) are supported [unsupported]"),
-        ("<state id=\"a\"><transition event=\"e\"><send event=\"x\" target=\"#_internal\"><param name=\"p\" expr=\"1\"/></send></transition></state>",
-            "2: error: <param> is not supported: an event carries one value, given by <content expr=\"...\"> [unsupported]"),
+            "2: error: '_event.type == 'e'': of SCXML's event variable only _event.data (the event's value, arg), its fields (_event.data.NAME, arg.NAME) and _event.name (input()) are supported [unsupported]"),
+        ("<state id=\"a\"><transition event=\"e\"><send event=\"x\"><param expr=\"1\"/></send></transition></state>",
+            "2: error: <param> needs a name [missing-key]"),
+        ("<state id=\"a\"><transition event=\"e\"><send event=\"x\"><param name=\"p\"/></send></transition></state>",
+            "2: error: <param name=\"p\"> needs an expr or a location [missing-key]"),
+        ("<state id=\"a\"><transition event=\"e\"><send event=\"x\"><content expr=\"1\"/><param name=\"p\" expr=\"1\"/></send></transition></state>",
+            "2: error: a <send> gives its event's data with <content> or with <param>, not both [invalid-value]"),
         ("<state id=\"a\"><onentry><script/></onentry></state>", "2: error: <script> is not supported: Statecraft runs no scripts [unsupported]"),
         ("<state id=\"a\"><stat id=\"b\"/></state>", "2: error: unknown element <stat> (did you mean 'state'?) in <state>, which holds <onentry>, <onexit>, <transition>, <initial>, <state>, <parallel>, <final>, <history>, <datamodel> [unknown-key]"),
         ("<state id=\"a\" intial=\"b\"/>", "2: error: <state> has no attribute 'intial' (did you mean 'initial'?); its attributes are id, initial [unknown-key]"),

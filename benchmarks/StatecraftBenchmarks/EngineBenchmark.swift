@@ -233,7 +233,7 @@ enum EngineBenchmark {
             case .int?: argument = .int(Int.random(in: 0...7, using: &random))
             case .double?: argument = .double(Double(Int.random(in: 0...100, using: &random)) / 4)
             case .bool?: argument = .bool(Bool.random(using: &random))
-            case .string?, .null?: argument = .string(["The Witches Brew", "Jester's Garage", "Main Street", "Airport", "Pier 39"].randomElement(using: &random)!)
+            case .string?, .null?, .list?, .record?: argument = .string(["The Witches Brew", "Jester's Garage", "Main Street", "Airport", "Pier 39"].randomElement(using: &random)!)
             }
             runner.send(input, argument: argument, into: &sink)
             return Step(input: input, argument: argument)

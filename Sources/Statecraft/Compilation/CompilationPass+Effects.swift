@@ -82,6 +82,7 @@ extension CompilationPass {
             scope.activitySlots = activitySlots
             scope.inputNameSlot = inputNameSlot
             scope.stateNames = stateNamesForTests
+            scope.dataFields = dataFields
             var texts: [String] = []
             let steps = compileSteps(effect.steps, of: effect.name.name, in: scope, texts: &texts)
             if effect.expressions.contains(where: { readsArgument($0.text) }) {
@@ -195,6 +196,23 @@ extension CompilationPass {
             delayExpression = (value, texts.count)
             texts.append(source.text)
         }
+        if !send.data.isEmpty {
+            if let type = argumentTypes[input] {
+                error(
+                    .argumentType, "input '\(inputNames[input])' takes a \(type) argument, sent with 'arg', not 'data'",
+                    send.data[0].name.position)
+                return nil
+            }
+            if let argument = send.argument {
+                error(.invalidValue, "a send has an 'arg' or 'data', not both", argument.position)
+                return nil
+            }
+            guard let data = compileData(send.data, sentTo: input, in: scope) else { return nil }
+            texts.append(send.data.map { "\($0.name.name): \($0.expression.text)" }.joined(separator: ", "))
+            return .init(
+                input: input, argument: data, isExternal: isExternal, site: texts.count - 1, delay: delay, timer: timer,
+                delayExpression: delayExpression)
+        }
         switch (argumentTypes[input], send.argument) {
         case (nil, nil):
             texts.append(inputNames[input])
@@ -219,8 +237,43 @@ extension CompilationPass {
         return nil
     }
 
-    /// A `foreach`: its items an int or a string, its item and index declared variables that
-    /// can hold an item and an int.
+    /// A send's `data`: each field once, its value of the one type the machine's sends give
+    /// that field (an int where a double is given is made a double).
+    private mutating func compileData(
+        _ data: [EffectDefinition.Send.DataField], sentTo input: Int, in scope: ExpressionScope
+    ) -> CompiledExpression? {
+        var names: [String] = []
+        var values: [CompiledExpression] = []
+        var failed = false
+        for field in data {
+            if names.contains(field.name.name) {
+                error(.invalidValue, "the data sent to '\(inputNames[input])' has the field '\(field.name.name)' twice", field.name.position)
+                failed = true
+                continue
+            }
+            names.append(field.name.name)
+            let role = "the field '\(field.name.name)' of the data sent to '\(inputNames[input])'"
+            guard let type = dataFields[field.name.name] else {
+                // Its expression did not check: say why.
+                if let (_, type) = compileTypedExpression(field.expression, in: scope, role: role) {
+                    error(
+                        .expressionType, "a field of an input's data is an int, double, bool or string, but '\(Self.excerpt(field.expression.text))' is \(type)",
+                        field.expression.position(atOffset: 0))
+                }
+                failed = true
+                continue
+            }
+            guard let value = compileExpression(field.expression, in: scope, expected: ExpressionType(type), role: role) else {
+                failed = true
+                continue
+            }
+            values.append(value)
+        }
+        return failed ? nil : .record(names: names, values: values)
+    }
+
+    /// A `foreach`: its items a list, an int or a string, its item and index declared variables
+    /// that can hold an item and an int.
     private mutating func compileLoop(
         _ loop: EffectDefinition.ForEach, of effect: String, in scope: ExpressionScope, texts: inout [String]
     ) -> CompiledEffect.Step? {
@@ -231,10 +284,12 @@ extension CompilationPass {
         if let type = items?.1 {
             if type.base == .int || type.base == .string {
                 itemType = ExpressionType(type.base)
+            } else if type.base == .list, let element = type.element {
+                itemType = ExpressionType(element)
             } else {
                 error(
                     .expressionType,
-                    "'foreach' iterates an int (0 to n - 1) or a string (its characters), but '\(Self.excerpt(loop.items.text))' is \(type)",
+                    "'foreach' iterates a list (its items), an int (0 to n - 1) or a string (its characters), but '\(Self.excerpt(loop.items.text))' is \(type)",
                     loop.items.position(atOffset: 0))
             }
         }
@@ -250,7 +305,7 @@ extension CompilationPass {
             if let type, !variable.type.accepts(type) {
                 error(
                     .expressionType,
-                    "the \(role) of 'foreach' is \(type == .int ? "an" : "a") \(type), but context variable '\(name.name)' is \(variable.type)",
+                    "the \(role) of 'foreach' is \(type.base == .int ? "an" : "a") \(type), but context variable '\(name.name)' is \(variable.type)",
                     name.position)
                 return nil
             }

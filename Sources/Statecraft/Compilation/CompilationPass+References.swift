@@ -78,7 +78,9 @@ extension CompilationPass {
     }
 
     /// Variable types come from initial values; one that starts as `null` takes the one type
-    /// that assignments to it give it (docs/machine-files.md).
+    /// that assignments to it (or a `foreach` that loops with it) give it, and one that starts
+    /// as the empty list the list type assigned to it (docs/machine-files.md). The fields that
+    /// sends give inputs' data are typed on the way, as their expressions may read such variables.
     mutating func declareVariables(argumentScopes: [Set<ValueType?>]) {
         var unresolved: Set<String> = []
         for (slot, variable) in definition.context.enumerated() {
@@ -89,12 +91,27 @@ extension CompilationPass {
                 error(.duplicateVariable, "context variable '\(variable.name.name)' is declared twice", variable.name.position)
                 continue
             }
-            variables[variable.name.name] = (slot, ExpressionType(variable.initialValue.type))
-            if variable.initialValue == .null { unresolved.insert(variable.name.name) }
+            let type = ExpressionType(of: variable.initialValue)
+            variables[variable.name.name] = (slot, type)
+            if type.base == .null || type.element == .null { unresolved.insert(variable.name.name) }
         }
-        // Infer null-started variables from what is assigned to them, until nothing changes.
+        let sendsData = definition.effects.contains { $0.allSends.contains { !$0.data.isEmpty } }
+        guard !unresolved.isEmpty || sendsData else { return }
+        /// Gives an unresolved variable `type`; whether it did.
+        func resolve(_ name: String, as type: ExpressionType) -> Bool {
+            guard unresolved.contains(name), let variable = variables[name], type.base != .null else { return false }
+            if variable.type.base == .list {
+                guard type.base == .list, type.element != .null else { return false }
+                variables[name] = (variable.slot, ExpressionType(.list, nullable: variable.type.isNullable, element: type.element))
+            } else {
+                variables[name] = (variable.slot, ExpressionType(type.base, nullable: true, element: type.element))
+            }
+            unresolved.remove(name)
+            return true
+        }
+        // Until nothing changes.
         var changed = true
-        while changed && !unresolved.isEmpty {
+        while changed {
             changed = false
             for effect in definition.effects {
                 var scope = ExpressionScope(
@@ -102,18 +119,34 @@ extension CompilationPass {
                     argumentUnavailable: "")
                 scope.activitySlots = activitySlots
                 scope.inputNameSlot = inputNameSlot
+                scope.dataFields = dataFields
+                func type(of source: ExpressionSource) -> ExpressionType? {
+                    guard let parsed = try? ExpressionParser.parse(source.text) else { return nil }
+                    return try? ExpressionChecker.check(parsed, in: scope).1
+                }
                 for assignment in effect.allAssignments where unresolved.contains(assignment.variable.name) {
-                    guard let parsed = try? ExpressionParser.parse(assignment.expression.text),
-                        let type = try? ExpressionChecker.check(parsed, in: scope).1, type.base != .null,
-                        let variable = variables[assignment.variable.name]
-                    else { continue }
-                    variables[assignment.variable.name] = (variable.slot, ExpressionType(type.base, nullable: true))
-                    unresolved.remove(assignment.variable.name)
-                    changed = true
+                    if let type = type(of: assignment.expression), resolve(assignment.variable.name, as: type) { changed = true }
+                }
+                for loop in effect.allLoops where unresolved.contains(loop.item.name) || unresolved.contains(loop.index?.name ?? "") {
+                    if let index = loop.index, resolve(index.name, as: .int) { changed = true }
+                    guard let items = type(of: loop.items) else { continue }
+                    let item: ValueType? = items.base == .list ? items.element : items.base == .int || items.base == .string ? items.base : nil
+                    if let item, resolve(loop.item.name, as: ExpressionType(item)) { changed = true }
+                }
+                for send in effect.allSends {
+                    for field in send.data where dataFields[field.name.name] == nil {
+                        if let type = type(of: field.expression), Self.dataFieldTypes.contains(type.base) {
+                            dataFields[field.name.name] = type.base
+                            changed = true
+                        }
+                    }
                 }
             }
         }
     }
+
+    /// The types a field of an input's data may have.
+    static let dataFieldTypes: [ValueType] = [.int, .double, .bool, .string]
 
     /// The one argument type in `runners`, when every runner has that type.
     static func singleType(_ runners: Set<ValueType?>) -> ValueType? {

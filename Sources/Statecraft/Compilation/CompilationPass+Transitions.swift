@@ -122,6 +122,7 @@ extension CompilationPass {
         scope.activitySlots = activitySlots
         scope.inputNameSlot = inputNameSlot
         scope.stateNames = stateNamesForTests
+        scope.dataFields = dataFields
         let compiled = compileExpression(source, in: scope, expected: .bool, role: "a guard")
         if let compiled { compiledGuards[key] = compiled }
         return compiled
@@ -158,6 +159,13 @@ extension CompilationPass {
             do {
                 return try ExpressionChecker.check(parsed, in: scope, storedAs: expected)
             } catch {
+                if let checked = nullChecked(parsed, in: scope, storedAs: expected) {
+                    diagnostics.append(.warning(
+                        .expressionType,
+                        "in \(role) '\(Self.excerpt(source.text))': \(error.message); it raises \(Self.errorExecutionInput) when it runs if the value is null (on_error: raise)",
+                        at: source.position(atOffset: error.offset)))
+                    return checked
+                }
                 reportCheckError(error, source, role: role)
                 return nil
             }
@@ -168,6 +176,16 @@ extension CompilationPass {
             return nil
         }
         return compiled
+    }
+
+    /// Under `on_error: raise`, an expression whose value may be null stored where null is not
+    /// allowed: checked when it runs instead, as SCXML checks a document's values (`nil` when
+    /// its type does not fit even when not null, or the machine rejects).
+    private func nullChecked(_ parsed: Expression, in scope: ExpressionScope, storedAs expected: ExpressionType) -> CompiledExpression? {
+        guard definition.onError == .raise, !expected.isNullable, let (compiled, type) = try? ExpressionChecker.check(parsed, in: scope),
+            type.isNullable, type.base != .null, expected.accepts(ExpressionType(type.base, element: type.element))
+        else { return nil }
+        return .nonNull(expected.base == .double && type.base == .int ? .toDouble(compiled) : compiled)
     }
 
     /// Compiles an expression of any type; the compiled form and its type.

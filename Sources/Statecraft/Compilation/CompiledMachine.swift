@@ -71,7 +71,7 @@ public struct CompiledMachine: Sendable {
         self.variableNames = variableNames
         self.initialState = initialState
         self.initialContext = initialContext
-        self.variableTypes = variableTypes ?? initialContext.map { ExpressionType($0.type) }
+        self.variableTypes = variableTypes ?? initialContext.map { ExpressionType(of: $0) }
         self.onUnhandled = onUnhandled
         self.argumentTypes = argumentTypes
         self.argumentIsRead = argumentIsRead

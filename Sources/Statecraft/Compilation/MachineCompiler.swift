@@ -62,6 +62,8 @@ struct CompilationPass {
     var effectIDs: [String: Int] = [:]
     var effectNames: [String] = []
     var variables: [String: (slot: Int, type: ExpressionType)] = [:]
+    /// The fields that sends give inputs' data, each with its type (``ExpressionScope/dataFields``).
+    var dataFields: [String: ValueType] = [:]
     /// Per state, the ids of its entry and of its exit effects.
     var entryEffects: [[Int]] = []
     /// Per state, its ``StateDeclaration/defaultEffects`` as effect ids.
@@ -162,7 +164,7 @@ struct CompilationPass {
             argumentTypes: argumentTypes, argumentIsRead: argumentIsRead, isFinal: states.map(\.isFinal),
             entryEffects: entryEffects, exitEffects: exitEffects,
             transitions: transitions, effects: effects, chart: chart,
-            variableTypes: definition.context.map { variables[$0.name.name]?.type ?? ExpressionType($0.initialValue.type) },
+            variableTypes: definition.context.map { variables[$0.name.name]?.type ?? ExpressionType(of: $0.initialValue) },
             inputIsInternal: inputIsInternal, timers: timers)
     }
 

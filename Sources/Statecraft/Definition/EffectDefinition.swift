@@ -28,10 +28,27 @@ public struct EffectDefinition: Sendable {
 
     /// `send: INPUT` or `send: [{ input: INPUT, arg: expression, queue: external, delay: DURATION, id: NAME }]`.
     public struct Send: Sendable {
+        /// One named field of the input's data: `data: { NAME: expression }` (SCXML's `<param>`).
+        public struct DataField: Sendable {
+            /// The field's name, read as `arg.NAME`.
+            public var name: Named
+            /// The expression whose value the field holds, computed when the send runs.
+            public var expression: ExpressionSource
+
+            /// A field `name` holding the value of `expression`.
+            public init(_ name: Named, _ expression: ExpressionSource) {
+                self.name = name
+                self.expression = expression
+            }
+        }
+
         /// The input sent.
         public var input: Named
         /// The argument's expression, for an input that takes one.
         public var argument: ExpressionSource?
+        /// `data`: the input's data with named fields, for an input that takes no argument
+        /// (a send has `argument` or `data`, not both).
+        public var data: [DataField] = []
         /// The queue it joins.
         public var queue: SendQueue
         /// `delay`: the input is scheduled this long after the effect runs instead of queued.
@@ -197,6 +214,7 @@ extension EffectDefinition {
             case .assign(let assignment): result.append(assignment.expression)
             case .send(let send):
                 if let argument = send.argument { result.append(argument) }
+                result += send.data.map(\.expression)
                 if let delay = send.delayExpression { result.append(delay) }
             case .log(let log): if let expression = log.expression { result.append(expression) }
             case .conditional(let conditional): result += conditional.branches.map(\.condition)
@@ -238,6 +256,13 @@ extension EffectDefinition {
     package var allAssignments: [Assignment] {
         var result: [Assignment] = []
         forEachStep { if case .assign(let assignment) = $0 { result.append(assignment) } }
+        return result
+    }
+
+    /// Every `foreach` in the body, nested ones included, in written order.
+    package var allLoops: [ForEach] {
+        var result: [ForEach] = []
+        forEachStep { if case .forEach(let loop) = $0 { result.append(loop) } }
         return result
     }
 }

@@ -6,7 +6,7 @@
 /// checked when the machine loads; a value it cannot convert is an `expression-error` at run time.
 package enum BuiltinFunction: String, Hashable, Sendable, CaseIterable {
     /// `string(x)`: any value as text, as smrun prints values (`1.5`, `2.0`, `1e+300`, `true`,
-    /// `null`); a string is itself, without quotes.
+    /// `null`, a list as JSON: `[1,2]`); a string is itself, without quotes.
     case string
     /// `int(x)`: a double truncated toward zero, or a string read as a decimal integer with an
     /// optional sign (as a script reads an int argument).
@@ -20,7 +20,8 @@ package enum BuiltinFunction: String, Hashable, Sendable, CaseIterable {
     case max
     /// `abs(x)`: a number's magnitude, of the number's type.
     case abs
-    /// `len(s)`: a string's length in characters (grapheme clusters, as Swift counts them).
+    /// `len(s)`: a string's length in characters (grapheme clusters, as Swift counts them), or
+    /// a list's number of items.
     case len
 
     /// How many arguments the function takes.
@@ -34,7 +35,7 @@ package enum BuiltinFunction: String, Hashable, Sendable, CaseIterable {
         case .double: "double(number or string)"
         case .min, .max: "\(rawValue)(number, number)"
         case .abs: "abs(number)"
-        case .len: "len(string)"
+        case .len: "len(string or list)"
         }
     }
 
@@ -69,7 +70,7 @@ extension BuiltinFunction {
             guard types[0].base.isNumber else { return problem(0, "a number") }
             return .success(ExpressionType(types[0].base, nullable: nullable))
         case .len:
-            guard types[0].base == .string else { return problem(0, "a string") }
+            guard types[0].base == .string || types[0].base == .list else { return problem(0, "a string or a list") }
             return .success(ExpressionType(.int, nullable: nullable))
         }
     }
@@ -138,8 +139,11 @@ extension BuiltinFunction {
             default: throw .nullOperand
             }
         case .len:
-            guard case .string(let s) = first else { throw .nullOperand }
-            return .int(s.count)
+            switch first {
+            case .string(let s): return .int(s.count)
+            case .list(let items): return .int(items.count)
+            default: throw .nullOperand
+            }
         }
     }
 
@@ -151,6 +155,7 @@ extension BuiltinFunction {
         case .double(let d): d.description
         case .bool(let b): b ? "true" : "false"
         case .null: "null"
+        case .list, .record: value.jsonText
         }
     }
 

@@ -12,8 +12,19 @@ package indirect enum CompiledExpression: Sendable {
     case arithmetic(Expression.BinaryOperator, CompiledExpression, CompiledExpression)
     case concatenate(CompiledExpression, CompiledExpression)
     case toDouble(CompiledExpression)
+    /// The operand's value, which must not be null (a nullable value stored where null is not
+    /// allowed, under `on_error: raise`).
+    case nonNull(CompiledExpression)
     /// A function applied to its arguments (as many as it takes).
     case call(BuiltinFunction, [CompiledExpression])
+    /// A list of the items' values (not all constants; a list of constants is a `constant`).
+    case list([CompiledExpression])
+    /// A list's item at an int index.
+    case index(CompiledExpression, CompiledExpression)
+    /// A field of the input's data (a ``Record``).
+    case field(CompiledExpression, String)
+    /// An input's data: a ``Record`` of the fields' values, in order (a send's `data`).
+    case record(names: [String], values: [CompiledExpression])
     /// A condition written in Swift (a guard of a machine built with the typed API), which
     /// the host evaluates; never produced from a machine file.
     case host(HostCondition)
@@ -34,6 +45,10 @@ public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible 
     case conversion(String)
     /// A `foreach` over more items than its limit (the runner's step limit).
     case tooManyIterations(count: Int, limit: Int)
+    /// A list indexed outside its items.
+    case indexOutOfRange(index: Int, count: Int)
+    /// `arg.NAME` where the input's data has no field NAME (or the input has no data).
+    case missingField(String)
     /// A step that loading found wrong (an expression that does not compile, an undeclared
     /// variable, a send to a target the machine cannot reach), run under `on_error: raise`;
     /// the message says what.
@@ -44,9 +59,12 @@ public enum EvaluationError: Error, Hashable, Sendable, CustomStringConvertible 
         switch self {
         case .divisionByZero: "division by zero"
         case .overflow: "arithmetic overflow"
-        case .nullOperand: "a null value used as a number, string or bool"
+        case .nullOperand: "a null value used as a number, string, bool or list"
         case .conversion(let message): message
         case .tooManyIterations(let count, let limit): "foreach over \(count) items passes the step limit of \(limit)"
+        case .indexOutOfRange(let index, let count):
+            "index \(index) is out of range: the list has \(count) item\(count == 1 ? "" : "s")\(count == 0 ? "" : ", indexed 0 to \(count - 1)")"
+        case .missingField(let name): "the input's data has no field '\(name)'"
         case .invalid(let message): message
         }
     }
@@ -91,6 +109,10 @@ extension CompiledExpression {
                 case .string(let b) = try rhs.evaluate(context, argument: argument)
             else { throw .nullOperand }
             return .string(a + b)
+        case .nonNull(let operand):
+            let value = try operand.evaluate(context, argument: argument)
+            if case .null = value { throw .nullOperand }
+            return value
         case .toDouble(let operand):
             switch try operand.evaluate(context, argument: argument) {
             case .int(let i): return .double(Double(i))
@@ -100,6 +122,35 @@ extension CompiledExpression {
             let first = try arguments[0].evaluate(context, argument: argument)
             let second = arguments.count > 1 ? try arguments[1].evaluate(context, argument: argument) : .null
             return try function.apply(first, second)
+        case .list(let items):
+            var values: [Value] = []
+            values.reserveCapacity(items.count)
+            for item in items {
+                let value = try item.evaluate(context, argument: argument)
+                if case .null = value { throw .nullOperand }
+                values.append(value)
+            }
+            return .list(values)
+        case .index(let list, let index):
+            guard case .list(let items) = try list.evaluate(context, argument: argument),
+                case .int(let position) = try index.evaluate(context, argument: argument)
+            else { throw .nullOperand }
+            guard items.indices.contains(position) else { throw .indexOutOfRange(index: position, count: items.count) }
+            return items[position]
+        case .field(let record, let name):
+            guard case .record(let data) = try record.evaluate(context, argument: argument), let value = data[name] else {
+                throw .missingField(name)
+            }
+            return value
+        case .record(let names, let values):
+            var fields: [Record.Field] = []
+            fields.reserveCapacity(names.count)
+            for (name, value) in zip(names, values) {
+                let field = try value.evaluate(context, argument: argument)
+                if case .null = field { throw .nullOperand }
+                fields.append(Record.Field(name, field))
+            }
+            return .record(Record(fields))
         }
     }
 
@@ -112,6 +163,7 @@ extension CompiledExpression {
         switch (a, b) {
         case (.int(let x), .double(let y)): Double(x) == y
         case (.double(let x), .int(let y)): x == Double(y)
+        case (.list(let x), .list(let y)): x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
         default: a == b
         }
     }

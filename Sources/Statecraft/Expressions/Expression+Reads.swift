@@ -14,10 +14,11 @@ extension Expression {
         case .variable(let name, _): if !variables.contains(name) { variables.append(name) }
         case .argument: readsArgument = true
         case .unary(_, let operand, _): operand.collectReads(into: &variables, &readsArgument)
-        case .binary(_, let lhs, let rhs, _):
+        case .binary(_, let lhs, let rhs, _), .index(let lhs, let rhs, _):
             lhs.collectReads(into: &variables, &readsArgument)
             rhs.collectReads(into: &variables, &readsArgument)
-        case .call(_, let arguments, _):
+        case .field(let record, _, _): record.collectReads(into: &variables, &readsArgument)
+        case .call(_, let arguments, _), .list(let arguments, _):
             for argument in arguments { argument.collectReads(into: &variables, &readsArgument) }
         }
     }

@@ -33,12 +33,19 @@ package indirect enum Expression: Hashable, Sendable {
     case inState(String, offset: Int)
     /// `name(arguments)`: a call of a function, by name, not yet resolved (``BuiltinFunction``).
     case call(String, [Expression], offset: Int)
+    /// `[a, b, c]`: a list of the items' values.
+    case list([Expression], offset: Int)
+    /// `list[index]`: a list's item; `offset` is the `[`'s.
+    case index(Expression, Expression, offset: Int)
+    /// `arg.NAME`: a field of the input's data; `offset` is the `.`'s.
+    case field(Expression, String, offset: Int)
 
     /// Where this expression starts in the text.
     package var offset: Int {
         switch self {
         case .literal(_, let offset), .variable(_, let offset), .argument(let offset),
-            .unary(_, _, let offset), .binary(_, _, _, let offset), .inState(_, let offset), .call(_, _, let offset):
+            .unary(_, _, let offset), .binary(_, _, _, let offset), .inState(_, let offset), .call(_, _, let offset),
+            .list(_, let offset), .index(_, _, let offset), .field(_, _, let offset):
             offset
         }
     }
@@ -50,7 +57,9 @@ package indirect enum Expression: Hashable, Sendable {
         case .literal, .variable, .argument: []
         case .unary(_, let operand, _): operand.testedStates
         case .binary(_, let lhs, let rhs, _): lhs.testedStates + rhs.testedStates
-        case .call(_, let arguments, _): arguments.flatMap(\.testedStates)
+        case .call(_, let arguments, _), .list(let arguments, _): arguments.flatMap(\.testedStates)
+        case .index(let list, let index, _): list.testedStates + index.testedStates
+        case .field(let record, _, _): record.testedStates
         }
     }
 
@@ -61,7 +70,9 @@ package indirect enum Expression: Hashable, Sendable {
             (name == ExpressionChecker.inputName && arguments.isEmpty) || arguments.contains { $0.readsInputName }
         case .literal, .variable, .inState, .argument: false
         case .unary(_, let operand, _): operand.readsInputName
-        case .binary(_, let lhs, let rhs, _): lhs.readsInputName || rhs.readsInputName
+        case .binary(_, let lhs, let rhs, _), .index(let lhs, let rhs, _): lhs.readsInputName || rhs.readsInputName
+        case .list(let items, _): items.contains { $0.readsInputName }
+        case .field(let record, _, _): record.readsInputName
         }
     }
 
@@ -71,8 +82,9 @@ package indirect enum Expression: Hashable, Sendable {
         case .argument: true
         case .literal, .variable, .inState: false
         case .unary(_, let operand, _): operand.readsArgument
-        case .binary(_, let lhs, let rhs, _): lhs.readsArgument || rhs.readsArgument
-        case .call(_, let arguments, _): arguments.contains { $0.readsArgument }
+        case .binary(_, let lhs, let rhs, _), .index(let lhs, let rhs, _): lhs.readsArgument || rhs.readsArgument
+        case .call(_, let arguments, _), .list(let arguments, _): arguments.contains { $0.readsArgument }
+        case .field(let record, _, _): record.readsArgument
         }
     }
 }

@@ -19,6 +19,9 @@ package struct ExpressionScope: Sendable {
     /// For `input()`: the slot after the variables that holds the name of the input being
     /// processed, or `nil` when no expression of the machine calls it.
     package var inputNameSlot: Int?
+    /// The fields that sends give inputs' data (`data:`, SCXML's `<param>`), each with its one
+    /// type in the machine: what `arg.NAME` may read.
+    package var dataFields: [String: ValueType] = [:]
 
     package init(variables: [String: (slot: Int, type: ExpressionType)], argumentType: ValueType?, argumentUnavailable: String) {
         self.variables = variables
@@ -39,7 +42,7 @@ package enum ExpressionChecker {
     {
         switch expression {
         case .literal(let value, _):
-            return (.constant(value), ExpressionType(value.type))
+            return (.constant(value), ExpressionType(of: value))
         case .variable(let name, let offset):
             guard let variable = scope.variables[name] else {
                 throw ExpressionTypeError(
@@ -70,6 +73,19 @@ package enum ExpressionChecker {
             }
         case .call(let name, let arguments, let offset):
             return try checkCall(name, arguments, offset, in: scope)
+        case .list(let items, let offset):
+            return try checkList(items, offset, in: scope)
+        case .index(let list, let index, let offset):
+            let (compiledList, listType) = try check(list, in: scope)
+            try require(listType.base == .list, "'[...]' takes an item of a list, but this is \(listType)", offset)
+            let (compiledIndex, indexType) = try check(index, in: scope)
+            try require(indexType.base == .int, "a list's index is an int, found \(indexType)", start(of: index))
+            return (
+                .index(compiledList, compiledIndex),
+                ExpressionType(listType.element ?? .null, nullable: listType.isNullable || indexType.isNullable)
+            )
+        case .field(let record, let name, let offset):
+            return try checkField(record, name, offset, in: scope)
         case .binary(let op, let lhs, let rhs, let offset):
             let (left, leftType) = try check(lhs, in: scope)
             let (right, rightType) = try check(rhs, in: scope)
@@ -82,7 +98,8 @@ package enum ExpressionChecker {
                 return (op == .and ? .and(left, right) : .or(left, right), .bool)
             case .equal, .notEqual:
                 let comparable =
-                    leftType.base == rightType.base || (leftType.base.isNumber && rightType.base.isNumber)
+                    (leftType.base == rightType.base && Self.itemsComparable(leftType, rightType))
+                    || (leftType.base.isNumber && rightType.base.isNumber)
                     || (leftType.base == .null && rightType.isNullable) || (rightType.base == .null && leftType.isNullable)
                 try require(comparable, "'\(op.rawValue)' needs operands of one type, found \(operands)", offset)
                 return (.equal(left, right, negated: op == .notEqual), .bool)
@@ -147,10 +164,77 @@ package enum ExpressionChecker {
         }
     }
 
+    /// Whether two lists' items can be compared (one type, two numbers, or an empty list); true
+    /// for any other two types.
+    private static func itemsComparable(_ a: ExpressionType, _ b: ExpressionType) -> Bool {
+        guard let x = a.element, let y = b.element else { return true }
+        return x == y || x == .null || y == .null || (x.isNumber && y.isNumber)
+    }
+
+    /// `[a, b, c]`: items of one type (ints among doubles made doubles); a list of constants
+    /// is a constant.
+    private static func checkList(_ items: [Expression], _ offset: Int, in scope: ExpressionScope)
+        throws(ExpressionTypeError) -> (CompiledExpression, ExpressionType)
+    {
+        var compiled: [CompiledExpression] = []
+        var types: [ExpressionType] = []
+        for item in items {
+            let (expression, type) = try check(item, in: scope)
+            try require(
+                type.base != .list && type.base != .record && type.base != .null,
+                "a list holds ints, doubles, bools or strings, found \(type)", start(of: item))
+            if let first = types.first {
+                try require(
+                    first.base == type.base || (first.base.isNumber && type.base.isNumber),
+                    "a list's items are of one type: the first is \(first.base), this one \(type.base)", start(of: item))
+            }
+            compiled.append(expression)
+            types.append(type)
+        }
+        let element: ValueType = types.contains { $0.base == .double } ? .double : types.first?.base ?? .null
+        if element == .double {
+            for index in compiled.indices where types[index].base == .int { compiled[index] = .toDouble(compiled[index]) }
+        }
+        var constants: [Value] = []
+        for item in compiled {
+            switch item {
+            case .constant(let value): constants.append(value)
+            case .toDouble(.constant(.int(let i))): constants.append(.double(Double(i)))
+            default: return (.list(compiled), .list(of: element))
+            }
+        }
+        return (.constant(.list(constants)), .list(of: element))
+    }
+
+    /// `arg.NAME`: a field of the input's data, of the type the machine's sends give it.
+    private static func checkField(_ record: Expression, _ name: String, _ offset: Int, in scope: ExpressionScope)
+        throws(ExpressionTypeError) -> (CompiledExpression, ExpressionType)
+    {
+        guard case .argument = record else {
+            let (_, type) = try check(record, in: scope)
+            throw ExpressionTypeError(
+                message: "'.\(name)' reads a field of the input's data, written arg.\(name); this is \(type), which has no fields",
+                offset: offset)
+        }
+        if let type = scope.argumentType {
+            throw ExpressionTypeError(message: "'arg.\(name)': arg is \(type), not data with fields", offset: offset)
+        }
+        guard let type = scope.dataFields[name] else {
+            let known = scope.dataFields.keys.sorted()
+            throw ExpressionTypeError(
+                message: "no send gives an input's data the field '\(name)'" + Suggestion.didYouMean(name, in: known)
+                    + (known.isEmpty ? "; fields are given by a send's 'data'" : "; the fields are \(known.joined(separator: ", "))"),
+                offset: offset)
+        }
+        return (.field(.argument, name), ExpressionType(type))
+    }
+
     /// Where the text of `expression` starts (its ``Expression/offset`` is an operator's, for a binary one).
     private static func start(of expression: Expression) -> Int {
-        if case .binary(_, let lhs, _, _) = expression { return start(of: lhs) }
-        return expression.offset
+        switch expression {
+        case .binary(_, let lhs, _, _), .index(let lhs, _, _), .field(let lhs, _, _): return start(of: lhs)
+        default: return expression.offset
+        }
     }
 
     private static func require(_ condition: Bool, _ message: @autoclosure () -> String, _ offset: Int)

@@ -69,12 +69,25 @@ package struct ExpressionParser {
             try countOperator()
             try advance()
             return .unary(.negate, try parseUnary(), offset: offset)
+        default:
+            return try parsePostfix(try parsePrimary())
+        }
+    }
+
+    /// A value, a name, a call, a list or a parenthesised expression.
+    private mutating func parsePrimary() throws(ExpressionSyntaxError) -> Expression {
+        let offset = tokenOffset
+        switch token {
         case .symbol("("):
             try advance()
             let inner = try parseBinary(minimumPrecedence: 1)
             guard token == .symbol(")") else { throw unexpected("')' to close the '(' at column \(offset + 1)") }
             try advance()
             return inner
+        case .symbol("["):
+            try advance()
+            let items = try parseItems(closedBy: "]", what: "the list's '[' at column \(offset + 1)")
+            return .list(items, offset: offset)
         case .int(let value):
             try advance()
             return .literal(.int(value), offset: offset)
@@ -100,28 +113,58 @@ package struct ExpressionParser {
             default: return .variable(name, offset: offset)
             }
         default:
-            throw unexpected("a value, a name, '(' , '!' or '-'")
+            throw unexpected("a value, a name, '(', '[', '!' or '-'")
         }
     }
 
-    /// The arguments of a call, from its '(' to its ')'. Each ',' counts as an operator, so a
-    /// call cannot hold more arguments than an expression may have operators.
-    private mutating func parseCall(_ name: String, offset: Int) throws(ExpressionSyntaxError) -> Expression {
-        let open = tokenOffset
-        try advance()
-        var arguments: [Expression] = []
-        if token != .symbol(")") {
+    /// What follows a primary: `[index]` (a list's item) and `.NAME` (a field of the input's
+    /// data), any number of times. Each counts as an operator.
+    private mutating func parsePostfix(_ primary: Expression) throws(ExpressionSyntaxError) -> Expression {
+        var expression = primary
+        while true {
+            let offset = tokenOffset
+            if token == .symbol("[") {
+                try countOperator()
+                try advance()
+                let index = try parseBinary(minimumPrecedence: 1)
+                guard token == .symbol("]") else { throw unexpected("']' to close the '[' at column \(offset + 1)") }
+                try advance()
+                expression = .index(expression, index, offset: offset)
+            } else if token == .symbol(".") {
+                try countOperator()
+                try advance()
+                guard case .identifier(let name) = token else { throw unexpected("a field's name after '.'") }
+                try advance()
+                expression = .field(expression, name, offset: offset)
+            } else {
+                return expression
+            }
+        }
+    }
+
+    /// Expressions separated by ',' up to `close` (the current token is the first item or
+    /// `close`). Each ',' counts as an operator, so a call or list cannot hold more items than
+    /// an expression may have operators.
+    private mutating func parseItems(closedBy close: String, what: String) throws(ExpressionSyntaxError) -> [Expression] {
+        var items: [Expression] = []
+        if token != .symbol(close) {
             while true {
-                arguments.append(try parseBinary(minimumPrecedence: 1))
+                items.append(try parseBinary(minimumPrecedence: 1))
                 guard token == .symbol(",") else { break }
                 try countOperator()
                 try advance()
             }
         }
-        guard token == .symbol(")") else {
-            throw unexpected("',' or ')' to close the '(' of \(name) at column \(open + 1)")
-        }
+        guard token == .symbol(close) else { throw unexpected("',' or '\(close)' to close \(what)") }
         try advance()
+        return items
+    }
+
+    /// The arguments of a call, from its '(' to its ')'.
+    private mutating func parseCall(_ name: String, offset: Int) throws(ExpressionSyntaxError) -> Expression {
+        let open = tokenOffset
+        try advance()
+        let arguments = try parseItems(closedBy: ")", what: "the '(' of \(name) at column \(open + 1)")
         return .call(name, arguments, offset: offset)
     }
 
@@ -176,7 +219,7 @@ package struct ExpressionParser {
             if ["==", "!=", "<=", ">=", "&&", "||"].contains(two) {
                 position += 2
                 token = .symbol(two)
-            } else if "!<>+-*/(),".unicodeScalars.contains(c) {
+            } else if "!<>+-*/(),[].".unicodeScalars.contains(c) {
                 position += 1
                 token = .symbol(String(c))
             } else if c == "=" {

@@ -104,6 +104,13 @@ extension CompiledEffect {
                     if index >= 0 { context[index] = .int(position) }
                     try run(body)
                 }
+            case .list(let values):
+                try check(values.count)
+                for (position, value) in values.enumerated() {
+                    context[item] = value
+                    if index >= 0 { context[index] = .int(position) }
+                    try run(body)
+                }
             default:
                 throw Failure(error: .nullOperand, site: site)
             }

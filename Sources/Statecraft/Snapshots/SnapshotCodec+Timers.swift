@@ -29,7 +29,7 @@ extension SnapshotCodec {
             } else {
                 member("input")
                 string(machine.inputNames[timer.input])
-                if machine.argumentTypes[timer.input] != nil {
+                if machine.argumentTypes[timer.input] != nil || timer.argument.type == .record {
                     member("arg")
                     Self.append(timer.argument, to: &out)
                 }
@@ -139,6 +139,12 @@ extension SnapshotCodec {
                     throw refusal("has the argument \(json.jsonText.prefix(40)), not of type \(type) as input '\(inputName)' takes")
                 }
             case (let type?, nil): throw refusal("has no \"arg\", and input '\(inputName)' takes an argument of type \(type)")
+            case (nil, .object(let members)?):
+                // An input's data with named fields, given by the send's `data`.
+                guard let data = Self.record(members) else {
+                    throw refusal("has the data \(argumentJSON!.jsonText.prefix(40)), whose fields are not all ints, doubles, bools or strings")
+                }
+                argument = data
             case (nil, _?): throw refusal("has an \"arg\", and input '\(inputName)' takes none")
             case (nil, nil): break
             }

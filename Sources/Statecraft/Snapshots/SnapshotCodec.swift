@@ -147,6 +147,22 @@ public struct SnapshotCodec: Sendable {
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .string(let s): JSONText.appendQuoted(s.utf8, to: &out)
         case .null: out.append(contentsOf: "null".utf8)
+        case .list(let items):
+            out.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                append(item, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .record(let data):
+            out.append(UInt8(ascii: "{"))
+            for (index, field) in data.fields.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONText.appendQuoted(field.name.utf8, to: &out)
+                out.append(UInt8(ascii: ":"))
+                append(field.value, to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
         }
     }
 
@@ -313,9 +329,44 @@ public struct SnapshotCodec: Sendable {
                 }
             }
             throw mismatch("the string \(JSONText.quoted(String(s.prefix(40))))")
-        case .array, .object:
+        case .array(let items):
+            guard type.base == .list, let element = type.element, element != .null || items.isEmpty else { throw mismatch() }
+            var values: [Value] = []
+            for (position, item) in items.enumerated() {
+                do {
+                    values.append(try value(item, of: ExpressionType(element), variable: variable))
+                } catch {
+                    throw mismatch("\(item.kind) at index \(position) of its list")
+                }
+            }
+            return .list(values)
+        case .object:
             throw mismatch()
         }
+    }
+
+    /// An input's data saved as a JSON object: its fields, each an int, a double, a bool or a
+    /// string (a number with a fraction or exponent is a double); `nil` when a field is not.
+    static func record(_ members: [(key: String, value: SnapshotJSON)]) -> Value? {
+        var fields: [Record.Field] = []
+        for (name, json) in members {
+            let value: Value
+            switch json {
+            case .bool(let b): value = .bool(b)
+            case .string(let s): value = .string(s)
+            case .number(let text):
+                if let i = Int(text) {
+                    value = .int(i)
+                } else if let d = Double(text), d.isFinite {
+                    value = .double(d)
+                } else {
+                    return nil
+                }
+            default: return nil
+            }
+            fields.append(Record.Field(name, value))
+        }
+        return .record(Record(fields))
     }
 
     /// Text from the file as it may appear in a message: control characters escaped.

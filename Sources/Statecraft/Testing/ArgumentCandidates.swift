@@ -61,7 +61,7 @@ struct ArgumentCandidates {
         case .double: [.double(0), .double(1)]
         case .bool: [.bool(false), .bool(true)]
         case .string: [.string("")]
-        case .null: [.null]
+        case .null, .list, .record: [.null]
         }
     }
 

@@ -1,10 +1,57 @@
 import Statecraft
 
-/// The constant a `<data>` starts as: an int, a finite double, `true`, `false`, `null`, or a
-/// string literal in double quotes (JSON's escapes) or single quotes, as ``Value/description`` writes one.
+/// The constant a `<data>` starts as: an int, a finite double, `true`, `false`, `null`, a
+/// string literal in double quotes (JSON's escapes) or single quotes, as ``Value/description``
+/// writes one, or a list of such constants (not null) in brackets, `[1, 2, 3]`.
 enum SCXMLConstant {
+    /// Why a list's text is not a list of constants, for a message that follows "the list".
+    struct ListProblem: Error {
+        var message: String
+    }
+
+    /// `[a, b, c]`: constants of one type separated by commas (a comma inside a quoted string
+    /// is the string's).
+    static func list(of text: String) -> Result<Value, ListProblem> {
+        let trimmed = text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
+        guard trimmed.first == "[", trimmed.last == "]" else { return .failure(ListProblem(message: "is not closed by ']'")) }
+        let inner = Array(trimmed.dropFirst().dropLast())
+        var itemTexts: [String] = []
+        var current = ""
+        var quote: Character?
+        var escaped = false
+        for character in inner {
+            if let open = quote {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == open {
+                    quote = nil
+                }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "," {
+                itemTexts.append(current)
+                current = ""
+                continue
+            }
+            current.append(character)
+        }
+        if !itemTexts.isEmpty || current.contains(where: { !$0.isWhitespace }) { itemTexts.append(current) }
+        var items: [Value] = []
+        for (position, itemText) in itemTexts.enumerated() {
+            guard let item = value(of: itemText) else {
+                let shown = itemText.trimmingBlanks
+                return .failure(ListProblem(
+                    message: "has '\(shown)' at index \(position), which is not a constant: an int, a finite double, true, false or a quoted string"))
+            }
+            items.append(item)
+        }
+        return Value.list(checking: items).mapError { ListProblem(message: "at index \($0.index): \($0.message)") }
+    }
+
     static func value(of text: String) -> Value? {
-        let trimmed = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        let trimmed = text.trimmingBlanks
         switch trimmed {
         case "true": return .bool(true)
         case "false": return .bool(false)
@@ -61,5 +108,12 @@ enum SCXMLConstant {
             }
         }
         return .string(String(out))
+    }
+}
+
+extension String {
+    /// The text without blanks (and line breaks) at either end.
+    fileprivate var trimmingBlanks: String {
+        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 }

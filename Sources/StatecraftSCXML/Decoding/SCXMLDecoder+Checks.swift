@@ -77,14 +77,14 @@ extension SCXMLDecoder {
     }
 
     /// A condition or value: Statecraft's expression language, where SCXML's `In(id)` and
-    /// `In('id')` are its `in(id)`, `_event.data` is `arg` and `_event.name` is `input()`. Another use of the event
+    /// `In('id')` are its `in(id)`, `_event.data` is `arg` (`_event.data.NAME` is `arg.NAME`) and `_event.name` is `input()`. Another use of the event
     /// variable is reported here, where the expression checker would only see a stray `.`.
     mutating func expression(_ text: String, _ element: XMLElement) -> ExpressionSource {
         let rewritten = SCXMLExpression.statecraftText(of: text)
         if SCXMLExpression.mentionsEventVariable(rewritten) {
             error(
                 .unsupported,
-                "'\(text)': of SCXML's event variable only _event.data (the event's value, arg) and _event.name (input()) are supported", element)
+                "'\(text)': of SCXML's event variable only _event.data (the event's value, arg), its fields (_event.data.NAME, arg.NAME) and _event.name (input()) are supported", element)
         }
         return ExpressionSource(rewritten, at: element.position)
     }

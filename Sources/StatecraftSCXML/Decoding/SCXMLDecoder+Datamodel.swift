@@ -42,16 +42,16 @@ extension SCXMLDecoder {
             return
         }
         if text.first(where: { !$0.isWhitespace }) == "[" {
-            error(
-                .unsupported,
-                "<data id=\"\(id)\"> is an array, which is not supported: values are ints, doubles, bools, strings and null, and <foreach> iterates an int or a string",
-                element)
+            switch SCXMLConstant.list(of: text) {
+            case .success(let list): context.append(ContextVariable(Named(id, at: element.position), list))
+            case .failure(let problem): error(.invalidValue, "<data id=\"\(id)\">'s list \(problem.message)", element)
+            }
             return
         }
         guard let value = SCXMLConstant.value(of: text) else {
             error(
                 .invalidValue,
-                "<data id=\"\(id)\">'s value '\(text)' is not a constant: an int, a finite double, true, false, null or a quoted string",
+                "<data id=\"\(id)\">'s value '\(text)' is not a constant: an int, a finite double, true, false, null, a quoted string or a list of them in brackets",
                 element)
             return
         }

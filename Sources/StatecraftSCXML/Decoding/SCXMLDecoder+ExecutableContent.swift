@@ -189,7 +189,8 @@ extension SCXMLDecoder {
         return EffectDefinition.Conditional(branches.map { EffectDefinition.Branch($0.condition, $0.steps) }, otherwise: otherwise ?? [])
     }
 
-    /// `<foreach array item index>`: over an int (0 to n - 1) or a string's characters.
+    /// `<foreach array item index>`: over a list, an int (0 to n - 1) or a string's characters.
+    /// An `item` or `index` that no `<data>` declares is declared by the loop (``loopVariables``).
     private mutating func decodeForEach(_ element: XMLElement) -> EffectDefinition.ForEach? {
         checkAttributes(element)
         if isNullDatamodel {
@@ -200,9 +201,11 @@ extension SCXMLDecoder {
             error(.missingKey, "<foreach> needs an array and an item", element)
             return nil
         }
-        return EffectDefinition.ForEach(
-            expression(items, element), item: Named(item, at: element.position),
-            index: element.attribute("index").map { Named($0, at: element.position) }, steps: steps(of: element))
+        let itemName = Named(item, at: element.position)
+        let indexName = element.attribute("index").map { Named($0, at: element.position) }
+        loopVariables.append(itemName)
+        if let indexName { loopVariables.append(indexName) }
+        return EffectDefinition.ForEach(expression(items, element), item: itemName, index: indexName, steps: steps(of: element))
     }
 
     /// `<send>` to this machine: its external queue (no target, or SCXML's event processor as
@@ -247,12 +250,17 @@ extension SCXMLDecoder {
         case let other?: target = other
         }
         var argument: ExpressionSource?
+        var data: [EffectDefinition.Send.DataField] = []
         while let content = stream.nextChild(of: element) {
-            guard isSCXML(content), content.name == "content" else {
-                misplaced(content, in: "<send>", allowed: ["content"])
+            guard isSCXML(content), content.name == "content" || content.name == "param" else {
+                misplaced(content, in: "<send>", allowed: ["content", "param"])
                 continue
             }
             checkAttributes(content)
+            if content.name == "param" {
+                if let field = decodeParam(content) { data.append(field) }
+                continue
+            }
             let holdsElements = stream.nextChild(of: content) != nil
             guard let value = content.attribute("expr"), !holdsElements, stream.text(of: content) == nil else {
                 error(.unsupported, "<content> gives the event's value with expr; a value written inside it is not supported", content)
@@ -268,10 +276,33 @@ extension SCXMLDecoder {
         useEvent(event)
         // A delayed send fires as an input of its own when it falls due, whatever its target.
         if delay != nil || delayExpression != nil { queue = .internal }
+        if argument != nil && !data.isEmpty {
+            error(.invalidValue, "a <send> gives its event's data with <content> or with <param>, not both", element)
+        }
         var send = EffectDefinition.Send(
             event, argument: argument, queue: queue, delay: delay, id: id, delayExpression: delayExpression)
         send.target = target
+        send.data = data
         return (send, idLocation)
+    }
+
+    /// `<param name expr>` or `<param name location>`: a named field of the event's data
+    /// (`_event.data.NAME`), its value taken when the send runs.
+    private mutating func decodeParam(_ element: XMLElement) -> EffectDefinition.Send.DataField? {
+        noChildren(element)
+        guard let name = element.named("name") else {
+            error(.missingKey, "<param> needs a name", element)
+            return nil
+        }
+        switch (element.attribute("expr"), element.attribute("location")) {
+        case (let value?, nil), (nil, let value?):
+            return EffectDefinition.Send.DataField(name, expression(value, element))
+        case (_?, _?):
+            error(.invalidValue, "<param name=\"\(name.name)\"> has an expr or a location, not both", element)
+        case (nil, nil):
+            error(.missingKey, "<param name=\"\(name.name)\"> needs an expr or a location", element)
+        }
+        return nil
     }
 
     mutating func noChildren(_ element: XMLElement) {

@@ -12,6 +12,9 @@ struct SCXMLDecoder {
     // MARK: - What the document declares, collected as it is read
 
     var context: [ContextVariable] = []
+    /// The `item` and `index` of every `<foreach>`, in document order: those that no `<data>`
+    /// declares become context variables starting as `null`, as SCXML's `<foreach>` declares them.
+    var loopVariables: [Named] = []
     var effects: [EffectDefinition] = []
     /// Named effects (`<sc:effect>`) read so far: their body's text, to refuse a name given two bodies.
     var namedEffectBodies: [String: String] = [:]
@@ -119,6 +122,7 @@ struct SCXMLDecoder {
         let initial = decodeRootInitial(root) ?? [first.name]
         let name = root.attribute("name") ?? defaultName
         resolvePatterns()
+        declareLoopVariables()
         var definition = MachineDefinition(
             name: name, description: root.attribute("description", namespace: .statecraft),
             initial: initial[0], onUnhandled: onUnhandled, context: context, inputs: machineInputs(), states: states,
@@ -126,6 +130,16 @@ struct SCXMLDecoder {
         definition.otherInitialStates = Array(initial.dropFirst())
         definition.onError = onError
         return definition
+    }
+
+    /// The `<foreach>` items and indexes that no `<data>` declares, each once, as variables
+    /// starting as `null` (their type is the items' and int).
+    private mutating func declareLoopVariables() {
+        var declared = Set(context.map(\.name.name))
+        for name in loopVariables where !declared.contains(name.name) {
+            declared.insert(name.name)
+            context.append(ContextVariable(name, .null))
+        }
     }
 
     /// `<scxml initial>`: one state, or several in different regions of a parallel state.

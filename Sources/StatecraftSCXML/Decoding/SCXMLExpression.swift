@@ -6,7 +6,7 @@ import Darwin
 
 /// SCXML's way of writing a state test, `In(id)` (the null datamodel's form) or `In('id')` (the
 /// ECMAScript datamodel's), turned into the expression language's `in(id)`, and the event's
-/// data, `_event.data`, into `arg`, and its name, `_event.name`, into `input()`. Everything
+/// data, `_event.data`, into `arg` (a field of it, `_event.data.NAME`, into `arg.NAME`), and its name, `_event.name`, into `input()`. Everything
 /// else is the expression language already; string literals are left as they are.
 enum SCXMLExpression {
     /// The event's data, as SCXML's datamodels name it.
@@ -17,7 +17,8 @@ enum SCXMLExpression {
     static func statecraftText(of text: String) -> String {
         guard mentionsIn(text) || contains("_event.", in: text) else { return text }
         let scalars = Array(text.unicodeScalars)
-        let fields = [(Array(eventData.unicodeScalars), "arg"), (Array(eventName.unicodeScalars), "input()")]
+        // `_event.data.NAME` is a field of the event's data, `arg.NAME`; `_event.name` has none.
+        let fields = [(Array(eventData.unicodeScalars), "arg", true), (Array(eventName.unicodeScalars), "input()", false)]
         var out = String.UnicodeScalarView()
         var index = 0
         func isIdentifier(_ scalar: Unicode.Scalar) -> Bool {
@@ -50,10 +51,10 @@ enum SCXMLExpression {
                 continue
             }
             if scalar == "_", index == 0 || !isIdentifier(scalars[index - 1]),
-                let (field, replacement) = fields.first(where: { field, _ in
+                let (field, replacement, _) = fields.first(where: { field, _, hasFields in
                     scalars[index...].starts(with: field)
                         && (index + field.count == scalars.count
-                            || !isIdentifier(scalars[index + field.count]) && scalars[index + field.count] != ".")
+                            || !isIdentifier(scalars[index + field.count]) && (hasFields || scalars[index + field.count] != "."))
                 })
             {
                 out.append(contentsOf: replacement.unicodeScalars)

@@ -24,7 +24,6 @@ enum SCXMLVocabulary {
         "finalize": "<finalize> belongs to <invoke>, which is not supported",
         "script": "<script> is not supported: Statecraft runs no scripts",
         "donedata": "<donedata> is not supported: done events carry no data",
-        "param": "<param> is not supported: an event carries one value, given by <content expr=\"...\">",
     ]
 
     /// Executable content: what may appear in `<onentry>`, `<onexit>`, `<transition>`.
@@ -49,6 +48,7 @@ enum SCXMLVocabulary {
         "raise": ["event"],
         "send": ["event", "eventexpr", "target", "targetexpr", "type", "typeexpr", "id", "idlocation", "delay", "delayexpr", "namelist"],
         "content": ["expr"],
+        "param": ["name", "expr", "location"],
         "log": ["label", "expr"],
         "if": ["cond"],
         "elseif": ["cond"],

@@ -183,18 +183,21 @@ public enum SCXMLWriter {
                     if let target = send.target {
                         attributes.append(("target", target))
                     } else if send.queue == .internal && !send.isDelayed {
-                        guard send.argument != nil else {
+                        guard send.argument != nil || !send.data.isEmpty else {
                             empty("raise", attributes, indent: indent)
                             continue
                         }
                         attributes.append(("target", SCXMLVocabulary.internalTarget))
                     }
-                    guard let argument = send.argument else {
+                    guard send.argument != nil || !send.data.isEmpty else {
                         empty("send", attributes, indent: indent)
                         continue
                     }
                     open("send", attributes, indent: indent)
-                    empty("content", [("expr", argument.text)], indent: indent + "  ")
+                    if let argument = send.argument { empty("content", [("expr", argument.text)], indent: indent + "  ") }
+                    for field in send.data {
+                        empty("param", [("name", field.name.name), ("expr", field.expression.text)], indent: indent + "  ")
+                    }
                     close("send", indent: indent)
                 case .log(let log):
                     var attributes: [(String, String)] = []

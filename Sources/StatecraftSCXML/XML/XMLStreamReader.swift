@@ -25,10 +25,7 @@ final class XMLStreamReader {
     /// Where an element or attribute of the SCXML standard lives.
     static let scxmlNamespace = "http://www.w3.org/2005/07/scxml"
 
-    /// libxml2 2.9's initialization is not safe to run from two threads at once (tests and
-    /// apps read documents in parallel): a lazily initialized global runs it exactly once.
-    private static let libxml2Initialized: Void = xmlInitParser()
-
+    private let libxml2: LibXML2
     private let reader: xmlTextReaderPtr
     private let limits: YAMLLimits
     /// The problem that stopped the read, if one did.
@@ -86,7 +83,8 @@ final class XMLStreamReader {
         var text: String?
     }
 
-    private init(reader: xmlTextReaderPtr, limits: YAMLLimits) {
+    private init(libxml2: LibXML2, reader: xmlTextReaderPtr, limits: YAMLLimits) {
+        self.libxml2 = libxml2
         self.reader = reader
         self.limits = limits
     }
@@ -102,7 +100,16 @@ final class XMLStreamReader {
         _ bytes: [UInt8], limits: YAMLLimits, decode: (XMLStreamReader, XMLElement) -> Decoded
     ) -> Result<(decoded: Decoded, textDiagnostics: [Diagnostic], stateIds: Set<String>), Diagnostic> {
         if let problem = prologProblem(bytes) { return .failure(problem) }
-        _ = libxml2Initialized
+        let libxml2: LibXML2
+        switch LibXML2.loaded {
+        case .success(let functions): libxml2 = functions
+        case .failure(let failure):
+            return .failure(
+                .error(
+                    .unreadableFile,
+                    "reading SCXML needs the system's libxml2 (Debian: libxml2), which could not be loaded: \(failure.message)",
+                    at: nil))
+        }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue)
         return bytes.withUnsafeBufferPointer { buffer in
             // An empty buffer has no base address; libxml2 reports the empty document itself.
@@ -110,16 +117,16 @@ final class XMLStreamReader {
             let start = buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
             guard
                 let libraryReader = empty.withUnsafeBufferPointer({ emptyBuffer in
-                    xmlReaderForMemory(start ?? emptyBuffer.baseAddress, Int32(clamping: buffer.count), nil, nil, options)
+                    libxml2.xmlReaderForMemory(start ?? emptyBuffer.baseAddress!, Int32(clamping: buffer.count), nil, nil, options)
                 })
             else {
                 return .failure(.error(.xmlSyntax, "libxml2 could not start reading the document", at: nil))
             }
-            defer { xmlFreeTextReader(libraryReader) }
-            let stream = XMLStreamReader(reader: libraryReader, limits: limits)
+            defer { libxml2.xmlFreeTextReader(libraryReader) }
+            let stream = XMLStreamReader(libxml2: libxml2, reader: libraryReader, limits: limits)
             // The handler holds the reader unretained: it must live until libxml2's reader is done.
             return withExtendedLifetime(stream) {
-                xmlTextReaderSetStructuredErrorHandler(
+                libxml2.xmlTextReaderSetStructuredErrorHandler(
                     libraryReader, { context, error in
                         guard let context, let error else { return }
                         Unmanaged<XMLStreamReader>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
@@ -223,13 +230,13 @@ final class XMLStreamReader {
     private func advance() -> Event? {
         guard failure == nil else { return nil }
         while true {
-            let status = xmlTextReaderRead(reader)
+            let status = libxml2.xmlTextReaderRead(reader)
             if status == 0 { return nil }
             guard status == 1 else {
                 fail(firstLibraryError ?? .error(.xmlSyntax, "not well-formed XML", at: parserLine))
                 return nil
             }
-            switch xmlReaderTypes(rawValue: UInt32(xmlTextReaderNodeType(reader))) {
+            switch xmlReaderTypes(rawValue: UInt32(libxml2.xmlTextReaderNodeType(reader))) {
             case XML_READER_TYPE_ELEMENT:
                 return startElement().map(Event.start)
             case XML_READER_TYPE_END_ELEMENT:
@@ -263,7 +270,7 @@ final class XMLStreamReader {
     }
 
     private var parserLine: SourcePosition? {
-        let line = Int(xmlTextReaderGetParserLineNumber(reader))
+        let line = Int(libxml2.xmlTextReaderGetParserLineNumber(reader))
         return line > 0 ? SourcePosition(line: line, column: 0) : nil
     }
 
@@ -277,7 +284,7 @@ final class XMLStreamReader {
 
     /// Adds a text node to the innermost open element's text, unless it is only blanks.
     private func addText() {
-        guard let value = xmlTextReaderConstValue(reader) else { return }
+        guard let value = libxml2.xmlTextReaderConstValue(reader) else { return }
         var length = 0
         var isBlank = true
         while value[length] != 0 {
@@ -301,17 +308,17 @@ final class XMLStreamReader {
             return nil
         }
         guard countNode() else { return nil }
-        guard let node = xmlTextReaderCurrentNode(reader) else {
+        guard let node = libxml2.xmlTextReaderCurrentNode(reader) else {
             fail(.error(.xmlSyntax, "not well-formed XML", at: parserLine))
             return nil
         }
         // Read from the node libxml2 has just built, not attribute by attribute through the
         // reader's cursor: namespace declarations are kept apart from the attributes there.
-        let startLine = Int(xmlGetLineNo(node))
+        let startLine = Int(libxml2.xmlGetLineNo(node))
         let namespace = Self.namespace(node.pointee.ns?.pointee.href)
         let elementName = self.elementName(node.pointee.name)
         let name = elementName.name
-        let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
+        let isEmpty = libxml2.xmlTextReaderIsEmptyElement(reader) == 1
         var attributes: [XMLElement.Attribute] = []
         if let first = node.pointee.properties {
             var count = 0

@@ -137,7 +137,7 @@ extension MachineFileDecoder {
         return steps
     }
 
-    /// `send: INPUT`, `send: { input, arg, queue, delay, delay_expr, id, target }` or a list of them.
+    /// `send: INPUT`, `send: { input, arg, data, queue, delay, delay_expr, id, target }` or a list of them.
     private mutating func sends(_ map: Int) -> [Step] {
         guard let send = document.entry(map, "send") else { return [] }
         let items = document[send.value].kind == .sequence ? Array(document.items(send.value)) : [send.value]
@@ -160,12 +160,32 @@ extension MachineFileDecoder {
                 let delayExpression = document.entry(item, "delay_expr").flatMap { expression($0.value, "'delay_expr'") }
                 var send = EffectDefinition.Send(input, argument: argument, queue: queue, delay: delayed, id: id, delayExpression: delayExpression)
                 send.target = document.entry(item, "target").flatMap { string($0.value, "'target'") }
+                if let data = document.entry(item, "data") { send.data = self.data(data.value) }
                 steps.append(.send(send))
             } else if let input = self.name(item, "a sent input") {
                 steps.append(.send(.init(input)))
             }
         }
         return steps
+    }
+
+    /// A send's `data: { NAME: EXPRESSION, ... }`: the input's data with named fields, each
+    /// named as a variable is (read as `arg.NAME`).
+    private mutating func data(_ node: Int) -> [EffectDefinition.Send.DataField] {
+        guard document[node].kind == .mapping else {
+            error(.wrongKind, "'data' is a mapping of field names to expressions, not \(document.kindDescription(node))", document[node].position)
+            return []
+        }
+        return document.entries(node).compactMap { entry in
+            guard let name = self.name(entry.key, "a field of 'data'"), let value = expression(entry.value, "field '\(name.name)'") else {
+                return nil
+            }
+            if NameRules.problem(withVariableName: name.name) != nil && !NameRules.keywords.contains(name.name) {
+                error(.invalidName, "field name '\(name.name)' must be letters, digits and '_', not starting with a digit", name.position)
+                return nil
+            }
+            return EffectDefinition.Send.DataField(name, value)
+        }
     }
 
     /// `log: LABEL` or `log: { label: LABEL, expr: EXPRESSION }`.

@@ -71,25 +71,56 @@ struct MachineFileDecoder: YAMLShapeReading {
     private mutating func decodeContext(_ node: Int) -> [ContextVariable] {
         guard let map = optionalMapping(node, "'context'") else { return [] }
         return document.entries(map).compactMap { entry in
+            let name = document.string(entry.key)
+            if document[entry.value].kind == .sequence {
+                return initialList(entry.value, of: name).map { ContextVariable(key(entry), $0) }
+            }
             guard document[entry.value].kind == .scalar else {
                 error(
                     .wrongKind,
-                    "context variable '\(document.string(entry.key))' needs an int, double, bool, string or null initial value, not \(document.kindDescription(entry.value))\(document.quoteHint(entry.value))",
+                    "context variable '\(name)' needs an int, double, bool, string, null or list initial value, not \(document.kindDescription(entry.value))\(document.quoteHint(entry.value))",
                     document[entry.value].position)
                 return nil
             }
-            let scalar = document.scalar(entry.value)
-            let value = scalar.coreSchemaValue
-            if scalar.isOutOfRangeInteger {
+            return initialScalar(entry.value, of: name).map { ContextVariable(key(entry), $0) }
+        }
+    }
+
+    /// A context variable's initial scalar: YAML's core schema, an int in 64 bits, a finite number.
+    private mutating func initialScalar(_ node: Int, of name: String) -> Value? {
+        let scalar = document.scalar(node)
+        let value = scalar.coreSchemaValue
+        if scalar.isOutOfRangeInteger {
+            error(
+                .invalidValue, "context variable '\(name)' starts as an integer outside the 64-bit range; quote it to make it a string",
+                document[node].position)
+        }
+        if case .double(let d) = value, !d.isFinite {
+            error(.invalidValue, "context variable '\(name)' must start as a finite number", document[node].position)
+        }
+        return value
+    }
+
+    /// A context variable's initial list, a YAML sequence of ints, doubles, bools or strings of
+    /// one type (ints among doubles are doubles).
+    private mutating func initialList(_ node: Int, of name: String) -> Value? {
+        let nodes = Array(document.items(node))
+        var items: [Value] = []
+        for item in nodes {
+            guard document[item].kind == .scalar else {
                 error(
-                    .invalidValue,
-                    "context variable '\(document.string(entry.key))' starts as an integer outside the 64-bit range; quote it to make it a string",
-                    document[entry.value].position)
+                    .wrongKind, "context variable '\(name)' is a list of ints, doubles, bools or strings; an item cannot be \(document.kindDescription(item))",
+                    document[item].position)
+                return nil
             }
-            if case .double(let d) = value, !d.isFinite {
-                error(.invalidValue, "context variable '\(document.string(entry.key))' must start as a finite number", document[entry.value].position)
-            }
-            return ContextVariable(key(entry), value)
+            guard let value = initialScalar(item, of: name) else { return nil }
+            items.append(value)
+        }
+        switch Value.list(checking: items) {
+        case .success(let list): return list
+        case .failure(let problem):
+            error(.invalidValue, "context variable '\(name)': \(problem.message)", document[nodes[problem.index]].position)
+            return nil
         }
     }
 

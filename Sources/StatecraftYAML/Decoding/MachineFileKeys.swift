@@ -16,7 +16,7 @@ package enum MachineFileKeys {
     /// `elif` with `do` and `else`).
     package static let effectStep: [StaticString] = ["set", "send", "log", "if", "elif", "else", "do", "foreach", "cancel", "cancel_expr"]
     /// An input an effect sends, written as a mapping.
-    package static let sentInput: [StaticString] = ["input", "arg", "queue", "delay", "delay_expr", "id", "target"]
+    package static let sentInput: [StaticString] = ["input", "arg", "data", "queue", "delay", "delay_expr", "id", "target"]
     /// A `log` step written as a mapping.
     package static let log: [StaticString] = ["label", "expr"]
     /// A `foreach` step.

@@ -208,10 +208,30 @@ struct ScenarioFileDecoder: YAMLShapeReading {
         return name(node, what).map { [$0] } ?? []
     }
 
-    /// A value as YAML's core schema reads it: quoted scalars are strings.
+    /// A value as YAML's core schema reads it: quoted scalars are strings, a sequence of scalars
+    /// of one type a list.
     private mutating func value(_ node: Int, _ what: String) -> Value? {
+        if document[node].kind == .sequence {
+            let nodes = Array(document.items(node))
+            var items: [Value] = []
+            for item in nodes {
+                guard document[item].kind == .scalar, let value = value(item, "an item of \(what)") else {
+                    if document[item].kind != .scalar {
+                        error(.wrongKind, "an item of \(what) must be an int, double, bool or string, not \(document.kindDescription(item))", document[item].position)
+                    }
+                    return nil
+                }
+                items.append(value)
+            }
+            switch Value.list(checking: items) {
+            case .success(let list): return list
+            case .failure(let problem):
+                error(.invalidValue, "\(what): \(problem.message)", document[nodes[problem.index]].position)
+                return nil
+            }
+        }
         guard document[node].kind == .scalar else {
-            error(.wrongKind, "\(what) must be an int, double, bool, string or null, not \(document.kindDescription(node))", document[node].position)
+            error(.wrongKind, "\(what) must be an int, double, bool, string, null or a list, not \(document.kindDescription(node))", document[node].position)
             return nil
         }
         let scalar = document.scalar(node)

@@ -4,7 +4,7 @@ import Statecraft
 enum ScenarioValues {
     /// `value` as a value of `type` (an int is taken for a double), or `nil` when it does not fit.
     static func converted(_ value: Value, to type: ExpressionType) -> Value? {
-        guard type.accepts(ExpressionType(value.type)) else { return nil }
+        guard type.accepts(ExpressionType(of: value)) else { return nil }
         if type.base == .double, case .int(let number) = value { return .double(Double(number)) }
         return value
     }

@@ -75,6 +75,10 @@ public enum MachineFileWriter {
             case .send(let send):
                 var fields = ["input: \(quoted(send.input.name))"]
                 if let argument = send.argument { fields.append("arg: \(JSONText.quoted(argument.text))") }
+                if !send.data.isEmpty {
+                    let data = send.data.map { "\(quoted($0.name.name)): \(JSONText.quoted($0.expression.text))" }
+                    fields.append("data: { \(data.joined(separator: ", ")) }")
+                }
                 if send.queue == .external { fields.append("queue: external") }
                 if let delay = send.delay { fields.append("delay: \(delay.text)") }
                 if let delay = send.delayExpression { fields.append("delay_expr: \(JSONText.quoted(delay.text))") }

@@ -7,6 +7,7 @@ import StatecraftYAML
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
+        _superCommandName: Smrun.name,
         abstract: "Write a machine as a YAML machine file or as an SCXML document.",
         discussion: """
             The machine is checked first: an invalid one is refused with its diagnostics. The output \

@@ -6,6 +6,7 @@ import StatecraftYAML
 struct GraphCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
+        _superCommandName: Smrun.name,
         abstract: "Print a machine as a state diagram: Graphviz DOT or Mermaid.",
         discussion: """
             Draw the DOT output with Graphviz, e.g. `smrun graph m.yaml | dot -Tsvg > m.svg`; paste the \

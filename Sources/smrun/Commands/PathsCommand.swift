@@ -6,6 +6,7 @@ import StatecraftYAML
 struct PathsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "paths",
+        _superCommandName: Smrun.name,
         abstract: "Print a shortest input sequence to every state and transition of a machine.",
         discussion: """
             Inputs with arguments are tried with the values their guards compare against; a path \

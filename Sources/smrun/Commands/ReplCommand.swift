@@ -12,6 +12,7 @@ import StatecraftYAML
 struct ReplCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repl",
+        _superCommandName: Smrun.name,
         abstract: "Explore a machine interactively: send inputs, look at its state, undo.",
         discussion: """
             Type an input (INPUT or INPUT ARG, as in a script) to send it; its result prints as `smrun run` \

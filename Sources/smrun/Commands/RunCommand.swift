@@ -12,6 +12,7 @@ import StatecraftYAML
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
+        _superCommandName: Smrun.name,
         abstract: "Run a machine over inputs given with --send or, one per line, on standard input.",
         discussion: """
             Each input line is INPUT or INPUT ARG; ARG is the rest of the line, and a string may be \

@@ -4,6 +4,7 @@ import ArgumentParser
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
+        _superCommandName: Smrun.name,
         abstract: "Print the JSON Schema (draft 2020-12) of machine files, for editors.",
         discussion: """
             Point an editor at it: with yaml-language-server (VS Code's YAML extension, Neovim, Helix...), \

@@ -6,6 +6,7 @@ import StatecraftYAML
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
+        _superCommandName: Smrun.name,
         abstract: "Show a state file's saved state, context and pending queue, and whether it resumes a machine.",
         discussion: """
             Reads FILE without locking or changing it (saves replace it atomically, so it is always a \

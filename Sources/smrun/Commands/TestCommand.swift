@@ -6,6 +6,7 @@ import StatecraftYAML
 struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
+        _superCommandName: Smrun.name,
         abstract: "Run scenario files (*.test.yaml) against the machines they name.",
         discussion: """
             A directory stands for every *.test.yaml and *.test.yml file under it (hidden folders \

@@ -6,6 +6,7 @@ import StatecraftYAML
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
+        _superCommandName: Smrun.name,
         abstract: "Check machine files and report every error and warning.",
         discussion: """
             A directory stands for every *.yaml, *.yml and *.scxml file under it. Exit status: 0 when no file \

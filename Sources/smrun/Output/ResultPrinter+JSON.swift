@@ -114,6 +114,7 @@ extension ResultPrinter {
         case .bool(let b): output.append(b ? "true" : "false" as StaticString)
         case .null: output.append("null" as StaticString)
         case .string(var s): s.withUTF8 { appendJSONString(UnsafeRawBufferPointer($0)) }
+        case .list, .record: output.append(value.jsonText)
         }
     }
 

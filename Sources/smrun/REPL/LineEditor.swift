@@ -19,6 +19,8 @@ final class LineEditor {
         case end
     }
 
+    /// libedit's functions.
+    private let libedit: smrun_libedit
     private let editLine: OpaquePointer
     private let history: OpaquePointer
     private let historyPath: String?
@@ -29,35 +31,37 @@ final class LineEditor {
     private var interrupted = false
 
     /// `nil` when libedit cannot start (no terminal description, out of memory).
-    init?(historyPath: String?, complete: @escaping (String) -> SessionCompletion) {
+    init?(_ library: LibEdit, historyPath: String?, complete: @escaping (String) -> SessionCompletion) {
+        let libedit = library.functions
         guard let input = fdopen(0, "r"), let output = fdopen(1, "w"), let errors = fdopen(2, "w"),
-            let editLine = el_init("smrun", input, output, errors)
+            let editLine = smrun_el_init(libedit, "smrun", input, output, errors)
         else { return nil }
-        guard let history = smrun_history_open(1000) else {
-            el_end(editLine)
+        guard let history = smrun_history_open(libedit, 1000) else {
+            smrun_el_end(libedit, editLine)
             return nil
         }
+        self.libedit = libedit
         self.editLine = editLine
         self.history = history
         self.historyPath = historyPath
         self.complete = complete
         promptText = strdup("> ")
-        if let historyPath { _ = smrun_history_load(history, historyPath) }
+        if let historyPath { _ = smrun_history_load(libedit, history, historyPath) }
 
-        smrun_el_set_client_data(editLine, Unmanaged.passUnretained(self).toOpaque())
-        smrun_el_set_editor(editLine, "emacs")
-        smrun_el_set_history(editLine, history)
-        smrun_el_set_prompt(editLine, { editLine in LineEditor.owner(of: editLine).promptText }, 1)
-        smrun_el_set_getc(editLine, { editLine, character in LineEditor.owner(of: editLine).readCharacter(into: character) })
+        smrun_el_set_client_data(libedit, editLine, Unmanaged.passUnretained(self).toOpaque())
+        smrun_el_set_editor(libedit, editLine, "emacs")
+        smrun_el_set_history(libedit, editLine, history)
+        smrun_el_set_prompt(libedit, editLine, { editLine in LineEditor.owner(of: editLine).promptText }, 1)
+        smrun_el_set_getc(libedit, editLine, { editLine, character in LineEditor.owner(of: editLine).readCharacter(into: character) })
         smrun_el_bind_function(
-            editLine, "smrun-complete", "Complete an input name or a command",
+            libedit, editLine, "smrun-complete", "Complete an input name or a command",
             { editLine, _ in LineEditor.owner(of: editLine).completeAtCursor() }, "^I")
-        el_source(editLine, nil)  // ~/.editrc, for vi keys and other bindings
+        smrun_el_source_user_settings(libedit, editLine)
     }
 
     deinit {
-        el_end(editLine)
-        history_end(history)
+        smrun_el_end(libedit, editLine)
+        smrun_history_close(libedit, history)
         free(promptText)
     }
 
@@ -71,7 +75,7 @@ final class LineEditor {
     func readLine() -> Read {
         interrupted = false
         var count: Int32 = 0
-        guard let text = el_gets(editLine, &count), count > 0 else {
+        guard let text = smrun_el_gets(libedit, editLine, &count), count > 0 else {
             if interrupted {
                 SessionFile.writeAll("^C\n", to: 1)
                 return .cancelled
@@ -82,14 +86,18 @@ final class LineEditor {
         var line = String(cString: text)
         if line.hasSuffix("\n") { line.removeLast() }
         if !line.trimmingBlanks.isEmpty {
-            _ = smrun_history_enter(history, line)
-            if let historyPath { _ = smrun_history_save(history, historyPath) }
+            _ = smrun_history_enter(libedit, history, line)
+            if let historyPath { _ = smrun_history_save(libedit, history, historyPath) }
         }
         return .line(line)
     }
 
     private static func owner(of editLine: OpaquePointer?) -> LineEditor {
-        Unmanaged<LineEditor>.fromOpaque(smrun_el_client_data(editLine)!).takeUnretainedValue()
+        // Called back by libedit, which is loaded by then, with the line editor smrun made.
+        guard case .success(let library) = LibEdit.loaded, let editor = smrun_el_client_data(library.functions, editLine) else {
+            preconditionFailure("libedit called back without smrun's line editor")
+        }
+        return Unmanaged<LineEditor>.fromOpaque(editor).takeUnretainedValue()
     }
 
     /// libedit's read function: one character from the terminal, UTF-8 decoded. 1 when read, 0
@@ -108,7 +116,7 @@ final class LineEditor {
                     }
                     if TerminalSignals.takeContinue() {
                         // Back from Ctrl-Z: the shell left the terminal in its own mode.
-                        smrun_el_reset_terminal(editLine)
+                        smrun_el_reset_terminal(libedit, editLine)
                     }
                     continue
                 }
@@ -130,12 +138,12 @@ final class LineEditor {
     /// TAB: inserts what completes the word before the cursor; when that adds nothing and
     /// several words fit, lists them under the line.
     private func completeAtCursor() -> UInt8 {
-        guard let info = el_line(editLine)?.pointee, let start = info.buffer, let cursor = info.cursor else { return UInt8(CC_ERROR) }
+        guard let info = smrun_el_line(libedit, editLine)?.pointee, let start = info.buffer, let cursor = info.cursor else { return UInt8(CC_ERROR) }
         let typed = String(decoding: UnsafeRawBufferPointer(start: start, count: cursor - start), as: UTF8.self)
         let completion = complete(typed)
         let insertion = completion.insertion
         if !insertion.isEmpty {
-            return el_insertstr(editLine, insertion) == 0 ? UInt8(CC_REFRESH) : UInt8(CC_ERROR)
+            return smrun_el_insertstr(libedit, editLine, insertion) == 0 ? UInt8(CC_REFRESH) : UInt8(CC_ERROR)
         }
         guard completion.candidates.count > 1 else { return UInt8(CC_ERROR) }
         SessionFile.writeAll("\n" + completion.candidates.map(\.word).joined(separator: "  ") + "\n", to: 1)

@@ -21,8 +21,16 @@ enum ReplLoop {
     /// At a terminal: a banner, a prompt showing the state, line editing, history, completion;
     /// Ctrl-C gives up the line, Ctrl-D leaves.
     static func runAtTerminal<Session: InteractiveSession & ~Copyable>(_ session: inout ReplSession<Session>, _ machine: CompiledMachine) throws {
+        let libedit: LibEdit
+        switch LibEdit.loaded {
+        case .success(let library): libedit = library
+        case .failure(let failure):
+            FileHandleOutput.standardError(
+                "smrun: line editing at a terminal needs the system's libedit (Debian: libedit2), which could not be loaded: \(failure.message)\n")
+            throw ExitCode(Smrun.Status.invalid)
+        }
         let completions = ReplCompletionSource()
-        guard let editor = LineEditor(historyPath: ReplPrompt.historyPath, complete: { completions.complete($0) }) else {
+        guard let editor = LineEditor(libedit, historyPath: ReplPrompt.historyPath, complete: { completions.complete($0) }) else {
             FileHandleOutput.standardError("smrun: cannot start line editing on this terminal\n")
             throw ExitCode(Smrun.Status.invalid)
         }

@@ -34,12 +34,15 @@ enum MachineFileSchema {
       "enum": ["reject", "raise"]
     },
     "context": {
-      "description": "Extended state: variable name -> initial value. A variable's type is its initial value's (int, double, bool, string); a variable starting as null takes the type of what is assigned to it.",
+      "description": "Extended state: variable name -> initial value. A variable's type is its initial value's (int, double, bool, string, a list of one of them); a variable starting as null takes the type of what is assigned to it, one starting as [] the list type assigned to it.",
       "type": ["object", "null"],
       "propertyNames": { "$ref": "#/$defs/variableName" },
       "additionalProperties": {
-        "description": "The variable's initial value: an int, a finite double, a bool, a string or null.",
-        "type": ["string", "integer", "number", "boolean", "null"]
+        "description": "The variable's initial value: an int, a finite double, a bool, a string, null, or a list of ints, doubles, bools or strings of one type.",
+        "oneOf": [
+          { "type": ["string", "integer", "number", "boolean", "null"] },
+          { "type": "array", "items": { "type": ["string", "integer", "number", "boolean"] } }
+        ]
       }
     },
     "inputs": {
@@ -275,7 +278,7 @@ enum MachineFileSchema {
       "pattern": "^[0-9]+(\\.[0-9]+)?(ms|s|m|h)$"
     },
     "sentInput": {
-      "description": "An input an effect queues: its name, or { input, arg, queue, delay, id }.",
+      "description": "An input an effect queues: its name, or { input, arg, data, queue, delay, id }.",
       "oneOf": [
         { "$ref": "#/$defs/name" },
         {
@@ -285,6 +288,12 @@ enum MachineFileSchema {
           "properties": {
             "input": { "description": "The input to queue.", "$ref": "#/$defs/name" },
             "arg": { "description": "The queued input's argument, an expression.", "$ref": "#/$defs/expression" },
+            "data": {
+              "description": "The queued input's data with named fields (for an input without an argument type), read as arg.NAME: field name -> expression.",
+              "type": "object",
+              "propertyNames": { "pattern": "^[^\\x00-\\x40\\x5B-\\x5E\\x60\\x7B-\\x7F][^\\x00-\\x2F\\x3A-\\x40\\x5B-\\x5E\\x60\\x7B-\\x7F]*$" },
+              "additionalProperties": { "$ref": "#/$defs/expression" }
+            },
             "queue": {
               "description": "internal (the default): run after the current transition; external: run once the internal queue is empty, before the next input from outside.",
               "enum": ["internal", "external"]

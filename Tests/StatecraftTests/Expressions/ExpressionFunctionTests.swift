@@ -118,7 +118,7 @@ struct ExpressionFunctionTests {
 
     @Test func wrongArgumentsAreTypeErrorsAtTheirColumn() throws {
         let wrongType = try #require(typeError("count + len(count * 2)"))
-        #expect(wrongType.message == "len() takes a string, found int; write len(string)")
+        #expect(wrongType.message == "len() takes a string or a list, found int; write len(string or list)")
         #expect(wrongType.offset == 12, "the argument's first column")
         #expect(typeError("int(ready)")?.message == "int() takes a number or a string, found bool; write int(number or string)")
         #expect(typeError("double(null)")?.message == "double() takes a number or a string, found null; write double(number or string)")
@@ -127,7 +127,7 @@ struct ExpressionFunctionTests {
         let arity = try #require(typeError("1 + min(count)"))
         #expect(arity.message == "min() takes 2 arguments, found 1; write min(number, number)")
         #expect(arity.offset == 4)
-        #expect(typeError("len()")?.message == "len() takes one argument, found 0; write len(string)")
+        #expect(typeError("len()")?.message == "len() takes one argument, found 0; write len(string or list)")
         #expect(typeError("string(1, 2)") != nil)
     }
 
@@ -148,7 +148,7 @@ struct ExpressionFunctionTests {
             }
         }
         #expect(syntaxError("min(1, 2")?.message == "expected ',' or ')' to close the '(' of min at column 4, found the end of the expression")
-        #expect(syntaxError("min(1,)")?.message == "expected a value, a name, '(' , '!' or '-', found ')'")
+        #expect(syntaxError("min(1,)")?.message == "expected a value, a name, '(', '[', '!' or '-', found ')'")
         #expect(syntaxError("1, 2")?.message == "expected an operator or the end of the expression, found ','")
         #expect(syntaxError("min(" + String(repeating: "1, ", count: 300) + "1)")?.message.contains("more than 256 operators") == true)
         #expect(syntaxError(String(repeating: "abs(", count: 100_000))?.message.contains("nests deeper") == true)

@@ -118,7 +118,7 @@ struct MachineFileDecoderTests {
             """
             initial: parkd
             on_unhandled: maybe
-            context: { n: [1] }
+            context: { n: { a: 1 } }
             inputs: { go: integer }
             states: [parked]
             effects: { e: { set: { m: 1 } } }

@@ -91,7 +91,7 @@ struct ErrorEventSemanticsTests {
         #expect(
             ChartTrace.diagnostics(machine) == [
                 "5:20 undefined-variable: effect 'broken' sets undefined context variable 'missing'; it raises error.execution when it runs (on_error: raise)",
-                "10:14 expression-syntax: in a guard '1 +': expected a value, a name, '(' , '!' or '-', found the end of the expression; it raises error.execution when it runs (on_error: raise)",
+                "10:14 expression-syntax: in a guard '1 +': expected a value, a name, '(', '[', '!' or '-', found the end of the expression; it raises error.execution when it runs (on_error: raise)",
             ])
         // Without on_error: raise, the same mistakes are errors.
         let rejecting = MachineFile.load(bytes: Array(machine.replacingOccurrences(of: "on_error: raise\n", with: "").utf8), defaultName: "test")

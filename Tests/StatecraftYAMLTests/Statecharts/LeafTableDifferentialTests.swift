@@ -49,7 +49,7 @@ import Testing
                 case .int?: .int(Int.random(in: 0...5, using: &random))
                 case .double?: .double(Double(Int.random(in: 0...20, using: &random)) / 4)
                 case .bool?: .bool(Bool.random(using: &random))
-                case .string?, .null?: .string(["", "x", "forty-two"].randomElement(using: &random)!)
+                case .string?, .null?, .list?, .record?: .string(["", "x", "forty-two"].randomElement(using: &random)!)
                 case nil: .null
                 }
             recorder.lines.append("step \(step): send \(machine.inputNames[input]) \(argument)")
