@@ -116,6 +116,8 @@ def main():
             write(f"  {name}:\n")
     write("effects:\n")
     write("".join(f"  {name}: {body}\n" for name, body in BODIES.items()))
+    # Hooks are declared too (keys without a body): an undeclared one is an `undeclared-effect` warning.
+    write("".join(f"  {name}:\n" for name in HOOKS))
     write("transitions:\n")
     write("".join(out))
 

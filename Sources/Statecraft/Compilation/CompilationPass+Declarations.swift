@@ -5,16 +5,18 @@ extension CompilationPass {
             error(.missingKey, "a machine needs at least one state", definition.initial.position)
         }
         stateIDs.reserveCapacity(states.count)
-        for (index, state) in states.enumerated() {
-            if let problem = NameRules.problem(withName: state.name.name) {
-                error(.invalidName, problem, state.name.position)
+        // By index, reading the name only: a copy of each whole declaration would retain all its arrays.
+        for index in states.indices {
+            let name = states[index].name
+            if let problem = NameRules.problem(withName: name.name) {
+                error(.invalidName, problem, name.position)
             }
-            if let first = stateIDs[state.name.name] {
+            if let first = stateIDs[name.name] {
                 error(
-                    .duplicateState, "state '\(state.name.name)' is declared twice (first at line \(states[first].name.position.line))",
-                    state.name.position)
+                    .duplicateState, "state '\(name.name)' is declared twice (first at line \(states[first].name.position.line))",
+                    name.position)
             } else {
-                stateIDs[state.name.name] = index
+                stateIDs[name.name] = index
             }
         }
     }

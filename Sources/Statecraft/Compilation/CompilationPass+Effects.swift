@@ -3,39 +3,60 @@ extension CompilationPass {
     /// For each effect, the argument types of the inputs that can run it (`nil` in the set: an
     /// input without argument, or the machine's start). An effect that reads `arg` needs one type.
     func effectArgumentTypes(initial: Int) -> [Set<ValueType?>] {
-        var runners = [Set<ValueType?>](repeating: [], count: effectNames.count)
-        func add(_ effects: [Int], _ argumentType: ValueType?) {
-            for id in effects { runners[id].insert(argumentType) }
+        // Gathered as a bit per type (the last bit for no argument): a large machine's transitions
+        // run effects hundreds of thousands of times, and a set would hash each time.
+        let noArgument: UInt8 = 1 << ValueType.allCases.count
+        func bit(_ type: ValueType?) -> UInt8 {
+            type.map { 1 << ValueType.allCases.firstIndex(of: $0)! } ?? noArgument
         }
-        /// What transition `index` runs, given its input's argument type.
-        func addRun(by index: Int, _ argumentType: ValueType?) {
-            add(references[index].effects, argumentType)
-            // In a statechart any transition may exit or enter a state (and eventless ones,
-            // done events and the start take no argument): see below.
-            guard !isChart, let target = references[index].target, target >= 0 else { return }
-            add(entryEffects[target], argumentType)
-            for source in references[index].sources { add(exitEffects[source], argumentType) }
+        let inputBits = argumentTypes.map(bit)
+        var runners = [UInt8](repeating: 0, count: effectNames.count)
+        func add(_ effects: [Int], _ bits: UInt8) {
+            for id in effects { runners[id] |= bits }
         }
-        // Without building an array of argument types per transition.
-        for index in references.indices {
-            if definition.transitions[index].isEventless {
-                addRun(by: index, nil)
-            } else if let input = references[index].input {
-                addRun(by: index, argumentTypes[input])
-            } else {
-                for input in references[index].inputs { addRun(by: index, argumentTypes[input]) }
+        // Through buffers, in one loop: a nested function per transition cost some 270
+        // instructions in a large machine, most of them reference counting of the arrays read.
+        let isChart = isChart
+        runners.withUnsafeMutableBufferPointer { runners in
+            definition.transitions.withUnsafeBufferPointer { transitions in
+                references.withUnsafeBufferPointer { references in
+                    entryEffects.withUnsafeBufferPointer { entryEffects in
+                        exitEffects.withUnsafeBufferPointer { exitEffects in
+                            for index in references.indices {
+                                let bits: UInt8
+                                if transitions[index].isEventless {
+                                    bits = noArgument
+                                } else if let input = references[index].input {
+                                    bits = inputBits[input]
+                                } else {
+                                    bits = references[index].inputs.reduce(0) { $0 | inputBits[$1] }
+                                }
+                                guard bits != 0 else { continue }
+                                for id in references[index].effects { runners[id] |= bits }
+                                // In a statechart any transition may exit or enter a state (and eventless
+                                // ones, done events and the start take no argument): see below.
+                                guard !isChart, let target = references[index].target, target >= 0 else { continue }
+                                for id in entryEffects[target] { runners[id] |= bits }
+                                for source in references[index].sources {
+                                    for id in exitEffects[source] { runners[id] |= bits }
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         if isChart {
             for state in states.indices {
-                add(entryEffects[state], nil)
-                add(exitEffects[state], nil)
-                add(defaultEffects[state], nil)
+                add(entryEffects[state], noArgument)
+                add(exitEffects[state], noArgument)
+                add(defaultEffects[state], noArgument)
             }
         } else if initial >= 0 {
-            add(entryEffects[initial], nil)
+            add(entryEffects[initial], noArgument)
         }
-        return runners
+        let types: [ValueType?] = ValueType.allCases + [nil]
+        return runners.map { bits in Set(types.filter { bits & bit($0) != 0 }) }
     }
 
     mutating func compileEffects(

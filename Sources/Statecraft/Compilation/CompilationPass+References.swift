@@ -4,9 +4,11 @@ extension CompilationPass {
     /// ``compileTransitions()`` reports what is undefined, in the order the transitions name it.
     mutating func resolveReferences() {
         // By index, field by field: mapping over the states would copy each whole declaration.
-        entryEffects = states.indices.map { states[$0].entry.compactMap { effectIDs[$0.name] } }
-        exitEffects = states.indices.map { states[$0].exit.compactMap { effectIDs[$0.name] } }
-        defaultEffects = states.indices.map { states[$0].defaultEffects.compactMap { effectIDs[$0.name] } }
+        // Most states run no entry, exit or default effects: those share the empty list.
+        func ids(_ names: [Named]) -> [Int] { names.isEmpty ? [] : names.compactMap { effectIDs[$0.name] } }
+        entryEffects = states.indices.map { ids(states[$0].entry) }
+        exitEffects = states.indices.map { ids(states[$0].exit) }
+        defaultEffects = states.indices.map { ids(states[$0].defaultEffects) }
         // `*`: every non-final state at the top level (in a flat machine, every non-final state).
         let nonFinal = states.indices.filter { !states[$0].isFinal && parents[$0] < 0 && states[$0].history == nil }
         var stateResolver = NameResolver(states.map(\.name.name))
@@ -52,6 +54,7 @@ extension CompilationPass {
                 var effects: [Int] = []
                 switch transitions[index].effectList {
                 case .one(let name): effects = effectResolver.id(of: name).map { effectLists.list(of: $0) } ?? []
+                case .many(let names) where names.isEmpty: break
                 case .many(let names): effects = effectLists.list(names.compactMap { effectResolver.id(of: $0) })
                 }
                 let isEventless = transitions[index].isEventless

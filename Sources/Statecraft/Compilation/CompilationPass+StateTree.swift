@@ -24,30 +24,33 @@ extension CompilationPass {
     /// the context's variables (reported as undefined later when no state has that name); and
     /// when any expression calls `input()`, the slot after those that holds the input's name.
     mutating func findActivityTests() {
+        // Only a text with `in` in it can call `in()` or `input()`: a byte scan finds the few
+        // such texts (usually none) among a large machine's guards, each distinct text parsed once.
         var texts: [String] = []
+        var seen: Set<String> = []
         definition.transitions.withUnsafeBufferPointer { transitions in
             // Field by field: a whole transition's copy would retain each of its strings and arrays.
-            for index in transitions.indices { if let text = transitions[index].guardExpression?.text { texts.append(text) } }
-        }
-        for effect in definition.effects {
-            texts += effect.expressions.map(\.text)
-        }
-        let declared = Set(states.map(\.name.name))
-        var testsStates = false
-        for text in texts where Self.mentionsIn(text) {
-            guard let parsed = try? ExpressionParser.parse(text) else { continue }
-            for name in parsed.testedStates {
-                testsStates = true
-                if activitySlots[name] == nil && declared.contains(name) {
-                    activitySlots[name] = definition.context.count + activitySlots.count
-                }
+            for index in transitions.indices {
+                if let text = transitions[index].guardExpression?.text, Self.mentionsIn(text), seen.insert(text).inserted { texts.append(text) }
             }
         }
-        if testsStates { stateNamesForTests = states.map(\.name.name) }
-        for text in texts where text.contains("input") {
-            guard let parsed = try? ExpressionParser.parse(text), parsed.readsInputName else { continue }
+        for effect in definition.effects {
+            for expression in effect.expressions where Self.mentionsIn(expression.text) && seen.insert(expression.text).inserted {
+                texts.append(expression.text)
+            }
+        }
+        guard !texts.isEmpty else { return }
+        let parsed = texts.compactMap { try? ExpressionParser.parse($0) }
+        let tested = parsed.flatMap(\.testedStates)
+        if !tested.isEmpty {
+            let declared = Set(states.map(\.name.name))
+            for name in tested where activitySlots[name] == nil && declared.contains(name) {
+                activitySlots[name] = definition.context.count + activitySlots.count
+            }
+            stateNamesForTests = states.map(\.name.name)
+        }
+        if parsed.contains(where: \.readsInputName) {
             inputNameSlot = definition.context.count + activitySlots.count
-            break
         }
     }
 
@@ -236,22 +239,31 @@ extension CompilationPass {
         var chartTransitions: [StateChart.Transition] = []
         var checked: Set<SourcePosition> = []
         var reportedHistorySources: Set<SourcePosition> = []
-        for (index, transition) in transitions.enumerated() {
-            let targets = transition.targets
-            if targets.count > 1, checked.insert(transition.position).inserted, let problem = sameRegionProblem(targets, tree) {
-                error(.invalidTarget, "transition's targets cannot be entered together: \(problem)", transition.position)
+        chartTransitions.reserveCapacity(transitions.count)
+        // By index, field by field: a copy of each whole transition would retain all its parts.
+        for index in transitions.indices {
+            let targets = transitions[index].targets
+            let position = transitions[index].position
+            if targets.count > 1, checked.insert(position).inserted, let problem = sameRegionProblem(targets, tree) {
+                error(.invalidTarget, "transition's targets cannot be entered together: \(problem)", position)
             }
             let targetsHistory = targets.contains { tree.kinds[$0].isHistory }
-            for source in transition.sources {
+            // One list of targets for all the transition's sources.
+            let chartTargets = targets.map { Int32($0) }
+            let isInternal = transitions[index].isInternal
+            let isGuarded = transitions[index].guardExpression != nil
+            let refuses = transitions[index].refusal != nil
+            let input = Int32(transitions[index].input)
+            for source in transitions[index].sources {
                 if tree.kinds[source].isHistory {
-                    if reportedHistorySources.insert(transition.position).inserted {
-                        error(.invalidState, "a transition leaves from history state '\(states[source].name.name)', which is never active", transition.position)
+                    if reportedHistorySources.insert(position).inserted {
+                        error(.invalidState, "a transition leaves from history state '\(states[source].name.name)', which is never active", position)
                     }
                     continue
                 }
                 var domain = StateChart.noDomain
                 if !targets.isEmpty && !targetsHistory {
-                    if transition.isInternal && tree.kinds[source] == .compound && targets.allSatisfy({ tree.isDescendant($0, of: source) }) {
+                    if isInternal && tree.kinds[source] == .compound && targets.allSatisfy({ tree.isDescendant($0, of: source) }) {
                         domain = Int32(source)
                     } else {
                         domain = Int32(tree.leastCommonCompoundAncestor([source] + targets))
@@ -259,25 +271,26 @@ extension CompilationPass {
                 }
                 chartTransitions.append(
                     StateChart.Transition(
-                        input: Int32(transition.input), source: Int32(source), targets: targets.map { Int32($0) }, domain: domain,
-                        targetsHistory: targetsHistory, isInternal: transition.isInternal,
-                        isGuarded: transition.guardExpression != nil, refuses: transition.refusal != nil, compiled: Int32(index)))
+                        input: input, source: Int32(source), targets: chartTargets, domain: domain,
+                        targetsHistory: targetsHistory, isInternal: isInternal,
+                        isGuarded: isGuarded, refuses: refuses, compiled: Int32(index)))
             }
         }
         checkEventlessCycles(tree, chartTransitions, transitions)
         guard diagnostics.count == errorsBefore else { return nil }
-        var usedInputs = Set<Int32>()
-        for transition in chartTransitions { usedInputs.insert(transition.input) }
+        // Which inputs a transition is taken on, by input id (eventless transitions' -1 left out).
+        var usedInputs = [Bool](repeating: false, count: inputNames.count)
+        for index in chartTransitions.indices where chartTransitions[index].input >= 0 { usedInputs[Int(chartTransitions[index].input)] = true }
         let doneInputs = states.indices.map { state -> Int32 in
             guard tree.kinds[state] == .compound || tree.kinds[state] == .parallel,
-                let input = inputIDs["done.state." + states[state].name.name], usedInputs.contains(Int32(input))
+                let input = inputIDs["done.state." + states[state].name.name], usedInputs[input]
             else { return -1 }
             return Int32(input)
         }
         let activityTests = activitySlots.map { (state: Int32(stateIDs[$0.key]!), slot: Int32($0.value)) }.sorted { $0.slot < $1.slot }
         let raisesErrors = definition.onError == .raise
         var errorInput: Int32 = -1
-        if raisesErrors, let input = inputIDs[Self.errorExecutionInput], usedInputs.contains(Int32(input)) { errorInput = Int32(input) }
+        if raisesErrors, let input = inputIDs[Self.errorExecutionInput], usedInputs[input] { errorInput = Int32(input) }
         return StateChart(
             tree: tree, transitions: chartTransitions, doneInputs: doneInputs, activityTests: activityTests, defaultEffects: defaultEffects,
             raisesErrors: raisesErrors, errorInput: errorInput, inputNameSlot: Int32(inputNameSlot ?? -1))

@@ -24,35 +24,33 @@ extension CompilationPass {
         compiled.reserveCapacity(definition.transitions.count)
         // Read field by field through a buffer, as ``resolveReferences()`` reads them.
         let transitions = definition.transitions
-        // The inputs a transition is compiled for, shared rather than allocated per transition.
-        let eventless = [-1]
-        var inputLists = SharedIDLists(idCount: inputNames.count)
         transitions.withUnsafeBufferPointer { transitions in
             for index in transitions.indices {
-                let references = references[index]
                 // What is undefined is reported in the order the transition names it. An eventless
                 // transition has input -1; a pattern stands for the inputs it matches, in order.
-                var inputs: [Int] = []
+                // Field by field: a copy of the whole reference would retain each of its arrays.
+                var input: Int?
+                var matchedInputs: [Int] = []
                 if transitions[index].isEventless {
-                    inputs = eventless
+                    input = -1
                 } else if TransitionDefinition.isPattern(transitions[index].input.name, isEventless: false, hasDelay: transitions[index].after != nil) {
-                    inputs = references.inputs
-                    if inputs.isEmpty {
+                    matchedInputs = references[index].inputs
+                    if matchedInputs.isEmpty {
                         error(
                             .undefinedInput, "input pattern '\(transitions[index].input.name)' matches no input of the machine",
                             transitions[index].input.position)
                     }
-                } else if let input = references.input ?? input(transitions[index].input, role: "transition") {
-                    inputs = inputLists.list(of: input)
+                } else {
+                    input = references[index].input ?? self.input(transitions[index].input, role: "transition")
                 }
                 switch transitions[index].storedSource {
-                case .state(let name) where references.hasUndefinedSource:
+                case .state(let name) where references[index].hasUndefinedSource:
                     _ = state(name, role: "transition")
-                case .other(.states(let names)) where references.hasUndefinedSource:
+                case .other(.states(let names)) where references[index].hasUndefinedSource:
                     for name in names where stateIDs[name.name] == nil { _ = state(name, role: "transition") }
                 case .other(.anyNonFinalExcept(let names, let position)):
                     for name in names where stateIDs[name.name] == nil { _ = state(name, role: "'not'") }
-                    if !references.hasUndefinedSource && references.sources.isEmpty {
+                    if !references[index].hasUndefinedSource && references[index].sources.isEmpty {
                         error(
                             .invalidValue,
                             "'not' excludes every non-final state, so the transition leaves from none and can never be taken",
@@ -61,7 +59,7 @@ extension CompilationPass {
                 default:
                     break
                 }
-                let target = references.target ?? transitions[index].target.flatMap { state($0, role: "transition") }
+                let target = references[index].target ?? transitions[index].target.flatMap { state($0, role: "transition") }
                 if transitions[index].refusal != nil && (transitions[index].target != nil || !transitions[index].effectList.isEmpty) {
                     error(
                         .invalidValue, "a transition that rejects its input ('reject') has no target ('to') and no effects",
@@ -69,7 +67,7 @@ extension CompilationPass {
                 }
                 var moreTargets: [Int] = []
                 var targetsDefined = target != nil
-                for (offset, id) in references.moreTargets.enumerated() {
+                for (offset, id) in references[index].moreTargets.enumerated() {
                     if let id = id ?? state(transitions[index].moreTargets[offset], role: "transition") {
                         moreTargets.append(id)
                     } else {
@@ -83,16 +81,21 @@ extension CompilationPass {
                         "transition's targets cannot be entered together: \(names) are states of the top level, where only one state is active at a time",
                         transitions[index].position)
                 }
+                guard input != nil || !matchedInputs.isEmpty else { continue }
                 let guardSource = transitions[index].guardExpression
-                for input in inputs {
+                let sources = references[index].sources
+                let effects = references[index].effects
+                let refusal = transitions[index].refusal
+                for offset in 0..<(input == nil ? matchedInputs.count : 1) {
+                    let input = input ?? matchedInputs[offset]
                     var guardExpression: CompiledExpression?
                     if let guardSource { guardExpression = compileGuard(guardSource, input: input) }
                     guard let target, targetsDefined else { continue }
                     compiled.append(
                         CompiledTransition(
-                            input: input, sources: references.sources, target: target, guardExpression: guardExpression,
-                            guardText: guardSource?.text, effects: references.effects, position: transitions[index].position,
-                            refusal: transitions[index].refusal, moreTargets: moreTargets, isInternal: transitions[index].isInternal))
+                            input: input, sources: sources, target: target, guardExpression: guardExpression,
+                            guardText: guardSource?.text, effects: effects, position: transitions[index].position,
+                            refusal: refusal, moreTargets: moreTargets, isInternal: transitions[index].isInternal))
                 }
             }
         }

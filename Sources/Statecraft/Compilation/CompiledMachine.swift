@@ -126,24 +126,62 @@ public struct CompiledMachine: Sendable {
 }
 
 /// A transition in compiled form.
+///
+/// A large machine has a hundred thousand of these alive beside its dispatch table: the ids are
+/// kept in 32 bits and the parts few transitions have (a refusal, more targets, `type:
+/// internal`) in one shared box, or none, so that one takes 64 bytes rather than 96.
 package struct CompiledTransition: Sendable {
-    package let input: Int
+    private let storedInput: Int32
+    private let storedTarget: Int32
     /// The states it leaves from (a `"*"` source expanded to every non-final state).
     package let sources: [Int]
-    /// The target state, or -1 to stay without exit or entry effects.
-    package let target: Int
     package let guardExpression: CompiledExpression?
     /// The guard as written, for messages.
     package let guardText: String?
     package let effects: [Int]
     package let position: SourcePosition
+    private let rare: RareParts?
+
+    /// The parts most transitions do not have.
+    private final class RareParts: Sendable {
+        let refusal: String?
+        let moreTargets: [Int]
+        let isInternal: Bool
+
+        init(refusal: String?, moreTargets: [Int], isInternal: Bool) {
+            self.refusal = refusal
+            self.moreTargets = moreTargets
+            self.isInternal = isInternal
+        }
+    }
+
+    package init(
+        input: Int, sources: [Int], target: Int, guardExpression: CompiledExpression?, guardText: String?, effects: [Int],
+        position: SourcePosition, refusal: String?, moreTargets: [Int] = [], isInternal: Bool = false
+    ) {
+        storedInput = Int32(input)
+        storedTarget = Int32(target)
+        self.sources = sources
+        self.guardExpression = guardExpression
+        self.guardText = guardText
+        self.effects = effects
+        self.position = position
+        rare =
+            refusal == nil && moreTargets.isEmpty && !isInternal
+            ? nil : RareParts(refusal: refusal, moreTargets: moreTargets, isInternal: isInternal)
+    }
+
+    /// The input it is taken on; -1 for an eventless transition.
+    package var input: Int { Int(storedInput) }
+    /// The target state, or -1 to stay without exit or entry effects.
+    package var target: Int { Int(storedTarget) }
     /// For a transition written `reject: MESSAGE`: the message. Selected, it rejects the input
     /// (`refused`) and changes nothing; it has no target (-1) and no effects.
-    package let refusal: String?
+    package var refusal: String? { rare?.refusal }
     /// The targets after ``target`` (a transition into several parallel regions).
-    package internal(set) var moreTargets: [Int] = []
+    package var moreTargets: [Int] { rare?.moreTargets ?? [] }
     /// `type: internal`: does not exit a compound source whose descendants it targets.
-    package internal(set) var isInternal = false
+    package var isInternal: Bool { rare?.isInternal ?? false }
 
     /// Every target; empty for a transition that stays.
     package var targets: [Int] { target < 0 ? [] : [target] + moreTargets }

@@ -74,55 +74,13 @@ struct DispatchTable: Sendable {
         effects: [CompiledEffect], entryEffects: [[Int]], exitEffects: [[Int]], timedStates: [Bool] = []
     ) {
         self.inputCount = inputCount
-        let cellCount = stateCount * inputCount
-        // Every cell of a final state is settled as such, every other cell starts as `unhandled`;
-        // both have no candidates yet, so they start at the empty list.
-        var cells = [Cell](repeating: Cell(code: Self.unhandled, next: 0), count: cellCount)
-        for state in 0..<stateCount where isFinal[state] {
-            for cell in (state * inputCount)..<((state + 1) * inputCount) {
-                cells[cell] = Cell(code: Self.finished, next: 0)
-            }
-        }
-        // The candidates, by a counting sort that needs no counter per cell besides the cell:
-        // one pass counts each cell's candidates in its `next`, as minus the count; then one
-        // backwards pass gives each cell, where it meets it first, the room for its candidates
-        // and their -1, and fills that room from its end, leaving the cell its start.
-        var listed = 1
-        for index in transitions.indices {
-            let input = transitions[index].input
-            for state in transitions[index].sources {
-                let cell = state * inputCount + input
-                if cells[cell].next == 0 { listed += 1 }
-                cells[cell] = Cell(code: cells[cell].code, next: cells[cell].next - 1)
-                listed += 1
-            }
-        }
-        var cellTransitions = [Int32](repeating: -1, count: listed)
-        var end: Int32 = 1
-        for index in transitions.indices.reversed() {
-            let input = transitions[index].input
-            for state in transitions[index].sources {
-                let cell = state * inputCount + input
-                var next = cells[cell].next
-                if next < 0 {
-                    // The candidates' end: their -1 goes there.
-                    end -= next
-                    next = end
-                    end += 1
-                }
-                next -= 1
-                cellTransitions[Int(next)] = Int32(index)
-                cells[cell] = Cell(code: cells[cell].code, next: next)
-            }
-        }
-        self.cellTransitions = cellTransitions
-        targets = transitions.indices.map { Int32(transitions[$0].target) }
-        isGuarded = transitions.indices.map { transitions[$0].guardExpression != nil }
-        refuses = transitions.indices.map { transitions[$0].refusal != nil }
+        let targets = transitions.indices.map { Int32(transitions[$0].target) }
+        let isGuarded = transitions.indices.map { transitions[$0].guardExpression != nil }
+        let refuses = transitions.indices.map { transitions[$0].refusal != nil }
         let hasBody = effects.map(\.hasBody)
         let entryRunsBodies = entryEffects.map { $0.contains { hasBody[$0] } }
         let exitRunsBodies = exitEffects.map { $0.contains { hasBody[$0] } }
-        runsBodies = transitions.indices.map { index in
+        let runsBodies = transitions.indices.map { index in
             let target = transitions[index].target
             return transitions[index].effects.contains { hasBody[$0] }
                 || (target >= 0 && (entryRunsBodies[target] || transitions[index].sources.contains { exitRunsBodies[$0] }))
@@ -171,31 +129,109 @@ struct DispatchTable: Sendable {
         // Exit parts are laid out first, then entry parts: where they end says whether any has a copy.
         hasStateCopies = entry.starts.last! > 0
 
-        // Of the cells of states that are not final, those with candidates are settled as a
-        // search, or as taken directly when their one candidate can be.
+        /// Whether transition `index`, the one unguarded candidate of its cell in `state`, is
+        /// taken directly: it neither refuses nor runs anything but copies, and moves neither out
+        /// of nor into a state with `after` timers (the search starts and cancels timers, so the
+        /// direct path never does clock work).
+        func isDirect(_ index: Int, from state: Int) -> Bool {
+            let target = Int(targets[index])
+            guard !refuses[index], own.copies[index], target < 0 || (exit.copies[state] && entry.copies[target]) else { return false }
+            return target < 0 || timedStates.isEmpty || !(timedStates[state] || timedStates[target])
+        }
+        self.targets = targets
+        self.isGuarded = isGuarded
+        self.refuses = refuses
+        self.runsBodies = runsBodies
+        (cells, cellTransitions) = Self.cells(
+            stateCount: stateCount, inputCount: inputCount, isFinal: isFinal, transitions: transitions
+        ) { index, state in
+            if isGuarded[index] { return Cell(code: Self.search, next: 0) }
+            if refuses[index] { return Cell(code: Self.refused, next: 0) }
+            guard isDirect(index, from: state) else { return Cell(code: Self.search, next: 0) }
+            let next = Int32(targets[index] >= 0 ? targets[index] : Int32(state))
+            return Cell(code: Int32(index), next: runsBodies[index] ? ~next : next)
+        }
+    }
+
+    // MARK: - Building the cells
+
+    /// The cells, state by state, and the candidates of those not taken directly: each cell is
+    /// written once, in order, so that building a large table touches its memory once, front to
+    /// back. A cell with one candidate is settled by `settle(candidate, state)`, which gives a
+    /// search or refusal its code only (its `next` is filled in here); a cell with several is
+    /// searched; a cell of a final state is finished, its candidates listed all the same.
+    private static func cells(
+        stateCount: Int, inputCount: Int, isFinal: [Bool], transitions: UnsafeBufferPointer<CompiledTransition>,
+        settle: (Int, Int) -> Cell
+    ) -> (cells: [Cell], candidates: [Int32]) {
+        // Each state's (transition, source) pairs, in file order: a counting sort by state.
+        var pairStarts = [Int](repeating: 0, count: stateCount + 1)
         for index in transitions.indices {
-            let input = transitions[index].input
-            let target = transitions[index].target
-            for state in transitions[index].sources where !isFinal[state] {
-                let cell = state * inputCount + input
-                let start = cells[cell].next
-                // A cell of one candidate (its list is it and -1) is this transition's.
-                let alone = cellTransitions[Int(start) + 1] < 0 && !isGuarded[index]
-                // A move out of or into a state with `after` timers is searched: the search
-                // starts and cancels timers, so the direct path never does clock work.
-                let moves = target >= 0 && !timedStates.isEmpty
-                let direct =
-                    alone && !refuses[index] && own.copies[index]
-                    && (target < 0 || (exit.copies[state] && entry.copies[target]))
-                    && !(moves && (timedStates[state] || timedStates[target]))
-                let next = Int32(target >= 0 ? target : state)
-                cells[cell] =
-                    direct
-                    ? Cell(code: Int32(index), next: runsBodies[index] ? ~next : next)
-                    : Cell(code: alone && refuses[index] ? Self.refused : Self.search, next: start)
+            for state in transitions[index].sources { pairStarts[state + 1] += 1 }
+        }
+        for state in 0..<stateCount { pairStarts[state + 1] += pairStarts[state] }
+        // Each pair's transition and input, read here in file order: the rows below read them
+        // in state order, which would be a cache miss each in a large machine's transitions.
+        var pairTransitions = [Int32](repeating: 0, count: pairStarts[stateCount])
+        var pairInputs = [Int32](repeating: 0, count: pairStarts[stateCount])
+        var filled = pairStarts
+        for index in transitions.indices {
+            let input = Int32(transitions[index].input)
+            for state in transitions[index].sources {
+                pairTransitions[filled[state]] = Int32(index)
+                pairInputs[filled[state]] = input
+                filled[state] += 1
             }
         }
-        self.cells = cells
+        filled = []
+        // Index 0 holds a lone -1: the empty list where cells without candidates start. Every
+        // other list is at most a candidate and its -1 per pair.
+        var candidates: [Int32] = [-1]
+        candidates.reserveCapacity(1 + 2 * pairTransitions.count)
+        // Per input, in the row being built: its candidates not yet listed, and where the next
+        // one goes (0 before the first).
+        var unlisted = [Int32](repeating: 0, count: inputCount)
+        var ends = [Int32](repeating: 0, count: inputCount)
+        let cells = [Cell](unsafeUninitializedCapacity: stateCount * inputCount) { cells, initialized in
+            for state in 0..<stateCount {
+                let pairs = pairStarts[state]..<pairStarts[state + 1]
+                for pair in pairs { unlisted[Int(pairInputs[pair])] += 1 }
+                let row = cells.baseAddress! + state * inputCount
+                let isFinal = isFinal[state]
+                let empty = Cell(code: isFinal ? Self.finished : Self.unhandled, next: 0)
+                for input in 0..<inputCount { (row + input).initialize(to: empty) }
+                // Where the row first names a cell, the cell is settled and, unless it is taken
+                // directly, room made for its candidates and -1, filled in file order.
+                for pair in pairs {
+                    let transition = pairTransitions[pair]
+                    let input = Int(pairInputs[pair])
+                    if ends[input] == 0 {
+                        let start = Int32(candidates.count)
+                        if isFinal {
+                            row[input] = Cell(code: Self.finished, next: start)
+                        } else if unlisted[input] == 1 {
+                            let settled = settle(Int(transition), state)
+                            if settled.code >= 0 {
+                                row[input] = settled
+                                unlisted[input] = 0
+                                continue
+                            }
+                            row[input] = Cell(code: settled.code, next: start)
+                        } else {
+                            row[input] = Cell(code: Self.search, next: start)
+                        }
+                        ends[input] = start
+                        candidates.append(contentsOf: repeatElement(-1, count: Int(unlisted[input]) + 1))
+                    }
+                    candidates[Int(ends[input])] = transition
+                    ends[input] += 1
+                    unlisted[input] -= 1
+                    if unlisted[input] == 0 { ends[input] = 0 }
+                }
+            }
+            initialized = stateCount * inputCount
+        }
+        return (cells, candidates)
     }
 }
 

@@ -35,7 +35,9 @@ package enum NameRules {
     private static func isPlainASCII(_ name: String) -> Bool {
         var name = name
         return name.withUTF8 { bytes in
-            !bytes.isEmpty && bytes.allSatisfy { $0 < 0x80 && plainASCII[Int($0)] }
+            // The table read once, not per byte (each read of a static checks its initialisation).
+            let plainASCII = plainASCII
+            return !bytes.isEmpty && bytes.allSatisfy { $0 < 0x80 && plainASCII[Int($0)] }
         }
     }
 

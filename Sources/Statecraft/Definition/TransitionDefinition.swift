@@ -178,8 +178,7 @@ public struct TransitionDefinition: Sendable {
         guard !isEventless && !hasDelay else { return false }
         // Most names do not end in `*`: their last byte tells, before comparing strings (a
         // compiler reads this for every transition).
-        var name = input
-        guard name.withUTF8({ $0.last == UInt8(ascii: "*") }) else { return false }
-        return name == "*" || name.hasSuffix(".*")
+        guard input.utf8.last == UInt8(ascii: "*") else { return false }
+        return input == "*" || input.hasSuffix(".*")
     }
 }
