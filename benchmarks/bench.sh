@@ -363,13 +363,14 @@ fi
 
 # --- SCXML load --------------------------------------------------------------------
 
-# The same machine as an SCXML document (written by `smrun export`), loaded by `smrun validate`
+# The same machine as an SCXML document (written by `smrun export`, again whenever the machine
+# file or smrun is newer than it), loaded by `smrun validate`
 # and by SCXMLFile.load in-process, each against libxml2's bare streaming read of the document
 # (baselines/xml_reader.c), interleaved.
 if [ -n "$smrun" ]; then
     say ""
     big_scxml=${big%.yaml}.scxml
-    if [ ! -s "$big_scxml" ] || [ "$big" -nt "$big_scxml" ]; then
+    if [ ! -s "$big_scxml" ] || [ "$big" -nt "$big_scxml" ] || [ "$smrun" -nt "$big_scxml" ]; then
         "$smrun" export --format scxml "$big" >"$big_scxml.tmp" || die "smrun export failed on $big"
         mv "$big_scxml.tmp" "$big_scxml"
     fi
