@@ -29,33 +29,35 @@ public enum Value: Hashable, Sendable {
     }
 }
 
-/// The data of an input with named fields, in the order they were given.
-public struct Record: Hashable, Sendable {
-    /// One named field.
-    public struct Field: Hashable, Sendable {
-        /// The field's name.
-        public var name: String
-        /// Its value.
-        public var value: Value
+extension Value {
+    /// The data of an input with named fields, in the order they were given.
+    public struct Record: Hashable, Sendable {
+        /// One named field.
+        public struct Field: Hashable, Sendable {
+            /// The field's name.
+            public var name: String
+            /// Its value.
+            public var value: Value
 
-        /// A field `name` holding `value`.
-        public init(_ name: String, _ value: Value) {
-            self.name = name
-            self.value = value
+            /// A field `name` holding `value`.
+            public init(_ name: String, _ value: Value) {
+                self.name = name
+                self.value = value
+            }
         }
-    }
 
-    /// The fields, in order; a name appears once.
-    public var fields: [Field]
+        /// The fields, in order; a name appears once.
+        public var fields: [Field]
 
-    /// A record of `fields`.
-    public init(_ fields: [Field]) {
-        self.fields = fields
-    }
+        /// A record of `fields`.
+        public init(_ fields: [Field]) {
+            self.fields = fields
+        }
 
-    /// The value of the field `name`, if the record has one.
-    public subscript(name: String) -> Value? {
-        fields.first { $0.name == name }?.value
+        /// The value of the field `name`, if the record has one.
+        public subscript(name: String) -> Value? {
+            fields.first { $0.name == name }?.value
+        }
     }
 }
 

@@ -21,9 +21,9 @@ package indirect enum CompiledExpression: Sendable {
     case list([CompiledExpression])
     /// A list's item at an int index.
     case index(CompiledExpression, CompiledExpression)
-    /// A field of the input's data (a ``Record``).
+    /// A field of the input's data (a ``Value/Record``).
     case field(CompiledExpression, String)
-    /// An input's data: a ``Record`` of the fields' values, in order (a send's `data`).
+    /// An input's data: a ``Value/Record`` of the fields' values, in order (a send's `data`).
     case record(names: [String], values: [CompiledExpression])
     /// A condition written in Swift (a guard of a machine built with the typed API), which
     /// the host evaluates; never produced from a machine file.
@@ -143,14 +143,14 @@ extension CompiledExpression {
             }
             return value
         case .record(let names, let values):
-            var fields: [Record.Field] = []
+            var fields: [Value.Record.Field] = []
             fields.reserveCapacity(names.count)
             for (name, value) in zip(names, values) {
                 let field = try value.evaluate(context, argument: argument)
                 if case .null = field { throw .nullOperand }
-                fields.append(Record.Field(name, field))
+                fields.append(Value.Record.Field(name, field))
             }
-            return .record(Record(fields))
+            return .record(Value.Record(fields))
         }
     }
 

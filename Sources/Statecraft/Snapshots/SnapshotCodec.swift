@@ -348,7 +348,7 @@ public struct SnapshotCodec: Sendable {
     /// An input's data saved as a JSON object: its fields, each an int, a double, a bool or a
     /// string (a number with a fraction or exponent is a double); `nil` when a field is not.
     static func record(_ members: [(key: String, value: SnapshotJSON)]) -> Value? {
-        var fields: [Record.Field] = []
+        var fields: [Value.Record.Field] = []
         for (name, json) in members {
             let value: Value
             switch json {
@@ -364,9 +364,9 @@ public struct SnapshotCodec: Sendable {
                 }
             default: return nil
             }
-            fields.append(Record.Field(name, value))
+            fields.append(Value.Record.Field(name, value))
         }
-        return .record(Record(fields))
+        return .record(Value.Record(fields))
     }
 
     /// Text from the file as it may appear in a message: control characters escaped.

@@ -180,7 +180,7 @@ public final class FileMachine: @unchecked Sendable {
     }
 
     /// An input as results report it: its argument as a Swift value (`Int`, `Double`, `Bool`,
-    /// `String`, a ``Record`` of an input's data, or `()` for none), so that it matches the ``Input`` of that name and type.
+    /// `String`, a ``Value/Record`` of an input's data, or `()` for none), so that it matches the ``Input`` of that name and type.
     private static func sent(_ name: String, _ argument: Value?, queued: Bool) -> SentInput {
         let (value, type): (any Sendable, Any.Type) =
             switch argument {
@@ -189,7 +189,7 @@ public final class FileMachine: @unchecked Sendable {
             case .bool(let flag)?: (flag, Bool.self)
             case .string(let text)?: (text, String.self)
             case .list(let items)?: (items, [Value].self)
-            case .record(let data)?: (data, Record.self)
+            case .record(let data)?: (data, Value.Record.self)
             case .null?, nil: ((), Void.self)
             }
         return SentInput(.named(name, argumentType: ObjectIdentifier(type)), argument: value, isQueued: queued)

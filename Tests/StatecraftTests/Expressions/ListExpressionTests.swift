@@ -100,10 +100,10 @@ struct ListExpressionTests {
     }
 
     @Test func fieldsOfAnInputsData() throws {
-        let data = Value.record(Record([.init("amount", .int(4)), .init("label", .string("x"))]))
+        let data = Value.record(Value.Record([.init("amount", .int(4)), .init("label", .string("x"))]))
         #expect(try evaluate("arg.amount * 2", argument: data) == .int(8))
         #expect(try type("arg.label") == "string")
-        #expect(evaluationError("arg.amount", argument: .record(Record([]))) == .missingField("amount"))
+        #expect(evaluationError("arg.amount", argument: .record(Value.Record([]))) == .missingField("amount"))
         #expect(evaluationError("arg.amount") == .missingField("amount"), "an input sent without data")
         #expect(EvaluationError.missingField("amount").description == "the input's data has no field 'amount'")
     }
@@ -128,7 +128,7 @@ struct ListExpressionTests {
         let list = Value.list([.string("a"), .string("b")])
         #expect(list.description == "[\"a\", \"b\"]")
         #expect(list.jsonText == "[\"a\",\"b\"]")
-        let data = Value.record(Record([.init("n", .int(1))]))
+        let data = Value.record(Value.Record([.init("n", .int(1))]))
         #expect(data.description == "{\"n\": 1}")
         #expect(data.jsonText == "{\"n\":1}")
     }
