@@ -17,6 +17,9 @@ package struct SharedLibrary {
     package init(firstOf names: [String]) throws(SharedLibraryError) {
         var firstReason: String?
         for name in names {
+            // dlerror() keeps the last error until it is read: clear one left by earlier code (a
+            // sanitizer's runtime looking up its hooks, say), so the reason read below is this one.
+            _ = dlerror()
             if let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) {
                 self.handle = handle
                 self.name = name
