@@ -164,6 +164,10 @@ struct DispatchTable: Sendable {
         stateCount: Int, inputCount: Int, isFinal: [Bool], transitions: UnsafeBufferPointer<CompiledTransition>,
         settle: (Int, Int) -> Cell
     ) -> (cells: [Cell], candidates: [Int32]) {
+        // No cells, so no pairs either (a statechart's table, a machine without inputs). Built
+        // without `Array(unsafeUninitializedCapacity: 0)`, which writes the count of the shared
+        // empty-array storage: a race the thread sanitizer reports when two threads compile.
+        guard stateCount * inputCount > 0 else { return ([], [-1]) }
         // Each state's (transition, source) pairs, in file order: a counting sort by state.
         var pairStarts = [Int](repeating: 0, count: stateCount + 1)
         for index in transitions.indices {

@@ -30,6 +30,9 @@ package enum FileReader {
                 "file is \(info.st_size) bytes, over the limit of \(maximumBytes) (raise it with --max-file-size)",
                 .limitExceeded)
         }
+        // An empty file is not read into `Array(unsafeUninitializedCapacity: 0)`, which writes the
+        // count of the shared empty-array storage (a race when two threads read empty files).
+        if info.st_size == 0 { return .success([]) }
         // Read into uninitialized room: zeroing a large file's worth first would cost a pass over it.
         var readError: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size)) { buffer, filled in
