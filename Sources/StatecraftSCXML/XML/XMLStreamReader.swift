@@ -59,7 +59,10 @@ final class XMLStreamReader {
     @exclusivity(unchecked) private var parsing: [OpenElement] = []
     /// The text read since the last tag, comment or processing instruction: libxml2's tree would
     /// hold it as one text node (text, CDATA and references joined).
-    @exclusivity(unchecked) private var textRun: [UInt8] = []
+    /// Its bytes, in a buffer of the reader's own (most runs are a line end and an indent, some
+    /// 200,000 of them in a large document: copied without an array's checks).
+    @exclusivity(unchecked) private var textRun = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 1)
+    @exclusivity(unchecked) private var textRunCount = 0
     @exclusivity(unchecked) private var isInTextRun = false
     @exclusivity(unchecked) private var textRunIsBlank = true
     /// What the parser has read and the decoder has not taken yet, from ``pendingStart`` on.
@@ -75,6 +78,8 @@ final class XMLStreamReader {
     @exclusivity(unchecked) private var attributeNames = AddressTable<String>()
     /// Element names by their address in the parser's dictionary, with what SCXML says of them.
     @exclusivity(unchecked) private var elementNames = AddressTable<ElementName>()
+    /// The namespace URI met last, by its address, and its namespace: one for most of a document.
+    @exclusivity(unchecked) private var lastNamespace: (uri: UnsafePointer<xmlChar>?, namespace: XMLNamespace) = (nil, .none)
 
     // MARK: - What the decoder has taken
 
@@ -152,6 +157,10 @@ final class XMLStreamReader {
         self.libxml2 = libxml2
         self.document = document
         self.limits = limits
+    }
+
+    deinit {
+        textRun.deallocate()
     }
 
     // MARK: - Reading a document
@@ -426,9 +435,9 @@ final class XMLStreamReader {
         if !isInTextRun {
             isInTextRun = true
             textRunIsBlank = true
-            textRun.removeAll(keepingCapacity: true)
+            textRunCount = 0
         }
-        if textRun.count + count > Self.maximumTextBytes {
+        if textRunCount + count > Self.maximumTextBytes {
             let line = Int(libxml2.xmlSAX2GetLineNumber(UnsafeMutableRawPointer(parser)))
             let column = Int(libxml2.xmlSAX2GetColumnNumber(UnsafeMutableRawPointer(parser)))
             fail(
@@ -444,7 +453,14 @@ final class XMLStreamReader {
                 break
             }
         }
-        textRun.append(contentsOf: piece)
+        if textRunCount + count > textRun.count {
+            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: max(textRun.count * 2, textRunCount + count), alignment: 1)
+            larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: textRun[..<textRunCount]))
+            textRun.deallocate()
+            textRun = larger
+        }
+        (textRun.baseAddress! + textRunCount).copyMemory(from: text, byteCount: count)
+        textRunCount += count
     }
 
     /// Ends the text run: text that is not only blanks is a node, and part of the innermost open
@@ -453,7 +469,7 @@ final class XMLStreamReader {
         guard isInTextRun else { return }
         isInTextRun = false
         guard !textRunIsBlank, failure == nil, countNode() else { return }
-        let text = String(decoding: textRun, as: UTF8.self)
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: textRun[..<textRunCount]), as: UTF8.self)
         let innermost = parsing.count - 1
         if parsing[innermost].text == nil && parsing[innermost].refusesText {
             misplacedText.append(
@@ -481,7 +497,7 @@ final class XMLStreamReader {
         }
         guard countNode() else { return }
         let line = Int(libxml2.xmlSAX2GetLineNumber(UnsafeMutableRawPointer(parser)))
-        let namespace = Self.namespace(uri)
+        let namespace = self.namespace(uri)
         // A prefix that no declaration binds: libxml2 has reported it, and the name keeps it.
         let elementName = prefix != nil && uri == nil ? ElementName(Self.qualifiedName(prefix!, localName)) : self.elementName(localName)
         var elementAttributes: [XMLElement.Attribute] = []
@@ -495,7 +511,7 @@ final class XMLStreamReader {
                     attributePrefix != nil && attributeURI == nil
                     ? Self.qualifiedName(attributePrefix!, attributeName) : self.attributeName(attributeName)
                 elementAttributes.append(
-                    XMLElement.Attribute(namespace: Self.namespace(attributeURI), name: name, spelling: value(from: fields[3]!, to: fields[4]!)))
+                    XMLElement.Attribute(namespace: self.namespace(attributeURI), name: name, spelling: value(from: fields[3]!, to: fields[4]!)))
             }
         }
         let isSCXML = namespace == .scxml || namespace == .none
@@ -560,23 +576,14 @@ final class XMLStreamReader {
         }
     }
 
-    /// A namespace URI is compared, not looked up by address.
-    private static func namespace(_ uri: UnsafePointer<xmlChar>?) -> XMLNamespace {
+    /// The namespace of a URI, found again by address when it is the one met last: libxml2 keeps
+    /// a namespace's URI in its dictionary, one address per URI while the parser lives.
+    private func namespace(_ uri: UnsafePointer<xmlChar>?) -> XMLNamespace {
         guard let uri, uri[0] != 0 else { return .none }
-        if matches(uri, scxmlNamespace) { return .scxml }
-        if matches(uri, SCXMLVocabulary.statecraftNamespace) { return .statecraft }
-        return .other(String(cString: uri))
-    }
-
-    private static func matches(_ text: UnsafePointer<xmlChar>, _ known: String) -> Bool {
-        var known = known
-        return known.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { known in
-                text.withMemoryRebound(to: CChar.self, capacity: known.count + 1) { text in
-                    strncmp(text, known.baseAddress!, known.count) == 0 && text[known.count] == 0
-                }
-            }
-        }
+        if lastNamespace.uri == uri { return lastNamespace.namespace }
+        let namespace = XMLNamespace(uri: String(cString: uri))
+        lastNamespace = (uri, namespace)
+        return namespace
     }
 
     /// The spelling of an attribute's value, from its first byte to past its last, as the
