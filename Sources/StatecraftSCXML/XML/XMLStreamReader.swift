@@ -78,8 +78,8 @@ final class XMLStreamReader {
     @exclusivity(unchecked) private var attributeNames = AddressTable<String>()
     /// Element names by their address in the parser's dictionary, with what SCXML says of them.
     @exclusivity(unchecked) private var elementNames = AddressTable<ElementName>()
-    /// The namespace URI met last, by its address, and its namespace: one for most of a document.
-    @exclusivity(unchecked) private var lastNamespace: (uri: UnsafePointer<xmlChar>?, namespace: XMLNamespace) = (nil, .none)
+    /// Namespaces by the address of their URI in the parser's dictionary.
+    @exclusivity(unchecked) private var namespaces = AddressTable<XMLNamespace>()
 
     // MARK: - What the decoder has taken
 
@@ -576,13 +576,13 @@ final class XMLStreamReader {
         }
     }
 
-    /// The namespace of a URI, found again by address when it is the one met last: libxml2 keeps
-    /// a namespace's URI in its dictionary, one address per URI while the parser lives.
+    /// The namespace of a URI, found again by address: libxml2 keeps a namespace's URI in its
+    /// dictionary, one address per URI while the parser lives.
     private func namespace(_ uri: UnsafePointer<xmlChar>?) -> XMLNamespace {
         guard let uri, uri[0] != 0 else { return .none }
-        if lastNamespace.uri == uri { return lastNamespace.namespace }
+        if let known = namespaces[uri] { return known }
         let namespace = XMLNamespace(uri: String(cString: uri))
-        lastNamespace = (uri, namespace)
+        namespaces.add(namespace, at: uri)
         return namespace
     }
 
