@@ -65,9 +65,8 @@ final class XMLStreamReader {
     @exclusivity(unchecked) private var textRunCount = 0
     @exclusivity(unchecked) private var isInTextRun = false
     @exclusivity(unchecked) private var textRunIsBlank = true
-    /// What the parser has read and the decoder has not taken yet, from ``pendingStart`` on.
-    @exclusivity(unchecked) private var pending: [Event] = []
-    @exclusivity(unchecked) private var pendingStart = 0
+    /// What the parser has read and the decoder has not taken yet.
+    private let pending = HandOverQueue<Event>()
     /// Attribute values, one `String` and one id (its spelling, ``XMLElement/Attribute/spelling``)
     /// per distinct value: a large document writes a few thousand names many times over.
     @exclusivity(unchecked) private var values = TextInterner()
@@ -364,9 +363,8 @@ final class XMLStreamReader {
     /// end of the document or when the read fails.
     private func advance() -> Event? {
         while failure == nil {
-            if pendingStart < pending.count {
-                let event = pending[pendingStart]
-                pendingStart += 1
+            if !pending.isEmpty {
+                let event = pending.removeFirst()
                 switch event {
                 case .start(let element):
                     openCount += 1
@@ -377,8 +375,6 @@ final class XMLStreamReader {
                 }
                 return event
             }
-            pending.removeAll(keepingCapacity: true)
-            pendingStart = 0
             if parserDone {
                 if parserFailed { fail(firstLibraryError ?? .error(.xmlSyntax, "not well-formed XML", at: parserLine)) }
                 return nil
@@ -502,17 +498,26 @@ final class XMLStreamReader {
         let elementName = prefix != nil && uri == nil ? ElementName(Self.qualifiedName(prefix!, localName)) : self.elementName(localName)
         var elementAttributes: [XMLElement.Attribute] = []
         if attributeCount > 0, let attributes {
-            elementAttributes.reserveCapacity(attributeCount)
-            for index in 0..<attributeCount {
-                guard countNode() else { return }
-                let fields = attributes + 5 * index
-                let (attributeName, attributePrefix, attributeURI) = (fields[0]!, fields[1], fields[2])
-                let name =
-                    attributePrefix != nil && attributeURI == nil
-                    ? Self.qualifiedName(attributePrefix!, attributeName) : self.attributeName(attributeName)
-                elementAttributes.append(
-                    XMLElement.Attribute(namespace: self.namespace(attributeURI), name: name, spelling: value(from: fields[3]!, to: fields[4]!)))
+            // Made in place at their count: most elements have one to three attributes.
+            var withinBound = true
+            elementAttributes = Array(unsafeUninitializedCapacity: attributeCount) { storage, initialized in
+                for index in 0..<attributeCount {
+                    guard countNode() else {
+                        withinBound = false
+                        return
+                    }
+                    let fields = attributes + 5 * index
+                    let (attributeName, attributePrefix, attributeURI) = (fields[0]!, fields[1], fields[2])
+                    let name =
+                        attributePrefix != nil && attributeURI == nil
+                        ? Self.qualifiedName(attributePrefix!, attributeName) : self.attributeName(attributeName)
+                    (storage.baseAddress! + index).initialize(
+                        to: XMLElement.Attribute(
+                            namespace: self.namespace(attributeURI), name: name, spelling: value(from: fields[3]!, to: fields[4]!)))
+                    initialized += 1
+                }
             }
+            guard withinBound else { return }
         }
         let isSCXML = namespace == .scxml || namespace == .none
         let element = XMLElement(
