@@ -57,10 +57,10 @@ final class XMLStreamReader {
     @exclusivity(unchecked) private var elementCount = 0
     /// The elements the parser has open, innermost last.
     @exclusivity(unchecked) private var parsing: [OpenElement] = []
-    /// The text read since the last tag, comment or processing instruction: libxml2's tree would
-    /// hold it as one text node (text, CDATA and references joined).
-    /// Its bytes, in a buffer of the reader's own (most runs are a line end and an indent, some
-    /// 200,000 of them in a large document: copied without an array's checks).
+    /// The bytes of the text read since the last tag, comment or processing instruction, which
+    /// libxml2's tree would hold as one text node (text, CDATA and references joined), in a
+    /// buffer of the reader's own: most runs are a line end and an indent, some 200,000 of them
+    /// in a large document, copied without an array's checks.
     @exclusivity(unchecked) private var textRun = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 1)
     @exclusivity(unchecked) private var textRunCount = 0
     @exclusivity(unchecked) private var isInTextRun = false
