@@ -31,7 +31,7 @@ final class XMLStreamReader {
     /// Where an element or attribute of the SCXML standard lives.
     static let scxmlNamespace = "http://www.w3.org/2005/07/scxml"
     /// How many bytes of the document the parser is given at a time.
-    private static var chunkSize: Int { 64 << 10 }
+    private static var chunkSize: Int { 4 << 10 }
     /// libxml2's bound on a text node, which its tree builder applies (its parser does not):
     /// kept here, as no tree is built.
     private static var maximumTextBytes: Int { 10_000_000 }
