@@ -365,6 +365,22 @@ import Testing
         #expect(refused.count == 1 && refused[0].hasSuffix("more than 10 XML nodes (raise it with --max-nodes) [limit-exceeded]"), "\(refused)")
     }
 
+    /// A bound is reported at the node that crosses it, and before a syntax error further on,
+    /// although libxml2 parses ahead of the decoder.
+    @Test func aBoundIsReportedWhereTheDocumentCrossesIt() {
+        var limits = YAMLLimits.default
+        limits.maximumNodes = 10
+        // The root and its version are 2 nodes, each state and its id 2 more: the fifth state,
+        // on line 6, is the 11th node.
+        for broken in ["", "<state id=\"bad\"<\n"] {
+            let states = (1...40).map { "<state id=\"s\($0)\"/>\n" }
+            let body = states[..<7].joined() + broken + states[7...].joined()
+            let text = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\">\n\(body)\n</scxml>\n"
+            let found = SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: limits).diagnostics.map(\.description)
+            #expect(found == ["6: error: more than 10 XML nodes (raise it with --max-nodes) [limit-exceeded]"], "\(found)")
+        }
+    }
+
     /// Lines past 65,535 are given as they are (libxml2's tree kept an element's line in 16 bits).
     @Test func linesPastSixteenBitsAreExact() {
         let found = errors(String(repeating: "\n", count: 70_000) + "<state id=\"a\"><bogus/></state>")
