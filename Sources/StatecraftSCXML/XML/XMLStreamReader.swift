@@ -347,16 +347,23 @@ final class XMLStreamReader {
     /// The next element at depth `depth + 1` before the element at `depth` that is open closes.
     private func nextElement(deeperThan depth: Int) -> XMLElement? {
         while openCount > depth, let event = advance() {
-            if case .start(let element) = event, element.depth == depth + 1 { return element }
+            switch event {
+            case .start(let element) where element.depth == depth + 1, .empty(let element) where element.depth == depth + 1:
+                return element
+            default:
+                break
+            }
         }
         return nil
     }
 
-    /// What the parser queues for the decoder: a start tag, or an end tag with the text of the
-    /// element it closes. An empty element (`<a/>`) has both.
+    /// What the parser queues for the decoder: a start tag, an end tag with the text of the
+    /// element it closes, or both at once for an element that holds nothing (`<a/>`, most of a
+    /// large document's), which the decoder then never has open.
     private enum Event {
         case start(XMLElement)
         case end(serial: Int, text: String?)
+        case empty(XMLElement)
     }
 
     /// Takes the next start or end tag, parsing the next chunk when none is queued; `nil` at the
@@ -372,6 +379,8 @@ final class XMLStreamReader {
                 case .end(let serial, let text):
                     openCount -= 1
                     lastClosed = (serial, text)
+                case .empty(let element):
+                    if recording != nil { recordStartTag(element, depth: element.depth - recordingDepth) }
                 }
                 return event
             }
@@ -477,7 +486,14 @@ final class XMLStreamReader {
     private func endElement() {
         endTextRun()
         guard failure == nil, let closed = parsing.popLast() else { return }
-        pending.append(.end(serial: closed.serial, text: closed.text))
+        // An element closed right after its start tag, still queued, holds nothing: one event.
+        let merged =
+            closed.text == nil
+            && pending.replaceLast { last in
+                if case .start(let element) = last, element.serial == closed.serial { return .empty(element) }
+                return nil
+            }
+        if !merged { pending.append(.end(serial: closed.serial, text: closed.text)) }
     }
 
     private func startElement(
