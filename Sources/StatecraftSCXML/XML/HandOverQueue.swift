@@ -30,12 +30,16 @@ final class HandOverQueue<Item> {
         end += 1
     }
 
-    /// Replaces the item at the back with what `change` makes of it, when there is one and
-    /// `change` makes something of it; returns whether it did.
-    func replaceLast(_ change: (borrowing Item) -> Item?) -> Bool {
-        guard start < end, let changed = change((storage + end - 1).pointee) else { return false }
-        (storage + end - 1).pointee = changed
-        return true
+    /// Takes the item at the back; the queue must not be empty.
+    func removeLast() -> Item {
+        precondition(start < end, "taking from an empty queue")
+        end -= 1
+        let item = (storage + end).move()
+        if start == end {
+            start = 0
+            end = 0
+        }
+        return item
     }
 
     /// Takes the item at the front; the queue must not be empty.

@@ -67,6 +67,9 @@ final class XMLStreamReader {
     @exclusivity(unchecked) private var textRunIsBlank = true
     /// What the parser has read and the decoder has not taken yet.
     private let pending = HandOverQueue<Event>()
+    /// The serial of the element whose start tag was queued last, until anything else is: while
+    /// the queue is not empty, that start tag is its last event.
+    @exclusivity(unchecked) private var lastQueuedStart = -1
     /// Attribute values, one `String` and one id (its spelling, ``XMLElement/Attribute/spelling``)
     /// per distinct value: a large document writes a few thousand names many times over.
     @exclusivity(unchecked) private var values = TextInterner()
@@ -486,14 +489,14 @@ final class XMLStreamReader {
     private func endElement() {
         endTextRun()
         guard failure == nil, let closed = parsing.popLast() else { return }
-        // An element closed right after its start tag, still queued, holds nothing: one event.
-        let merged =
-            closed.text == nil
-            && pending.replaceLast { last in
-                if case .start(let element) = last, element.serial == closed.serial { return .empty(element) }
-                return nil
-            }
-        if !merged { pending.append(.end(serial: closed.serial, text: closed.text)) }
+        // An element closed right after its start tag, still queued last, holds nothing: one event.
+        if closed.text == nil, lastQueuedStart == closed.serial, !pending.isEmpty {
+            guard case .start(let element) = pending.removeLast() else { preconditionFailure("the start tag queued last is not last") }
+            pending.append(.empty(element))
+        } else {
+            pending.append(.end(serial: closed.serial, text: closed.text))
+        }
+        lastQueuedStart = -1
     }
 
     private func startElement(
@@ -547,6 +550,7 @@ final class XMLStreamReader {
         parsing.append(
             OpenElement(serial: element.serial, refusesText: isSCXML && !elementName.mayHoldText, position: element.position, name: elementName.name))
         pending.append(.start(element))
+        lastQueuedStart = element.serial
     }
 
     private func elementName(_ text: UnsafePointer<xmlChar>) -> ElementName {
