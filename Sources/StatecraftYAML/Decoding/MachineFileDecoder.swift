@@ -9,10 +9,13 @@ struct MachineFileDecoder: YAMLShapeReading {
     var diagnostics: [Diagnostic] = []
     let document: YAMLDocument
     private var spellings: TextInterner
+    /// The spellings the decoded transitions keep their names as.
+    private let spellingTable: SpellingTable
 
     init(_ document: YAMLDocument) {
         self.document = document
         spellings = document.spellings
+        spellingTable = spellings.sharedSpellings()
     }
 
     /// Decodes the document; `nil` when the file is too broken to describe a machine.
@@ -266,7 +269,7 @@ struct MachineFileDecoder: YAMLShapeReading {
                             text: UnsafeRawBufferPointer(rebasing: (node.isInSource ? source : text)[node.start..<(node.start + node.count)]),
                             position: node.position,
                             contentOffset: node.style == .singleQuoted || node.style == .doubleQuoted ? 1 : 0, isASCII: node.isASCII)
-                        if let problem = RowFormParser.parse(row, into: &transitions, spellings: &spellings) {
+                        if let problem = RowFormParser.parse(row, into: &transitions, spellings: &spellings, table: spellingTable) {
                             diagnostics.append(problem)
                         }
                     case .mapping:
@@ -349,6 +352,12 @@ struct MachineFileDecoder: YAMLShapeReading {
         let description = entry(.description).flatMap { string($0.value, "'description'") }
         // A malformed delay was reported: without it, the transition has no trigger.
         guard let input, let source, afterEntry == nil || after != nil || inputEntry != nil else { return nil }
+        // Without rare parts, its names are kept as the interner's spellings.
+        if targets.count <= 1 && refusal == nil && description == nil && inputEntry != nil {
+            return TransitionDefinition(
+                input, from: TransitionDefinition.StoredSource(source), to: targets.first, when: guardExpression, effects: NameList(effects),
+                at: document[map].position, isInternal: isInternal, spellings: spellingTable)
+        }
         return TransitionDefinition(
             input, from: source, to: targets.first, when: guardExpression, effects: effects, rejecting: refusal,
             description: description, at: document[map].position, moreTargets: Array(targets.dropFirst()), isInternal: isInternal,

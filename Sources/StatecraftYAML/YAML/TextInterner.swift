@@ -38,6 +38,10 @@ package struct TextInterner {
     private var extents: [Extent] = []
     /// The spellings as strings, by id.
     package private(set) var strings: [String] = []
+    /// The same, shared with the transitions decoded from them (``TransitionDefinition``), once
+    /// ``sharedSpellings()`` made it: from then on, only this interner (not a copy made before)
+    /// may add spellings.
+    private var table: SpellingTable?
 
     package init() {}
 
@@ -76,6 +80,7 @@ package struct TextInterner {
         let id = strings.count
         precondition(id < Int(UInt32.max), "more distinct spellings than a text interner holds")
         strings.append(String(decoding: text, as: UTF8.self))
+        table?.append(strings[id])
         extents.append(Extent(start: spellings.count, count: text.count))
         spellings.append(contentsOf: text)
         slots[slot] = Slot(tag: tag, idPlusOne: UInt32(id + 1))
@@ -89,6 +94,16 @@ package struct TextInterner {
     /// probe run share the bits that picked their first slot, and differ in the rest.
     private static func tag(_ hash: UInt64) -> UInt32 {
         UInt32(truncatingIfNeeded: hash >> 32)
+    }
+
+    /// The table of the spellings, which the transitions a decoder builds keep their names in;
+    /// the spellings added from now on are added to it too.
+    package mutating func sharedSpellings() -> SpellingTable {
+        if let table { return table }
+        let table = SpellingTable()
+        for string in strings { table.append(string) }
+        self.table = table
+        return table
     }
 
     /// The one `String` for `text`.
