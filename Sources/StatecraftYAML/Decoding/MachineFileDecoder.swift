@@ -9,13 +9,10 @@ struct MachineFileDecoder: YAMLShapeReading {
     var diagnostics: [Diagnostic] = []
     let document: YAMLDocument
     private var spellings: TextInterner
-    /// The spellings the decoded transitions keep their names as.
-    private let spellingTable: SpellingTable
 
     init(_ document: YAMLDocument) {
         self.document = document
         spellings = document.spellings
-        spellingTable = spellings.sharedSpellings()
     }
 
     /// Decodes the document; `nil` when the file is too broken to describe a machine.
@@ -269,7 +266,7 @@ struct MachineFileDecoder: YAMLShapeReading {
                             text: UnsafeRawBufferPointer(rebasing: (node.isInSource ? source : text)[node.start..<(node.start + node.count)]),
                             position: node.position,
                             contentOffset: node.style == .singleQuoted || node.style == .doubleQuoted ? 1 : 0, isASCII: node.isASCII)
-                        if let problem = RowFormParser.parse(row, into: &transitions, spellings: &spellings, table: spellingTable) {
+                        if let problem = RowFormParser.parse(row, into: &transitions, spellings: &spellings) {
                             diagnostics.append(problem)
                         }
                     case .mapping:
@@ -356,7 +353,7 @@ struct MachineFileDecoder: YAMLShapeReading {
         if targets.count <= 1 && refusal == nil && description == nil && inputEntry != nil {
             return TransitionDefinition(
                 input, from: TransitionDefinition.StoredSource(source), to: targets.first, when: guardExpression, effects: NameList(effects),
-                at: document[map].position, isInternal: isInternal, spellings: spellingTable)
+                at: document[map].position, isInternal: isInternal, spellings: spellings.sharedSpellings())
         }
         return TransitionDefinition(
             input, from: source, to: targets.first, when: guardExpression, effects: effects, rejecting: refusal,

@@ -21,10 +21,10 @@ enum RowFormParser {
     }
 
     /// Parses `row` and appends its transition to `transitions`, or returns why it is not a row
-    /// (with the column of the part). Names are interned in `spellings`, whose `table` the
-    /// transition keeps them in.
+    /// (with the column of the part). Names are interned in `spellings`, whose table of
+    /// spellings the transition keeps them in.
     static func parse(
-        _ row: Scalar, into transitions: inout [TransitionDefinition], spellings: inout TextInterner, table: SpellingTable
+        _ row: Scalar, into transitions: inout [TransitionDefinition], spellings: inout TextInterner
     ) -> Diagnostic? {
         // Separators are ASCII, so the row is split as UTF-8 bytes; offsets are byte offsets,
         // turned into columns (Unicode scalars) only for positions.
@@ -127,7 +127,7 @@ enum RowFormParser {
         transitions.append(
             TransitionDefinition(
                 consume input, from: consume source, to: consume target, when: consume guardExpression, effects: consume effects,
-                at: row.position, spellings: table))
+                at: row.position, spellings: spellings.sharedSpellings()))
         return nil
     }
 

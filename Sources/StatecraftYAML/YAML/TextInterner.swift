@@ -39,8 +39,7 @@ package struct TextInterner {
     /// The spellings as strings, by id.
     package private(set) var strings: [String] = []
     /// The same, shared with the transitions decoded from them (``TransitionDefinition``), once
-    /// ``sharedSpellings()`` made it: from then on, only this interner (not a copy made before)
-    /// may add spellings.
+    /// ``sharedSpellings()`` made it.
     private var table: SpellingTable?
 
     package init() {}
@@ -79,8 +78,13 @@ package struct TextInterner {
     private mutating func add(_ text: UnsafeRawBufferPointer, tag: UInt32, at slot: Int) -> Int {
         let id = strings.count
         precondition(id < Int(UInt32.max), "more distinct spellings than a text interner holds")
+        // A copy of this interner that added spellings to the shared table first gave their ids
+        // to other spellings: this one makes a table of its own, so that every name it gives is
+        // its table's spelling.
+        let diverged = table.map { $0.strings.count != id } ?? false
+        if diverged { table = nil }
         strings.append(String(decoding: text, as: UTF8.self))
-        table?.append(strings[id])
+        if diverged { _ = sharedSpellings() } else { table?.append(strings[id]) }
         extents.append(Extent(start: spellings.count, count: text.count))
         spellings.append(contentsOf: text)
         slots[slot] = Slot(tag: tag, idPlusOne: UInt32(id + 1))
@@ -96,8 +100,10 @@ package struct TextInterner {
         UInt32(truncatingIfNeeded: hash >> 32)
     }
 
-    /// The table of the spellings, which the transitions a decoder builds keep their names in;
-    /// the spellings added from now on are added to it too.
+    /// The table of the spellings, which the transitions a decoder builds keep the names this
+    /// interner gave in; the spellings added from now on are added to it too. Ask for it when
+    /// building each transition: an interner whose copy added spellings to it first makes
+    /// a table of its own.
     package mutating func sharedSpellings() -> SpellingTable {
         if let table { return table }
         let table = SpellingTable()
