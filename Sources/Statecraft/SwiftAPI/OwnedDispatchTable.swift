@@ -5,24 +5,18 @@
 ///
 /// Its memory is the machine's alone (the machine cannot be copied) and is freed by the
 /// machine's `deinit`, so the hot path reads it through plain pointers, unchecked: every index
-/// is in bounds by construction (see ``cell(column:offset:)``).
-///
-/// A state is named on the direct path by the byte offset of its cells within a column (its
-/// engine id times ``cellStride``), not by its id: a direct cell holds the offset of the state
-/// it enters, so that the next input's cell is one addition away, with no multiplication on the
-/// path from one state to the next.
+/// is in bounds by construction (see ``cell(column:state:)``).
 @usableFromInline
 struct OwnedDispatchTable<State: MachineState, Context: Sendable>: @unchecked Sendable {
     /// What one state and input lead to.
     @usableFromInline
     struct Cell {
         /// For an input taken directly (one unguarded row to a fixed state, as the engine's
-        /// table takes it): the offset (``OwnedDispatchTable/offset(ofState:)``) of the state
-        /// after it when the row has no effects, ``withEffects(entering:)`` of it when it has.
-        /// ``OwnedDispatchTable/unhandled`` for a cell without a row,
-        /// ``OwnedDispatchTable/elsewhere`` for every other cell (a builder, guards, several rows,
-        /// a final state, or a state whose offset does not fit in 32 bits). Only a direct cell
-        /// without effects is not negative, so that the direct path tests one sign.
+        /// table takes it): the engine's id of the state after it when the row has no effects,
+        /// ``withEffects(entering:)`` of it when it has. ``OwnedDispatchTable/unhandled`` for a
+        /// cell without a row, ``OwnedDispatchTable/elsewhere`` for every other cell (a builder,
+        /// guards, several rows, a final state). Only a direct cell without effects is not
+        /// negative, so that the direct path tests one sign.
         @usableFromInline let next: Int32
         /// For a cell taken directly, the state entered; a filler (the initial state) otherwise.
         /// Beside ``next``: a cell of a state that fits in four bytes takes 16.
@@ -31,26 +25,14 @@ struct OwnedDispatchTable<State: MachineState, Context: Sendable>: @unchecked Se
         /// rows; nil otherwise.
         @usableFromInline let effects: Unmanaged<ErasedRow<State, Context>.Effects>?
 
-        /// The ``next`` of a direct cell with effects, entering the state at offset `offset`.
+        /// The ``next`` of a direct cell with effects, entering the state of id `state`.
         @inlinable
-        static func withEffects(entering offset: Int32) -> Int32 { -3 &- offset }
+        static func withEffects(entering state: Int32) -> Int32 { -3 &- state }
 
-        /// The offset of the state a direct cell with effects enters.
+        /// The id of the state a direct cell with effects enters.
         @inlinable
-        var offsetEnteredWithEffects: Int { Int(-3 &- next) }
+        var stateEnteredWithEffects: Int { Int(-3 &- next) }
     }
-
-    /// The distance in bytes between two cells of a column.
-    @inlinable
-    static var cellStride: Int { MemoryLayout<Cell>.stride }
-
-    /// The offset of the cells of the state of engine id `state` within a column.
-    @inlinable
-    static func offset(ofState state: Int) -> Int { state &* cellStride }
-
-    /// The engine id of the state whose cells are at `offset` within a column.
-    @inlinable
-    static func state(atOffset offset: Int) -> Int { offset / cellStride }
 
     /// The ``Cell/next`` of a cell without a row: the input is refused or ignored.
     @usableFromInline static var unhandled: Int32 { -1 }
@@ -82,10 +64,8 @@ struct OwnedDispatchTable<State: MachineState, Context: Sendable>: @unchecked Se
                 // is the state itself, never its complement.
                 let action = cell.code >= 0 && cell.next >= 0 ? rows.actions[Int(cell.code)] : nil
                 let entry: Cell
-                // The offset fits when `withEffects(entering:)` of it does (every offset then fits).
-                let offset = Self.offset(ofState: Int(cell.next))
-                if let action, let target = action.target, offset <= Int(Int32.max) &- 3 {
-                    let next = action.effects == nil ? Int32(offset) : Cell.withEffects(entering: Int32(offset))
+                if let action, let target = action.target {
+                    let next = action.effects == nil ? cell.next : Cell.withEffects(entering: cell.next)
                     entry = Cell(next: next, target: target, effects: action.effects)
                 } else {
                     let next = cell.code == DispatchTable.unhandled ? Self.unhandled : Self.elsewhere
@@ -104,12 +84,12 @@ struct OwnedDispatchTable<State: MachineState, Context: Sendable>: @unchecked Se
         columns[Swift.min(input.key.serial, serialCount)]
     }
 
-    /// The cell of `column` in the state at `offset` (``offset(ofState:)``). In bounds: a column
-    /// starts at an input id (below the input count) times the state count, and `offset` is a
-    /// state id (below the state count) times the cell stride.
+    /// The cell of `column` in `state`. In bounds: a column starts at an input id (below the
+    /// input count) times the state count, and the runner's state is a state id (below the state
+    /// count).
     @inlinable @inline(__always)
-    func cell(column: UnsafePointer<Cell>, offset: Int) -> UnsafePointer<Cell> {
-        UnsafeRawPointer(column).advanced(by: offset).assumingMemoryBound(to: Cell.self)
+    func cell(column: UnsafePointer<Cell>, state: Int) -> UnsafePointer<Cell> {
+        column + state
     }
 
     /// Frees the table's memory; the machine's `deinit` calls it once.

@@ -29,13 +29,7 @@
 ///
 /// It is `Sendable` because it cannot be copied: moving it to another task moves its one owner.
 public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyable, Sendable {
-    /// The engine's runner. Its current state is brought up to date from ``stateOffset`` before
-    /// anything reads it (``updateRunnerState()``): the direct path moves ``stateOffset`` alone.
     @usableFromInline var runner: Runner
-    /// The current state's cells' offset in a column of ``table``
-    /// (``OwnedDispatchTable/offset(ofState:)`` of its engine id): the current state as the
-    /// direct path reads and writes it.
-    @usableFromInline var stateOffset: Int
     /// The direct path's table: per state and input, the state entered when nothing runs.
     @usableFromInline let table: OwnedDispatchTable<State, Context>
     /// State, context, the argument in hand and the sends queued by effects; owned by this
@@ -83,7 +77,6 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
             var host = Host(frame: frame, rows: rows, external: nil)
             runner.start(host: &host)
         }
-        stateOffset = OwnedDispatchTable<State, Context>.offset(ofState: runner.current)
     }
 
     deinit {
@@ -119,13 +112,13 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
     public mutating func send<Argument>(_ input: Input<Argument>, _ argument: Argument) -> OwnedTransitionResult<State> {
         // One unguarded row without effects, to a fixed state: the input's column and its cell
         // settle it, and the argument is never read, so its address is never taken.
-        let cell = table.cell(column: table.column(of: input), offset: stateOffset)
+        let cell = table.cell(column: table.column(of: input), state: runner.current)
         let next = cell.pointee.next
         guard next >= 0 else {
             if cell.pointee.effects != nil { return enterWithEffects(input, argument, cell) }
             return settle(input, argument, cell)
         }
-        stateOffset = Int(next)
+        runner.current = Int(next)
         let from = frame.state
         let to = cell.pointee.target
         frame.state = to
@@ -166,27 +159,11 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         let target = min(time.wholeMilliseconds, Int.max / 2)
         guard target > runner.time else { return [] }
         var host = Host(frame: frame, rows: rows, external: nil)
-        updateRunnerState()
         runner.advance(to: target, host: &host)
-        updateStateOffset()
         return host.queuedResults.map { Self.typed($0.result, from: $0.from, to: $0.to, input: $0.input, explainer: explainer) }
     }
 
     // MARK: - Running
-
-    /// Brings the runner's current state up to date with ``stateOffset``, before the runner
-    /// reads it.
-    @inlinable
-    mutating func updateRunnerState() {
-        runner.current = OwnedDispatchTable<State, Context>.state(atOffset: stateOffset)
-    }
-
-    /// Brings ``stateOffset`` up to date with the runner's current state, after the runner
-    /// moved the machine.
-    @inlinable
-    mutating func updateStateOffset() {
-        stateOffset = OwnedDispatchTable<State, Context>.offset(ofState: runner.current)
-    }
 
     /// Runs `body` with `argument` where the frame's effects, guards and builders read it: on
     /// the sender's stack, unboxed, until `body` returns.
@@ -211,26 +188,23 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         _ input: Input<Argument>, _ argument: Argument, _ cellAddress: UnsafePointer<OwnedDispatchTable<State, Context>.Cell>
     ) -> OwnedTransitionResult<State> {
         let cell = cellAddress.pointee
-        let left = stateOffset
-        stateOffset = cell.offsetEnteredWithEffects
-        // The machine owns the frame and the effects while they run: neither is retained.
-        let (from, to, sent) = Unmanaged.passUnretained(frame)._withUnsafeGuaranteedRef { frame in
-            let from = frame.state
-            let to = cell.target
-            frame.state = to
-            cell.effects.unsafelyUnwrapped._withUnsafeGuaranteedRef { erased in
-                // The cell is `input`'s, and a row's effects take its input's argument type.
-                let effects = unsafeDowncast(erased, to: ErasedRow<State, Context>.RowEffects<Argument>.self)
-                withUnsafePointer(to: argument) { address in
-                    frame.argumentAddress = UnsafeRawPointer(address)
-                    var step = TransitionStep(from: from, to: to, input: input, frame: frame)
-                    effects.effect(&step)
-                }
+        let left = runner.current
+        runner.current = cell.stateEnteredWithEffects
+        let frame = frame
+        let from = frame.state
+        let to = cell.target
+        frame.state = to
+        cell.effects.unsafelyUnwrapped._withUnsafeGuaranteedRef { erased in
+            // The cell is `input`'s, and a row's effects take its input's argument type.
+            let effects = unsafeDowncast(erased, to: ErasedRow<State, Context>.RowEffects<Argument>.self)
+            withUnsafePointer(to: argument) { address in
+                frame.argumentAddress = UnsafeRawPointer(address)
+                var step = TransitionStep(from: from, to: to, input: input, frame: frame)
+                effects.effect(&step)
             }
-            frame.argumentAddress = nil
-            return (from, to, !frame.sentFromRun.isEmpty)
         }
-        if sent { runQueued(sentBy: input.key, fromOffset: left) }
+        frame.argumentAddress = nil
+        if !frame.sentFromRun.isEmpty { runQueued(sentBy: input.key, from: left) }
         return .moved(from: from, to: to)
     }
 
@@ -242,8 +216,6 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
     mutating func settle<Argument>(
         _ input: Input<Argument>, _ argument: Argument, _ cellAddress: UnsafePointer<OwnedDispatchTable<State, Context>.Cell>
     ) -> OwnedTransitionResult<State> {
-        updateRunnerState()
-        defer { updateStateOffset() }
         let cell = cellAddress.pointee
         if cell.next == OwnedDispatchTable<State, Context>.unhandled {
             // Settled here as the runner would settle it.
@@ -279,16 +251,12 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         return .moved(from: from, to: to)
     }
 
-    /// Queues what the effects of the transition that `input` took directly from the state at
-    /// offset `offset` sent, and runs it to completion, from the state at ``stateOffset``.
+    /// Queues what the effects of the transition that `input` took directly from the state of
+    /// id `state` sent, and runs it to completion.
     @inlinable @inline(never)
-    mutating func runQueued(sentBy input: InputKey, fromOffset offset: Int) {
+    mutating func runQueued(sentBy input: InputKey, from state: Int) {
         let table = runner.machine.table
-        let state = OwnedDispatchTable<State, Context>.state(atOffset: offset)
-        let transition = Int(table.cells[state * table.inputCount + inputs.id(of: input)].code)
-        updateRunnerState()
-        runQueued(sentBy: transition)
-        updateStateOffset()
+        runQueued(sentBy: Int(table.cells[state * table.inputCount + inputs.id(of: input)].code))
     }
 
     /// Queues what the effects of `transition`, taken directly, sent, and runs it to completion.
