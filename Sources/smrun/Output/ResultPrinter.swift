@@ -135,12 +135,10 @@ struct ResultPrinter: ResultSink, ~Copyable {
     /// ``printPlain(line:text:rejected:)`` in JSON, with the runner's context after the result:
     /// the line's start, the cell's text (with the argument after its `input` field) and the
     /// context's text, written with one check for room.
+    /// The context text must be up to date (``showsContext(version:)``) for an accepted result.
     @inline(__always)
-    mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool, runner: borrowing Runner) {
+    mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool) {
         if rejected { self.rejected &+= 1 }
-        if !rejected && hasVariables && contextText.version != runner.contextVersion {
-            updateContextText(runner.context, version: runner.contextVersion)
-        }
         let end = rejected || !hasVariables ? Self.lineEnd : contextText.bytes
         // `,"arg":` and the argument, when the line has one.
         let argumentCount = plain.kind == .none ? 0 : Self.argumentKey.utf8CodeUnitCount &+ plain.quoted.count
@@ -173,12 +171,19 @@ struct ResultPrinter: ResultSink, ~Copyable {
         output.didWrite(written &+ end.count)
     }
 
+    /// Whether a JSON result line shows no context, or the context text shows the context of
+    /// version `version`: false when ``updateContextText(_:version:)`` must run first.
+    @inline(__always)
+    func showsContext(version: Int) -> Bool {
+        !hasVariables || contextText.version == version
+    }
+
     /// What goes between a JSON result's `input` field and its argument.
     static var argumentKey: StaticString { #","arg":"# }
     /// ``argumentKey`` as a little-endian word, with a zero eighth byte.
     static var argumentKeyWord: UInt64 { 0x003A_2267_7261_222C }
 
-    /// ``printPlainJSON(_:text:rejected:runner:)`` for a line number of more than eight digits or
+    /// ``printPlainJSON(_:text:rejected:)`` for a line number of more than eight digits or
     /// a line longer than the output buffer holds.
     @inline(never)
     mutating func printPlainJSONInParts(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, end: UnsafeRawBufferPointer) {
