@@ -31,6 +31,47 @@ import Testing
         }
     }
 
+    /// Contexts that come back to values they had, among more combinations than smrun keeps
+    /// texts for (64), so that kept texts are found, replaced and made from one another: each
+    /// result shows its own context.
+    @Test func contextsThatComeBackShowTheirValues() throws {
+        // Places of many lengths, each named again and again in an order that wanders.
+        let places = (0..<40).map { String(repeating: "p", count: $0 % 13) + "\($0)" }
+        var lines: [String] = []
+        var expected: [(n: Int, s: String)] = []
+        var (n, s) = (0, "")
+        for index in 0..<2_000 {
+            if index % 3 == 0 {
+                n = (index &* 7) % 11
+                lines.append("setN \(n)")
+            } else {
+                s = places[(index &* index &+ index / 5) % places.count]
+                lines.append("setS \"\(s)\"")
+            }
+            expected.append((n, s))
+        }
+        let run = try Smrun.run(fixture: machine, script: lines.map { $0 + "\n" }.joined(), ["--format", "json"])
+        #expect(run.exited(0))
+        try #require(run.lines.count == expected.count)
+        for (index, (line, values)) in zip(run.lines, expected).enumerated() {
+            let context = #","context":{"n":\#(values.n),"s":"\#(values.s)","d":1.5,"b":false,"z":null,"t":""}}"#
+            #expect(line.hasSuffix(context), "after \(lines[index]): \(line)")
+        }
+    }
+
+    /// A context of more variables than smrun keeps texts for is shown whole after each result.
+    @Test func aContextOfManyVariablesIsShownWhole() throws {
+        let script = "setFirst 5\nsetLast \"a\"\nsetFirst 12\nsetLast \"bcd\"\nsetFirst 5\nsetLast \"a\"\n"
+        let run = try Smrun.run(fixture: "context-of-many-variables.yaml", script: script, ["--format", "json"])
+        #expect(run.exited(0))
+        let middle = (2...16).map { "\"v\($0)\":0" }.joined(separator: ",")
+        let contexts = [(5, ""), (5, "a"), (12, "a"), (12, "bcd"), (5, "bcd"), (5, "a")].map { first, last in
+            #","context":{"v1":\#(first),\#(middle),"v17":"\#(last)"}}"#
+        }
+        try #require(run.lines.count == contexts.count)
+        for (line, context) in zip(run.lines, contexts) { #expect(line.hasSuffix(context), "\(line)") }
+    }
+
     /// Two values equal as numbers but written differently (`0.0` and `-0.0`) are two values.
     @Test func negativeZeroIsWrittenAgain() throws {
         let run = try Smrun.run(fixture: machine, script: "setD 0.0\nsetD -0.0\nsetD 0.0\n", ["--format", "json"])

@@ -24,55 +24,75 @@ extension CompilationPass {
         // releases each of its strings and arrays.
         let transitions = definition.transitions
         transitions.withUnsafeBufferPointer { transitions in
+            // The table of a decoder's compactly kept names (one per file), fetched once: each
+            // transition's is compared with it, not retained.
+            let spellings = transitions.firstIndex { $0.spellings != nil }.flatMap { transitions[$0].spellings }
             for index in transitions.indices {
+                let isCompact = spellings != nil && transitions[index].spellings === spellings
                 var sources: [Int] = []
                 var hasUndefinedSource = false
-                switch transitions[index].storedSource {
-                case .state(let name):
-                    if let id = stateResolver.id(of: name) { sources = sourceLists.list(of: id) } else { hasUndefinedSource = true }
-                case .other(.states(let names)):
-                    sources.reserveCapacity(names.count)
-                    for name in names {
-                        if let id = stateResolver.id(of: name) {
-                            if !sources.contains(id) { sources.append(id) }
-                        } else {
-                            hasUndefinedSource = true
-                        }
-                    }
-                    sources = sourceLists.list(sources)
-                case .other(.anyNonFinal):
-                    sources = nonFinal
-                case .other(.anyNonFinalExcept(let names, _)):
-                    var excluded = [Bool](repeating: false, count: definition.states.count)
-                    for name in names {
-                        if let id = stateResolver.id(of: name) { excluded[id] = true } else { hasUndefinedSource = true }
-                    }
-                    sources = nonFinal.filter { !excluded[$0] }
-                }
-                let target: Int? = if let name = transitions[index].target { stateResolver.id(of: name) } else { -1 }
-                let moreTargets = transitions[index].moreTargets.isEmpty ? [] : transitions[index].moreTargets.map { stateResolver.id(of: $0) }
+                let target: Int?
                 var effects: [Int] = []
-                switch transitions[index].effectList {
-                case .one(let name): effects = effectResolver.id(of: name).map { effectLists.list(of: $0) } ?? []
-                case .many(let names) where names.isEmpty: break
-                case .many(let names): effects = effectLists.list(names.compactMap { effectResolver.id(of: $0) })
+                let moreTargets = transitions[index].moreTargets.isEmpty ? [] : transitions[index].moreTargets.map { stateResolver.id(of: $0) }
+                // A decoder's compactly kept names: resolved by spelling, without making them.
+                if isCompact, let spellings {
+                    if let id = stateResolver.id(ofSpelling: transitions[index].compactSource.spelling, in: spellings) {
+                        sources = sourceLists.list(of: id)
+                    } else {
+                        hasUndefinedSource = true
+                    }
+                    let targetSpelling = transitions[index].compactTarget.spelling
+                    target = targetSpelling < 0 ? -1 : stateResolver.id(ofSpelling: targetSpelling, in: spellings)
+                    let effectSpelling = transitions[index].compactEffect.spelling
+                    if effectSpelling >= 0, let id = effectResolver.id(ofSpelling: effectSpelling, in: spellings) { effects = effectLists.list(of: id) }
+                } else {
+                    switch transitions[index].storedSource {
+                    case .state(let name):
+                        if let id = stateResolver.id(of: name) { sources = sourceLists.list(of: id) } else { hasUndefinedSource = true }
+                    case .other(.states(let names)):
+                        sources.reserveCapacity(names.count)
+                        for name in names {
+                            if let id = stateResolver.id(of: name) {
+                                if !sources.contains(id) { sources.append(id) }
+                            } else {
+                                hasUndefinedSource = true
+                            }
+                        }
+                        sources = sourceLists.list(sources)
+                    case .other(.anyNonFinal):
+                        sources = nonFinal
+                    case .other(.anyNonFinalExcept(let names, _)):
+                        var excluded = [Bool](repeating: false, count: definition.states.count)
+                        for name in names {
+                            if let id = stateResolver.id(of: name) { excluded[id] = true } else { hasUndefinedSource = true }
+                        }
+                        sources = nonFinal.filter { !excluded[$0] }
+                    }
+                    target = if let name = transitions[index].target { stateResolver.id(of: name) } else { -1 }
+                    switch transitions[index].effectList {
+                    case .one(let name): effects = effectResolver.id(of: name).map { effectLists.list(of: $0) } ?? []
+                    case .many(let names) where names.isEmpty: break
+                    case .many(let names): effects = effectLists.list(names.compactMap { effectResolver.id(of: $0) })
+                    }
                 }
                 let isEventless = transitions[index].isEventless
-                let isPattern = TransitionDefinition.isPattern(
-                    transitions[index].input.name, isEventless: isEventless, hasDelay: transitions[index].after != nil)
+                let inputName = isCompact ? spellings!.strings[Int(transitions[index].compactInput.spelling)] : transitions[index].input.name
+                let isPattern = TransitionDefinition.isPattern(inputName, isEventless: isEventless, hasDelay: transitions[index].after != nil)
                 let input: Int? =
                     if !afterInputs.isEmpty, let after = afterInputs[index] {
                         after
                     } else if isEventless || isPattern {
                         nil
+                    } else if isCompact, let spellings {
+                        inputResolver.id(ofSpelling: transitions[index].compactInput.spelling, in: spellings)
                     } else {
                         inputResolver.id(of: transitions[index].input)
                     }
                 references.append(
                     TransitionReferences(
                         input: input, sources: sources, hasUndefinedSource: hasUndefinedSource,
-                        target: target, moreTargets: moreTargets, effects: effects,
-                        inputs: isPattern ? patternInputs(transitions[index].input.name) : []))
+                        target: target, moreTargets: moreTargets, effects: effects, isPattern: isPattern,
+                        inputs: isPattern ? patternInputs(inputName) : []))
             }
         }
     }

@@ -33,7 +33,7 @@ extension CompilationPass {
                 var matchedInputs: [Int] = []
                 if transitions[index].isEventless {
                     input = -1
-                } else if TransitionDefinition.isPattern(transitions[index].input.name, isEventless: false, hasDelay: transitions[index].after != nil) {
+                } else if references[index].isPattern {
                     matchedInputs = references[index].inputs
                     if matchedInputs.isEmpty {
                         error(
@@ -43,7 +43,8 @@ extension CompilationPass {
                 } else {
                     input = references[index].input ?? self.input(transitions[index].input, role: "transition")
                 }
-                switch transitions[index].storedSource {
+                // A compactly kept source is one state: read only when it is undefined.
+                switch transitions[index].spellings == nil || references[index].hasUndefinedSource ? transitions[index].storedSource : nil {
                 case .state(let name) where references[index].hasUndefinedSource:
                     _ = state(name, role: "transition")
                 case .other(.states(let names)) where references[index].hasUndefinedSource:

@@ -92,6 +92,8 @@ struct CompilationPass {
         /// The targets after the first (`nil` where undefined).
         var moreTargets: [Int?] = []
         var effects: [Int]
+        /// Whether the input is a pattern (``TransitionDefinition/isPattern``).
+        var isPattern = false
         /// For an input pattern, the inputs it matches.
         var inputs: [Int] = []
     }

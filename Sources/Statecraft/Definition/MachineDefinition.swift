@@ -89,7 +89,7 @@ public struct Named: Hashable, Sendable, ExpressibleByStringLiteral {
     /// or -1: a hint that lets the compiler resolve a name written many times once
     /// (``SpellingMemo``). A hint only, checked against `name` where it is used, and no part
     /// of the name's value: `==` and hashing ignore it.
-    package var spelling: Int
+    @usableFromInline package var spelling: Int
 
     /// `name`, written at `position`.
     public init(_ name: String, at position: SourcePosition = .unknown) {

@@ -367,7 +367,8 @@ struct SCXMLDecoder {
             transitions.append(
                 TransitionDefinition(
                     consume event, from: .state(source), to: consume target, when: consume guardExpression,
-                    effects: NameList(consume effects), at: position, isInternal: isInternal, isEventless: false))
+                    effects: NameList(consume effects), at: position, isInternal: isInternal, isEventless: false,
+                    spellings: stream.spellingTable()))
             return
         }
         // Not a nested function: one capturing the `var`s above would box them on the heap.

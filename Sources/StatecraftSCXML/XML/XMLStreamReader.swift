@@ -319,6 +319,12 @@ final class XMLStreamReader {
         lastClosed.serial == element.serial ? lastClosed.text : nil
     }
 
+    /// The table of the attribute values' spellings, which the transitions the decoder builds keep
+    /// their names in (``TransitionDefinition``); values read from now on are added to it too.
+    func spellingTable() -> SpellingTable {
+        values.sharedSpellings()
+    }
+
     /// The text of an attribute value read by this reader, by its spelling.
     func value(_ spelling: Int) -> String {
         values.strings[spelling]

@@ -349,6 +349,12 @@ struct MachineFileDecoder: YAMLShapeReading {
         let description = entry(.description).flatMap { string($0.value, "'description'") }
         // A malformed delay was reported: without it, the transition has no trigger.
         guard let input, let source, afterEntry == nil || after != nil || inputEntry != nil else { return nil }
+        // Without rare parts, its names are kept as the interner's spellings.
+        if targets.count <= 1 && refusal == nil && description == nil && inputEntry != nil {
+            return TransitionDefinition(
+                input, from: TransitionDefinition.StoredSource(source), to: targets.first, when: guardExpression, effects: NameList(effects),
+                at: document[map].position, isInternal: isInternal, spellings: spellings.sharedSpellings())
+        }
         return TransitionDefinition(
             input, from: source, to: targets.first, when: guardExpression, effects: effects, rejecting: refusal,
             description: description, at: document[map].position, moreTargets: Array(targets.dropFirst()), isInternal: isInternal,

@@ -21,7 +21,8 @@ enum RowFormParser {
     }
 
     /// Parses `row` and appends its transition to `transitions`, or returns why it is not a row
-    /// (with the column of the part). Names are interned in `spellings`.
+    /// (with the column of the part). Names are interned in `spellings`, whose table of
+    /// spellings the transition keeps them in.
     static func parse(
         _ row: Scalar, into transitions: inout [TransitionDefinition], spellings: inout TextInterner
     ) -> Diagnostic? {
@@ -126,7 +127,7 @@ enum RowFormParser {
         transitions.append(
             TransitionDefinition(
                 consume input, from: consume source, to: consume target, when: consume guardExpression, effects: consume effects,
-                at: row.position, rare: nil))
+                at: row.position, spellings: spellings.sharedSpellings()))
         return nil
     }
 

@@ -38,6 +38,9 @@ package struct TextInterner {
     private var extents: [Extent] = []
     /// The spellings as strings, by id.
     package private(set) var strings: [String] = []
+    /// The same, shared with the transitions decoded from them (``TransitionDefinition``), once
+    /// ``sharedSpellings()`` made it.
+    private var table: SpellingTable?
 
     package init() {}
 
@@ -75,7 +78,13 @@ package struct TextInterner {
     private mutating func add(_ text: UnsafeRawBufferPointer, tag: UInt32, at slot: Int) -> Int {
         let id = strings.count
         precondition(id < Int(UInt32.max), "more distinct spellings than a text interner holds")
+        // A copy of this interner that added spellings to the shared table first gave their ids
+        // to other spellings: this one makes a table of its own, so that every name it gives is
+        // its table's spelling.
+        let diverged = table.map { $0.strings.count != id } ?? false
+        if diverged { table = nil }
         strings.append(String(decoding: text, as: UTF8.self))
+        if diverged { _ = sharedSpellings() } else { table?.append(strings[id]) }
         extents.append(Extent(start: spellings.count, count: text.count))
         spellings.append(contentsOf: text)
         slots[slot] = Slot(tag: tag, idPlusOne: UInt32(id + 1))
@@ -89,6 +98,18 @@ package struct TextInterner {
     /// probe run share the bits that picked their first slot, and differ in the rest.
     private static func tag(_ hash: UInt64) -> UInt32 {
         UInt32(truncatingIfNeeded: hash >> 32)
+    }
+
+    /// The table of the spellings, which the transitions a decoder builds keep the names this
+    /// interner gave in; the spellings added from now on are added to it too. Ask for it when
+    /// building each transition: an interner whose copy added spellings to it first makes
+    /// a table of its own.
+    package mutating func sharedSpellings() -> SpellingTable {
+        if let table { return table }
+        let table = SpellingTable()
+        for string in strings { table.append(string) }
+        self.table = table
+        return table
     }
 
     /// The one `String` for `text`.

@@ -75,6 +75,31 @@ struct OutputBuffer: ~Copyable {
         count &+= first.count &+ second.count
     }
 
+    /// Where the next `byteCount` bytes go, once what is buffered is written out when they do
+    /// not fit; `nil` when they are more than the buffer holds. The caller writes at most that
+    /// many there, then says how many with ``didWrite(_:)``: a line of several parts checks for
+    /// room once.
+    @inline(__always)
+    mutating func room(for byteCount: Int) -> UnsafeMutableRawPointer? {
+        if byteCount > capacity &- count {
+            guard byteCount <= capacity else { return nil }
+            flushForRoom()
+        }
+        return UnsafeMutableRawPointer(storage + count)
+    }
+
+    /// Counts `byteCount` bytes written where ``room(for:)`` said, which made room for them.
+    @inline(__always)
+    mutating func didWrite(_ byteCount: Int) {
+        count &+= byteCount
+    }
+
+    /// ``flush()``, out of the line of ``room(for:)``.
+    @inline(never)
+    private mutating func flushForRoom() {
+        flush()
+    }
+
     /// ``append(_:_:)`` for long or empty parts, or when the buffer is full: rare, so out of line.
     @inline(never)
     private mutating func appendEach(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {

@@ -2,7 +2,8 @@
 /// rather than a call to `memmove`.
 enum SmallCopy {
     /// Copies up to 128 bytes with a few loads and stores that overlap in the middle, instead of
-    /// a call to `memmove`: most of what a result prints is short.
+    /// a call to `memmove`: most of what a result prints is short. Every byte is loaded before
+    /// any is stored, so the two ranges may overlap.
     @inline(__always)
     static func copySmall(from source: UnsafeRawPointer, count: Int, to target: UnsafeMutableRawPointer) {
         typealias Block = SIMD2<UInt64>
@@ -33,8 +34,13 @@ enum SmallCopy {
             let (a, b) = (source.loadUnaligned(as: UInt32.self), source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
             target.storeBytes(of: a, as: UInt32.self)
             target.storeBytes(of: b, toByteOffset: count &- 4, as: UInt32.self)
-        } else {
-            for index in 0..<count { target.storeBytes(of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self) }
+        } else if count >= 2 {
+            let (a, b) = (source.loadUnaligned(as: UInt16.self), source.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self))
+            target.storeBytes(of: a, as: UInt16.self)
+            target.storeBytes(of: b, toByteOffset: count &- 2, as: UInt16.self)
+        } else if count == 1 {
+            // Not a loop over the bytes: the compiler makes such a loop a call to `memcpy`.
+            target.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
         }
     }
 

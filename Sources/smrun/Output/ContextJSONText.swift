@@ -1,106 +1,70 @@
 @_spi(Engine) import Statecraft
 
 /// The end of a JSON result line that shows the context, `,"context":{"a":1,"b":"x"}}` and a
-/// newline, kept from one result to the next: a result line copies it whole, it is brought up
-/// to date only when the runner's context version changes, and then only the values that
-/// changed are written again (a context of several variables mostly changes one at a time).
+/// newline, kept from one result to the next: a result line copies it whole, and it is brought
+/// up to date only when the runner's context version changes.
+///
+/// Texts shown before are kept with the values they show, 64 of them, found by a hash of those
+/// values' bits: a context mostly comes back to values it had (a flag set and cleared, a small
+/// count, one place among a few), and then its text is found rather than written. Otherwise
+/// the text is made from the one shown last, writing again only the values that changed (a
+/// context of several variables mostly changes one at a time).
 ///
 /// A value counts as unchanged when its bits are those of the value shown: then it is the same
-/// value (a string, the same storage), whose text is the same. Equal values with other bits (a
-/// string made again) are only written again.
+/// value (a string, the same storage, which the kept text holds), whose text is the same. Equal
+/// values with other bits (a string made again) are only written again.
 struct ContextJSONText: ~Copyable {
-    /// The text shown, and where the next one is built when a value's text changes length.
-    private var text: Bytes
-    private var spare: Bytes
-    /// Where a value's text is written before it goes into ``text``.
+    /// Texts shown, each with its values; ``current`` is the one shown last.
+    private let entries: UnsafeMutablePointer<Entry>
+    /// How many texts are kept: ``keptTexts``, or one for a context of more than
+    /// ``maximumVariablesForKeptTexts`` variables.
+    private let entryCount: Int
+    private var current = 0
+    /// Where a value's text is written before it goes into a text.
     private var scratch: Bytes
-    /// Per variable, where its value's text starts and ends in ``text``.
-    private let valueStarts: UnsafeMutablePointer<Int>
-    private let valueEnds: UnsafeMutablePointer<Int>
-    /// The values ``text`` shows.
-    private let shown: UnsafeMutablePointer<Value>
     private let variableCount: Int
-    /// The context version ``text`` shows; -1 when it shows none.
+    /// The context version the current text shows; -1 when it shows none.
     private(set) var version = -1
+
+    /// How many texts a context keeps: a power of two.
+    private static var keptTexts: Int { 64 }
+    /// The most variables a context may have and keep its texts (its hash reads each value).
+    private static var maximumVariablesForKeptTexts: Int { 16 }
 
     /// The text for variables whose keys (`,"context":{"name":` for the first, `,"name":` for
     /// the others) are `keys`, every value `null` until ``update(_:version:)``.
     init(keys: borrowing BytePool) {
         variableCount = keys.count
-        valueStarts = .allocate(capacity: max(variableCount, 1))
-        valueEnds = .allocate(capacity: max(variableCount, 1))
-        shown = .allocate(capacity: max(variableCount, 1))
-        shown.initialize(repeating: .null, count: variableCount)
-        text = Bytes()
-        spare = Bytes()
+        entryCount = variableCount <= Self.maximumVariablesForKeptTexts ? Self.keptTexts : 1
+        entries = .allocate(capacity: entryCount)
+        for index in 0..<entryCount { (entries + index).initialize(to: Entry(keys: keys)) }
         scratch = Bytes()
-        for slot in 0..<variableCount {
-            text.append(keys[slot])
-            valueStarts[slot] = text.count
-            text.append("null" as StaticString)
-            valueEnds[slot] = text.count
-        }
-        text.append("}}\n" as StaticString)
     }
 
     deinit {
-        shown.deinitialize(count: variableCount)
-        shown.deallocate()
-        valueStarts.deallocate()
-        valueEnds.deallocate()
+        entries.deinitialize(count: entryCount)
+        entries.deallocate()
     }
 
     /// The text, as last brought up to date.
     @inline(__always)
-    var bytes: UnsafeRawBufferPointer { text.bytes }
+    var bytes: UnsafeRawBufferPointer { entries[current].bytes }
 
-    /// Shows `context`, whose version is `version`.
+    /// Shows `context`, whose version is `version`: a text kept for its values, else the one
+    /// shown last with the values that changed written again, kept in the place of their hash.
     mutating func update(_ context: [Value], version: Int) {
         self.version = version
         context.withUnsafeBufferPointer { values in
-            for slot in 0..<variableCount where !Self.hasSameBits(values.baseAddress! + slot, shown + slot) {
-                write(values[slot], at: slot)
+            guard let base = values.baseAddress else { return }
+            guard entryCount > 1 else { return entries[0].show(base, scratch: &scratch) }
+            let slot = Self.hash(base, count: variableCount) & (entryCount &- 1)
+            if entries[slot].shows(base) {
+                current = slot
+                return
             }
-        }
-    }
-
-    /// Writes `value`'s text as variable `slot`'s.
-    private mutating func write(_ value: Value, at slot: Int) {
-        shown[slot] = value
-        switch value {
-        case .int(let number):
-            // Digits need no buffer of their own.
-            DecimalDigits.with(number) { replace(slot, with: $0) }
-            return
-        case .string(var string):
-            scratch.removeAll()
-            string.withUTF8 { scratch.appendJSONString(UnsafeRawBufferPointer($0)) }
-        default:
-            scratch.removeAll()
-            JSONValueText.pieces(of: value) { scratch.append($0) }
-        }
-        let written = scratch.bytes
-        replace(slot, with: written)
-    }
-
-    /// Puts `newText` where variable `slot`'s value's text is: in place when it is as long (a
-    /// number of as many digits, a string of as many bytes), else in a new text.
-    private mutating func replace(_ slot: Int, with newText: UnsafeRawBufferPointer) {
-        let (start, end) = (valueStarts[slot], valueEnds[slot])
-        if newText.count == end &- start {
-            text.replace(from: start, with: newText)
-            return
-        }
-        spare.removeAll()
-        spare.append(text.bytes(from: 0, to: start))
-        spare.append(newText)
-        spare.append(text.bytes(from: end, to: text.count))
-        swap(&text, &spare)
-        let shift = newText.count &- (end &- start)
-        valueEnds[slot] &+= shift
-        for later in (slot &+ 1)..<variableCount {
-            valueStarts[later] &+= shift
-            valueEnds[later] &+= shift
+            if slot != current { entries[slot].copy(entries[current]) }
+            current = slot
+            entries[slot].show(base, scratch: &scratch)
         }
     }
 
@@ -108,6 +72,25 @@ struct ContextJSONText: ~Copyable {
     /// for a new runner, whose versions count anew.
     mutating func forgetVersion() {
         version = -1
+    }
+
+    /// A hash of the bits of the `count` values at `values`, as ``hasSameBits(_:_:)`` compares them.
+    @inline(__always)
+    private static func hash(_ values: UnsafePointer<Value>, count: Int) -> Int {
+        var hash: UInt64 = 0
+        for slot in 0..<count {
+            let value = UnsafeRawPointer(values + slot)
+            var offset = 0
+            while offset &+ 8 <= MemoryLayout<Value>.size {
+                hash = (hash ^ value.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+                offset &+= 8
+            }
+            while offset < MemoryLayout<Value>.size {
+                hash = (hash ^ UInt64(value.load(fromByteOffset: offset, as: UInt8.self))) &* 0x9E37_79B9_7F4A_7C15
+                offset &+= 1
+            }
+        }
+        return Int(truncatingIfNeeded: hash >> 32)
     }
 
     /// Whether the values at `a` and `b` have the same bits: the same case and payload.
@@ -128,6 +111,108 @@ struct ContextJSONText: ~Copyable {
         return true
     }
 
+    // MARK: - A text
+
+    /// One text with the values it shows.
+    private struct Entry: ~Copyable {
+        private var text: Bytes
+        /// Per variable, where its value's text starts and ends in ``text``.
+        private let valueStarts: UnsafeMutablePointer<Int>
+        private let valueEnds: UnsafeMutablePointer<Int>
+        /// The values ``text`` shows.
+        private let shown: UnsafeMutablePointer<Value>
+        private let variableCount: Int
+
+        /// Every value `null`.
+        init(keys: borrowing BytePool) {
+            variableCount = keys.count
+            valueStarts = .allocate(capacity: max(variableCount, 1))
+            valueEnds = .allocate(capacity: max(variableCount, 1))
+            shown = .allocate(capacity: max(variableCount, 1))
+            shown.initialize(repeating: .null, count: variableCount)
+            text = Bytes()
+            for slot in 0..<variableCount {
+                text.append(keys[slot])
+                valueStarts[slot] = text.count
+                text.append("null" as StaticString)
+                valueEnds[slot] = text.count
+            }
+            text.append("}}\n" as StaticString)
+        }
+
+        deinit {
+            shown.deinitialize(count: variableCount)
+            shown.deallocate()
+            valueStarts.deallocate()
+            valueEnds.deallocate()
+        }
+
+        @inline(__always)
+        var bytes: UnsafeRawBufferPointer { text.bytes }
+
+        /// Whether this text shows the values at `values`.
+        @inline(__always)
+        func shows(_ values: UnsafePointer<Value>) -> Bool {
+            for slot in 0..<variableCount where !ContextJSONText.hasSameBits(values + slot, shown + slot) { return false }
+            return true
+        }
+
+        /// Becomes a copy of `other`.
+        @inline(never)
+        mutating func copy(_ other: borrowing Entry) {
+            text.set(other.text.bytes)
+            valueStarts.update(from: other.valueStarts, count: variableCount)
+            valueEnds.update(from: other.valueEnds, count: variableCount)
+            for slot in 0..<variableCount { shown[slot] = other.shown[slot] }
+        }
+
+        /// Shows the values at `values`, writing again those that changed.
+        mutating func show(_ values: UnsafePointer<Value>, scratch: inout Bytes) {
+            for slot in 0..<variableCount where !ContextJSONText.hasSameBits(values + slot, shown + slot) {
+                write(values + slot, at: slot, scratch: &scratch)
+            }
+        }
+
+        /// Writes the text of the value at `value` as variable `slot`'s. Out of line: the digits'
+        /// buffer on the stack would cost ``show(_:scratch:)`` a stack check on every call.
+        @inline(never)
+        mutating func write(_ value: UnsafePointer<Value>, at slot: Int, scratch: inout Bytes) {
+            shown[slot] = value.pointee
+            switch value.pointee {
+            case .int(let number):
+                // Digits need no buffer of their own.
+                DecimalDigits.with(number) { replace(slot, with: $0) }
+                return
+            case .string(var string):
+                scratch.removeAll()
+                string.withUTF8 { scratch.appendJSONString(UnsafeRawBufferPointer($0)) }
+            default:
+                scratch.removeAll()
+                JSONValueText.pieces(of: value.pointee) { scratch.append($0) }
+            }
+            let written = scratch.bytes
+            replace(slot, with: written)
+        }
+
+        /// Puts `newText` where variable `slot`'s value's text is: in place when it is as long (a
+        /// number of as many digits, a string of as many bytes), else after moving the text that
+        /// follows it.
+        @inline(__always)
+        private mutating func replace(_ slot: Int, with newText: UnsafeRawBufferPointer) {
+            let (start, end) = (valueStarts[slot], valueEnds[slot])
+            let shift = newText.count &- (end &- start)
+            if shift != 0 {
+                text.moveTail(from: end, by: shift)
+                valueEnds[slot] &+= shift
+                for later in (slot &+ 1)..<variableCount {
+                    valueStarts[later] &+= shift
+                    valueEnds[later] &+= shift
+                }
+            }
+            text.replace(from: start, with: newText)
+        }
+    }
+
     // MARK: - Bytes
 
     /// A growable byte buffer that is not reference counted.
@@ -144,11 +229,27 @@ struct ContextJSONText: ~Copyable {
 
         var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
 
-        func bytes(from start: Int, to end: Int) -> UnsafeRawBufferPointer {
-            UnsafeRawBufferPointer(start: storage + start, count: end &- start)
+        mutating func removeAll() { count = 0 }
+
+        /// Makes the buffer hold `bytes` alone.
+        mutating func set(_ bytes: UnsafeRawBufferPointer) {
+            count = 0
+            append(bytes)
         }
 
-        mutating func removeAll() { count = 0 }
+        /// Moves the bytes from `start` on by `shift` (back when negative; `start + shift` is not
+        /// negative), growing the buffer when they need more room.
+        mutating func moveTail(from start: Int, by shift: Int) {
+            if shift > capacity &- count { grow(toHold: count + shift) }
+            let tail = count &- start
+            if tail <= 128 {
+                // Every byte is loaded before any is stored (``SmallCopy/copySmall(from:count:to:)``).
+                SmallCopy.copySmall(from: storage + start, count: tail, to: storage + (start &+ shift))
+            } else {
+                (storage + (start &+ shift)).copyMemory(from: storage + start, byteCount: tail)
+            }
+            count &+= shift
+        }
 
         /// Writes `bytes` over as many bytes from `start`, which are there.
         @inline(__always)

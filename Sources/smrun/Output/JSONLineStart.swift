@@ -7,30 +7,30 @@ struct JSONLineStart {
     static var opening: UInt64 { 0x3A22_656E_696C_227B }
 
     /// The digits of ``line``, the first in the lowest byte: the text's second word.
-    private(set) var digits: UInt64 = 0
+    private(set) var digits = UInt64(UInt8(ascii: "0"))
     /// How many bytes of the two words the text is: eight and the digits'.
-    private(set) var count = 8
-    /// The line the digits spell; -1 before the first.
-    private var line = -1
+    private(set) var count = 9
+    /// Where the last digit is in ``digits``: its bit offset.
+    private var lastDigit: UInt64 = 0
+    /// The line the digits spell (line 0 before the first, so that line 1 counts up from it).
+    private var line = 0
 
     /// Makes the text spell `line` (not negative). False, with the text unchanged, for a line of
     /// more than eight digits: ``with(_:_:)`` spells that one.
     @inline(__always)
     mutating func advance(to line: Int) -> Bool {
-        if line == self.line { return true }
-        // Most often only the last digit changes.
-        let lastDigit = UInt64(truncatingIfNeeded: (count &- 9) &* 8)
-        if line == self.line &+ 1 && self.line >= 0 && (digits &>> lastDigit) & 0xFF != UInt64(UInt8(ascii: "9")) {
+        // Most often the next line, whose last digit alone changes.
+        if line == self.line &+ 1 && (digits &>> lastDigit) & 0xFF != UInt64(UInt8(ascii: "9")) {
             digits &+= 1 &<< lastDigit
             self.line = line
             return true
         }
-        return spell(line)
+        return line == self.line || spell(line)
     }
 
     @inline(never)
     private mutating func spell(_ next: Int) -> Bool {
-        if next == line &+ 1 && line >= 0 {
+        if next == line &+ 1 {
             // Counting up past a 9: nines become zeros, up to the digit that goes up by one.
             var digit = (count &- 9) &* 8
             var word = digits
@@ -51,6 +51,7 @@ struct JSONLineStart {
             for index in spelled.indices { word |= UInt64(spelled[index]) &<< UInt64(index &* 8) }
             digits = word
             count = 8 &+ spelled.count
+            lastDigit = UInt64(truncatingIfNeeded: (spelled.count &- 1) &* 8)
         }
         line = next
         return true

@@ -132,27 +132,74 @@ struct ResultPrinter: ResultSink, ~Copyable {
         output.append(": " as StaticString)
     }
 
-    /// ``printPlain(line:text:rejected:)`` in JSON, with the runner's context after the result.
+    /// ``printPlain(line:text:rejected:)`` in JSON, with the runner's context after the result:
+    /// the line's start, the cell's text (with the argument after its `input` field) and the
+    /// context's text, written with one check for room.
+    /// The context text must be up to date (``showsContext(version:)``) for an accepted result.
     @inline(__always)
-    mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool, runner: borrowing Runner) {
-        if rejected { self.rejected += 1 }
+    mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool) {
+        if rejected { self.rejected &+= 1 }
+        let end = rejected || !hasVariables ? Self.lineEnd : contextText.bytes
+        // `,"arg":` and the argument, when the line has one.
+        let argumentCount = plain.kind == .none ? 0 : Self.argumentKey.utf8CodeUnitCount &+ plain.quoted.count
+        // The line's start is stored as two words, 16 bytes, before the text overwrites the rest.
+        guard lineStart.advance(to: line ?? 0), let target = output.room(for: 16 &+ text.count &+ argumentCount &+ end.count) else {
+            return printPlainJSONInParts(plain, text: text, end: end)
+        }
+        target.storeBytes(of: JSONLineStart.opening.littleEndian, as: UInt64.self)
+        target.storeBytes(of: lineStart.digits.littleEndian, toByteOffset: 8, as: UInt64.self)
+        var written = lineStart.count
+        // Texts and ends are never empty, nor is an argument.
+        if plain.kind == .none {
+            SmallCopy.copy(from: text.baseAddress.unsafelyUnwrapped, count: text.count, to: target + written)
+            written &+= text.count
+        } else {
+            // The text starts with `,"input":NAME`; the argument goes after it. `,"arg":` is
+            // stored as a word, whose eighth byte the argument overwrites.
+            let inputField = Self.inputKey.utf8CodeUnitCount &+ inputs.json[plain.input].count
+            let base = text.baseAddress.unsafelyUnwrapped
+            SmallCopy.copy(from: base, count: inputField, to: target + written)
+            written &+= inputField
+            target.storeBytes(of: Self.argumentKeyWord.littleEndian, toByteOffset: written, as: UInt64.self)
+            written &+= Self.argumentKey.utf8CodeUnitCount
+            SmallCopy.copy(from: plain.quoted.baseAddress.unsafelyUnwrapped, count: plain.quoted.count, to: target + written)
+            written &+= plain.quoted.count
+            SmallCopy.copy(from: base + inputField, count: text.count &- inputField, to: target + written)
+            written &+= text.count &- inputField
+        }
+        SmallCopy.copy(from: end.baseAddress.unsafelyUnwrapped, count: end.count, to: target + written)
+        output.didWrite(written &+ end.count)
+    }
+
+    /// Whether a JSON result line shows no context, or the context text shows the context of
+    /// version `version`: false when ``updateContextText(_:version:)`` must run first.
+    @inline(__always)
+    func showsContext(version: Int) -> Bool {
+        !hasVariables || contextText.version == version
+    }
+
+    /// What goes between a JSON result's `input` field and its argument.
+    static var argumentKey: StaticString { #","arg":"# }
+    /// ``argumentKey`` as a little-endian word, with a zero eighth byte.
+    static var argumentKeyWord: UInt64 { 0x003A_2267_7261_222C }
+
+    /// ``printPlainJSON(_:text:rejected:)`` for a line number of more than eight digits or
+    /// a line longer than the output buffer holds.
+    @inline(never)
+    mutating func printPlainJSONInParts(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, end: UnsafeRawBufferPointer) {
         let number = line ?? 0
         if lineStart.advance(to: number) {
             output.append(JSONLineStart.opening, lineStart.digits, count: lineStart.count)
         } else {
             lineStart.with(number) { output.append($0) }
         }
-        if !rejected && hasVariables && contextText.version != runner.contextVersion {
-            updateContextText(runner.context, version: runner.contextVersion)
-        }
-        let end = rejected || !hasVariables ? Self.lineEnd : contextText.bytes
         if plain.kind == .none {
             output.append(text, end)
         } else {
             // The text starts with `,"input":NAME`; the argument goes after it.
             let inputField = Self.inputKey.utf8CodeUnitCount &+ inputs.json[plain.input].count
             output.append(UnsafeRawBufferPointer(rebasing: text[..<inputField]))
-            output.append(",\"arg\":" as StaticString)
+            output.append(Self.argumentKey)
             output.append(plain.quoted, UnsafeRawBufferPointer(rebasing: text[inputField...]))
             output.append(end)
         }

@@ -175,10 +175,14 @@ struct RunSession: ~Copyable {
         }
     }
 
-    /// Kept out of line, so that the text path's loop stays small.
+    /// Kept out of line, so that the text path's loop stays small. The context's text is
+    /// brought up to date first when the result shows a context that changed.
     @inline(never)
     private mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool) {
-        printer.printPlainJSON(plain, text: text, rejected: rejected, runner: runner)
+        if !rejected && !printer.showsContext(version: runner.contextVersion) {
+            printer.updateContextText(runner.context, version: runner.contextVersion)
+        }
+        printer.printPlainJSON(plain, text: text, rejected: rejected)
     }
 
     /// `@wait DURATION` or `--wait DURATION`: moves the clock forward, printing the results of

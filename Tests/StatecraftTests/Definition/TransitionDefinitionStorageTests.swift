@@ -2,10 +2,54 @@ import Testing
 
 @testable import Statecraft
 
-/// A transition keeps one source state and one effect in place and its rare parts in one box
-/// (a large machine's rows allocate no arrays); every part still reads back as it was written.
+/// A decoder's row keeps its names as spellings of the decoder's table and its rare parts in
+/// one box, or none (a large machine's rows allocate nothing each); any other transition keeps
+/// its names in a box; every part still reads back as it was written.
 @Suite struct TransitionDefinitionStorageTests {
     private static let at = SourcePosition(line: 3, column: 5)
+
+    /// A table holding `names`, each name with its spelling (its index).
+    private static func spelled(_ names: [String]) -> (SpellingTable, [Named]) {
+        let table = SpellingTable()
+        for name in names { table.append(name) }
+        return (table, names.indices.map { Named(names[$0], at: SourcePosition(line: 7, column: 3 + 10 * $0), spelling: $0) })
+    }
+
+    /// A row as a decoder builds it: `go | a => b | log`, with a guard.
+    private static func row() -> TransitionDefinition {
+        let (table, names) = spelled(["go", "a", "b", "log"])
+        return TransitionDefinition(
+            names[0], from: .state(names[1]), to: names[2], when: ExpressionSource("count > 1", at: at), effects: .one(names[3]),
+            at: SourcePosition(line: 7, column: 3), spellings: table)
+    }
+
+    @Test func aDecodedRowKeepsItsNamesAsSpellingsAndTakesEightyBytes() {
+        let transition = Self.row()
+        #expect(transition.spellings != nil)
+        #expect(transition.rare?.guardExpression?.text == "count > 1")
+        #expect(transition.input == Named("go", at: SourcePosition(line: 7, column: 3)))
+        #expect(transition.target == Named("b", at: SourcePosition(line: 7, column: 23)))
+        guard case .states(let sources) = transition.source else {
+            Issue.record("the source reads back as something else")
+            return
+        }
+        #expect(sources == [Named("a", at: SourcePosition(line: 7, column: 13))])
+        #expect(transition.effects == [Named("log", at: SourcePosition(line: 7, column: 33))])
+        #expect(MemoryLayout<TransitionDefinition>.stride <= 80)
+    }
+
+    /// A name set on a decoded row may come from another file, whose spellings are other
+    /// names: it reads back as set, not as this table's name of the same spelling.
+    @Test func aNameFromAnotherTableReadsBackAsSet() {
+        var transition = Self.row()
+        let (_, other) = Self.spelled(["stop", "z"])
+        transition.input = other[0]
+        transition.target = other[1]
+        #expect(transition.input.name == "stop")
+        #expect(transition.target?.name == "z")
+        #expect(transition.effects.map(\.name) == ["log"])
+        #expect(transition.guardExpression?.text == "count > 1")
+    }
 
     @Test func oneSourceStateAndOneEffectAreKeptWithoutArrays() {
         let transition = TransitionDefinition("go", from: .states(["a"]), to: "b", effects: ["log"])
@@ -14,7 +58,6 @@ import Testing
             return
         }
         #expect(source.name == "a" && effect.name == "log")
-        #expect(transition.rare == nil)
         guard case .states(let names) = transition.source else {
             Issue.record("the source reads back as something else")
             return
@@ -43,7 +86,8 @@ import Testing
 
     /// Setting one rare part keeps the others; clearing them all drops the box.
     @Test func rarePartsAreSetOneAtATimeAndDroppedWhenNoneIsLeft() throws {
-        var transition = TransitionDefinition("go", from: .states(["a"]), to: "b")
+        var transition = Self.row()
+        transition.guardExpression = nil
         transition.description = "why"
         transition.after = try Delay(parsing: "30s")
         transition.moreTargets = ["c"]
@@ -53,6 +97,7 @@ import Testing
         #expect(transition.moreTargets.map(\.name) == ["c"])
         #expect(transition.refusal == "no")
         #expect(transition.targets.map(\.name) == ["b", "c"])
+        #expect(transition.spellings != nil)
         transition.description = nil
         transition.after = nil
         transition.moreTargets = []

@@ -101,4 +101,20 @@ struct TextInternerTests {
         #expect(named.spelling == id(&interner, "parked"))
         #expect(named.spelling != id(&interner, "drivingAround"))
     }
+
+    /// The table that decoded transitions keep their names in gives each spelling the interner
+    /// gave, also when a copy of the interner added other spellings to it first.
+    @Test func theSharedTableHoldsTheSpellingsOfTheInternerThatAsks() {
+        var interner = TextInterner()
+        _ = id(&interner, "idle")
+        let table = interner.sharedSpellings()
+        var copy = interner
+        _ = id(&copy, "copied")
+        let running = Array("running".utf8).withUnsafeBytes { interner.named($0, at: .unknown) }
+        let tableNow = interner.sharedSpellings()
+        #expect(tableNow.strings[running.spelling] == "running")
+        #expect(tableNow.holds(running))
+        #expect(copy.sharedSpellings().strings == ["idle", "copied"])
+        #expect(table.strings.first == "idle")
+    }
 }
