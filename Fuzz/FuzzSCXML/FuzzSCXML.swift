@@ -1,4 +1,4 @@
-// Fuzzes the SCXML reader (libxml2's streaming reader -> elements -> definition -> compiled
+// Fuzzes the SCXML reader (libxml2's SAX2 parser -> elements -> definition -> compiled
 // machine) and, when the input is a valid machine, both writers of `smrun export`: the machine
 // written as YAML and as SCXML must load again without errors, and it is run on every input.
 import FuzzSupport

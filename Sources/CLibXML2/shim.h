@@ -6,7 +6,8 @@
 // Not linking is also why libxml2's headers are not used: reaching them (/usr/include/libxml2)
 // takes pkg-config, through which SwiftPM would link every program against the library.
 //
-// The structs keep libxml2's layout whole, as the reader reads structs that libxml2 built.
+// The structs keep libxml2's layout whole: libxml2 copies the callbacks' struct and builds the
+// errors' struct that the reader reads.
 #ifndef STATECRAFT_CLIBXML2_H
 #define STATECRAFT_CLIBXML2_H
 
@@ -14,59 +15,69 @@
 
 typedef unsigned char xmlChar;
 
-/// libxml2's streaming reader (xmlreader.h), opaque.
-typedef struct _xmlTextReader *xmlTextReaderPtr;
+/// A parser's state (parser.h), opaque: the reader reads nothing of it but through libxml2's
+/// functions.
+typedef struct _xmlParserCtxt *xmlParserCtxtPtr;
 
-struct _xmlDoc;
-struct _xmlNode;
+/// What the parser calls as it reads (parser.h): an element's start tag, with its attributes
+/// as five pointers each (local name, prefix, namespace URI, the value's start and end), its
+/// end tag, text, comments and processing instructions, a document type declaration, an entity
+/// reference.
+typedef void (*startElementNsSAX2Func)(
+    void *_Nullable ctx, const xmlChar *localname, const xmlChar *_Nullable prefix, const xmlChar *_Nullable URI,
+    int nb_namespaces, const xmlChar *_Nullable *_Nullable namespaces, int nb_attributes, int nb_defaulted,
+    const xmlChar *_Nullable *_Nullable attributes);
+typedef void (*endElementNsSAX2Func)(
+    void *_Nullable ctx, const xmlChar *localname, const xmlChar *_Nullable prefix, const xmlChar *_Nullable URI);
+typedef void (*charactersSAXFunc)(void *_Nullable ctx, const xmlChar *ch, int len);
+typedef void (*commentSAXFunc)(void *_Nullable ctx, const xmlChar *_Nullable value);
+typedef void (*processingInstructionSAXFunc)(void *_Nullable ctx, const xmlChar *_Nullable target, const xmlChar *_Nullable data);
+typedef void (*internalSubsetSAXFunc)(
+    void *_Nullable ctx, const xmlChar *_Nullable name, const xmlChar *_Nullable ExternalID, const xmlChar *_Nullable SystemID);
+typedef void (*referenceSAXFunc)(void *_Nullable ctx, const xmlChar *_Nullable name);
 
-/// A namespace (tree.h).
-typedef struct _xmlNs {
-    struct _xmlNs *_Nullable next;
-    int type;
-    const xmlChar *_Nullable href;
-    const xmlChar *_Nullable prefix;
+struct _xmlError;
+typedef void (*xmlStructuredErrorFunc)(void *_Nullable userData, struct _xmlError *_Nullable error);
+
+/// The parser's callbacks (parser.h), in libxml2's order; those the reader leaves out are
+/// declared as plain pointers.
+typedef struct _xmlSAXHandler {
+    internalSubsetSAXFunc _Nullable internalSubset;
+    void *_Nullable isStandalone;
+    void *_Nullable hasInternalSubset;
+    void *_Nullable hasExternalSubset;
+    void *_Nullable resolveEntity;
+    void *_Nullable getEntity;
+    void *_Nullable entityDecl;
+    void *_Nullable notationDecl;
+    void *_Nullable attributeDecl;
+    void *_Nullable elementDecl;
+    void *_Nullable unparsedEntityDecl;
+    void *_Nullable setDocumentLocator;
+    void *_Nullable startDocument;
+    void *_Nullable endDocument;
+    void *_Nullable startElement;
+    void *_Nullable endElement;
+    referenceSAXFunc _Nullable reference;
+    charactersSAXFunc _Nullable characters;
+    charactersSAXFunc _Nullable ignorableWhitespace;
+    processingInstructionSAXFunc _Nullable processingInstruction;
+    commentSAXFunc _Nullable comment;
+    void *_Nullable warning;
+    void *_Nullable error;
+    void *_Nullable fatalError;
+    void *_Nullable getParameterEntity;
+    charactersSAXFunc _Nullable cdataBlock;
+    void *_Nullable externalSubset;
+    unsigned int initialized;
     void *_Nullable _private;
-    struct _xmlDoc *_Nullable context;
-} xmlNs;
+    startElementNsSAX2Func _Nullable startElementNs;
+    endElementNsSAX2Func _Nullable endElementNs;
+    xmlStructuredErrorFunc _Nullable serror;
+} xmlSAXHandler;
 
-/// An attribute of an element (tree.h): its value is the text of its `children`.
-typedef struct _xmlAttr {
-    void *_Nullable _private;
-    int type;
-    const xmlChar *_Nullable name;
-    struct _xmlNode *_Nullable children;
-    struct _xmlNode *_Nullable last;
-    struct _xmlNode *_Nullable parent;
-    struct _xmlAttr *_Nullable next;
-    struct _xmlAttr *_Nullable prev;
-    struct _xmlDoc *_Nullable doc;
-    xmlNs *_Nullable ns;
-    int atype;
-    void *_Nullable psvi;
-} xmlAttr;
-typedef xmlAttr *xmlAttrPtr;
-
-/// A node of the document (tree.h).
-typedef struct _xmlNode {
-    void *_Nullable _private;
-    int type;
-    const xmlChar *_Nullable name;
-    struct _xmlNode *_Nullable children;
-    struct _xmlNode *_Nullable last;
-    struct _xmlNode *_Nullable parent;
-    struct _xmlNode *_Nullable next;
-    struct _xmlNode *_Nullable prev;
-    struct _xmlDoc *_Nullable doc;
-    xmlNs *_Nullable ns;
-    xmlChar *_Nullable content;
-    xmlAttr *_Nullable properties;
-    xmlNs *_Nullable nsDef;
-    void *_Nullable psvi;
-    unsigned short line;
-    unsigned short extra;
-} xmlNode;
-typedef xmlNode *xmlNodePtr;
+/// `initialized` of a handler with the fields from `_private` on (parser.h).
+#define XML_SAX2_MAGIC 0xDEEDBEAF
 
 /// How bad an error is (xmlerror.h).
 typedef enum {
@@ -92,31 +103,6 @@ typedef struct _xmlError {
     void *_Nullable ctxt;
     void *_Nullable node;
 } xmlError;
-
-/// What libxml2 calls with each error (xmlerror.h).
-typedef void (*xmlStructuredErrorFunc)(void *_Nullable userData, xmlError *_Nullable error);
-
-/// What the reader stands on (xmlreader.h).
-typedef enum {
-    XML_READER_TYPE_NONE = 0,
-    XML_READER_TYPE_ELEMENT = 1,
-    XML_READER_TYPE_ATTRIBUTE = 2,
-    XML_READER_TYPE_TEXT = 3,
-    XML_READER_TYPE_CDATA = 4,
-    XML_READER_TYPE_ENTITY_REFERENCE = 5,
-    XML_READER_TYPE_ENTITY = 6,
-    XML_READER_TYPE_PROCESSING_INSTRUCTION = 7,
-    XML_READER_TYPE_COMMENT = 8,
-    XML_READER_TYPE_DOCUMENT = 9,
-    XML_READER_TYPE_DOCUMENT_TYPE = 10,
-    XML_READER_TYPE_DOCUMENT_FRAGMENT = 11,
-    XML_READER_TYPE_NOTATION = 12,
-    XML_READER_TYPE_WHITESPACE = 13,
-    XML_READER_TYPE_SIGNIFICANT_WHITESPACE = 14,
-    XML_READER_TYPE_END_ELEMENT = 15,
-    XML_READER_TYPE_END_ENTITY = 16,
-    XML_READER_TYPE_XML_DECLARATION = 17
-} xmlReaderTypes;
 
 /// The parser options the reader sets (parser.h).
 typedef enum {

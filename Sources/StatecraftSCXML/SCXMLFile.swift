@@ -1,7 +1,7 @@
 import Statecraft
 import StatecraftYAML
 
-/// Loads SCXML documents (docs/scxml.md): bytes -> libxml2's reader -> definition (decoded as the
+/// Loads SCXML documents (docs/scxml.md): bytes -> libxml2's parser -> definition (decoded as the
 /// elements stream by, no tree kept) ->
 /// compiled machine, collecting every diagnostic on the way, as ``MachineFile`` does for YAML.
 /// The bounds of machine files apply: file size, nesting depth and node count.

@@ -340,6 +340,64 @@ import Testing
         #expect(found.count == 1 && found[0].hasPrefix("3:") && found[0].contains("not well-formed XML") && found[0].hasSuffix("[xml-syntax]"), "\(found)")
     }
 
+    /// An attribute value's references are replaced, `&` among them (`&amp;`, `&#38;`), and a
+    /// reference written out as text (`&#38;#38;`) stays text.
+    @Test func attributeValuesHaveTheirReferencesReplaced() throws {
+        let body = #"<state id="a"><transition event="e" cond="s == &quot;&amp;&#38;&lt;&#x41;&#38;#38;&quot;"/></state>"#
+        let definition = try #require(load(body).definition)
+        #expect(definition.transitions[0].guardExpression?.text == #"s == "&&<A&#38;""#)
+    }
+
+    /// Text is one node however the parser hands it over (pieces, references, CDATA), and one
+    /// that a comment splits is two: `--max-nodes` counts them as libxml2's tree would.
+    @Test func textIsJoinedAndCountedAsTheTreeHoldsIt() throws {
+        let data = "<datamodel><data id=\"s\">\"a&amp;<![CDATA[b]]>c\"</data><data id=\"t\">1<!-- x -->2</data></datamodel>"
+        let text = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\(data)<state id=\"a\"/></scxml>"
+        let loaded = SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc")
+        let definition = try #require(loaded.definition)
+        #expect(definition.context.map(\.initialValue) == [.string("a&bc"), .int(12)])
+        // 5 elements, 3 attributes and 3 texts.
+        var limits = YAMLLimits.default
+        limits.maximumNodes = 11
+        #expect(SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: limits).diagnostics.isEmpty)
+        limits.maximumNodes = 10
+        let refused = SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: limits).diagnostics.map(\.description)
+        #expect(refused.count == 1 && refused[0].hasSuffix("more than 10 XML nodes (raise it with --max-nodes) [limit-exceeded]"), "\(refused)")
+    }
+
+    /// A bound is reported at the node that crosses it, and before a syntax error further on,
+    /// although libxml2 parses ahead of the decoder.
+    @Test func aBoundIsReportedWhereTheDocumentCrossesIt() {
+        var limits = YAMLLimits.default
+        limits.maximumNodes = 10
+        // The root and its version are 2 nodes, each state and its id 2 more: the fifth state,
+        // on line 6, is the 11th node.
+        for broken in ["", "<state id=\"bad\"<\n"] {
+            let states = (1...40).map { "<state id=\"s\($0)\"/>\n" }
+            let body = states[..<7].joined() + broken + states[7...].joined()
+            let text = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\">\n\(body)\n</scxml>\n"
+            let found = SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: limits).diagnostics.map(\.description)
+            #expect(found == ["6: error: more than 10 XML nodes (raise it with --max-nodes) [limit-exceeded]"], "\(found)")
+        }
+    }
+
+    /// Lines past 65,535 are given as they are (libxml2's tree kept an element's line in 16 bits).
+    @Test func linesPastSixteenBitsAreExact() {
+        let found = errors(String(repeating: "\n", count: 70_000) + "<state id=\"a\"><bogus/></state>")
+        #expect(found.count == 1 && found[0].hasPrefix("70002: error: unknown element <bogus>"), "\(found)")
+    }
+
+    /// A text longer than libxml2's bound on a text node is refused as over the bound.
+    @Test func textOverLibXML2sBoundIsRefused() {
+        var limits = YAMLLimits.default
+        limits.maximumBytes = 64 << 20
+        let text = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"/>" + String(repeating: " ", count: 10_000_001) + "</scxml>"
+        let found = SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: limits).diagnostics.map(\.description)
+        #expect(
+            found.count == 1 && found[0].hasSuffix("a name, value or text longer than libxml2's bound of 10,000,000 bytes [limit-exceeded]"),
+            "\(found)")
+    }
+
     @Test(arguments: [
         ("In(a)", "in(a)"), ("In('a')", "in(a)"), ("In( \"a.b\" )", "in(a.b)"), ("!In(a) || x", "!in(a) || x"),
         ("\"In(a)\" == s", "\"In(a)\" == s"), ("Inner(a)", "Inner(a)"), ("xIn(a)", "xIn(a)"),

@@ -55,7 +55,7 @@ extension SCXMLDecoder {
         var tag: String { statecraft ? "sc:\(element.name)" : element.name }
         for attribute in element.attributes {
             if attribute.namespace == .none {
-                if !allowed.contains(attribute.name) {
+                if !XMLElement.contains(allowed, attribute.name) {
                     let list = allowed.isEmpty ? "none" : allowed.joined(separator: ", ")
                     error(
                         .unknownKey,
@@ -63,7 +63,7 @@ extension SCXMLDecoder {
                         element)
                 }
             } else if attribute.namespace == .statecraft {
-                if !allowedStatecraft.contains(attribute.name) {
+                if !XMLElement.contains(allowedStatecraft, attribute.name) {
                     let list = allowedStatecraft.isEmpty ? "none" : allowedStatecraft.map { "sc:" + $0 }.joined(separator: ", ")
                     error(
                         .unknownKey,

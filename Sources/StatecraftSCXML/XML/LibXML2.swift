@@ -5,17 +5,14 @@ import Statecraft
 /// names, from libxml2 loaded when the first document is read (CLibXML2 says why it is not
 /// linked).
 struct LibXML2: @unchecked Sendable {  // C function addresses, set once and never changed
-    let xmlReaderForMemory:
-        @convention(c) (UnsafePointer<CChar>, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> xmlTextReaderPtr?
-    let xmlFreeTextReader: @convention(c) (xmlTextReaderPtr) -> Void
-    let xmlTextReaderSetStructuredErrorHandler: @convention(c) (xmlTextReaderPtr, xmlStructuredErrorFunc?, UnsafeMutableRawPointer?) -> Void
-    let xmlTextReaderRead: @convention(c) (xmlTextReaderPtr) -> Int32
-    let xmlTextReaderNodeType: @convention(c) (xmlTextReaderPtr) -> Int32
-    let xmlTextReaderGetParserLineNumber: @convention(c) (xmlTextReaderPtr) -> Int32
-    let xmlTextReaderIsEmptyElement: @convention(c) (xmlTextReaderPtr) -> Int32
-    let xmlTextReaderConstValue: @convention(c) (xmlTextReaderPtr) -> UnsafePointer<xmlChar>?
-    let xmlTextReaderCurrentNode: @convention(c) (xmlTextReaderPtr) -> UnsafeMutablePointer<xmlNode>?
-    let xmlGetLineNo: @convention(c) (UnsafePointer<xmlNode>) -> Int
+    let xmlCreatePushParserCtxt:
+        @convention(c) (UnsafeMutablePointer<xmlSAXHandler>?, UnsafeMutableRawPointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?) -> xmlParserCtxtPtr?
+    let xmlCtxtUseOptions: @convention(c) (xmlParserCtxtPtr, Int32) -> Int32
+    let xmlParseChunk: @convention(c) (xmlParserCtxtPtr, UnsafePointer<CChar>?, Int32, Int32) -> Int32
+    let xmlStopParser: @convention(c) (xmlParserCtxtPtr) -> Void
+    let xmlFreeParserCtxt: @convention(c) (xmlParserCtxtPtr) -> Void
+    let xmlSAX2GetLineNumber: @convention(c) (UnsafeMutableRawPointer?) -> Int32
+    let xmlSAX2GetColumnNumber: @convention(c) (UnsafeMutableRawPointer?) -> Int32
 
     /// libxml2's functions, or why libxml2 could not be loaded: loaded once, by the first read
     /// (a lazily initialized global, safe from any thread).
@@ -26,16 +23,13 @@ struct LibXML2: @unchecked Sendable {  // C function addresses, set once and nev
         // declares as it was.
         let library = try SharedLibrary(firstOf: ["libxml2.so.2", "libxml2.so.16"])
         let functions = LibXML2(
-            xmlReaderForMemory: try library.function("xmlReaderForMemory"),
-            xmlFreeTextReader: try library.function("xmlFreeTextReader"),
-            xmlTextReaderSetStructuredErrorHandler: try library.function("xmlTextReaderSetStructuredErrorHandler"),
-            xmlTextReaderRead: try library.function("xmlTextReaderRead"),
-            xmlTextReaderNodeType: try library.function("xmlTextReaderNodeType"),
-            xmlTextReaderGetParserLineNumber: try library.function("xmlTextReaderGetParserLineNumber"),
-            xmlTextReaderIsEmptyElement: try library.function("xmlTextReaderIsEmptyElement"),
-            xmlTextReaderConstValue: try library.function("xmlTextReaderConstValue"),
-            xmlTextReaderCurrentNode: try library.function("xmlTextReaderCurrentNode"),
-            xmlGetLineNo: try library.function("xmlGetLineNo"))
+            xmlCreatePushParserCtxt: try library.function("xmlCreatePushParserCtxt"),
+            xmlCtxtUseOptions: try library.function("xmlCtxtUseOptions"),
+            xmlParseChunk: try library.function("xmlParseChunk"),
+            xmlStopParser: try library.function("xmlStopParser"),
+            xmlFreeParserCtxt: try library.function("xmlFreeParserCtxt"),
+            xmlSAX2GetLineNumber: try library.function("xmlSAX2GetLineNumber"),
+            xmlSAX2GetColumnNumber: try library.function("xmlSAX2GetColumnNumber"))
         // libxml2 2.9's initialization is not safe to run from two threads at once (tests and
         // apps read documents in parallel): it runs here, once, before any reader is made.
         let initialize: @convention(c) () -> Void = try library.function("xmlInitParser")

@@ -40,16 +40,31 @@ struct XMLElement {
     /// The attribute's value as a name written here, with its spelling, so that the compiler
     /// looks each distinct name up once (``Named/spelling``).
     func named(_ name: String, namespace: XMLNamespace = .none) -> Named? {
-        for attribute in attributes where attribute.name == name && attribute.namespace == namespace {
+        for attribute in attributes where Self.isSame(attribute.name, name) && attribute.namespace == namespace {
             return Named(reader.value(attribute.spelling), at: position, spelling: attribute.spelling)
         }
         return nil
     }
 
     func attribute(_ name: String, namespace: XMLNamespace = .none) -> String? {
-        for attribute in attributes where attribute.name == name && attribute.namespace == namespace {
+        for attribute in attributes where Self.isSame(attribute.name, name) && attribute.namespace == namespace {
             return reader.value(attribute.spelling)
         }
         return nil
+    }
+
+    // MARK: - Names
+
+    /// Whether two names are the same, their lengths compared first: an element's few attribute
+    /// names (`event`, `target`, `cond`) differ in length, and comparing lengths is a load where
+    /// comparing two different strings is a call.
+    static func isSame(_ name: String, _ other: String) -> Bool {
+        name.utf8.count == other.utf8.count && name == other
+    }
+
+    /// Whether `names` holds `name`.
+    static func contains(_ names: [String], _ name: String) -> Bool {
+        for candidate in names where isSame(candidate, name) { return true }
+        return false
     }
 }

@@ -7,16 +7,22 @@ import Darwin
 import Statecraft
 import StatecraftYAML
 
-/// Reads an XML document with libxml2's streaming reader and hands its elements to the SCXML
-/// decoder one start tag at a time, keeping no tree: the decoder asks for an element's children
-/// as it decodes the element (``nextChild(of:)``), and whatever it does not ask for is read past.
+/// Reads an XML document with libxml2's parser and hands its elements to the SCXML decoder one
+/// start tag at a time, keeping no tree: the decoder asks for an element's children as it
+/// decodes the element (``nextChild(of:)``), and whatever it does not ask for is read past.
+///
+/// libxml2 parses the document a chunk at a time (its push parser) and calls the reader for
+/// each start tag, end tag and piece of text (its SAX2 interface): no node of a tree is built
+/// and freed, and an attribute's value is read where the parser has it. What a chunk gives is
+/// queued, and the decoder takes it from the queue, the next chunk parsed when the queue is
+/// empty: the decoder pulls, the parser pushes.
 ///
 /// Securely: no network, no external entities or DTD loading, no XInclude, libxml2's own bounds
 /// on (no `XML_PARSE_HUGE`), and a document type declaration refused as soon as it is met, so
 /// that no entity of any kind is ever declared, let alone expanded. The depth and node bounds of
 /// ``YAMLLimits`` apply to every node read, whether the decoder looks at it or not. The first
-/// such problem, or libxml2's first error, stops the read: it is the one diagnostic
-/// ``read(_:limits:decode:)`` reports, and what the decoder had found is dropped.
+/// such problem in document order, or libxml2's first error, stops the read: it is the one
+/// diagnostic ``read(_:limits:decode:)`` reports, and what the decoder had found is dropped.
 ///
 /// One reader is used by one decoder on one thread, and none of its methods reaches its
 /// properties while another is at them: they go without the runtime's exclusivity checks, which
@@ -24,39 +30,72 @@ import StatecraftYAML
 final class XMLStreamReader {
     /// Where an element or attribute of the SCXML standard lives.
     static let scxmlNamespace = "http://www.w3.org/2005/07/scxml"
+    /// How many bytes of the document the parser is given at a time.
+    private static var chunkSize: Int { 4 << 10 }
+    /// libxml2's bound on a text node, which its tree builder applies (its parser does not):
+    /// kept here, as no tree is built.
+    private static var maximumTextBytes: Int { 10_000_000 }
 
     private let libxml2: LibXML2
-    private let reader: xmlTextReaderPtr
+    /// libxml2's parser, set once it is made (it calls the reader only while parsing a chunk).
+    @exclusivity(unchecked) private var parser: xmlParserCtxtPtr?
     private let limits: YAMLLimits
+    /// The document, and how much of it the parser has been given.
+    private let document: UnsafeBufferPointer<UInt8>
+    @exclusivity(unchecked) private var fed = 0
+    /// Whether the parser has had the whole document, or has stopped on an error (``parserFailed``).
+    @exclusivity(unchecked) private var parserDone = false
+    @exclusivity(unchecked) private var parserFailed = false
     /// The problem that stopped the read, if one did.
     @exclusivity(unchecked) private var failure: Diagnostic?
-    /// libxml2's first error, which stands for the read's failure when the reader gives up.
+    /// libxml2's first error, which stands for the read's failure when the parser gives up.
     @exclusivity(unchecked) private var firstLibraryError: Diagnostic?
+
+    // MARK: - What the parser has read (its callbacks' state)
+
     @exclusivity(unchecked) private var nodes = 0
     @exclusivity(unchecked) private var elementCount = 0
-    /// The open elements, innermost last (an empty element, `<a/>`, is never open).
-    @exclusivity(unchecked) private var open: [OpenElement] = []
-    /// The text of the element closed last, by its serial.
-    @exclusivity(unchecked) private var lastClosed: (serial: Int, text: String?) = (-1, nil)
+    /// The elements the parser has open, innermost last.
+    @exclusivity(unchecked) private var parsing: [OpenElement] = []
+    /// The bytes of the text read since the last tag, comment or processing instruction, which
+    /// libxml2's tree would hold as one text node (text, CDATA and references joined), in a
+    /// buffer of the reader's own: most runs are a line end and an indent, some 200,000 of them
+    /// in a large document, copied without an array's checks.
+    @exclusivity(unchecked) private var textRun = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 1)
+    @exclusivity(unchecked) private var textRunCount = 0
+    @exclusivity(unchecked) private var isInTextRun = false
+    @exclusivity(unchecked) private var textRunIsBlank = true
+    /// What the parser has read and the decoder has not taken yet.
+    private let pending = HandOverQueue<Event>()
+    /// The serial of the element whose start tag was queued last, until anything else is: while
+    /// the queue is not empty, that start tag is its last event.
+    @exclusivity(unchecked) private var lastQueuedStart = -1
     /// Attribute values, one `String` and one id (its spelling, ``XMLElement/Attribute/spelling``)
     /// per distinct value: a large document writes a few thousand names many times over.
     @exclusivity(unchecked) private var values = TextInterner()
     /// What each distinct attribute value looks like, by spelling (``ValueShape``), found once
     /// per value rather than once per use.
     @exclusivity(unchecked) private var valueShapes: [ValueShape] = []
-    /// Attribute names by their address in the reader's dictionary.
+    /// Attribute names by their address in the parser's dictionary.
     @exclusivity(unchecked) private var attributeNames = AddressTable<String>()
-    /// While recording (``startRecording()``): each start tag read, as numbers that two tags
+    /// Element names by their address in the parser's dictionary, with what SCXML says of them.
+    @exclusivity(unchecked) private var elementNames = AddressTable<ElementName>()
+    /// Namespaces by the address of their URI in the parser's dictionary.
+    @exclusivity(unchecked) private var namespaces = AddressTable<XMLNamespace>()
+
+    // MARK: - What the decoder has taken
+
+    /// How many elements the decoder has taken and not yet seen closed.
+    @exclusivity(unchecked) private var openCount = 0
+    /// The text of the element closed last, by its serial.
+    @exclusivity(unchecked) private var lastClosed: (serial: Int, text: String?) = (-1, nil)
+    /// While recording (``startRecording()``): each start tag taken, as numbers that two tags
     /// written alike share (``recordStartTag(_:depth:)``).
     @exclusivity(unchecked) private var recording: [Int]?
-    /// The depth of the elements read first in the recording.
+    /// The depth of the elements taken first in the recording.
     @exclusivity(unchecked) private var recordingDepth = 0
-    /// Each distinct element and attribute name read, by the address of its text in the reader's
-    /// dictionary: its number in recordings.
-    @exclusivity(unchecked) private var nameNumbers = AddressTable<Int>()
-    @exclusivity(unchecked) private var nameNumberCount = 0
-    /// Element names by their address in the reader's dictionary, with what SCXML says of them.
-    @exclusivity(unchecked) private var elementNames = AddressTable<ElementName>()
+    /// Each distinct element and attribute name recorded: its number in recordings.
+    @exclusivity(unchecked) private var nameNumbers: [String: Int] = [:]
 
     /// The ids the states of the document read so far give (`<state>`, `<parallel>`, `<final>`,
     /// `<history>`), so that made-up ids avoid them.
@@ -106,6 +145,7 @@ final class XMLStreamReader {
         }
     }
 
+    /// An element the parser has open.
     private struct OpenElement {
         var serial: Int
         /// Whether its text is refused: an SCXML element other than `<data>`, `<content>`, `<script>`.
@@ -115,10 +155,14 @@ final class XMLStreamReader {
         var text: String?
     }
 
-    private init(libxml2: LibXML2, reader: xmlTextReaderPtr, limits: YAMLLimits) {
+    private init(libxml2: LibXML2, document: UnsafeBufferPointer<UInt8>, limits: YAMLLimits) {
         self.libxml2 = libxml2
-        self.reader = reader
+        self.document = document
         self.limits = limits
+    }
+
+    deinit {
+        textRun.deallocate()
     }
 
     // MARK: - Reading a document
@@ -142,30 +186,62 @@ final class XMLStreamReader {
                     "reading SCXML needs the system's libxml2 (Debian: libxml2), which could not be loaded: \(failure.message)",
                     at: nil))
         }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue)
-        return bytes.withUnsafeBufferPointer { buffer in
-            // An empty buffer has no base address; libxml2 reports the empty document itself.
-            let empty: [CChar] = [0]
-            let start = buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
-            guard
-                let libraryReader = empty.withUnsafeBufferPointer({ emptyBuffer in
-                    libxml2.xmlReaderForMemory(start ?? emptyBuffer.baseAddress!, Int32(clamping: buffer.count), nil, nil, options)
-                })
-            else {
-                return .failure(.error(.xmlSyntax, "libxml2 could not start reading the document", at: nil))
-            }
-            defer { libxml2.xmlFreeTextReader(libraryReader) }
-            let stream = XMLStreamReader(libxml2: libxml2, reader: libraryReader, limits: limits)
-            // The handler holds the reader unretained: it must live until libxml2's reader is done.
+        return bytes.withUnsafeBufferPointer { document in
+            let stream = XMLStreamReader(libxml2: libxml2, document: document, limits: limits)
+            var handler = Self.callbacks()
+            // The parser holds the reader unretained: it must live until the parser is freed.
             return withExtendedLifetime(stream) {
-                libxml2.xmlTextReaderSetStructuredErrorHandler(
-                    libraryReader, { context, error in
-                        guard let context, let error else { return }
-                        Unmanaged<XMLStreamReader>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
-                    }, Unmanaged.passUnretained(stream).toOpaque())
+                guard
+                    let parser = libxml2.xmlCreatePushParserCtxt(&handler, Unmanaged.passUnretained(stream).toOpaque(), nil, 0, nil)
+                else {
+                    return .failure(.error(.xmlSyntax, "libxml2 could not start reading the document", at: nil))
+                }
+                defer { libxml2.xmlFreeParserCtxt(parser) }
+                let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue)
+                _ = libxml2.xmlCtxtUseOptions(parser, options)
+                stream.parser = parser
                 return stream.run(decode)
             }
         }
+    }
+
+    /// The parser's callbacks: each finds the reader in its context pointer. Text, CDATA (made
+    /// text by `XML_PARSE_NOCDATA`) and blanks go to one function, as libxml2's tree builder
+    /// has them.
+    private static func callbacks() -> xmlSAXHandler {
+        var handler = xmlSAXHandler()
+        handler.initialized = XML_SAX2_MAGIC
+        handler.startElementNs = { context, localName, prefix, uri, _, _, attributeCount, _, attributes in
+            XMLStreamReader.from(context).startElement(localName, prefix: prefix, uri: uri, attributeCount: Int(attributeCount), attributes: attributes)
+        }
+        handler.endElementNs = { context, _, _, _ in XMLStreamReader.from(context).endElement() }
+        let characters: charactersSAXFunc = { context, text, count in XMLStreamReader.from(context).addText(text, count: Int(count)) }
+        handler.characters = characters
+        handler.ignorableWhitespace = characters
+        handler.cdataBlock = characters
+        handler.comment = { context, _ in XMLStreamReader.from(context).endTextRun() }
+        handler.processingInstruction = { context, _, _ in XMLStreamReader.from(context).endTextRun() }
+        handler.internalSubset = { context, _, _, _ in
+            let reader = XMLStreamReader.from(context)
+            reader.fail(
+                .error(
+                    .unsupported,
+                    "a document type declaration (<!DOCTYPE ...>) is not accepted: SCXML needs none, and its entities are how XML readers are attacked",
+                    at: reader.parserLine))
+        }
+        handler.reference = { context, _ in
+            let reader = XMLStreamReader.from(context)
+            reader.fail(.error(.unsupported, "entity references are not accepted", at: reader.parserLine))
+        }
+        handler.serror = { context, error in
+            guard let context, let error else { return }
+            XMLStreamReader.from(context).record(error.pointee)
+        }
+        return handler
+    }
+
+    private static func from(_ context: UnsafeMutableRawPointer?) -> XMLStreamReader {
+        Unmanaged<XMLStreamReader>.fromOpaque(context!).takeUnretainedValue()
     }
 
     private func run<Decoded>(
@@ -266,7 +342,7 @@ final class XMLStreamReader {
     func startRecording() {
         precondition(recording == nil, "a recording started inside another")
         recording = []
-        recordingDepth = open.count
+        recordingDepth = openCount
     }
 
     /// Stops recording, and returns what was recorded: two runs of elements written alike (the
@@ -279,64 +355,83 @@ final class XMLStreamReader {
 
     /// The next element at depth `depth + 1` before the element at `depth` that is open closes.
     private func nextElement(deeperThan depth: Int) -> XMLElement? {
-        while open.count > depth, let event = advance() {
-            if case .start(let element) = event, element.depth == depth + 1 { return element }
-        }
-        return nil
-    }
-
-    /// What ``advance()`` stops at.
-    private enum Event {
-        case start(XMLElement)
-        case end
-    }
-
-    /// Reads on to the next start or end tag, through text; `nil` at the end of the document or
-    /// when the read fails.
-    private func advance() -> Event? {
-        guard failure == nil else { return nil }
-        while true {
-            let status = libxml2.xmlTextReaderRead(reader)
-            if status == 0 { return nil }
-            guard status == 1 else {
-                fail(firstLibraryError ?? .error(.xmlSyntax, "not well-formed XML", at: parserLine))
-                return nil
-            }
-            switch xmlReaderTypes(rawValue: UInt32(libxml2.xmlTextReaderNodeType(reader))) {
-            case XML_READER_TYPE_ELEMENT:
-                return startElement().map(Event.start)
-            case XML_READER_TYPE_END_ELEMENT:
-                let closed = open.removeLast()
-                lastClosed = (closed.serial, closed.text)
-                return .end
-            case XML_READER_TYPE_TEXT, XML_READER_TYPE_CDATA:
-                guard !open.isEmpty else { continue }
-                guard countNode() else { return nil }
-                addText()
-            case XML_READER_TYPE_DOCUMENT_TYPE:
-                fail(
-                    .error(
-                        .unsupported,
-                        "a document type declaration (<!DOCTYPE ...>) is not accepted: SCXML needs none, and its entities are how XML readers are attacked",
-                        at: parserLine))
-                return nil
-            case XML_READER_TYPE_ENTITY_REFERENCE, XML_READER_TYPE_ENTITY:
-                fail(.error(.unsupported, "entity references are not accepted", at: parserLine))
-                return nil
+        while openCount > depth, let event = advance() {
+            switch event {
+            case .start(let element) where element.depth == depth + 1, .empty(let element) where element.depth == depth + 1:
+                return element
             default:
                 break
             }
         }
+        return nil
     }
 
-    // MARK: - Nodes
+    /// What the parser queues for the decoder: a start tag, an end tag with the text of the
+    /// element it closes, or both at once for an element that holds nothing (`<a/>`, most of a
+    /// large document's), which the decoder then never has open.
+    private enum Event {
+        case start(XMLElement)
+        case end(serial: Int, text: String?)
+        case empty(XMLElement)
+    }
+
+    /// Takes the next start or end tag, parsing the next chunk when none is queued; `nil` at the
+    /// end of the document or when the read fails.
+    private func advance() -> Event? {
+        while failure == nil {
+            if !pending.isEmpty {
+                let event = pending.removeFirst()
+                switch event {
+                case .start(let element):
+                    openCount += 1
+                    if recording != nil { recordStartTag(element, depth: element.depth - recordingDepth) }
+                case .end(let serial, let text):
+                    openCount -= 1
+                    lastClosed = (serial, text)
+                case .empty(let element):
+                    if recording != nil { recordStartTag(element, depth: element.depth - recordingDepth) }
+                }
+                return event
+            }
+            if parserDone {
+                if parserFailed { fail(firstLibraryError ?? .error(.xmlSyntax, "not well-formed XML", at: parserLine)) }
+                return nil
+            }
+            parseChunk()
+        }
+        return nil
+    }
+
+    /// Gives the parser the next chunk of the document, or tells it the document has ended.
+    private func parseChunk() {
+        guard let parser else { return }
+        let count = min(Self.chunkSize, document.count - fed)
+        let status: Int32
+        if count > 0 {
+            let chunk = UnsafeRawPointer(document.baseAddress! + fed).assumingMemoryBound(to: CChar.self)
+            fed += count
+            status = libxml2.xmlParseChunk(parser, chunk, Int32(count), 0)
+        } else {
+            status = libxml2.xmlParseChunk(parser, nil, 0, 1)
+            parserDone = true
+        }
+        if status != 0 {
+            parserFailed = true
+            parserDone = true
+        }
+    }
+
+    // MARK: - Nodes, as the parser reads them
 
     private func fail(_ diagnostic: Diagnostic) {
-        if failure == nil { failure = diagnostic }
+        guard failure == nil else { return }
+        failure = diagnostic
+        // Nothing more is read: the parser stops at once, even inside a callback.
+        if let parser { libxml2.xmlStopParser(parser) }
     }
 
     private var parserLine: SourcePosition? {
-        let line = Int(libxml2.xmlTextReaderGetParserLineNumber(reader))
+        let line = Int(libxml2.xmlSAX2GetLineNumber(UnsafeMutableRawPointer(parser)))
         return line > 0 ? SourcePosition(line: line, column: 0) : nil
     }
 
@@ -348,117 +443,158 @@ final class XMLStreamReader {
         return false
     }
 
-    /// Adds a text node to the innermost open element's text, unless it is only blanks.
-    private func addText() {
-        guard let value = libxml2.xmlTextReaderConstValue(reader) else { return }
-        var length = 0
-        var isBlank = true
-        while value[length] != 0 {
-            if isBlank && !XMLWhitespace.contains(value[length]) { isBlank = false }
-            length += 1
+    /// Adds a piece of text to the text run.
+    private func addText(_ text: UnsafePointer<xmlChar>, count: Int) {
+        guard failure == nil, !parsing.isEmpty else { return }
+        if !isInTextRun {
+            isInTextRun = true
+            textRunIsBlank = true
+            textRunCount = 0
         }
-        if isBlank { return }
-        let text = String(decoding: UnsafeBufferPointer(start: value, count: length), as: UTF8.self)
-        let innermost = open.count - 1
-        if open[innermost].text == nil && open[innermost].refusesText {
-            misplacedText.append(
-                (open[innermost].serial, .error(.invalidValue, "<\(open[innermost].name)> holds no text", at: open[innermost].position)))
+        if textRunCount + count > Self.maximumTextBytes {
+            let line = Int(libxml2.xmlSAX2GetLineNumber(UnsafeMutableRawPointer(parser)))
+            let column = Int(libxml2.xmlSAX2GetColumnNumber(UnsafeMutableRawPointer(parser)))
+            fail(
+                .error(
+                    .limitExceeded, "a name, value or text longer than libxml2's bound of 10,000,000 bytes",
+                    at: line > 0 ? SourcePosition(line: line, column: max(column, 0)) : nil))
+            return
         }
-        open[innermost].text = (open[innermost].text ?? "") + text
+        let piece = UnsafeBufferPointer(start: text, count: count)
+        if textRunIsBlank {
+            for byte in piece where !XMLWhitespace.contains(byte) {
+                textRunIsBlank = false
+                break
+            }
+        }
+        if textRunCount + count > textRun.count {
+            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: max(textRun.count * 2, textRunCount + count), alignment: 1)
+            larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: textRun[..<textRunCount]))
+            textRun.deallocate()
+            textRun = larger
+        }
+        (textRun.baseAddress! + textRunCount).copyMemory(from: text, byteCount: count)
+        textRunCount += count
     }
 
-    private func startElement() -> XMLElement? {
-        let depth = open.count
+    /// Ends the text run: text that is not only blanks is a node, and part of the innermost open
+    /// element's text.
+    private func endTextRun() {
+        guard isInTextRun else { return }
+        isInTextRun = false
+        guard !textRunIsBlank, failure == nil, countNode() else { return }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: textRun[..<textRunCount]), as: UTF8.self)
+        let innermost = parsing.count - 1
+        if parsing[innermost].text == nil && parsing[innermost].refusesText {
+            misplacedText.append(
+                (parsing[innermost].serial, .error(.invalidValue, "<\(parsing[innermost].name)> holds no text", at: parsing[innermost].position)))
+        }
+        parsing[innermost].text = (parsing[innermost].text ?? "") + text
+    }
+
+    private func endElement() {
+        endTextRun()
+        guard failure == nil, let closed = parsing.popLast() else { return }
+        // An element closed right after its start tag, still queued last, holds nothing: one event.
+        if closed.text == nil, lastQueuedStart == closed.serial, !pending.isEmpty {
+            guard case .start(let element) = pending.removeLast() else { preconditionFailure("the start tag queued last is not last") }
+            pending.append(.empty(element))
+        } else {
+            pending.append(.end(serial: closed.serial, text: closed.text))
+        }
+        lastQueuedStart = -1
+    }
+
+    private func startElement(
+        _ localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?, attributeCount: Int,
+        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        endTextRun()
+        guard failure == nil else { return }
+        let depth = parsing.count
         if depth + 1 > limits.maximumDepth {
             fail(.error(.limitExceeded, "nesting deeper than \(limits.maximumDepth) levels (raise it with --max-depth)", at: parserLine))
-            return nil
+            return
         }
-        guard countNode() else { return nil }
-        guard let node = libxml2.xmlTextReaderCurrentNode(reader) else {
-            fail(.error(.xmlSyntax, "not well-formed XML", at: parserLine))
-            return nil
-        }
-        // Read from the node libxml2 has just built, not attribute by attribute through the
-        // reader's cursor: namespace declarations are kept apart from the attributes there.
-        let startLine = Int(libxml2.xmlGetLineNo(node))
-        let namespace = Self.namespace(node.pointee.ns?.pointee.href)
-        let elementName = self.elementName(node.pointee.name)
-        let name = elementName.name
-        let isEmpty = libxml2.xmlTextReaderIsEmptyElement(reader) == 1
-        var attributes: [XMLElement.Attribute] = []
-        if let first = node.pointee.properties {
-            var count = 0
-            var attribute: xmlAttrPtr? = first
-            while let current = attribute {
-                count += 1
-                attribute = current.pointee.next
+        guard countNode() else { return }
+        let line = Int(libxml2.xmlSAX2GetLineNumber(UnsafeMutableRawPointer(parser)))
+        let namespace = self.namespace(uri)
+        // A prefix that no declaration binds: libxml2 has reported it, and the name keeps it.
+        let elementName = prefix != nil && uri == nil ? ElementName(Self.qualifiedName(prefix!, localName)) : self.elementName(localName)
+        var elementAttributes: [XMLElement.Attribute] = []
+        if attributeCount > 0, let attributes {
+            // Made in place at their count: most elements have one to three attributes.
+            var withinBound = true
+            elementAttributes = Array(unsafeUninitializedCapacity: attributeCount) { storage, initialized in
+                for index in 0..<attributeCount {
+                    guard countNode() else {
+                        withinBound = false
+                        return
+                    }
+                    let fields = attributes + 5 * index
+                    let (attributeName, attributePrefix, attributeURI) = (fields[0]!, fields[1], fields[2])
+                    let name =
+                        attributePrefix != nil && attributeURI == nil
+                        ? Self.qualifiedName(attributePrefix!, attributeName) : self.attributeName(attributeName)
+                    (storage.baseAddress! + index).initialize(
+                        to: XMLElement.Attribute(
+                            namespace: self.namespace(attributeURI), name: name, spelling: value(from: fields[3]!, to: fields[4]!)))
+                    initialized += 1
+                }
             }
-            attributes.reserveCapacity(count)
-            attribute = first
-            while let current = attribute {
-                guard countNode() else { return nil }
-                let spelling = value(of: current)
-                attributes.append(
-                    XMLElement.Attribute(
-                        namespace: Self.namespace(current.pointee.ns?.pointee.href), name: attributeName(current.pointee.name),
-                        spelling: spelling))
-                attribute = current.pointee.next
-            }
+            guard withinBound else { return }
         }
-        if recording != nil { recordStartTag(node, namespace: namespace, attributes: attributes, depth: depth - recordingDepth) }
         let isSCXML = namespace == .scxml || namespace == .none
         let element = XMLElement(
-            namespace: namespace, name: name, line: startLine > 0 ? startLine : (parserLine?.line ?? 0), attributes: attributes,
+            namespace: namespace, name: elementName.name, line: line > 0 ? line : 0, attributes: elementAttributes,
             depth: depth, serial: elementCount, attributeRules: namespace == .statecraft ? elementName.statecraftRules : elementName.scxmlRules,
             reader: self)
         elementCount += 1
         if isSCXML, elementName.isState, let id = element.attribute("id") {
             stateIds.insert(id)
         }
-        if !isEmpty {
-            open.append(
-                OpenElement(serial: element.serial, refusesText: isSCXML && !elementName.mayHoldText, position: element.position, name: name))
-        }
-        return element
+        parsing.append(
+            OpenElement(serial: element.serial, refusesText: isSCXML && !elementName.mayHoldText, position: element.position, name: elementName.name))
+        pending.append(.start(element))
+        lastQueuedStart = element.serial
     }
 
-    private func elementName(_ text: UnsafePointer<xmlChar>?) -> ElementName {
-        let key = text ?? Self.noName
-        if let known = elementNames[key] { return known }
-        let made = ElementName(text.map { String(cString: $0) } ?? "")
-        elementNames.add(made, at: key)
+    private func elementName(_ text: UnsafePointer<xmlChar>) -> ElementName {
+        if let known = elementNames[text] { return known }
+        let made = ElementName(String(cString: text))
+        elementNames.add(made, at: text)
         return made
     }
 
-    private func attributeName(_ text: UnsafePointer<xmlChar>?) -> String {
-        let key = text ?? Self.noName
-        if let known = attributeNames[key] { return known }
-        let made = text.map { String(cString: $0) } ?? ""
-        attributeNames.add(made, at: key)
+    private func attributeName(_ text: UnsafePointer<xmlChar>) -> String {
+        if let known = attributeNames[text] { return known }
+        let made = String(cString: text)
+        attributeNames.add(made, at: text)
         return made
+    }
+
+    /// `PREFIX:NAME`, the name libxml2's tree gives an element or attribute whose prefix no
+    /// declaration binds.
+    private static func qualifiedName(_ prefix: UnsafePointer<xmlChar>, _ name: UnsafePointer<xmlChar>) -> String {
+        String(cString: prefix) + ":" + String(cString: name)
     }
 
     /// Adds a start tag to the recording: its depth in the recording, namespace and name, then
-    /// each attribute's namespace, name and value, after a mark (-1). Names are numbered by
-    /// their address in the reader's dictionary (below -1), values by their spelling.
-    private func recordStartTag(_ node: xmlNodePtr, namespace: XMLNamespace, attributes: [XMLElement.Attribute], depth: Int) {
-        recording!.append(contentsOf: [-1, depth, namespaceNumber(namespace), nameNumber(node.pointee.name)])
-        var attribute = node.pointee.properties
-        for recorded in attributes {
-            guard let current = attribute else { break }
-            recording!.append(namespaceNumber(recorded.namespace))
-            recording!.append(nameNumber(current.pointee.name))
-            recording!.append(recorded.spelling)
-            attribute = current.pointee.next
+    /// each attribute's namespace, name and value, after a mark (-1). Names are numbered
+    /// below -1, values by their spelling.
+    private func recordStartTag(_ element: XMLElement, depth: Int) {
+        recording!.append(contentsOf: [-1, depth, namespaceNumber(element.namespace), nameNumber(element.name)])
+        for attribute in element.attributes {
+            recording!.append(namespaceNumber(attribute.namespace))
+            recording!.append(nameNumber(attribute.name))
+            recording!.append(attribute.spelling)
         }
     }
 
-    private func nameNumber(_ text: UnsafePointer<xmlChar>?) -> Int {
-        let key = text ?? Self.noName
-        if let known = nameNumbers[key] { return known }
-        let made = -2 - nameNumberCount
-        nameNumberCount += 1
-        nameNumbers.add(made, at: key)
+    private func nameNumber(_ name: String) -> Int {
+        if let known = nameNumbers[name] { return known }
+        let made = -2 - nameNumbers.count
+        nameNumbers[name] = made
         return made
     }
 
@@ -471,42 +607,35 @@ final class XMLStreamReader {
         }
     }
 
-    /// The key of a missing name, an address no string has.
-    private static var noName: UnsafePointer<xmlChar> { UnsafePointer(bitPattern: 1)! }
-
-    /// A namespace URI's text is the declaring element's own (not the dictionary's): compared,
-    /// not looked up by address.
-    private static func namespace(_ uri: UnsafePointer<xmlChar>?) -> XMLNamespace {
+    /// The namespace of a URI, found again by address: libxml2 keeps a namespace's URI in its
+    /// dictionary, one address per URI while the parser lives.
+    private func namespace(_ uri: UnsafePointer<xmlChar>?) -> XMLNamespace {
         guard let uri, uri[0] != 0 else { return .none }
-        if matches(uri, scxmlNamespace) { return .scxml }
-        if matches(uri, SCXMLVocabulary.statecraftNamespace) { return .statecraft }
-        return .other(String(cString: uri))
+        if let known = namespaces[uri] { return known }
+        let namespace = XMLNamespace(uri: String(cString: uri))
+        namespaces.add(namespace, at: uri)
+        return namespace
     }
 
-    private static func matches(_ text: UnsafePointer<xmlChar>, _ known: String) -> Bool {
-        var known = known
-        return known.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { known in
-                text.withMemoryRebound(to: CChar.self, capacity: known.count + 1) { text in
-                    strncmp(text, known.baseAddress!, known.count) == 0 && text[known.count] == 0
-                }
-            }
-        }
-    }
-
-    /// The spelling of an attribute's value, character references and XML's own entities
-    /// replaced: the text of its text nodes (one, but for a value libxml2 has built from pieces).
-    /// No other entity can be declared, as a document type declaration is refused.
-    private func value(of attribute: xmlAttrPtr) -> Int {
-        guard let first = attribute.pointee.children else { return spelling(of: UnsafeRawBufferPointer(start: nil, count: 0)) }
-        if first.pointee.next == nil, let content = first.pointee.content {
-            return spelling(of: UnsafeRawBufferPointer(start: content, count: strlen(content)))
-        }
+    /// The spelling of an attribute's value, from its first byte to past its last, as the
+    /// parser hands it: character references and XML's own entities replaced, but for `&`,
+    /// which libxml2 leaves as `&#38;` for its tree builder to replace. No other entity can be
+    /// declared, as a document type declaration is refused.
+    private func value(from start: UnsafePointer<xmlChar>, to end: UnsafePointer<xmlChar>) -> Int {
+        let text = UnsafeRawBufferPointer(start: start, count: end - start)
+        guard !text.isEmpty, memchr(text.baseAddress!, Int32(UInt8(ascii: "&")), text.count) != nil else { return spelling(of: text) }
+        let escape = Array("&#38;".utf8)
         var value: [UInt8] = []
-        var child: xmlNodePtr? = first
-        while let current = child {
-            if let content = current.pointee.content { value += UnsafeBufferPointer(start: content, count: strlen(content)) }
-            child = current.pointee.next
+        value.reserveCapacity(text.count)
+        var index = 0
+        while index < text.count {
+            if text[index] == UInt8(ascii: "&") && text[index...].starts(with: escape) {
+                value.append(UInt8(ascii: "&"))
+                index += escape.count
+            } else {
+                value.append(text[index])
+                index += 1
+            }
         }
         return value.withUnsafeBytes { spelling(of: $0) }
     }
