@@ -1,6 +1,8 @@
 /// "Did you mean ...?" for a misspelt name.
 package enum Suggestion {
     /// The candidate closest to `name` by edit distance, if it is close enough to be a typo.
+    /// Of candidates equally close, the first in code-point order, so that the suggestion does
+    /// not depend on the order the candidates come in (a dictionary's keys differ between runs).
     package static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
         // Names are short; a long one (a stray line of a script) is no typo of any of them.
         guard name.utf8.count <= 256 else { return nil }
@@ -11,7 +13,7 @@ package enum Suggestion {
             if abs(candidate.unicodeScalars.count - target.count) > max(1, target.count / 3) { continue }
             let distance = editDistance(target, Array(candidate.lowercased().unicodeScalars))
             if distance <= max(1, min(target.count, candidate.unicodeScalars.count) / 3), distance < target.count,
-                best.map({ distance < $0.distance }) ?? true
+                best.map({ distance < $0.distance || (distance == $0.distance && candidate < $0.name) }) ?? true
             {
                 best = (candidate, distance)
             }

@@ -12,4 +12,12 @@ struct SuggestionTests {
         #expect(Suggestion.didYouMean("unstarted2", in: states) == " (did you mean 'unstarted'?)")
         #expect(Suggestion.didYouMean("x", in: [String]()) == "")
     }
+
+    @Test func equallyCloseCandidatesGiveOneSuggestionWhateverTheirOrder() {
+        // 's2' is one edit from both; a dictionary's keys come in a different order each run.
+        let candidates = ["s03", "s02", "s12"]
+        #expect(Suggestion.closest(to: "s2", in: candidates) == "s02")
+        #expect(Suggestion.closest(to: "s2", in: candidates.reversed()) == "s02")
+        #expect(Suggestion.closest(to: "s2", in: ["s12", "s02"]) == "s02")
+    }
 }
