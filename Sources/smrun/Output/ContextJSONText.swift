@@ -54,6 +54,9 @@ struct ContextJSONText: ~Copyable {
     /// shown last with the values that changed written again, kept in the place of their hash.
     mutating func update(_ context: [Value], version: Int) {
         self.version = version
+        // The closure reads these as locals: only `scratch` and `current` are accessed
+        // through `self` inside it, so passing `&scratch` overlaps no other access to `self`.
+        let (entries, entryCount, variableCount) = (self.entries, self.entryCount, self.variableCount)
         context.withUnsafeBufferPointer { values in
             guard let base = values.baseAddress else { return }
             guard entryCount > 1 else { return entries[0].show(base, scratch: &scratch) }
