@@ -107,8 +107,7 @@ typedef struct _xmlError {
 /// The parser options the reader sets (parser.h).
 typedef enum {
     XML_PARSE_NONET = 1 << 11,
-    XML_PARSE_NOCDATA = 1 << 14,
-    XML_PARSE_BIG_LINES = 1 << 22
+    XML_PARSE_NOCDATA = 1 << 14
 } xmlParserOption;
 
 #pragma clang assume_nonnull end

@@ -15,7 +15,7 @@ import Testing
         let systemFlags = flags.text.split(whereSeparator: \.isWhitespace).map(String.init)
         let declared = try Self.layout(including: "\"\(Paths.packageRoot.path)/Sources/CLibXML2/shim.h\"", flags: [])
         let system = try Self.layout(including: "<libxml/parser.h>", flags: systemFlags)
-        #expect(declared.count == 52, "\(declared)")
+        #expect(declared.count == 51, "\(declared)")
         #expect(declared == system)
     }
 
@@ -36,7 +36,7 @@ import Testing
                 ]
             ),
         ]
-        let constants = ["XML_PARSE_NONET", "XML_PARSE_NOCDATA", "XML_PARSE_BIG_LINES", "XML_ERR_ERROR", "XML_SAX2_MAGIC"]
+        let constants = ["XML_PARSE_NONET", "XML_PARSE_NOCDATA", "XML_ERR_ERROR", "XML_SAX2_MAGIC"]
         var lines = ["#include \(header)", "#include <stddef.h>", "#include <stdio.h>", "int main(void) {"]
         for (type, names) in fields {
             lines.append("    printf(\"sizeof \(type) %zu\\n\", sizeof(\(type)));")

@@ -381,6 +381,17 @@ import Testing
         }
     }
 
+    /// A text node that crosses the bound is reported where its text starts, not at the tag
+    /// that ends it.
+    @Test func aTextOverTheBoundIsReportedWhereItStarts() {
+        var limits = YAMLLimits.default
+        // The root, its version, the state and its id are 4 nodes; the text, from line 4, the 5th.
+        limits.maximumNodes = 4
+        let text = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\">\n<state id=\"a\">\n\n  some text\n\n\n</state>\n</scxml>\n"
+        let found = SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: limits).diagnostics.map(\.description)
+        #expect(found == ["4: error: more than 4 XML nodes (raise it with --max-nodes) [limit-exceeded]"], "\(found)")
+    }
+
     /// Lines past 65,535 are given as they are (libxml2's tree kept an element's line in 16 bits).
     @Test func linesPastSixteenBitsAreExact() {
         let found = errors(String(repeating: "\n", count: 70_000) + "<state id=\"a\"><bogus/></state>")

@@ -43,7 +43,7 @@ public struct TransitionDefinition: Sendable {
         }
 
         init(_ named: Named) {
-            self.init(spelling: Int32(named.spelling), position: named.position)
+            self.init(spelling: Int32(truncatingIfNeeded: named.spelling), position: named.position)
         }
     }
 

@@ -65,6 +65,9 @@ final class XMLStreamReader {
     @exclusivity(unchecked) private var textRunCount = 0
     @exclusivity(unchecked) private var isInTextRun = false
     @exclusivity(unchecked) private var textRunIsBlank = true
+    /// Where the text run's first piece that is not only blanks was read: a text node that
+    /// crosses `--max-nodes` is reported there, not at the tag that ends it.
+    @exclusivity(unchecked) private var textRunLine: SourcePosition?
     /// What the parser has read and the decoder has not taken yet.
     private let pending = HandOverQueue<Event>()
     /// The serial of the element whose start tag was queued last, until anything else is: while
@@ -197,7 +200,7 @@ final class XMLStreamReader {
                     return .failure(.error(.xmlSyntax, "libxml2 could not start reading the document", at: nil))
                 }
                 defer { libxml2.xmlFreeParserCtxt(parser) }
-                let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue)
+                let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue)
                 _ = libxml2.xmlCtxtUseOptions(parser, options)
                 stream.parser = parser
                 return stream.run(decode)
@@ -205,9 +208,9 @@ final class XMLStreamReader {
         }
     }
 
-    /// The parser's callbacks: each finds the reader in its context pointer. Text, CDATA (made
-    /// text by `XML_PARSE_NOCDATA`) and blanks go to one function, as libxml2's tree builder
-    /// has them.
+    /// The parser's callbacks: each finds the reader in its context pointer. Text, CDATA and
+    /// blanks go to one function, as libxml2's tree builder has them (`XML_PARSE_NOCDATA` clears
+    /// the CDATA callback, so that libxml2 gives CDATA as text).
     private static func callbacks() -> xmlSAXHandler {
         var handler = xmlSAXHandler()
         handler.initialized = XML_SAX2_MAGIC
@@ -218,7 +221,6 @@ final class XMLStreamReader {
         let characters: charactersSAXFunc = { context, text, count in XMLStreamReader.from(context).addText(text, count: Int(count)) }
         handler.characters = characters
         handler.ignorableWhitespace = characters
-        handler.cdataBlock = characters
         handler.comment = { context, _ in XMLStreamReader.from(context).endTextRun() }
         handler.processingInstruction = { context, _, _ in XMLStreamReader.from(context).endTextRun() }
         handler.internalSubset = { context, _, _, _ in
@@ -435,11 +437,12 @@ final class XMLStreamReader {
         return line > 0 ? SourcePosition(line: line, column: 0) : nil
     }
 
-    /// Counts a node against the bound; `false` (the read failed) past it.
-    private func countNode() -> Bool {
+    /// Counts a node against the bound; `false` (the read failed) past it, reported at
+    /// `position`, or at the parser's line when that is not given.
+    private func countNode(at position: SourcePosition? = nil) -> Bool {
         nodes += 1
         guard nodes > limits.maximumNodes else { return true }
-        fail(.error(.limitExceeded, "more than \(limits.maximumNodes) XML nodes (raise it with --max-nodes)", at: parserLine))
+        fail(.error(.limitExceeded, "more than \(limits.maximumNodes) XML nodes (raise it with --max-nodes)", at: position ?? parserLine))
         return false
     }
 
@@ -462,9 +465,11 @@ final class XMLStreamReader {
         }
         let piece = UnsafeBufferPointer(start: text, count: count)
         if textRunIsBlank {
-            for byte in piece where !XMLWhitespace.contains(byte) {
+            if let first = piece.firstIndex(where: { !XMLWhitespace.contains($0) }) {
                 textRunIsBlank = false
-                break
+                // The parser's line is where the piece ends: back up over its line ends after the text starts.
+                let lineEnds = piece[first...].reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+                textRunLine = parserLine.map { SourcePosition(line: max($0.line - lineEnds, 1), column: 0) }
             }
         }
         if textRunCount + count > textRun.count {
@@ -482,7 +487,7 @@ final class XMLStreamReader {
     private func endTextRun() {
         guard isInTextRun else { return }
         isInTextRun = false
-        guard !textRunIsBlank, failure == nil, countNode() else { return }
+        guard !textRunIsBlank, failure == nil, countNode(at: textRunLine) else { return }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: textRun[..<textRunCount]), as: UTF8.self)
         let innermost = parsing.count - 1
         if parsing[innermost].text == nil && parsing[innermost].refusesText {

@@ -77,7 +77,8 @@ package struct TextInterner {
     /// Adds a new spelling at the empty `slot` its probe ended on.
     private mutating func add(_ text: UnsafeRawBufferPointer, tag: UInt32, at slot: Int) -> Int {
         let id = strings.count
-        precondition(id < Int(UInt32.max), "more distinct spellings than a text interner holds")
+        // A transition definition keeps a spelling in 32 bits, with negative values of its own.
+        precondition(id < Int(Int32.max), "more distinct spellings than a text interner holds")
         // A copy of this interner that added spellings to the shared table first gave their ids
         // to other spellings: this one makes a table of its own, so that every name it gives is
         // its table's spelling.

@@ -16,8 +16,8 @@
 struct ContextJSONText: ~Copyable {
     /// Texts shown, each with its values; ``current`` is the one shown last.
     private let entries: UnsafeMutablePointer<Entry>
-    /// How many texts are kept: ``keptTexts``, or one for a context of more than
-    /// ``maximumVariablesForKeptTexts`` variables.
+    /// How many texts are kept: ``keptTexts``, or one for a context of no variables or more than
+    /// ``maximumVariablesForKeptTexts``.
     private let entryCount: Int
     private var current = 0
     /// Where a value's text is written before it goes into a text.
@@ -35,7 +35,8 @@ struct ContextJSONText: ~Copyable {
     /// the others) are `keys`, every value `null` until ``update(_:version:)``.
     init(keys: borrowing BytePool) {
         variableCount = keys.count
-        entryCount = variableCount <= Self.maximumVariablesForKeptTexts ? Self.keptTexts : 1
+        // No variables: one text, which the printer never shows.
+        entryCount = (1...Self.maximumVariablesForKeptTexts).contains(variableCount) ? Self.keptTexts : 1
         entries = .allocate(capacity: entryCount)
         for index in 0..<entryCount { (entries + index).initialize(to: Entry(keys: keys)) }
         scratch = Bytes()
