@@ -58,7 +58,7 @@ struct RunCommand: ParsableCommand {
     var stepLimit = Runner.defaultStepLimit
 
     @Option(name: .customLong("max-line-bytes"), help: "Longest input-script line accepted, in bytes.")
-    var maximumLineBytes = 64 << 20
+    var maximumLineBytes = RunSettings.defaultMaximumLineBytes
 
     @Option(
         name: .customLong("state"),
@@ -95,47 +95,15 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    /// The `--send` and `--wait` arguments in the order given (``CommandLineSteps``).
-    private var steps: [CommandLineSteps.Step] {
-        CommandLineSteps.inOrder(sends: inputs, waits: waits, arguments: CommandLine.arguments)
+    /// The options as plain values.
+    private var settings: RunSettings {
+        RunSettings(
+            machine: machine, inputs: inputs, waits: waits, clock: clock, waitPending: waitPending, timerLimit: timerLimit, format: format,
+            stepLimit: stepLimit, maximumLineBytes: maximumLineBytes, stateFile: stateFile, reset: reset, migrate: migrate,
+            inputFormat: limits.inputFormat, limits: limits.limits)
     }
 
     func run() throws {
-        let loaded = limits.load(machine)
-        DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
-        guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
-        let state = try StateFile.open(
-            stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil, clock: clock.snapshotClock, timerLimit: timerLimit)
-        // A statechart runs the same loop on the statechart runner, which saves its
-        // configuration and history records beside the context.
-        if compiled.isStatechart {
-            var session = ChartSession(
-                machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state, clock: clock)
-            try drive(&session)
-        } else {
-            var session = RunSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state, clock: clock)
-            try drive(&session)
-        }
-    }
-
-    /// Runs the script, or the `--send`/`--wait` steps in command-line order, then (with
-    /// `--wait-pending`) the timers still pending, and finishes: exit status 1 when an input
-    /// was rejected or a line skipped.
-    private func drive<Session: DrivenSession & ~Copyable>(_ session: inout Session) throws {
-        var skippedLines = 0
-        if inputs.isEmpty && waits.isEmpty {
-            skippedLines = try session.runScript(maximumLineBytes: maximumLineBytes)
-        } else {
-            for step in steps where !StopSignals.shouldStop() {
-                switch step {
-                case .send(let input): session.send(input)
-                case .wait(let milliseconds): session.wait(milliseconds: milliseconds)
-                }
-            }
-        }
-        if waitPending { session.waitForPendingTimers() }
-        session.finish()
-        if let status = StopSignals.exitStatus { throw ExitCode(status) }
-        if skippedLines > 0 || session.hadRejections { throw ExitCode(Smrun.Status.rejected) }
+        try settings.run()
     }
 }

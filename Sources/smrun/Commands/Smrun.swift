@@ -69,6 +69,12 @@ struct Smrun: ParsableCommand {
         } else if arguments.contains(where: { argument in argument == "help" || configuration.subcommands.contains { $0._commandName == argument } }) {
             return nil
         }
+        // `smrun MACHINE` alone: the same run, parsed by a command that declares only the machine.
+        if command == RunCommand.self && arguments.count == 1, let parsed = try? PlainRunCommand.parseAsRoot(arguments),
+            parsed is PlainRunCommand
+        {
+            return parsed
+        }
         do {
             let parsed = try command.parseAsRoot(arguments)
             return type(of: parsed) == command ? parsed : nil

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Statecraft
+import StatecraftYAML
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What `smrun run` does, with its options as plain values; each defaults as its option does.
+struct RunSettings {
+    static let defaultMaximumLineBytes = 64 << 20
+
+    var machine: String
+    var inputs: [String] = []
+    var waits: [String] = []
+    var clock: ClockOption = .virtual
+    var waitPending = false
+    var timerLimit = Runner.defaultTimerLimit
+    var format: OutputFormat = .text
+    var stepLimit = Runner.defaultStepLimit
+    var maximumLineBytes = defaultMaximumLineBytes
+    var stateFile: String?
+    var reset = false
+    var migrate = false
+    var inputFormat: InputFormat?
+    var limits = YAMLLimits.default
+
+    /// The `--send` and `--wait` arguments in the order given (``CommandLineSteps``).
+    private var steps: [CommandLineSteps.Step] {
+        CommandLineSteps.inOrder(sends: inputs, waits: waits, arguments: CommandLine.arguments)
+    }
+
+    func run() throws {
+        let loaded = MachineLoader.load(machine, format: inputFormat, limits: limits)
+        DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
+        guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
+        let state = try StateFile.open(
+            stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil, clock: clock.snapshotClock, timerLimit: timerLimit)
+        // A statechart runs the same loop on the statechart runner, which saves its
+        // configuration and history records beside the context.
+        if compiled.isStatechart {
+            var session = ChartSession(
+                machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state, clock: clock)
+            try drive(&session)
+        } else {
+            var session = RunSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state, clock: clock)
+            try drive(&session)
+        }
+    }
+
+    /// Runs the script, or the `--send`/`--wait` steps in command-line order, then (with
+    /// `--wait-pending`) the timers still pending, and finishes: exit status 1 when an input
+    /// was rejected or a line skipped.
+    private func drive<Session: DrivenSession & ~Copyable>(_ session: inout Session) throws {
+        var skippedLines = 0
+        if inputs.isEmpty && waits.isEmpty {
+            skippedLines = try session.runScript(maximumLineBytes: maximumLineBytes)
+        } else {
+            for step in steps where !StopSignals.shouldStop() {
+                switch step {
+                case .send(let input): session.send(input)
+                case .wait(let milliseconds): session.wait(milliseconds: milliseconds)
+                }
+            }
+        }
+        if waitPending { session.waitForPendingTimers() }
+        session.finish()
+        if let status = StopSignals.exitStatus { throw ExitCode(status) }
+        if skippedLines > 0 || session.hadRejections { throw ExitCode(Smrun.Status.rejected) }
+    }
+}
