@@ -2,12 +2,6 @@ import ArgumentParser
 import Statecraft
 import StatecraftYAML
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What `smrun run` does, with its options as plain values; each defaults as its option does.
 struct RunSettings {
     static let defaultMaximumLineBytes = 64 << 20
