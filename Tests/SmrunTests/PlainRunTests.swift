@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// `smrun MACHINE` with nothing else is parsed by a command that declares only the machine (a
-/// shorter start-up), and must run exactly as `smrun run MACHINE` with every option at its
-/// default: the same output, diagnostics and exit status, for every kind of machine and for
-/// machines that do not load.
+/// `smrun MACHINE` with nothing else runs without swift-argument-parser's parse (a shorter
+/// start-up), and must run exactly as `smrun run MACHINE` with every option at its default: the
+/// same output, diagnostics and exit status, for every kind of machine and for machines that do
+/// not load. A lone argument that is not a machine's path still goes to the parse.
 @Suite struct PlainRunTests {
     @Test(arguments: [
         ("machines/self-driving-car.yaml", "machines/self-driving-car.script"),
@@ -13,6 +13,7 @@ import Testing
         ("machines/microwave.scxml", "machines/microwave.script"),
         ("Tests/SmrunTests/Fixtures/invalid-several-problems.yaml", "machines/traffic-light.script"),
         ("Tests/SmrunTests/Fixtures/no-such-machine.yaml", "machines/traffic-light.script"),
+        ("", "machines/traffic-light.script"),
     ])
     func aMachineAloneRunsAsRunWithEveryDefault(machine: String, script: String) throws {
         let input = StandardInput.file(Paths.packageRoot.appendingPathComponent(script))
@@ -27,12 +28,20 @@ import Testing
         #expect(subcommand.text == plain.text && subcommand.errorText == plain.errorText && subcommand.status == plain.status)
     }
 
-    /// A lone argument that is not a machine's path is still `smrun`'s to judge.
-    @Test(arguments: ["--bogus", "-x", "--"])
-    func aLoneOptionIsAUsageError(argument: String) throws {
-        let run = try Smrun.run([argument])
+    /// A lone argument that is not a machine's path is still `smrun`'s to judge: an option, or a
+    /// subcommand without its own arguments.
+    @Test(arguments: [["--bogus"], ["-x"], ["--"], ["run"], ["validate"], ["run", "-x"]])
+    func aLoneOptionOrSubcommandIsAUsageError(arguments: [String]) throws {
+        let run = try Smrun.run(arguments)
         #expect(run.exited(2), "exit status \(run.status)")
         #expect(run.stdout.isEmpty, "\(run.text)")
         #expect(run.errorText.contains("Error: "), "\(run.errorText)")
+    }
+
+    /// `smrun help` is the help, not a machine named `help`.
+    @Test func helpAloneIsTheHelp() throws {
+        let run = try Smrun.run(["help"])
+        #expect(run.exited(0), "exit status \(run.status)")
+        #expect(run.text.contains("USAGE: smrun"), "\(run.text)")
     }
 }

@@ -37,6 +37,10 @@ struct Smrun: ParsableCommand {
     /// with 2 (docs/cli.md) rather than 64.
     static func main() {
         do {
+            if let machine = loneMachine(CommandLine.arguments.dropFirst()) {
+                try RunSettings(machine: machine).run()
+                return
+            }
             var command = try parsedWithoutRoot() ?? parseAsRoot()
             try command.run()
         } catch {
@@ -47,6 +51,22 @@ struct Smrun: ParsableCommand {
             }
             exit(withError: error)
         }
+    }
+
+    /// The machine of `smrun MACHINE` or `smrun run MACHINE` with nothing else, the most common
+    /// run, which takes every option of `run` at its default: swift-argument-parser's first parse
+    /// of any command looks up protocol conformances for each of its declarations (5.0M
+    /// instructions for a command that declares only the machine, some 40% of such a run's
+    /// start-up), and there is nothing here for it to parse. `nil` for anything else, which the
+    /// package parses: a lone argument that starts with `-` (an option, or `-` and `--`) or
+    /// names a subcommand or `help`.
+    static func loneMachine(_ arguments: ArraySlice<String>) -> String? {
+        var arguments = arguments
+        if arguments.count == 2, arguments.first == RunCommand._commandName { arguments.removeFirst() }
+        guard arguments.count == 1, let machine = arguments.first, !machine.hasPrefix("-"), machine != "help",
+            !configuration.subcommands.contains(where: { $0._commandName == machine })
+        else { return nil }
+        return machine
     }
 
     /// The command asked for, parsed as if it were the root (`smrun validate FILE` as
@@ -68,12 +88,6 @@ struct Smrun: ParsableCommand {
             arguments.removeFirst()
         } else if arguments.contains(where: { argument in argument == "help" || configuration.subcommands.contains { $0._commandName == argument } }) {
             return nil
-        }
-        // `smrun MACHINE` alone: the same run, parsed by a command that declares only the machine.
-        if command == RunCommand.self && arguments.count == 1, let parsed = try? PlainRunCommand.parseAsRoot(arguments),
-            parsed is PlainRunCommand
-        {
-            return parsed
         }
         do {
             let parsed = try command.parseAsRoot(arguments)
