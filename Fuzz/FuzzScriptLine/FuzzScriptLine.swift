@@ -196,8 +196,7 @@ private func checkPlain(_ plain: ScriptLineParser.Plain, line: UnsafeRawBufferPo
     var sent = runner
     var sink = RecordingSink()
     // As smrun sends it: the argument made only for a transition that reads it.
-    let argumentRead = direct.directSendReadsArgument(input)
-    guard let outcome = direct.sendDirect(input, argument: argumentRead ? plain.value : .null) else { return }
+    guard let outcome = direct.sendDirect(input, argument: { plain.value }) else { return }
     sent.send(input, argument: plain.value, into: &sink)
     precondition(sink.outcomes == [outcome], "sendDirect and send disagree")
     precondition(direct.state == sent.state && direct.context == sent.context, "sendDirect and send end apart")

@@ -96,9 +96,12 @@ public struct CompiledMachine: Sendable {
     /// Whether the machine has extended state.
     package var hasContext: Bool { !variableNames.isEmpty }
 
+    /// The cells of the dispatch table, its rows laid over each other's gaps (``DispatchTable``).
+    package var dispatchCellCount: Int { table.cells.count }
+
     /// The candidate transitions for `input` in `state`, in file order.
     package func candidates(state: Int, input: Int) -> ArraySlice<Int32> {
-        let cell = table.cells[state * inputCount + input]
+        let cell = table.cell(state: state, input: input)
         if cell.code >= 0 { return [cell.code][...] }
         let start = Int(cell.next)
         var end = start

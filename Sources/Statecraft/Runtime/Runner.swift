@@ -112,7 +112,10 @@ public struct Runner: Sendable {
     /// - Parameter argument: the argument, or `.null` for an input without one. For an input
     ///   whose argument the machine never reads (``CompiledMachine/argumentIsRead``), any value
     ///   of the right type will do.
-    @inlinable
+    ///
+    /// Always inlined: the hot path is a few loads and the sink's call, and a caller that calls it
+    /// out of line copies and destroys the argument on every input (some 100 instructions).
+    @inlinable @inline(__always)
     public mutating func send<Sink: ResultSink & ~Copyable>(_ input: Int, argument: Value = .null, into sink: inout Sink) {
         // The hot path: a cell settled by its code, whose result is built here and handed
         // straight to the sink. A cell taken directly runs only copies, which queue nothing,
@@ -145,15 +148,21 @@ public struct Runner: Sendable {
     /// Processes an external input whose cell in the current state is settled without a search
     /// (its only candidate has no guard and its effect bodies only copy values or it refuses the
     /// input, or it has no candidate), and returns the outcome; no sink is told, the caller
-    /// reports the result.
+    /// reports the result. `argument` is called only when the transition copies values, so the
+    /// caller builds the argument only then.
     /// `nil`, with nothing changed, for any other input: send it with ``send(_:argument:into:)``.
     ///
     /// The fastest path, for a caller that precomputes what it prints per cell.
     @inlinable @inline(__always)
-    package mutating func sendDirect(_ input: Int, argument: Value) -> TransitionResult.Outcome? {
+    package mutating func sendDirect(_ input: Int, argument: () -> Value) -> TransitionResult.Outcome? {
         let cell = cell(of: input)
         if cell.code >= 0 {
-            take(cell, argument: argument)
+            if cell.next < 0 {
+                runCopies(of: Int(cell.code), argument: argument())
+                current = Int(~cell.next)
+            } else {
+                current = Int(cell.next)
+            }
             return .accepted(to: current)
         }
         if cell.code == DispatchTable.unhandled { return machine.onUnhandled == .ignore ? .ignored : .rejected(.noTransition) }
@@ -161,19 +170,10 @@ public struct Runner: Sendable {
         return nil
     }
 
-    /// Whether ``sendDirect(_:argument:)`` of `input` in the current state reads its argument:
-    /// the cell is settled by its code and its transition copies values. When it does not, the
-    /// caller may pass `.null` and skip building the argument.
-    @inlinable @inline(__always)
-    package func directSendReadsArgument(_ input: Int) -> Bool {
-        let cell = cell(of: input)
-        return cell.code >= 0 && cell.next < 0
-    }
-
     /// How `input` is settled in the current state (see ``DispatchTable``).
     @inlinable @inline(__always)
     func cell(of input: Int) -> DispatchTable.Cell {
-        machine.table.cells[current &* machine.table.inputCount &+ input]
+        machine.table.cell(state: current, input: input)
     }
 
     /// The argument of a queued input's result, while a sink or host receives it (`nil` for an
@@ -229,8 +229,7 @@ public struct Runner: Sendable {
     @inlinable
     mutating func process(_ input: Int, argument: Value, sentBy: Int) -> TransitionResult {
         var result = TransitionResult(input: input, from: current, outcome: .rejected(.noTransition), sentBy: sentBy)
-        let index = current &* machine.table.inputCount &+ input
-        let cell = machine.table.cells[index]
+        let cell = machine.table.cell(state: current, input: input)
         if cell.code >= 0 {
             take(cell, argument: argument)
             result.transition = Int(cell.code)

@@ -59,7 +59,7 @@ struct OwnedDispatchTable<State: MachineState, Context: Sendable>: @unchecked Se
         (columns + serialCount).initialize(to: UnsafePointer(cells + inputs.unmapped * states))
         for input in 0..<machine.inputCount {
             for state in 0..<states {
-                let cell = machine.table.cells[state * machine.inputCount + input]
+                let cell = machine.table.cell(state: state, input: input)
                 // A typed machine's transitions run no engine copies, so a direct cell's `next`
                 // is the state itself, never its complement.
                 let action = cell.code >= 0 && cell.next >= 0 ? rows.actions[Int(cell.code)] : nil

@@ -256,7 +256,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
     @inlinable @inline(never)
     mutating func runQueued(sentBy input: InputKey, from state: Int) {
         let table = runner.machine.table
-        runQueued(sentBy: Int(table.cells[state * table.inputCount + inputs.id(of: input)].code))
+        runQueued(sentBy: Int(table.cell(state: state, input: inputs.id(of: input)).code))
     }
 
     /// Queues what the effects of `transition`, taken directly, sent, and runs it to completion.

@@ -159,10 +159,7 @@ struct RunSession: ~Copyable {
         let text = printer.precomputedText(cell: runner.state &* inputCount &+ plain.input)
         guard text.count > 0 else { return process(.input(plain.input, plain.argument)) }
         // The argument is built only for a transition that copies it (or another value).
-        let direct =
-            runner.directSendReadsArgument(plain.input)
-            ? runner.sendDirect(plain.input, argument: parser.value(of: plain)) : runner.sendDirect(plain.input, argument: .null)
-        if let outcome = direct {
+        if let outcome = runner.sendDirect(plain.input, argument: { parser.value(of: plain) }) {
             var rejected = false
             if case .rejected = outcome { rejected = true }
             if isJSON {

@@ -16,7 +16,7 @@ struct DispatchTableTests {
     func cell(_ machine: CompiledMachine, _ state: String, _ input: String) -> DispatchTable.Cell {
         let state = machine.stateNames.firstIndex(of: state)!
         let input = machine.inputNames.firstIndex(of: input)!
-        return machine.table.cells[state * machine.inputCount + input]
+        return machine.table.cell(state: state, input: input)
     }
 
     func candidates(_ machine: CompiledMachine, _ state: String, _ input: String) -> [Int] {
@@ -262,7 +262,7 @@ struct DispatchTableTests {
                     let expected = machine.transitions.indices.filter {
                         machine.transitions[$0].input == input && machine.transitions[$0].sources.contains(state)
                     }
-                    let cell = machine.table.cells[state * machine.inputCount + input]
+                    let cell = machine.table.cell(state: state, input: input)
                     let listed = machine.candidates(state: state, input: input).map(Int.init)
                     if machine.isFinal[state] {
                         #expect(cell.code == DispatchTable.finished)
@@ -278,6 +278,64 @@ struct DispatchTableTests {
                         #expect(listed == expected)
                     }
                 }
+            }
+        }
+    }
+}
+
+/// Rows laid over each other's gaps: a sparse machine's table grows with its transitions, not
+/// with its states times its inputs, and every lookup still finds its own state's cell.
+struct DispatchTablePackingTests {
+    @Test func aSparseMachinesTableGrowsWithItsTransitions() throws {
+        var random = SplitMix(seed: 21)
+        let stateCount = 2_000
+        let inputs = (0..<300).map { "i\($0)" }
+        var rows: [TransitionDefinition] = []
+        var expected: [Int: Int] = [:]  // state * inputs + input -> target
+        for state in 0..<stateCount {
+            for _ in 0..<3 {
+                let input = Int(random.next() % UInt64(inputs.count))
+                guard expected[state * inputs.count + input] == nil else { continue }
+                let target = Int(random.next() % UInt64(stateCount))
+                expected[state * inputs.count + input] = target
+                rows.append(TransitionDefinition(Named(inputs[input]), from: .states([Named("s\(state)")]), to: Named("s\(target)")))
+            }
+        }
+        let machine = try compile(
+            MachineDefinition(
+                name: "sparse", initial: "s0", inputs: inputs.map { InputDeclaration(Named($0)) },
+                states: (0..<stateCount).map { StateDeclaration(Named("s\($0)")) }, transitions: rows))
+        // 600,000 cells dense; the rows' 6,000 or so cells fit in a small multiple of that.
+        #expect(machine.table.cells.count < 4 * rows.count + inputs.count, "\(machine.table.cells.count) cells")
+        for state in 0..<stateCount {
+            for input in 0..<inputs.count {
+                let cell = machine.table.cell(state: state, input: input)
+                if let target = expected[state * inputs.count + input] {
+                    #expect(cell.code >= 0 && cell.next == Int32(target), "state \(state), input \(input)")
+                } else {
+                    #expect(cell.code == DispatchTable.unhandled, "state \(state), input \(input)")
+                }
+            }
+        }
+    }
+
+    /// A machine whose every state handles every input keeps one full row per state.
+    @Test func aDenseMachineKeepsOneRowPerState() throws {
+        let inputs = (0..<7).map { "i\($0)" }
+        let states = (0..<5).map { "s\($0)" }
+        let rows = states.indices.flatMap { state in
+            inputs.indices.map { input in
+                TransitionDefinition(Named(inputs[input]), from: .states([Named(states[state])]), to: Named(states[(state + input) % states.count]))
+            }
+        }
+        let machine = try compile(
+            MachineDefinition(
+                name: "dense", initial: "s0", inputs: inputs.map { InputDeclaration(Named($0)) },
+                states: states.map { StateDeclaration(Named($0)) }, transitions: rows))
+        #expect(machine.table.cells.count == states.count * inputs.count)
+        for state in states.indices {
+            for input in inputs.indices {
+                #expect(machine.table.cell(state: state, input: input).next == Int32((state + input) % states.count))
             }
         }
     }

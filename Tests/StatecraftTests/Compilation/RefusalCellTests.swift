@@ -23,7 +23,7 @@ struct RefusalCellTests {
     func cell(_ state: String, _ input: String) -> DispatchTable.Cell {
         let state = machine.stateNames.firstIndex(of: state)!
         let input = machine.inputNames.firstIndex(of: input)!
-        return machine.table.cells[state * machine.inputCount + input]
+        return machine.table.cell(state: state, input: input)
     }
 
     @Test func aLoneUnguardedRefusalSettlesItsCellAsRefused() {
@@ -44,7 +44,7 @@ struct RefusalCellTests {
                 ]))
         let back = lone.inputNames.firstIndex(of: "back")!
         for state in 0..<2 {
-            #expect(lone.table.cells[state * lone.inputCount + back].code == DispatchTable.refused)
+            #expect(lone.table.cell(state: state, input: back).code == DispatchTable.refused)
             #expect(lone.candidates(state: state, input: back) == [1])
         }
     }

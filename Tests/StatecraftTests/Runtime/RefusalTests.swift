@@ -49,7 +49,7 @@ import Testing
         var recorder = Recorder()
         runner.send("approve", .string("bob"), into: &recorder)
         let withdraw = machine.inputNames.firstIndex(of: "withdraw")!
-        #expect(runner.sendDirect(withdraw, argument: .null) == .rejected(.refused))
+        #expect(runner.sendDirect(withdraw, argument: { .null }) == .rejected(.refused))
         #expect(machine.stateNames[runner.state] == "approved")
         runner.send("withdraw", into: &recorder)
         let result = try #require(recorder.entries.last?.result)
@@ -57,7 +57,7 @@ import Testing
         #expect(machine.message(for: result) == "an approved review stays approved")
         // From `open` the cell's candidate is an ordinary transition.
         var fresh = Runner(machine)
-        #expect(fresh.sendDirect(withdraw, argument: .null) == .accepted(to: 0))
+        #expect(fresh.sendDirect(withdraw, argument: { .null }) == .accepted(to: 0))
     }
 
     @Test func aQueuedInputCanBeRefused() throws {
