@@ -290,10 +290,10 @@ struct DispatchTable: Sendable {
 /// Where most cells are taken, a row of many cells may check thousands of starts before one
 /// fits; once a row has checked ``cellsChecked`` cells in vain, the search for it and for every
 /// later row goes on from where it has got to, and the free cells below stay free. That bounds
-/// the time a row takes and leaves the table as full as rows like the last ones fit in it: 41%
-/// of the cells are taken for the generated machine of 10,000 states, 200 inputs and 100,000
-/// transitions (245,000 cells, where its states times its inputs are 2,000,000), 96% for one of
-/// 2,000 states and 300 inputs with three transitions a state.
+/// the time a row takes and leaves the table as full as rows like the last ones fit in it: the
+/// generated machine of 10,000 states, 200 inputs and 100,000 transitions has 245,000 cells,
+/// where its states times its inputs are 2,000,000, and one of 2,000 states, 300 inputs and
+/// 6,000 transitions 10,500, where they are 600,000 (`StatecraftBenchmarks phases FILE`).
 private struct RowPacking {
     let inputCount: Int
     private(set) var cells: [DispatchTable.Cell]
