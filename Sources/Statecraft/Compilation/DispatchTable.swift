@@ -183,9 +183,19 @@ struct DispatchTable: Sendable {
     /// How `input` is settled in `state`.
     @inlinable @inline(__always)
     func cell(state: Int, input: Int) -> Cell {
-        // A state id is below the state count wherever it comes from (the runner's state, a
-        // declared state), so its row is read unchecked; the cell's index is checked.
-        let row = rows.withUnsafeBufferPointer { $0[state] }
+        cell(row: rows[state], state: state, input: input)
+    }
+
+    /// How `input` is settled in `state`, which must be one of the machine's states (the
+    /// runner's, which is never another): its row is read unchecked, for the engine's hot path;
+    /// the cell's index is checked all the same.
+    @inlinable @inline(__always)
+    func cell(validState state: Int, input: Int) -> Cell {
+        cell(row: rows.withUnsafeBufferPointer { $0[state] }, state: state, input: input)
+    }
+
+    @inlinable @inline(__always)
+    func cell(row: Row, state: Int, input: Int) -> Cell {
         let cell = cells[Int(row.start) &+ input]
         if _fastPath(cell.owner == Int32(truncatingIfNeeded: state)) { return cell }
         return Cell(code: row.outsideCode, next: 0, owner: Int32(truncatingIfNeeded: state))

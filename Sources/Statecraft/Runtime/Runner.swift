@@ -173,7 +173,7 @@ public struct Runner: Sendable {
     /// How `input` is settled in the current state (see ``DispatchTable``).
     @inlinable @inline(__always)
     func cell(of input: Int) -> DispatchTable.Cell {
-        machine.table.cell(state: current, input: input)
+        machine.table.cell(validState: current, input: input)
     }
 
     /// The argument of a queued input's result, while a sink or host receives it (`nil` for an
@@ -229,7 +229,7 @@ public struct Runner: Sendable {
     @inlinable
     mutating func process(_ input: Int, argument: Value, sentBy: Int) -> TransitionResult {
         var result = TransitionResult(input: input, from: current, outcome: .rejected(.noTransition), sentBy: sentBy)
-        let cell = machine.table.cell(state: current, input: input)
+        let cell = machine.table.cell(validState: current, input: input)
         if cell.code >= 0 {
             take(cell, argument: argument)
             result.transition = Int(cell.code)
