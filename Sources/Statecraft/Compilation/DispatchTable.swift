@@ -1,12 +1,14 @@
 /// How ``Runner`` finds and takes the transition for an input: a `state x input` table of
-/// cells, each state's row laid over the others' gaps (row displacement), so that the table
-/// grows with the machine's transitions rather than with its states times its inputs.
+/// cells. A small table, or one whose cells mostly have transitions, is dense, a full row per
+/// state; a large sparse one lays each state's row over the others' gaps (row displacement),
+/// so that it grows with the machine's transitions rather than with its states times its
+/// inputs (``isDense(stateCount:inputCount:pairs:)``).
 ///
 /// The cell of `input` in `state` is `cells[rows[state].start + input]` when that cell's owner
 /// is `state`; any other cell there belongs to another state's row or to none, and the state
 /// has no candidate for the input (``cell(state:input:)``). Rows are placed where their cells
-/// are free (``cells(stateCount:inputCount:isFinal:transitions:settle:)``); every row's whole
-/// width is inside the array, so no lookup is out of bounds.
+/// are free (``RowPacking``); every row's whole width is inside the array, so no lookup is out
+/// of bounds. A dense row starts at its state times the input count and owns all its cells.
 ///
 /// Most cells are settled by one code, read with one load: the transition to take, when the
 /// cell's only candidate has no guard and its effect bodies only copy values (so they cannot
@@ -91,6 +93,10 @@ struct DispatchTable: Sendable {
     /// Whether any state's exit or entry effects copy: when none do (most machines), a direct
     /// transition's copies are its own, and its source and target parts are not looked up.
     @usableFromInline let hasStateCopies: Bool
+    /// For a dense table, the input count: state `s`'s row starts at `s * denseStride`, found
+    /// without a load, and has a cell for every input. 0 when rows are laid over each other's
+    /// gaps (``isDense(stateCount:inputCount:pairs:)``).
+    @usableFromInline let denseStride: Int32
 
     /// Reads `transitions` through a buffer pointer, field by field: copying a whole transition
     /// (as iterating an array does) retains and releases each of its arrays and strings.
@@ -166,8 +172,10 @@ struct DispatchTable: Sendable {
         self.isGuarded = isGuarded
         self.refuses = refuses
         self.runsBodies = runsBodies
+        denseStride = Self.isDense(stateCount: stateCount, inputCount: inputCount, pairs: transitions.indices.reduce(0) { $0 + transitions[$1].sources.count })
+            ? Int32(inputCount) : 0
         let built = Self.cells(
-            stateCount: stateCount, inputCount: inputCount, isFinal: isFinal, transitions: transitions
+            stateCount: stateCount, inputCount: inputCount, isFinal: isFinal, transitions: transitions, dense: denseStride > 0
         ) { index, state in
             if isGuarded[index] { return Cell(code: Self.search, next: 0) }
             if refuses[index] { return Cell(code: Self.refused, next: 0) }
@@ -187,11 +195,23 @@ struct DispatchTable: Sendable {
     }
 
     /// How `input` is settled in `state`, which must be one of the machine's states (the
-    /// runner's, which is never another): its row is read unchecked, for the engine's hot path;
-    /// the cell's index is checked all the same.
+    /// runner's, which is never another), for the engine's hot path: in a dense table the row
+    /// starts at a product, with no load before the cell's (whose index is checked); else the
+    /// row is read unchecked.
     @inlinable @inline(__always)
     func cell(validState state: Int, input: Int) -> Cell {
-        cell(row: rows.withUnsafeBufferPointer { $0[state] }, state: state, input: input)
+        if denseStride > 0 { return cells[state &* Int(denseStride) &+ input] }
+        return cell(row: rows.withUnsafeBufferPointer { $0[state] }, state: state, input: input)
+    }
+
+    /// Whether a table is dense, a full row per state: when it has at most 65,536 cells, or
+    /// when at least a quarter of them have a transition. A dense row's start is a product, and
+    /// the lookup reads the cell at once; laid over each other's gaps, rows take memory in
+    /// proportion to the transitions, but the lookup reads the row's start first, a load more
+    /// on the chain from one state to the next (some 1.8 ns per transition for the engine).
+    static func isDense(stateCount: Int, inputCount: Int, pairs: Int) -> Bool {
+        let (cells, overflow) = stateCount.multipliedReportingOverflow(by: inputCount)
+        return !overflow && (cells <= 1 << 16 || pairs >= cells / 4)
     }
 
     @inlinable @inline(__always)
@@ -213,7 +233,7 @@ struct DispatchTable: Sendable {
     /// free (``RowPacking``).
     private static func cells(
         stateCount: Int, inputCount: Int, isFinal: [Bool], transitions: UnsafeBufferPointer<CompiledTransition>,
-        settle: (Int, Int) -> Cell
+        dense: Bool, settle: (Int, Int) -> Cell
     ) -> (cells: [Cell], rows: [Row], candidates: [Int32]) {
         // No cells, so no pairs either (a statechart's table, a machine without inputs).
         guard stateCount * inputCount > 0 else { return ([], [], [-1]) }
@@ -245,7 +265,7 @@ struct DispatchTable: Sendable {
         // one goes (0 before the first).
         var unlisted = [Int32](repeating: 0, count: inputCount)
         var ends = [Int32](repeating: 0, count: inputCount)
-        var packing = RowPacking(inputCount: inputCount, cellsAtLeast: pairTransitions.count)
+        var packing = RowPacking(inputCount: inputCount, cellsAtLeast: dense ? stateCount * inputCount : pairTransitions.count)
         var rows: [Row] = []
         rows.reserveCapacity(stateCount)
         // The row being built: its cells, by input, in the order first named.
@@ -286,8 +306,10 @@ struct DispatchTable: Sendable {
                 unlisted[input] -= 1
                 if unlisted[input] == 0 { ends[input] = 0 }
             }
-            let start = packing.place(state: state, inputs: rowInputs, cells: rowCells)
-            rows.append(Row(start: Int32(start), outsideCode: isFinal ? Self.finished : Self.unhandled))
+            let outsideCode = isFinal ? Self.finished : Self.unhandled
+            let start = dense ? packing.append(state: state, inputs: rowInputs, cells: rowCells, outsideCode: outsideCode)
+                : packing.place(state: state, inputs: rowInputs, cells: rowCells)
+            rows.append(Row(start: Int32(start), outsideCode: outsideCode))
         }
         return (packing.cells, rows, candidates)
     }
@@ -343,6 +365,19 @@ private struct RowPacking {
             cells[start + input] = DispatchTable.Cell(code: cell.code, next: cell.next, owner: owner)
         }
         while lowestFree < cells.count && cells[lowestFree].owner >= 0 { lowestFree += 1 }
+        return start
+    }
+
+    /// Appends the row of `state` whole, a cell for every input (`outsideCode`'s where `inputs`
+    /// has none), for a dense table, and gives where it starts: its state times the input count.
+    mutating func append(state: Int, inputs: [Int], cells rowCells: [DispatchTable.Cell], outsideCode: Int32) -> Int {
+        let owner = Int32(state)
+        let start = state * inputCount
+        if state > 0 { cells.append(contentsOf: repeatElement(Self.free, count: inputCount)) }
+        for input in 0..<inputCount { cells[start + input] = DispatchTable.Cell(code: outsideCode, next: 0, owner: owner) }
+        for (input, cell) in zip(inputs, rowCells) {
+            cells[start + input] = DispatchTable.Cell(code: cell.code, next: cell.next, owner: owner)
+        }
         return start
     }
 

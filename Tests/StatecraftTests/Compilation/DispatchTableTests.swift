@@ -319,6 +319,57 @@ struct DispatchTablePackingTests {
         }
     }
 
+    /// Large sparse machines of random shape, with guards, final states and several rows per
+    /// cell, against a plain reading of their rows (as ``DispatchTableTests`` does for small,
+    /// dense ones).
+    @Test func largeSparseMachinesAgreeWithTheirRows() throws {
+        var random = SplitMix(seed: 16)
+        for _ in 0..<4 {
+            let stateCount = 300 + Int(random.next() % 100)
+            let states = (0..<stateCount).map { StateDeclaration(Named("s\($0)"), isFinal: $0 > 0 && random.next() % 7 == 0) }
+            let inputs = (0..<(220 + Int(random.next() % 60))).map { "i\($0)" }
+            var rows: [TransitionDefinition] = []
+            for _ in 0..<(200 + Int(random.next() % 800)) {
+                let sources = Set((0...(random.next() % 2)).map { _ in Int(random.next() % UInt64(stateCount)) }).sorted()
+                rows.append(
+                    TransitionDefinition(
+                        Named(inputs[Int(random.next() % UInt64(inputs.count))]), from: .states(sources.map { Named("s\($0)") }),
+                        to: random.next() % 4 == 0 ? nil : Named("s\(random.next() % UInt64(stateCount))"),
+                        when: random.next() % 3 == 0 ? "n > 1" : nil))
+            }
+            let machine = try compile(
+                MachineDefinition(
+                    name: "m", initial: "s0", context: [ContextVariable("n", .int(0))], inputs: inputs.map { InputDeclaration(Named($0)) },
+                    states: states, transitions: rows))
+            #expect(machine.table.denseStride == 0 && machine.table.cells.count < stateCount * inputs.count / 4)
+            var expected: [Int: [Int]] = [:]
+            for index in machine.transitions.indices {
+                for state in machine.transitions[index].sources {
+                    expected[state * machine.inputCount + machine.transitions[index].input, default: []].append(index)
+                }
+            }
+            for state in 0..<machine.stateCount {
+                for input in 0..<machine.inputCount {
+                    let rows = expected[state * machine.inputCount + input] ?? []
+                    let cell = machine.table.cell(state: state, input: input)
+                    let unchecked = machine.table.cell(validState: state, input: input)
+                    #expect(cell.code == unchecked.code && cell.next == unchecked.next)
+                    let listed = machine.candidates(state: state, input: input).map(Int.init)
+                    if machine.isFinal[state] {
+                        #expect(cell.code == DispatchTable.finished)
+                    } else if rows.isEmpty {
+                        #expect(cell.code == DispatchTable.unhandled && listed.isEmpty)
+                    } else if rows.count == 1 && machine.transitions[rows[0]].guardExpression == nil {
+                        let target = machine.transitions[rows[0]].target
+                        #expect(cell.code == Int32(rows[0]) && cell.next == Int32(target >= 0 ? target : state))
+                    } else {
+                        #expect(cell.code == DispatchTable.search && listed == rows)
+                    }
+                }
+            }
+        }
+    }
+
     /// A machine whose every state handles every input keeps one full row per state.
     @Test func aDenseMachineKeepsOneRowPerState() throws {
         let inputs = (0..<7).map { "i\($0)" }
