@@ -123,7 +123,7 @@ public struct Runner: Sendable {
         let from = current
         let cell = cell(of: input)
         if cell.code >= 0 {
-            take(cell, argument: argument)
+            take(cell) { argument }
             sink.receive(TransitionResult(input: input, from: from, outcome: .accepted(to: current), transition: Int(cell.code)), from: self)
             return
         }
@@ -157,12 +157,7 @@ public struct Runner: Sendable {
     package mutating func sendDirect(_ input: Int, argument: () -> Value) -> TransitionResult.Outcome? {
         let cell = cell(of: input)
         if cell.code >= 0 {
-            if cell.next < 0 {
-                runCopies(of: Int(cell.code), argument: argument())
-                current = Int(~cell.next)
-            } else {
-                current = Int(cell.next)
-            }
+            take(cell, argument: argument)
             return .accepted(to: current)
         }
         if cell.code == DispatchTable.unhandled { return machine.onUnhandled == .ignore ? .ignored : .rejected(.noTransition) }
@@ -231,7 +226,7 @@ public struct Runner: Sendable {
         var result = TransitionResult(input: input, from: current, outcome: .rejected(.noTransition), sentBy: sentBy)
         let cell = machine.table.cell(validState: current, input: input)
         if cell.code >= 0 {
-            take(cell, argument: argument)
+            take(cell) { argument }
             result.transition = Int(cell.code)
             result.outcome = .accepted(to: current)
             return result
@@ -246,11 +241,12 @@ public struct Runner: Sendable {
         return result
     }
 
-    /// Takes the transition of a cell settled without a search: its copies, then the move.
+    /// Takes the transition of a cell settled without a search: its copies (`argument` is called
+    /// only for them), then the move.
     @inlinable @inline(__always)
-    mutating func take(_ cell: DispatchTable.Cell, argument: Value) {
+    mutating func take(_ cell: DispatchTable.Cell, argument: () -> Value) {
         if cell.next < 0 {
-            runCopies(of: Int(cell.code), argument: argument)
+            runCopies(of: Int(cell.code), argument: argument())
             current = Int(~cell.next)
         } else {
             current = Int(cell.next)

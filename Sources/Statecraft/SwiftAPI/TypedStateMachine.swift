@@ -183,7 +183,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         let cell = runner.cell(of: id)
         if cell.code >= 0 {
             let transition = Int(cell.code)
-            runner.take(cell, argument: .null)
+            runner.take(cell) { .null }
             let from = frame.state
             let to = enter(transition, state: Int(cell.next), from: from, input: input)
             if !frame.sentFromRun.isEmpty { runQueued(sentBy: transition, after: input, from: from, to: to) }

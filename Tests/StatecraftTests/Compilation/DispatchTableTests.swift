@@ -243,41 +243,63 @@ struct DispatchTableTests {
     @Test func randomMachinesAgreeWithTheirRows() throws {
         var random = SplitMix(seed: 2026)
         for _ in 0..<30 {
-            let stateCount = 1 + Int(random.next() % 12)
-            let states = (0..<stateCount).map { StateDeclaration(Named("s\($0)"), isFinal: $0 > 0 && random.next() % 5 == 0) }
-            let inputs = (0..<(1 + Int(random.next() % 6))).map { "i\($0)" }
-            let rows = (0..<Int(random.next() % 60)).map { _ in
-                let sources = Set((0...(random.next() % 3)).map { _ in Int(random.next() % UInt64(stateCount)) }).sorted()
-                return row(
-                    inputs[Int(random.next() % UInt64(inputs.count))], sources.map { "s\($0)" },
-                    random.next() % 4 == 0 ? nil : "s\(random.next() % UInt64(stateCount))",
-                    when: random.next() % 3 == 0 ? "n > 1" : nil)
-            }
-            let machine = try compile(
-                MachineDefinition(
-                    name: "m", initial: "s0", context: [ContextVariable("n", .int(0))], inputs: inputs.map { InputDeclaration(Named($0)) },
-                    states: states, transitions: rows))
-            for state in 0..<machine.stateCount {
-                for input in 0..<machine.inputCount {
-                    let expected = machine.transitions.indices.filter {
-                        machine.transitions[$0].input == input && machine.transitions[$0].sources.contains(state)
-                    }
-                    let cell = machine.table.cell(state: state, input: input)
-                    let listed = machine.candidates(state: state, input: input).map(Int.init)
-                    if machine.isFinal[state] {
-                        #expect(cell.code == DispatchTable.finished)
-                    } else if expected.isEmpty {
-                        #expect(cell.code == DispatchTable.unhandled && listed.isEmpty)
-                    } else if expected.count == 1 && machine.transitions[expected[0]].guardExpression == nil {
-                        let target = machine.transitions[expected[0]].target
-                        #expect(cell.code == Int32(expected[0]))
-                        #expect(cell.next == Int32(target >= 0 ? target : state))
-                        #expect(listed == expected)
-                    } else {
-                        #expect(cell.code == DispatchTable.search)
-                        #expect(listed == expected)
-                    }
-                }
+            let machine = try randomMachine(&random, states: 1..<13, finalOneIn: 5, inputs: 1..<7, rows: 0..<60, sourcesAtMost: 3)
+            expectCellsAgreeWithRows(machine)
+        }
+    }
+}
+
+/// A machine of random shape, drawn from `random`: a state count, which states are final (each
+/// but the first, one in `finalOneIn`), an input count and a row count from the ranges; each
+/// row from one to `sourcesAtMost` source states, no target one time in four, a guard one time
+/// in three.
+func randomMachine(
+    _ random: inout SplitMix, states: Range<Int>, finalOneIn: UInt64, inputs: Range<Int>, rows: Range<Int>, sourcesAtMost: UInt64
+) throws -> CompiledMachine {
+    func draw(_ range: Range<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }
+    let stateCount = draw(states)
+    let states = (0..<stateCount).map { StateDeclaration(Named("s\($0)"), isFinal: $0 > 0 && random.next() % finalOneIn == 0) }
+    let inputs = (0..<draw(inputs)).map { "i\($0)" }
+    let rows = (0..<draw(rows)).map { _ in
+        let sources = Set((0...(random.next() % sourcesAtMost)).map { _ in Int(random.next() % UInt64(stateCount)) }).sorted()
+        return TransitionDefinition(
+            Named(inputs[Int(random.next() % UInt64(inputs.count))]), from: .states(sources.map { Named("s\($0)") }),
+            to: random.next() % 4 == 0 ? nil : Named("s\(random.next() % UInt64(stateCount))"),
+            when: random.next() % 3 == 0 ? "n > 1" : nil)
+    }
+    return try compile(
+        MachineDefinition(
+            name: "m", initial: "s0", context: [ContextVariable("n", .int(0))], inputs: inputs.map { InputDeclaration(Named($0)) },
+            states: states, transitions: rows))
+}
+
+/// Every cell of `machine`, through both lookups, against a plain reading of its rows: a final
+/// state's cells are finished, a cell without rows is unhandled, a lone unguarded row is taken
+/// directly to its target, and any other cell is searched; each lists its rows in file order.
+func expectCellsAgreeWithRows(_ machine: CompiledMachine) {
+    var expected: [Int: [Int]] = [:]
+    for index in machine.transitions.indices {
+        for state in machine.transitions[index].sources {
+            expected[state * machine.inputCount + machine.transitions[index].input, default: []].append(index)
+        }
+    }
+    for state in 0..<machine.stateCount {
+        for input in 0..<machine.inputCount {
+            let rows = expected[state * machine.inputCount + input] ?? []
+            let cell = machine.table.cell(state: state, input: input)
+            let unchecked = machine.table.cell(validState: state, input: input)
+            #expect(cell.code == unchecked.code && cell.next == unchecked.next)
+            let listed = machine.candidates(state: state, input: input).map(Int.init)
+            if machine.isFinal[state] {
+                #expect(cell.code == DispatchTable.finished)
+            } else if rows.isEmpty {
+                #expect(cell.code == DispatchTable.unhandled && listed.isEmpty)
+            } else if rows.count == 1 && machine.transitions[rows[0]].guardExpression == nil {
+                let target = machine.transitions[rows[0]].target
+                #expect(cell.code == Int32(rows[0]) && cell.next == Int32(target >= 0 ? target : state))
+                #expect(listed == rows)
+            } else {
+                #expect(cell.code == DispatchTable.search && listed == rows)
             }
         }
     }
@@ -325,48 +347,9 @@ struct DispatchTablePackingTests {
     @Test func largeSparseMachinesAgreeWithTheirRows() throws {
         var random = SplitMix(seed: 16)
         for _ in 0..<4 {
-            let stateCount = 300 + Int(random.next() % 100)
-            let states = (0..<stateCount).map { StateDeclaration(Named("s\($0)"), isFinal: $0 > 0 && random.next() % 7 == 0) }
-            let inputs = (0..<(220 + Int(random.next() % 60))).map { "i\($0)" }
-            var rows: [TransitionDefinition] = []
-            for _ in 0..<(200 + Int(random.next() % 800)) {
-                let sources = Set((0...(random.next() % 2)).map { _ in Int(random.next() % UInt64(stateCount)) }).sorted()
-                rows.append(
-                    TransitionDefinition(
-                        Named(inputs[Int(random.next() % UInt64(inputs.count))]), from: .states(sources.map { Named("s\($0)") }),
-                        to: random.next() % 4 == 0 ? nil : Named("s\(random.next() % UInt64(stateCount))"),
-                        when: random.next() % 3 == 0 ? "n > 1" : nil))
-            }
-            let machine = try compile(
-                MachineDefinition(
-                    name: "m", initial: "s0", context: [ContextVariable("n", .int(0))], inputs: inputs.map { InputDeclaration(Named($0)) },
-                    states: states, transitions: rows))
-            #expect(machine.table.denseStride == 0 && machine.table.cells.count < stateCount * inputs.count / 4)
-            var expected: [Int: [Int]] = [:]
-            for index in machine.transitions.indices {
-                for state in machine.transitions[index].sources {
-                    expected[state * machine.inputCount + machine.transitions[index].input, default: []].append(index)
-                }
-            }
-            for state in 0..<machine.stateCount {
-                for input in 0..<machine.inputCount {
-                    let rows = expected[state * machine.inputCount + input] ?? []
-                    let cell = machine.table.cell(state: state, input: input)
-                    let unchecked = machine.table.cell(validState: state, input: input)
-                    #expect(cell.code == unchecked.code && cell.next == unchecked.next)
-                    let listed = machine.candidates(state: state, input: input).map(Int.init)
-                    if machine.isFinal[state] {
-                        #expect(cell.code == DispatchTable.finished)
-                    } else if rows.isEmpty {
-                        #expect(cell.code == DispatchTable.unhandled && listed.isEmpty)
-                    } else if rows.count == 1 && machine.transitions[rows[0]].guardExpression == nil {
-                        let target = machine.transitions[rows[0]].target
-                        #expect(cell.code == Int32(rows[0]) && cell.next == Int32(target >= 0 ? target : state))
-                    } else {
-                        #expect(cell.code == DispatchTable.search && listed == rows)
-                    }
-                }
-            }
+            let machine = try randomMachine(&random, states: 300..<400, finalOneIn: 7, inputs: 220..<280, rows: 200..<1000, sourcesAtMost: 2)
+            #expect(machine.table.denseStride == 0 && machine.table.cells.count < machine.stateCount * machine.inputCount / 4)
+            expectCellsAgreeWithRows(machine)
         }
     }
 
