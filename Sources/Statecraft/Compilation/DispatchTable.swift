@@ -265,7 +265,11 @@ struct DispatchTable: Sendable {
         var unlisted = [Int32](repeating: 0, count: inputCount)
         var ends = [Int32](repeating: 0, count: inputCount)
         let dense = isDense(stateCount: stateCount, inputCount: inputCount, pairs: pairTransitions.count)
-        var packing = RowPacking(inputCount: inputCount, cellsAtLeast: dense ? stateCount * inputCount : pairTransitions.count)
+        // A sparse table's rows take some two and a half cells per pair where they interleave
+        // (the generated machine of docs/performance.md): room for four, so that the cells are
+        // not copied as they grow. Room never written costs no memory.
+        var packing = RowPacking(
+            inputCount: inputCount, cellsAtLeast: dense ? stateCount * inputCount : min(stateCount * inputCount, 4 * pairTransitions.count))
         var rows: [Row] = []
         rows.reserveCapacity(stateCount)
         // The row being built: its cells, by input, in the order first named.

@@ -79,23 +79,54 @@ struct CompilationPass {
 
     let maximumTableCells: Int
 
-    /// A transition's names resolved to ids.
+    /// A transition's names resolved to ids, in 40 bytes: a large machine has one per row, all
+    /// alive until its transitions are compiled.
     struct TransitionReferences {
-        /// The input, or `nil` when it is undefined.
-        var input: Int?
+        /// The parts most transitions do not have.
+        final class RareParts {
+            let moreTargets: [Int?]
+            let inputs: [Int]
+
+            init(moreTargets: [Int?], inputs: [Int]) {
+                self.moreTargets = moreTargets
+                self.inputs = inputs
+            }
+        }
+
         /// The source states, each once, in order (every non-final state for `*`); undefined ones left out.
-        var sources: [Int]
+        let sources: [Int]
+        let effects: [Int]
+        private let rare: RareParts?
+        /// The input; -1 when it is undefined.
+        private let storedInput: Int32
+        /// The target; -1 when there is none, -2 when it is undefined.
+        private let storedTarget: Int32
         /// Whether a listed source state is undefined.
-        var hasUndefinedSource: Bool
-        /// The target state, -1 when there is none, `nil` when it is undefined.
-        var target: Int?
-        /// The targets after the first (`nil` where undefined).
-        var moreTargets: [Int?] = []
-        var effects: [Int]
+        let hasUndefinedSource: Bool
         /// Whether the input is a pattern (``TransitionDefinition/isPattern``).
-        var isPattern = false
+        let isPattern: Bool
+
+        init(
+            input: Int?, sources: [Int], hasUndefinedSource: Bool, target: Int?, moreTargets: [Int?], effects: [Int], isPattern: Bool,
+            inputs: [Int]
+        ) {
+            self.sources = sources
+            self.effects = effects
+            rare = moreTargets.isEmpty && inputs.isEmpty ? nil : RareParts(moreTargets: moreTargets, inputs: inputs)
+            storedInput = input.map { Int32($0) } ?? -1
+            storedTarget = target.map { Int32($0) } ?? -2
+            self.hasUndefinedSource = hasUndefinedSource
+            self.isPattern = isPattern
+        }
+
+        /// The input, or `nil` when it is undefined.
+        var input: Int? { storedInput < 0 ? nil : Int(storedInput) }
+        /// The target state, -1 when there is none, `nil` when it is undefined.
+        var target: Int? { storedTarget == -2 ? nil : Int(storedTarget) }
+        /// The targets after the first (`nil` where undefined).
+        var moreTargets: [Int?] { rare?.moreTargets ?? [] }
         /// For an input pattern, the inputs it matches.
-        var inputs: [Int] = []
+        var inputs: [Int] { rare?.inputs ?? [] }
     }
 
     struct GuardKey: Hashable {

@@ -43,14 +43,15 @@ public enum MachineFile {
     private static func decode(
         _ bytes: consuming [UInt8], defaultName: String, limits: YAMLLimits
     ) -> (definition: MachineDefinition?, diagnostics: [Diagnostic]) {
+        // The transitions are decoded during the parse (``MachineFileDecoder``).
+        var decoder = MachineFileDecoder()
         let document: YAMLDocument
         do {
-            document = try YAMLParser.parseDocument(bytes, limits: limits)
+            document = try YAMLParser.parseDocument(bytes, limits: limits, streamingTo: &decoder)
         } catch {
             return (nil, [error.diagnostic])
         }
-        var decoder = MachineFileDecoder(document)
-        let definition = decoder.decode(defaultName: defaultName)
+        let definition = decoder.decode(consume document, defaultName: defaultName)
         return (definition, decoder.diagnostics)
     }
 

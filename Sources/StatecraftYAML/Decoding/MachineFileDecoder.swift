@@ -1,23 +1,77 @@
 import Statecraft
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Decodes a machine file's YAML (format version 1, docs/machine-files.md) into a ``MachineDefinition``.
 ///
 /// It checks the schema (keys, value kinds) and reports every problem it finds with its
 /// position; references and types are checked afterwards by ``MachineCompiler``. It reads the
 /// flat ``YAMLDocument``, and interns names: a state named on many rows is one `String`.
-struct MachineFileDecoder: YAMLShapeReading {
+///
+/// The transitions are decoded while the file is parsed, a few hundred at a time
+/// (``SequenceItemSink``), so that the document never holds them all; the rest is decoded from
+/// the document once it is whole.
+struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {
     var diagnostics: [Diagnostic] = []
-    let document: YAMLDocument
-    private var spellings: TextInterner
+    /// The document being read: while the file is parsed, lent by the parser for one batch of items at a time.
+    private(set) var document = YAMLDocument(source: [])
+    private var spellings = TextInterner()
+    /// The transitions decoded during the parse, in file order.
+    private var streamedTransitions: [TransitionDefinition] = []
 
-    init(_ document: YAMLDocument) {
-        self.document = document
-        spellings = document.spellings
+    init() {}
+
+    // MARK: - Decoding during the parse
+
+    mutating func streamsItems(under key: Int, at offset: Int, of document: YAMLDocument) -> Bool {
+        guard document.text(of: key, is: "transitions") else { return false }
+        streamedTransitions.reserveCapacity(Self.lineCount(after: offset, in: document.source))
+        return true
     }
 
-    /// Decodes the document; `nil` when the file is too broken to describe a machine.
-    mutating func decode(defaultName: String) -> MachineDefinition? {
-        guard let root = document.root else {
+    mutating func take(items: [Int], of document: inout YAMLDocument) {
+        // Borrowed by swapping, not copied: the parser's document stays uniquely referenced, so
+        // that adding to it after this returns copies nothing. The names go on being interned
+        // in the document's table, which the parser adds large mappings' keys to.
+        swap(&spellings, &document.spellings)
+        swap(&self.document, &document)
+        var transitions: [TransitionDefinition] = []
+        swap(&transitions, &streamedTransitions)
+        for item in items { decodeTransitionItem(item, into: &transitions) }
+        swap(&transitions, &streamedTransitions)
+        swap(&self.document, &document)
+        swap(&spellings, &document.spellings)
+    }
+
+    /// The lines from `offset` to the end of `source`: room for the transitions of a block
+    /// list that starts there, one per line at most. Room never written costs no memory, where
+    /// growing by doubling would copy the whole array and, for a moment, hold it twice.
+    private static func lineCount(after offset: Int, in source: [UInt8]) -> Int {
+        source.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return 1 }
+            var lines = 1
+            var offset = min(max(offset, 0), bytes.count)
+            while offset < bytes.count, let found = memchr(base + offset, 0x0A, bytes.count - offset) {
+                offset = UnsafeRawPointer(found) - base + 1
+                lines += 1
+            }
+            return lines
+        }
+    }
+
+    // MARK: - Decoding the document
+
+    /// Decodes `document`, the parse of the file this decoder was streamed; `nil` when the file
+    /// is too broken to describe a machine.
+    mutating func decode(_ document: consuming YAMLDocument, defaultName: String) -> MachineDefinition? {
+        var document = document
+        swap(&spellings, &document.spellings)
+        self.document = document
+        guard let root = self.document.root else {
             error(.missingKey, "file is empty; a machine file is a mapping with 'initial', 'states' and 'transitions'", .init(line: 1, column: 1))
             return nil
         }
@@ -251,33 +305,37 @@ struct MachineFileDecoder: YAMLShapeReading {
             }
             return []
         }
-        let items = document.items(node)
+        // The items decoded during the parse come first; any left in the document (after an
+        // anchor) follow them.
         var transitions: [TransitionDefinition] = []
-        transitions.reserveCapacity(items.count)
-        // Local copies of the buffers, so that reading them does not overlap this decoder's changes.
-        let (source, text) = (document.source, document.text)
-        source.withUnsafeBytes { source in
-            text.withUnsafeBytes { text in
-                for item in items {
-                    let node = document[item]
-                    switch node.kind {
-                    case .scalar:
-                        let row = RowFormParser.Scalar(
-                            text: UnsafeRawBufferPointer(rebasing: (node.isInSource ? source : text)[node.start..<(node.start + node.count)]),
-                            position: node.position,
-                            contentOffset: node.style == .singleQuoted || node.style == .doubleQuoted ? 1 : 0, isASCII: node.isASCII)
-                        if let problem = RowFormParser.parse(row, into: &transitions, spellings: &spellings) {
-                            diagnostics.append(problem)
-                        }
-                    case .mapping:
-                        if let transition = decodeTransition(item) { transitions.append(transition) }
-                    case .sequence:
-                        error(.wrongKind, "a transition is a row 'INPUT | FROM => TO | EFFECTS' or a mapping, not a list", node.position)
-                    }
-                }
-            }
+        swap(&transitions, &streamedTransitions)
+        for item in document.items(node) {
+            decodeTransitionItem(item, into: &transitions)
         }
         return transitions
+    }
+
+    /// Decodes an item of `transitions`: a row or a mapping.
+    private mutating func decodeTransitionItem(_ item: Int, into transitions: inout [TransitionDefinition]) {
+        let node = document[item]
+        switch node.kind {
+        case .scalar:
+            // A local copy of the buffer, so that reading it does not overlap this decoder's changes.
+            let buffer = document.buffer(of: node)
+            buffer.withUnsafeBytes { buffer in
+                let row = RowFormParser.Scalar(
+                    text: UnsafeRawBufferPointer(rebasing: buffer[node.start..<(node.start + node.count)]),
+                    position: node.position,
+                    contentOffset: node.style == .singleQuoted || node.style == .doubleQuoted ? 1 : 0, isASCII: node.isASCII)
+                if let problem = RowFormParser.parse(row, into: &transitions, spellings: &spellings) {
+                    diagnostics.append(problem)
+                }
+            }
+        case .mapping:
+            if let transition = decodeTransition(item) { transitions.append(transition) }
+        case .sequence:
+            error(.wrongKind, "a transition is a row 'INPUT | FROM => TO | EFFECTS' or a mapping, not a list", node.position)
+        }
     }
 
     private mutating func decodeTransition(_ map: Int) -> TransitionDefinition? {

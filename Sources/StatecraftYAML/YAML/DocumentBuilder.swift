@@ -6,8 +6,9 @@ import Statecraft
     import Darwin
 #endif
 
-/// Turns libyaml events into a ``YAMLDocument``, enforcing the limits as it goes.
-struct DocumentBuilder {
+/// Turns libyaml events into a ``YAMLDocument``, enforcing the limits as it goes, and hands the
+/// items of a top-level sequence to `sink` as they end when it asks for them.
+struct DocumentBuilder<Sink: SequenceItemSink> {
     /// An open sequence or mapping, whose children so far are `pending[start...]` (a mapping's
     /// keys and values alternating).
     private struct Frame {
@@ -31,8 +32,10 @@ struct DocumentBuilder {
         var mergeKey: SourcePosition?
         /// Whether the next node is the value of a merge key.
         var awaitsMergeValue = false
+        /// Whether this sequence's items go to the sink instead of into the document.
+        var streamsItems = false
 
-        static let keysScanned = 8
+        static var keysScanned: Int { 8 }
     }
 
     let limits: YAMLLimits
@@ -46,10 +49,23 @@ struct DocumentBuilder {
     private var documents = 0
     /// Height (nesting levels) of the subtree just finished, for anchors.
     private var heights: [Int] = [0]
+    /// Anchors defined so far, redefinitions included.
+    private var anchorsDefined = 0
+    /// Takes the items of a streamed sequence.
+    private(set) var sink: Sink
+    /// How large the document was when the streamed sequence opened: each batch of items handed
+    /// over is dropped back to it.
+    private var streamStart: (nodes: Int, children: Int, text: Int, anchorsDefined: Int) = (0, 0, 0, 0)
+    /// The streamed items parsed and not yet handed over.
+    private var streamedItems: [Int] = []
+    /// Items are handed over in batches: parsing a batch and then decoding it keeps each in the
+    /// cache, where handing over each item as it ends made decoding's name lookups miss it.
+    private static var itemsPerBatch: Int { 512 }
 
-    init(limits: YAMLLimits, bytes: [UInt8]) {
+    init(limits: YAMLLimits, bytes: [UInt8], sink: Sink) {
         self.limits = limits
         self.bytes = bytes
+        self.sink = sink
         document = YAMLDocument(source: bytes)
     }
 
@@ -133,11 +149,17 @@ struct DocumentBuilder {
             try add(index, height: 0, anchor: scalar.anchor.map { String(cString: $0) }, nodes: 1)
         case YAML_SEQUENCE_START_EVENT:
             try open(at: position)
-            stack.append(
-                Frame(
-                    isMapping: false, isFlow: event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE, start: pending.count,
-                    position: position,
-                    anchor: event.data.sequence_start.anchor.map { String(cString: $0) }, nodesBefore: nodeCount))
+            var frame = Frame(
+                isMapping: false, isFlow: event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE, start: pending.count,
+                position: position,
+                anchor: event.data.sequence_start.anchor.map { String(cString: $0) }, nodesBefore: nodeCount)
+            if stack.count == 1, stack[0].isMapping, !stack[0].awaitsMergeValue, (pending.count - stack[0].start) % 2 == 1,
+                frame.anchor == nil, sink.streamsItems(under: pending[pending.count - 1], at: Int(event.start_mark.index), of: document)
+            {
+                frame.streamsItems = true
+                streamStart = (document.nodes.count, document.children.count, document.text.count, anchorsDefined)
+            }
+            stack.append(frame)
         case YAML_MAPPING_START_EVENT:
             try open(at: position)
             stack.append(
@@ -148,6 +170,7 @@ struct DocumentBuilder {
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let height = heights.removeLast() + 1
             let frame = stack.removeLast()
+            if frame.streamsItems { handOverStreamedItems(dropping: true) }
             let children = pending.count - frame.start
             let index = document.nodes.count
             document.nodes.append(
@@ -194,10 +217,26 @@ struct DocumentBuilder {
 
     /// Adds a finished node to the open collection, or makes it the root.
     private mutating func add(_ node: Int, height: Int, anchor: String? = nil, nodes: Int = 0) throws(YAMLError) {
-        if let anchor { anchors[anchor] = (node, nodes, height) }
+        if let anchor {
+            anchors[anchor] = (node, nodes, height)
+            anchorsDefined += 1
+        }
         heights[heights.count - 1] = max(heights[heights.count - 1], height)
         guard let top = stack.indices.last else {
             document.root = node
+            return
+        }
+        if stack[top].streamsItems {
+            guard anchorsDefined == streamStart.anchorsDefined else {
+                // A later alias may refer into this item: it and the rest stay in the document,
+                // and so do the nodes of the items before it, above which it lies.
+                handOverStreamedItems(dropping: false)
+                stack[top].streamsItems = false
+                pending.append(node)
+                return
+            }
+            streamedItems.append(node)
+            if streamedItems.count == Self.itemsPerBatch { handOverStreamedItems(dropping: true) }
             return
         }
         if stack[top].awaitsMergeValue {
@@ -236,6 +275,19 @@ struct DocumentBuilder {
             }
         }
         pending.append(node)
+    }
+
+    /// Hands the streamed items parsed so far to the sink, and then, when `dropping`, drops
+    /// their nodes, children and text. A dropped node's tag may stay in ``YAMLDocument/tags``:
+    /// it is read only for a node that has one (``YAMLDocument/Node/hasTag``), and replaced
+    /// when a later tagged node takes its index.
+    private mutating func handOverStreamedItems(dropping: Bool) {
+        if !streamedItems.isEmpty { sink.take(items: streamedItems, of: &document) }
+        streamedItems.removeAll(keepingCapacity: true)
+        guard dropping else { return }
+        document.nodes.removeLast(document.nodes.count - streamStart.nodes)
+        document.children.removeLast(document.children.count - streamStart.children)
+        document.text.removeLast(document.text.count - streamStart.text)
     }
 
     /// YAML 1.1's merge key (`<<: *defaults`, `<<: [*a, *b]`): adds the entries of a mapping, or

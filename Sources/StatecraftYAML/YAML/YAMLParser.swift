@@ -23,10 +23,20 @@ package enum YAMLParser {
 
     /// Parses `bytes` into the flat form that the machine-file decoder reads.
     package static func parseDocument(_ bytes: [UInt8], limits: YAMLLimits = .default) throws(YAMLError) -> YAMLDocument {
+        var sink = NoSequenceItemSink()
+        return try parseDocument(bytes, limits: limits, streamingTo: &sink)
+    }
+
+    /// Parses `bytes`, handing the items of the top-level sequence that `sink` asks for to it
+    /// as they end instead of keeping them in the document (``SequenceItemSink``).
+    static func parseDocument<Sink: SequenceItemSink>(
+        _ bytes: [UInt8], limits: YAMLLimits, streamingTo sink: inout Sink
+    ) throws(YAMLError) -> YAMLDocument {
         try checkEncoding(bytes, limits: limits)
         // A UTF-8 byte order mark is allowed; libyaml, told the encoding, would read it as text.
         let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-        var builder = DocumentBuilder(limits: limits, bytes: bytes)
+        var builder = DocumentBuilder(limits: limits, bytes: bytes, sink: sink)
+        defer { sink = builder.sink }
         let result: Result<YAMLDocument, YAMLError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = yaml_parser_t()
             guard yaml_parser_initialize(&parser) != 0 else {

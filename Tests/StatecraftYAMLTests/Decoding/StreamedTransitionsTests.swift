@@ -1,0 +1,139 @@
+import Statecraft
+import Testing
+
+@testable import StatecraftYAML
+
+/// A machine file's transitions are decoded while the file is parsed, each as its item ends, and
+/// dropped from the document: what a user sees (transitions in file order, their positions, the
+/// problems in file order, anchors and tags) must be what decoding the whole document gave.
+struct StreamedTransitionsTests {
+    func load(_ text: String) -> MachineFile.LoadResult {
+        MachineFile.load(bytes: Array(text.utf8), defaultName: "test")
+    }
+
+    /// `input:from->to@line:column` for each transition.
+    func rows(_ result: MachineFile.LoadResult) -> [String] {
+        (result.definition?.transitions ?? []).map { transition in
+            let from: String
+            switch transition.source {
+            case .states(let names): from = names.map(\.name).joined(separator: ",")
+            case .anyNonFinal: from = "*"
+            case .anyNonFinalExcept: from = "*-"
+            }
+            return "\(transition.input.name):\(from)->\(transition.target?.name ?? "-")@\(transition.position)"
+        }
+    }
+
+    @Test func aLongListIsDecodedInOrderWithoutBeingKeptInTheDocument() throws {
+        let rows = (0..<1_000).map { "  - go | s\($0) => s\($0 + 1)" }
+        let text = "initial: s0\nstates: [\((0...1_000).map { "s\($0)" }.joined(separator: ", "))]\ntransitions:\n"
+            + rows.joined(separator: "\n") + "\n"
+        var decoder = MachineFileDecoder()
+        let document = try YAMLParser.parseDocument(Array(text.utf8), limits: .default, streamingTo: &decoder)
+        // The root, its keys, the states and the empty transitions list: none of the 1,000 rows.
+        #expect(document.nodes.count < 1_010, "\(document.nodes.count) nodes")
+        let decoded = decoder.decode(document, defaultName: "test")
+        let definition = try #require(decoded)
+        #expect(decoder.diagnostics.isEmpty, "\(decoder.diagnostics)")
+        #expect(definition.transitions.count == 1_000)
+        #expect(definition.transitions.first?.position == SourcePosition(line: 4, column: 5))
+        #expect(definition.transitions.last?.target?.name == "s1000")
+        #expect(definition.transitions.last?.position == SourcePosition(line: 1_003, column: 5))
+        // The same file read without streaming has every row in its document.
+        let whole = try YAMLParser.parseDocument(Array(text.utf8))
+        #expect(whole.nodes.count > 2_000)
+    }
+
+    @Test func fromAnItemWithAnAnchorOnTheRestStayInTheDocumentAndAliasesResolve() throws {
+        let result = load(
+            """
+            initial: a
+            context: { n: 0 }
+            states: [a, b, c]
+            transitions:
+              - go | a => b
+              - input: stop
+                from: &both [a, b]
+                to: c
+                when: &small n < 3
+              - input: back
+                from: *both
+                to: a
+                when: *small
+              - go | b => c
+            """)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        #expect(rows(result) == ["go:a->b@5:5", "stop:a,b->c@6:5", "back:a,b->a@10:5", "go:b->c@14:5"])
+        #expect(result.definition?.transitions[2].guardExpression?.text == "n < 3")
+        #expect(result.machine != nil)
+    }
+
+    @Test func anAnchorAfterManyItemsKeepsTheEarlierOnesDecodedAndTheLaterOnesResolved() throws {
+        // Items are handed over a few hundred at a time: an anchor after the first batches.
+        let rows = (0..<1_200).map { index in
+            switch index {
+            case 700: "  - &row go | s700 => s701"
+            case 1_100: "  - *row"
+            default: "  - go | s\(index) => s\(index + 1)"
+            }
+        }
+        let result = load(
+            "initial: s0\nstates: [\((0...1_200).map { "s\($0)" }.joined(separator: ", "))]\ntransitions:\n"
+                + rows.joined(separator: "\n") + "\n")
+        // The alias repeats row 700's (state, input) pair, which is reported where it is written.
+        let transitions = result.definition?.transitions ?? []
+        #expect(transitions.count == 1_200)
+        #expect(transitions.map(\.position.line) == (0..<1_200).map { $0 == 1_100 ? 704 : $0 + 4 })
+        #expect(transitions[1_100].target?.name == "s701")
+        #expect(transitions[1_199].target?.name == "s1200")
+    }
+
+    @Test func aTagInADroppedItemIsNotReadOnTheNodesAfterIt() throws {
+        // Dropping the item's nodes makes their indices free for the nodes after the list: its
+        // tag (`!!str`) must not be read on them, or a `[1, 2]` would read as a list of an int
+        // and a string.
+        let result = load(
+            """
+            initial: a
+            states: [a, b]
+            transitions:
+              - { from: a, input: !!str go, to: b }
+            context: { x: [1, 2], y: [3, 4], z: [5, 6] }
+            """)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        #expect(result.definition?.context.map { "\($0.name.name)=\($0.initialValue)" } == ["x=[1, 2]", "y=[3, 4]", "z=[5, 6]"])
+    }
+
+    @Test func problemsInTheListAndAroundItAreReportedInFileOrder() {
+        let found = load(
+            """
+            initial: a
+            transitions:
+              - go | a =>
+              - input: go
+                from: a
+                bogus: 1
+              - [go, a, b]
+            states:
+              a: { bogus: 1 }
+            inputs: [go, go]
+            """
+        ).diagnostics.map { "\($0.code.rawValue)@\($0.position.map(\.description) ?? "file")" }
+        #expect(found == ["invalid-row@3:12", "unknown-key@6:5", "wrong-kind@7:5", "unknown-key@9:8", "duplicate-input@10:14"], "\(found)")
+    }
+
+    @Test func transitionsBeforeTheStatesAndAFlowListLoadAndRun() throws {
+        let result = load(
+            """
+            transitions: [go | a => b, 'stop | b => a', { input: go, from: b, to: c }]
+            initial: a
+            states: [a, b, c]
+            """)
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        #expect(rows(result) == ["go:a->b@1:15", "stop:b->a@1:28", "go:b->c@1:45"])
+        let compiled = try #require(result.machine)
+        let machine = try FileMachine(compiled)
+        for input in ["go", "stop", "go", "go"] { _ = machine.send(input) }
+        #expect(machine.state == "c")
+    }
+}
