@@ -3,27 +3,40 @@ extension MachineLinter {
     /// A transition is shadowed when every source it names is covered by an earlier unguarded
     /// transition of the same input: it can never be taken.
     static func shadowedTransitions(_ machine: CompiledMachine, _ definition: MachineDefinition) -> [Diagnostic] {
-        // Per input, the line of the earliest unguarded transition leaving each state (0: none),
-        // in 32 bits: a large machine's table of lines is as large as its dispatch table.
-        var coveredAt = [[Int32]](repeating: [], count: machine.inputCount)
-        var covering = [Set<Int>?](repeating: nil, count: machine.transitions.count)
         let transitions = machine.transitions
+        // The transitions by input, each input's in file order (a counting sort), so that one
+        // row of lines serves every input in turn: a row per input was as large as a dense
+        // dispatch table (8 MB for 10,000 states and 200 inputs).
+        var starts = [Int](repeating: 0, count: machine.inputCount + 1)
+        for index in transitions.indices { starts[transitions[index].input + 1] += 1 }
+        for input in 0..<machine.inputCount { starts[input + 1] += starts[input] }
+        var byInput = [Int32](repeating: 0, count: transitions.count)
+        var filled = starts
         for index in transitions.indices {
             let input = transitions[index].input
-            let sources = transitions[index].sources
-            if coveredAt[input].isEmpty {
-                coveredAt[input] = [Int32](repeating: 0, count: machine.stateCount)
-            }
-            // The covering lines are gathered only for a warning: most transitions are not shadowed.
-            if !sources.isEmpty, sources.allSatisfy({ coveredAt[input][$0] != 0 }) {
-                covering[index] = Set(sources.map { Int(coveredAt[input][$0]) })
-            }
-            if transitions[index].guardExpression == nil {
-                let line = Int32(clamping: transitions[index].position.line)
-                for source in sources where coveredAt[input][source] == 0 {
-                    coveredAt[input][source] = line
+            byInput[filled[input]] = Int32(index)
+            filled[input] += 1
+        }
+        // For the input being checked: the line of the earliest unguarded transition leaving
+        // each state (0: none).
+        var coveredAt = [Int32](repeating: 0, count: machine.stateCount)
+        var covering = [Set<Int>?](repeating: nil, count: transitions.count)
+        for input in 0..<machine.inputCount {
+            let group = byInput[starts[input]..<starts[input + 1]]
+            for index in group.lazy.map({ Int($0) }) {
+                let sources = transitions[index].sources
+                // The covering lines are gathered only for a warning: most transitions are not shadowed.
+                if !sources.isEmpty, sources.allSatisfy({ coveredAt[$0] != 0 }) {
+                    covering[index] = Set(sources.map { Int(coveredAt[$0]) })
+                }
+                if transitions[index].guardExpression == nil {
+                    let line = Int32(clamping: transitions[index].position.line)
+                    for source in sources where coveredAt[source] == 0 {
+                        coveredAt[source] = line
+                    }
                 }
             }
+            for index in group { for source in transitions[Int(index)].sources { coveredAt[source] = 0 } }
         }
         return shadowWarnings(machine, definition, covering: covering)
     }
