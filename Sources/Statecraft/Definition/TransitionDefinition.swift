@@ -34,10 +34,11 @@ public struct TransitionDefinition: Sendable {
         @usableFromInline package var spelling: Int32
         @usableFromInline package var position: SourcePosition
 
-        static let none = CompactName(spelling: -1, position: .unknown)
+        package static let none = CompactName(spelling: -1, position: .unknown)
 
+        /// Spelling `spelling` of a transition's table, written at `position`.
         @usableFromInline
-        init(spelling: Int32, position: SourcePosition) {
+        package init(spelling: Int32, position: SourcePosition) {
             self.spelling = spelling
             self.position = position
         }
@@ -338,6 +339,27 @@ public struct TransitionDefinition: Sendable {
             WideNames(input: input, source: source, target: target, effects: effects), in: spellings, trusted: true,
             guardExpression: guardExpression, after: rare?.after, moreTargets: rare?.moreTargets ?? [], refusal: rare?.refusal,
             description: rare?.description)
+    }
+
+    /// A transition whose input, one source state, target and one effect are spellings of
+    /// `spellings` (``CompactName/none`` for no target or no effect): a decoder's row, built
+    /// without making a `Named` of each name.
+    @inlinable
+    package init(
+        compactInput input: CompactName, source: CompactName, target: CompactName, effect: CompactName,
+        when guardExpression: ExpressionSource?, at position: SourcePosition, spellings: SpellingTable
+    ) {
+        isInternal = false
+        isEventless = false
+        self.position = position
+        self.spellings = spellings
+        compactInput = input
+        compactSource = source
+        compactTarget = target
+        compactEffect = effect
+        rare = guardExpression.map {
+            RareParts(names: nil, guardExpression: $0, after: nil, moreTargets: [], refusal: nil, description: nil)
+        }
     }
 
     /// Every target, in the order written; empty for a transition that stays.

@@ -12,7 +12,7 @@ import Statecraft
 /// position; references and types are checked afterwards by ``MachineCompiler``. It reads the
 /// flat ``YAMLDocument``, and interns names: a state named on many rows is one `String`.
 ///
-/// The transitions are decoded while the file is parsed, a few hundred at a time
+/// The transitions are decoded while the file is parsed, some thousands at a time
 /// (``SequenceItemSink``), so that the document never holds them all; the rest is decoded from
 /// the document once it is whole.
 struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {

@@ -85,7 +85,7 @@ enum RowFormParser {
 
         // FROM => TO
         var sourceField = middleField
-        var target: Named?
+        var target: Name?
         if let arrow = text.arrowIndex(in: middleField) {
             sourceField = middleField.lowerBound..<arrow
             guard let name = text.singleName(in: (arrow + 2)..<middleField.upperBound, &spellings) else {
@@ -99,7 +99,7 @@ enum RowFormParser {
         // A field without a '*' names no '*' (most rows): its names need no comparing.
         let mentionsStar = text.firstIndex(of: "*", in: sourceField) != nil
         if mentionsStar {
-            let listed = sources.array
+            let listed = sources.all.map { $0.named(in: spellings) }
             if let quoted = listed.first(where: { $0.name == "\"*\"" || $0.name == "'*'" }) {
                 return .error(
                     .invalidRow, "a quoted \(quoted.name) is not the '*' that stands for every non-final state: write * without quotes in a row",
@@ -109,26 +109,85 @@ enum RowFormParser {
                 return .error(.invalidRow, "'*' stands for every non-final state and cannot be listed with others", at: listed[0].position)
             }
         }
-        let source: TransitionDefinition.StoredSource
-        switch sources {
-        case .one(let name) where mentionsStar && name.name == "*": source = .other(.anyNonFinal(name.position))
-        case .one(let name): source = .state(name)
-        case .many(let names): source = .other(.states(names))
-        }
 
-        var effects = NameList.many([])
+        var effects = Names.many([])
         if let effectsField {
             guard let listed = text.names(in: effectsField, &spellings), !listed.isEmpty else {
                 return fail("the third field lists effects separated by commas; \(form)", at: effectsField.lowerBound)
             }
             effects = listed
         }
+        let table = spellings.sharedSpellings()
+        // Most rows: one source state and at most one effect, kept as spellings without making
+        // a `Named` (and retaining its string) for any of their names.
+        if case .one(let source) = sources, !(mentionsStar && spellings.strings[source.spelling] == "*"), effects.count <= 1 {
+            transitions.append(
+                TransitionDefinition(
+                    compactInput: input.compact, source: source.compact, target: target?.compact ?? .none,
+                    effect: effects.first?.compact ?? .none, when: consume guardExpression, at: row.position, spellings: table))
+            return nil
+        }
+        let source: TransitionDefinition.StoredSource
+        switch sources {
+        case .one(let name) where mentionsStar && spellings.strings[name.spelling] == "*": source = .other(.anyNonFinal(name.position))
+        case .one(let name): source = .state(name.named(in: spellings))
+        case .many(let names): source = .other(.states(names.map { $0.named(in: spellings) }))
+        }
+        let effectList: NameList =
+            switch effects {
+            case .one(let name): .one(name.named(in: spellings))
+            case .many(let names): .many(names.map { $0.named(in: spellings) })
+            }
         // Each part handed over, not copied: a copy costs a retain and a release of its names.
         transitions.append(
             TransitionDefinition(
-                consume input, from: consume source, to: consume target, when: consume guardExpression, effects: consume effects,
-                at: row.position, spellings: spellings.sharedSpellings()))
+                input.named(in: spellings), from: consume source, to: target?.named(in: spellings), when: consume guardExpression,
+                effects: effectList, at: row.position, spellings: table))
         return nil
+    }
+
+    /// A name of a row: its spelling in the interner and where it is written. Most rows keep
+    /// their names as spellings, and never make a `Named` of them.
+    private struct Name {
+        var spelling: Int
+        var position: SourcePosition
+
+        var compact: TransitionDefinition.CompactName {
+            TransitionDefinition.CompactName(spelling: Int32(truncatingIfNeeded: spelling), position: position)
+        }
+
+        func named(in spellings: TextInterner) -> Named {
+            Named(spellings.strings[spelling], at: position, spelling: spelling)
+        }
+    }
+
+    /// The names of a field: one (most fields), or a list.
+    private enum Names {
+        case one(Name)
+        case many([Name])
+
+        var all: [Name] {
+            switch self {
+            case .one(let name): [name]
+            case .many(let names): names
+            }
+        }
+
+        var count: Int {
+            switch self {
+            case .one: 1
+            case .many(let names): names.count
+            }
+        }
+
+        var first: Name? {
+            switch self {
+            case .one(let name): name
+            case .many(let names): names.first
+            }
+        }
+
+        var isEmpty: Bool { count == 0 }
     }
 
     private static let form = "write a row as 'INPUT | FROM => TO [GUARD] | EFFECTS' (=> TO, [GUARD] and EFFECTS are optional)"
@@ -208,18 +267,18 @@ enum RowFormParser {
         }
 
         /// The one name of `field`; `nil` when it has none or several.
-        func singleName(in field: Range<Int>, _ spellings: inout TextInterner) -> Named? {
+        func singleName(in field: Range<Int>, _ spellings: inout TextInterner) -> Name? {
             guard firstIndex(of: ",", in: field) == nil else { return nil }
             return name(in: field, &spellings)
         }
 
         /// Comma-separated names; `nil` when one is empty (`a,,b`), none for a blank field.
-        func names(in field: Range<Int>, _ spellings: inout TextInterner) -> NameList? {
+        func names(in field: Range<Int>, _ spellings: inout TextInterner) -> Names? {
             guard var comma = firstIndex(of: ",", in: field) else {
                 // One name (most fields): kept without an array.
                 return name(in: field, &spellings).map { .one($0) } ?? .many([])
             }
-            var result: [Named] = []
+            var result: [Name] = []
             var start = field.lowerBound
             while true {
                 guard let name = name(in: start..<comma, &spellings) else { return nil }
@@ -234,13 +293,13 @@ enum RowFormParser {
         }
 
         /// The name in `part`, blanks around it trimmed; `nil` when it is blank.
-        private func name(in part: Range<Int>, _ spellings: inout TextInterner) -> Named? {
+        private func name(in part: Range<Int>, _ spellings: inout TextInterner) -> Name? {
             var first = part.lowerBound
             var end = part.upperBound
             while first < end, Self.isBlank(bytes[first]) { first += 1 }
             while end > first, Self.isBlank(bytes[end - 1]) { end -= 1 }
             guard first < end else { return nil }
-            return spellings.named(UnsafeRawBufferPointer(rebasing: scalar.text[first..<end]), at: position(first))
+            return Name(spelling: spellings.id(of: UnsafeRawBufferPointer(rebasing: scalar.text[first..<end])), position: position(first))
         }
 
         /// YAML folds a plain scalar's line breaks; what is left between names is spaces and tabs.

@@ -60,7 +60,7 @@ struct DocumentBuilder<Sink: SequenceItemSink> {
     private var streamedItems: [Int] = []
     /// Items are handed over in batches: parsing a batch and then decoding it keeps each in the
     /// cache, where handing over each item as it ends made decoding's name lookups miss it.
-    private static var itemsPerBatch: Int { 512 }
+    static var itemsPerBatch: Int { 4096 }
 
     init(limits: YAMLLimits, bytes: [UInt8], sink: Sink) {
         self.limits = limits

@@ -1,6 +1,6 @@
 /// A reader that takes the items of one long top-level sequence while the document is still
-/// being parsed, a few hundred at a time, so that the parser can forget them once they are
-/// read: a machine file's 100,000 transitions then cost the memory of a few hundred
+/// being parsed, some thousands at a time, so that the parser can forget them once they are
+/// read: a machine file's 100,000 transitions then cost the memory of a few thousand
 /// transitions' nodes, not of all of them.
 ///
 /// Only a sequence that is the value of a key of the root mapping is offered. An item that

@@ -11,31 +11,34 @@
 ///
 /// An open-addressing hash table of 8-byte slots, hashed like ``NameTable`` (the spelling's
 /// length and end words with random multipliers, so that a file cannot choose names that
-/// collide), that grows as spellings are added. A slot holds the id and 32 more bits of the
-/// hash, so that a probe compares bytes only when those agree: a large file's 10,000 names
-/// take a 256 KB table that stays in the cache, where slots holding the key words took 1.3 MB
-/// and most lookups missed it.
+/// collide), that grows as spellings are added. A slot holds where the spelling is and 32 more
+/// bits of the hash, so that a probe compares bytes only when those agree: a large file's
+/// 10,000 names take a 256 KB table that stays in the cache, where slots holding the key words
+/// took 1.3 MB and most lookups missed it. A spelling's length and id are stored just before
+/// its bytes, so that a lookup that finds it reads one place after the slot, not two.
 package struct TextInterner {
     private struct Slot {
         /// Bits of the hash that did not pick the slot.
         var tag: UInt32
-        /// The spelling's id + 1; 0 marks an empty slot.
-        var idPlusOne: UInt32
+        /// Where the spelling's header is in ``spellings``, + 1; 0 marks an empty slot.
+        var offsetPlusOne: UInt32
     }
 
-    /// Where a spelling lies in ``spellings``, by id.
-    private struct Extent {
-        var start: Int
-        var count: Int
+    /// Before each spelling's bytes in ``spellings``: its length and its id.
+    private struct Header {
+        var count: UInt32
+        var id: UInt32
+
+        static var size: Int { MemoryLayout<Header>.size }
     }
 
-    private var slots = [Slot](repeating: Slot(tag: 0, idPlusOne: 0), count: 64)
+    private var slots = [Slot](repeating: Slot(tag: 0, offsetPlusOne: 0), count: 64)
     /// 64 minus the table's size in bits: a hash's top bits pick the first slot.
     private var shift: UInt64 = 58
     private let seed = NameTable.Seed()
-    /// The spellings' bytes end to end (a `String` made from invalid UTF-8 would not keep them).
+    /// Each spelling's header and bytes, end to end (a `String` made from invalid UTF-8 would
+    /// not keep the bytes).
     private var spellings: [UInt8] = []
-    private var extents: [Extent] = []
     /// The spellings as strings, by id.
     package private(set) var strings: [String] = []
     /// The same, shared with the transitions decoded from them (``TransitionDefinition``), once
@@ -51,22 +54,21 @@ package struct TextInterner {
         let mask = slots.count &- 1
         var slot = Int(truncatingIfNeeded: hash >> shift)
         let found: Int? = slots.withUnsafeBufferPointer { slots in
-            extents.withUnsafeBufferPointer { extents in
-                spellings.withUnsafeBufferPointer { spellings in
-                    while true {
-                        let entry = slots[slot]
-                        if entry.idPlusOne == 0 { return nil }
-                        if entry.tag == tag {
-                            let id = Int(entry.idPlusOne) &- 1
-                            let extent = extents[id]
-                            if extent.count == text.count
-                                && (text.count == 0 || memcmp(spellings.baseAddress! + extent.start, text.baseAddress!, text.count) == 0)
-                            {
-                                return id
-                            }
+            spellings.withUnsafeBytes { spellings in
+                while true {
+                    let entry = slots[slot]
+                    if entry.offsetPlusOne == 0 { return nil }
+                    if entry.tag == tag {
+                        let offset = Int(entry.offsetPlusOne) &- 1
+                        let header = spellings.loadUnaligned(fromByteOffset: offset, as: Header.self)
+                        if Int(header.count) == text.count
+                            && (text.count == 0
+                                || memcmp(spellings.baseAddress! + offset + Header.size, text.baseAddress!, text.count) == 0)
+                        {
+                            return Int(header.id)
                         }
-                        slot = (slot &+ 1) & mask
                     }
+                    slot = (slot &+ 1) & mask
                 }
             }
         }
@@ -86,9 +88,11 @@ package struct TextInterner {
         if diverged { table = nil }
         strings.append(String(decoding: text, as: UTF8.self))
         if diverged { _ = sharedSpellings() } else { table?.append(strings[id]) }
-        extents.append(Extent(start: spellings.count, count: text.count))
+        let offset = spellings.count
+        precondition(offset + Header.size + text.count < Int(UInt32.max), "more spelling bytes than a text interner holds")
+        withUnsafeBytes(of: Header(count: UInt32(text.count), id: UInt32(id))) { spellings.append(contentsOf: $0) }
         spellings.append(contentsOf: text)
-        slots[slot] = Slot(tag: tag, idPlusOne: UInt32(id + 1))
+        slots[slot] = Slot(tag: tag, offsetPlusOne: UInt32(offset + 1))
         // At most half full, so that probe runs stay short.
         if strings.count * 2 > slots.count { grow() }
         return id
@@ -127,16 +131,19 @@ package struct TextInterner {
 
     /// Doubles the table, placing every spelling again.
     private mutating func grow() {
-        slots = [Slot](repeating: Slot(tag: 0, idPlusOne: 0), count: slots.count * 2)
+        slots = [Slot](repeating: Slot(tag: 0, offsetPlusOne: 0), count: slots.count * 2)
         shift -= 1
         let mask = slots.count - 1
         spellings.withUnsafeBytes { bytes in
-            for (id, extent) in extents.enumerated() {
-                let text = UnsafeRawBufferPointer(rebasing: bytes[extent.start..<(extent.start + extent.count)])
+            var offset = 0
+            while offset < bytes.count {
+                let count = Int(bytes.loadUnaligned(fromByteOffset: offset, as: Header.self).count)
+                let text = UnsafeRawBufferPointer(rebasing: bytes[(offset + Header.size)..<(offset + Header.size + count)])
                 let hash = NameTable.hash(NameTable.key(text), of: text, seed: seed)
                 var slot = Int(truncatingIfNeeded: hash >> shift)
-                while slots[slot].idPlusOne != 0 { slot = (slot + 1) & mask }
-                slots[slot] = Slot(tag: Self.tag(hash), idPlusOne: UInt32(id + 1))
+                while slots[slot].offsetPlusOne != 0 { slot = (slot + 1) & mask }
+                slots[slot] = Slot(tag: Self.tag(hash), offsetPlusOne: UInt32(offset + 1))
+                offset += Header.size + count
             }
         }
     }

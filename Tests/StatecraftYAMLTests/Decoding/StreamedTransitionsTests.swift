@@ -69,23 +69,25 @@ struct StreamedTransitionsTests {
     }
 
     @Test func anAnchorAfterManyItemsKeepsTheEarlierOnesDecodedAndTheLaterOnesResolved() throws {
-        // Items are handed over a few hundred at a time: an anchor after the first batches.
-        let rows = (0..<1_200).map { index in
+        // Items are handed over in batches: an anchor after the first two.
+        let batch = DocumentBuilder<MachineFileDecoder>.itemsPerBatch
+        let (count, anchored, alias) = (2 * batch + 500, 2 * batch + 100, 2 * batch + 300)
+        let rows = (0..<count).map { index in
             switch index {
-            case 700: "  - &row go | s700 => s701"
-            case 1_100: "  - *row"
+            case anchored: "  - &row go | s\(index) => s\(index + 1)"
+            case alias: "  - *row"
             default: "  - go | s\(index) => s\(index + 1)"
             }
         }
         let result = load(
-            "initial: s0\nstates: [\((0...1_200).map { "s\($0)" }.joined(separator: ", "))]\ntransitions:\n"
+            "initial: s0\nstates: [\((0...count).map { "s\($0)" }.joined(separator: ", "))]\ntransitions:\n"
                 + rows.joined(separator: "\n") + "\n")
-        // The alias repeats row 700's (state, input) pair, which is reported where it is written.
+        // The alias repeats the anchored row, whose position it keeps.
         let transitions = result.definition?.transitions ?? []
-        #expect(transitions.count == 1_200)
-        #expect(transitions.map(\.position.line) == (0..<1_200).map { $0 == 1_100 ? 704 : $0 + 4 })
-        #expect(transitions[1_100].target?.name == "s701")
-        #expect(transitions[1_199].target?.name == "s1200")
+        #expect(transitions.count == count)
+        #expect(transitions.map(\.position.line) == (0..<count).map { $0 == alias ? anchored + 4 : $0 + 4 })
+        #expect(transitions[alias].target?.name == "s\(anchored + 1)")
+        #expect(transitions[count - 1].target?.name == "s\(count)")
     }
 
     @Test func aTagInADroppedItemIsNotReadOnTheNodesAfterIt() throws {
