@@ -8,7 +8,12 @@ import Statecraft
 
 /// Turns libyaml events into a ``YAMLDocument``, enforcing the limits as it goes, and hands the
 /// items of a top-level sequence to `sink` as they end when it asks for them.
-struct DocumentBuilder<Sink: SequenceItemSink> {
+///
+/// The sink is an existential, not a generic parameter: a generic builder's copies and
+/// destruction made its type's metadata at run time, which cost a small machine's start-up
+/// 160,000 instructions, where a call through the existential per batch of items costs nothing
+/// that shows.
+struct DocumentBuilder {
     /// An open sequence or mapping, whose children so far are `pending[start...]` (a mapping's
     /// keys and values alternating).
     private struct Frame {
@@ -35,7 +40,7 @@ struct DocumentBuilder<Sink: SequenceItemSink> {
         /// Whether this sequence's items go to the sink instead of into the document.
         var streamsItems = false
 
-        static var keysScanned: Int { 8 }
+        static let keysScanned = 8
     }
 
     let limits: YAMLLimits
@@ -52,7 +57,7 @@ struct DocumentBuilder<Sink: SequenceItemSink> {
     /// Anchors defined so far, redefinitions included.
     private var anchorsDefined = 0
     /// Takes the items of a streamed sequence.
-    private(set) var sink: Sink
+    private(set) var sink: any SequenceItemSink
     /// How large the document was when the streamed sequence opened: each batch of items handed
     /// over is dropped back to it.
     private var streamStart: (nodes: Int, children: Int, text: Int, anchorsDefined: Int) = (0, 0, 0, 0)
@@ -62,7 +67,7 @@ struct DocumentBuilder<Sink: SequenceItemSink> {
     /// cache, where handing over each item as it ends made decoding's name lookups miss it.
     static var itemsPerBatch: Int { 4096 }
 
-    init(limits: YAMLLimits, bytes: [UInt8], sink: Sink) {
+    init(limits: YAMLLimits, bytes: [UInt8], sink: any SequenceItemSink) {
         self.limits = limits
         self.bytes = bytes
         self.sink = sink

@@ -36,7 +36,8 @@ package enum YAMLParser {
         // A UTF-8 byte order mark is allowed; libyaml, told the encoding, would read it as text.
         let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         var builder = DocumentBuilder(limits: limits, bytes: bytes, sink: sink)
-        defer { sink = builder.sink }
+        // The builder's sink is the value handed to it, of the type it was handed as.
+        defer { if let streamed = builder.sink as? Sink { sink = streamed } }
         let result: Result<YAMLDocument, YAMLError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = yaml_parser_t()
             guard yaml_parser_initialize(&parser) != 0 else {

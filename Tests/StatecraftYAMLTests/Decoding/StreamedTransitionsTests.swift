@@ -70,7 +70,7 @@ struct StreamedTransitionsTests {
 
     @Test func anAnchorAfterManyItemsKeepsTheEarlierOnesDecodedAndTheLaterOnesResolved() throws {
         // Items are handed over in batches: an anchor after the first two.
-        let batch = DocumentBuilder<MachineFileDecoder>.itemsPerBatch
+        let batch = DocumentBuilder.itemsPerBatch
         let (count, anchored, alias) = (2 * batch + 500, 2 * batch + 100, 2 * batch + 300)
         let rows = (0..<count).map { index in
             switch index {
