@@ -145,7 +145,7 @@ struct DocumentBuilder {
             let index = document.nodes.count
             if let tag = scalar.tag { document.tags[index] = String(cString: tag) }
             let start = Int(event.start_mark.index)
-            let isInSource = style == .plain && isWritten(value, at: start, to: Int(event.end_mark.index))
+            let isInSource = style == .plain && Self.isWritten(value, at: start, to: Int(event.end_mark.index), in: bytes)
             document.nodes.append(
                 YAMLDocument.Node(
                     kind: .scalar, style: style, isASCII: Self.isASCII(value), hasTag: scalar.tag != nil, isInSource: isInSource,
@@ -194,7 +194,10 @@ struct DocumentBuilder {
     /// Whether a scalar's `value` is the source's bytes between its marks, as a plain scalar on
     /// one line is: then the document reads it there instead of copying it. A value libyaml
     /// changed (a folded line break) differs from them, and is copied.
-    private func isWritten(_ value: UnsafeBufferPointer<UInt8>, at start: Int, to end: Int) -> Bool {
+    ///
+    /// This and ``keysEqual(_:_:in:)`` are static: an instance method called from the builder's
+    /// mutating ones copied the whole builder, its sink included, on every scalar and key.
+    private static func isWritten(_ value: UnsafeBufferPointer<UInt8>, at start: Int, to end: Int, in bytes: [UInt8]) -> Bool {
         guard let base = value.baseAddress, end - start == value.count, start >= 0, end <= bytes.count else { return false }
         return bytes.withUnsafeBytes { memcmp($0.baseAddress! + start, base, value.count) == 0 }
     }
@@ -328,7 +331,7 @@ struct DocumentBuilder {
         let start = stack[top].start
         let keys = stride(from: start, to: pending.count, by: 2)
         if (pending.count - start) / 2 < Frame.keysScanned {
-            return keys.first { keysEqual(pending[$0], key) }.map { pending[$0] }
+            return keys.first { Self.keysEqual(pending[$0], key, in: document) }.map { pending[$0] }
         }
         if stack[top].keysByText == nil && document[key].isASCII {
             if stack[top].keyNodes.isEmpty {
@@ -347,7 +350,7 @@ struct DocumentBuilder {
     }
 
     /// Whether two keys are equal as strings: ASCII ones by their bytes.
-    private func keysEqual(_ a: Int, _ b: Int) -> Bool {
+    private static func keysEqual(_ a: Int, _ b: Int, in document: YAMLDocument) -> Bool {
         let (first, second) = (document[a], document[b])
         guard first.isASCII && second.isASCII else { return document.string(a) == document.string(b) }
         return first.count == second.count
