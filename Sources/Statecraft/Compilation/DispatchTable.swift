@@ -265,9 +265,10 @@ struct DispatchTable: Sendable {
         var unlisted = [Int32](repeating: 0, count: inputCount)
         var ends = [Int32](repeating: 0, count: inputCount)
         let dense = isDense(stateCount: stateCount, inputCount: inputCount, pairs: pairTransitions.count)
-        // A sparse table's rows take some two and a half cells per pair where they interleave
-        // (the generated machine of docs/performance.md): room for four, so that the cells are
-        // not copied as they grow. Room never written costs no memory.
+        // Laid over each other's gaps, a sparse table's rows take a few cells per pair (the
+        // generated machine of docs/performance.md: 245,000 for its 100,000 transitions): room
+        // for four, so that the cells are not copied as they grow. Room never written costs no
+        // memory.
         var packing = RowPacking(
             inputCount: inputCount, cellsAtLeast: dense ? stateCount * inputCount : min(stateCount * inputCount, 4 * pairTransitions.count))
         var rows: [Row] = []

@@ -47,9 +47,10 @@ struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {
         swap(&spellings, &document.spellings)
     }
 
-    /// The lines from `offset` to the end of `source`: room for the transitions of a block
-    /// list that starts there, one per line at most. Room never written costs no memory, where
-    /// growing by doubling would copy the whole array and, for a moment, hold it twice.
+    /// The lines from `offset` to the end of `source`: room for the transitions of a block list
+    /// that starts there, which has at most one per line (a flow list on fewer lines grows as
+    /// it must). Room never written costs no memory, where growing by doubling would copy the
+    /// whole array and, for a moment, hold it twice.
     private static func lineCount(after offset: Int, in source: [UInt8]) -> Int {
         source.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress else { return 1 }
