@@ -90,6 +90,22 @@ struct StreamedTransitionsTests {
         #expect(transitions[count - 1].target?.name == "s\(count)")
     }
 
+    @Test func aBrokenFileAfterDroppedBatchesIsOneErrorWhereItBreaks() {
+        // Past the first two batches, whose nodes are dropped: a duplicate key in a mapping
+        // item names both lines, and a syntax error its own place, as in a whole document.
+        let batch = DocumentBuilder.itemsPerBatch
+        let rows = (0..<(2 * batch + 10)).map { "  - go | s\($0) => s\($0 + 1)" }.joined(separator: "\n")
+        let head = "initial: s0\nstates: [s0]\ntransitions:\n" + rows + "\n"
+        let rowsEnd = 2 * batch + 13  // the last row's line
+        let duplicate = load(head + "  - input: go\n    from: s0\n    from: s1\n").diagnostics
+        #expect(duplicate.map(\.code) == [.duplicateKey])
+        #expect(duplicate.first?.position == SourcePosition(line: rowsEnd + 3, column: 5))
+        #expect(duplicate.first?.message == "duplicate key 'from' (first at line \(rowsEnd + 2), again at line \(rowsEnd + 3))")
+        let syntax = load(head + "  - [go, \n").diagnostics
+        #expect(syntax.map(\.code) == [.yamlSyntax])
+        #expect((syntax.first?.position?.line ?? 0) > rowsEnd)
+    }
+
     @Test func aTagInADroppedItemIsNotReadOnTheNodesAfterIt() throws {
         // Dropping the item's nodes makes their indices free for the nodes after the list: its
         // tag (`!!str`) must not be read on them, or a `[1, 2]` would read as a list of an int
