@@ -3,9 +3,10 @@ import Testing
 
 @testable import StatecraftYAML
 
-/// A machine file's transitions are decoded while the file is parsed, each as its item ends, and
-/// dropped from the document: what a user sees (transitions in file order, their positions, the
-/// problems in file order, anchors and tags) must be what decoding the whole document gave.
+/// A machine file's transitions are decoded while the file is parsed, in batches as their items
+/// end, and dropped from the document: what a user sees (transitions in file order, their
+/// positions, the problems in file order, anchors and tags) must be what decoding the whole
+/// document gave.
 struct StreamedTransitionsTests {
     func load(_ text: String) -> MachineFile.LoadResult {
         MachineFile.load(bytes: Array(text.utf8), defaultName: "test")
