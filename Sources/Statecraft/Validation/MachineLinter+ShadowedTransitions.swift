@@ -22,8 +22,8 @@ extension MachineLinter {
         var coveredAt = [Int32](repeating: 0, count: machine.stateCount)
         var covering = [Set<Int>?](repeating: nil, count: transitions.count)
         for input in 0..<machine.inputCount {
-            let group = byInput[starts[input]..<starts[input + 1]]
-            for index in group.lazy.map({ Int($0) }) {
+            let group = byInput[starts[input]..<starts[input + 1]].map { Int($0) }
+            for index in group {
                 let sources = transitions[index].sources
                 // The covering lines are gathered only for a warning: most transitions are not shadowed.
                 if !sources.isEmpty, sources.allSatisfy({ coveredAt[$0] != 0 }) {
@@ -36,7 +36,7 @@ extension MachineLinter {
                     }
                 }
             }
-            for index in group { for source in transitions[Int(index)].sources { coveredAt[source] = 0 } }
+            for index in group { for source in transitions[index].sources { coveredAt[source] = 0 } }
         }
         return shadowWarnings(machine, definition, covering: covering)
     }

@@ -117,10 +117,13 @@ enum RowFormParser {
             }
             effects = listed
         }
+        // A lone `*`: every non-final state.
+        var anyState: Name?
+        if mentionsStar, case .one(let name) = sources, spellings.strings[name.spelling] == "*" { anyState = name }
         let table = spellings.sharedSpellings()
         // Most rows: one source state and at most one effect, kept as spellings without making
         // a `Named` (and retaining its string) for any of their names.
-        if case .one(let source) = sources, !(mentionsStar && spellings.strings[source.spelling] == "*"), effects.count <= 1 {
+        if case .one(let source) = sources, anyState == nil, effects.count <= 1 {
             transitions.append(
                 TransitionDefinition(
                     compactInput: input.compact, source: source.compact, target: target?.compact ?? .none,
@@ -129,7 +132,7 @@ enum RowFormParser {
         }
         let source: TransitionDefinition.StoredSource
         switch sources {
-        case .one(let name) where mentionsStar && spellings.strings[name.spelling] == "*": source = .other(.anyNonFinal(name.position))
+        case .one(let name) where anyState != nil: source = .other(.anyNonFinal(name.position))
         case .one(let name): source = .state(name.named(in: spellings))
         case .many(let names): source = .other(.states(names.map { $0.named(in: spellings) }))
         }
