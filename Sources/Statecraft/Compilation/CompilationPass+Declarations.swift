@@ -107,9 +107,9 @@ extension CompilationPass {
             for name in states[index].entry { mention(name) }
             for name in states[index].defaultEffects { mention(name) }
         }
-        // Through a buffer, and without the array ``TransitionDefinition/effects`` makes of one effect.
+        // Through a buffer, and without the array ``TransitionDefinition/effects`` makes.
         definition.transitions.withUnsafeBufferPointer { transitions in
-            for index in transitions.indices { transitions[index].effectList.forEach { mention($0) } }
+            for index in transitions.indices { transitions[index].forEachEffect { mention($0) } }
         }
         firstMentions.sort { ($0.name.position, $0.order) < ($1.name.position, $1.order) }
         for (name, _) in firstMentions {

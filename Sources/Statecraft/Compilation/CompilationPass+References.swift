@@ -36,15 +36,34 @@ extension CompilationPass {
                 let moreTargets = transitions[index].moreTargets.isEmpty ? [] : transitions[index].moreTargets.map { stateResolver.id(of: $0) }
                 // A decoder's compactly kept names: resolved by spelling, without making them.
                 if isCompact, let spellings {
-                    if let id = stateResolver.id(ofSpelling: transitions[index].compactSource.spelling, in: spellings) {
-                        sources = sourceLists.list(of: id)
+                    let firstSource = stateResolver.id(ofSpelling: transitions[index].compactSource.spelling, in: spellings)
+                    if transitions[index].moreSourceCount == 0 {
+                        if let firstSource { sources = sourceLists.list(of: firstSource) } else { hasUndefinedSource = true }
                     } else {
-                        hasUndefinedSource = true
+                        // Several: each state once, in order, as for the names of a box.
+                        if let firstSource { sources.append(firstSource) } else { hasUndefinedSource = true }
+                        for name in transitions[index].moreCompactSources {
+                            if let id = stateResolver.id(ofSpelling: name.spelling, in: spellings) {
+                                if !sources.contains(id) { sources.append(id) }
+                            } else {
+                                hasUndefinedSource = true
+                            }
+                        }
+                        sources = sourceLists.list(sources)
                     }
                     let targetSpelling = transitions[index].compactTarget.spelling
                     target = targetSpelling < 0 ? -1 : stateResolver.id(ofSpelling: targetSpelling, in: spellings)
                     let effectSpelling = transitions[index].compactEffect.spelling
-                    if effectSpelling >= 0, let id = effectResolver.id(ofSpelling: effectSpelling, in: spellings) { effects = effectLists.list(of: id) }
+                    if transitions[index].moreEffectCount == 0 {
+                        if effectSpelling >= 0, let id = effectResolver.id(ofSpelling: effectSpelling, in: spellings) { effects = effectLists.list(of: id) }
+                    } else {
+                        // Undefined effects are left out, as for the names of a box (the declarations report them).
+                        if let id = effectResolver.id(ofSpelling: effectSpelling, in: spellings) { effects.append(id) }
+                        for name in transitions[index].moreCompactEffects {
+                            if let id = effectResolver.id(ofSpelling: name.spelling, in: spellings) { effects.append(id) }
+                        }
+                        effects = effectLists.list(effects)
+                    }
                 } else {
                     switch transitions[index].storedSource {
                     case .state(let name):

@@ -43,7 +43,7 @@ extension CompilationPass {
                 } else {
                     input = references[index].input ?? self.input(transitions[index].input, role: "transition")
                 }
-                // A compactly kept source is one state: read only when it is undefined.
+                // A compactly kept source is one state or a list of states: read only when one is undefined.
                 switch transitions[index].spellings == nil || references[index].hasUndefinedSource ? transitions[index].storedSource : nil {
                 case .state(let name) where references[index].hasUndefinedSource:
                     _ = state(name, role: "transition")

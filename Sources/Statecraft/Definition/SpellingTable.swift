@@ -9,12 +9,28 @@
 package final class SpellingTable: @unchecked Sendable {
     /// The spellings, by id.
     @exclusivity(unchecked) package private(set) var strings: [String] = []
+    /// The source states and effects after the first of each, of the transitions that keep
+    /// their names here (``TransitionDefinition/moreNamesStart``).
+    @usableFromInline @exclusivity(unchecked) package private(set) var moreNames: [TransitionDefinition.CompactName] = []
 
     package init() {}
 
     /// Adds the next spelling; its id is the number of spellings before it.
     package func append(_ string: String) {
         strings.append(string)
+    }
+
+    /// Appends a transition's further source states, then its further effects, to
+    /// ``moreNames``; where they start.
+    @inlinable
+    package func appendMoreNames(
+        _ sources: some Collection<TransitionDefinition.CompactName>, _ effects: some Collection<TransitionDefinition.CompactName>
+    ) -> Int32 {
+        let start = moreNames.count
+        precondition(start + sources.count + effects.count <= Int(Int32.max), "more names than a spelling table holds")
+        moreNames.append(contentsOf: sources)
+        moreNames.append(contentsOf: effects)
+        return Int32(start)
     }
 
     /// Whether `named` is kept here: a spelling of this table, for that very name.

@@ -16,16 +16,25 @@ public struct TransitionDefinition: Sendable {
     public var isInternal: Bool
     /// Taken as soon as its guard holds, without an input (a mapping without `input` or `after`).
     public var isEventless: Bool
+    /// With ``spellings``: how many source states and effects after the first of each are kept
+    /// in the table's ``SpellingTable/moreNames``, from ``moreNamesStart`` (sources first).
+    /// Declared here, where the flags leave room, so that the transition stays at 80 bytes.
+    @usableFromInline package private(set) var moreSourceCount: UInt8
+    @usableFromInline package private(set) var moreEffectCount: UInt8
     /// Where the transition is written (the row, or the mapping's first key).
     public var position: SourcePosition
+    @usableFromInline package private(set) var moreNamesStart: Int32
 
     // MARK: - Compact storage
 
     // A large machine has a transition per row: most have an input, one source state, a target
     // or none, one effect or none, and no guard, delay, extra targets, refusal or description.
-    // A decoder's such row keeps its four names as spellings of the decoder's table (4 bytes and
-    // a position each, no `String` retained) and nothing else: 80 bytes. Any other transition
-    // keeps its names, and every transition its rare parts, in one box.
+    // A decoder's row keeps its names as spellings of the decoder's table (4 bytes and a
+    // position each, no `String` retained): the input, the first source state, the target and
+    // the first effect in place, further source states and effects in the table's list of more
+    // names. That is 80 bytes, and 12 more per further name. Any other transition (`*`, a `not`
+    // list, names given by Swift code or changed after decoding) keeps its names, and every
+    // transition its rare parts, in one box.
 
     /// A name kept as a spelling of ``spellings``; spelling -1 when there is none (no target, no
     /// effect) or it is kept in ``rare``.
@@ -43,6 +52,7 @@ public struct TransitionDefinition: Sendable {
             self.position = position
         }
 
+        @usableFromInline
         init(_ named: Named) {
             self.init(spelling: Int32(truncatingIfNeeded: named.spelling), position: named.position)
         }
@@ -114,9 +124,13 @@ public struct TransitionDefinition: Sendable {
         }
     }
 
+    /// The most source states, and the most effects, after the first that a transition keeps
+    /// in its table; a transition with more keeps its names in a box.
+    @inlinable package static var maximumMoreNames: Int { Int(UInt8.max) }
+
     /// The table of the compact names; `nil` when the names are in ``rare``.
     @usableFromInline package private(set) var spellings: SpellingTable?
-    /// With ``spellings``: the input, the one source state, the target and the one effect
+    /// With ``spellings``: the input, the first source state, the target and the first effect
     /// (spelling -1: none).
     @usableFromInline package private(set) var compactInput: CompactName
     @usableFromInline package private(set) var compactSource: CompactName
@@ -131,10 +145,21 @@ public struct TransitionDefinition: Sendable {
         if let names = rare?.names { return names }
         let spellings = spellings!
         return WideNames(
-            input: spellings.named(compactInput.spelling, at: compactInput.position),
-            source: .state(spellings.named(compactSource.spelling, at: compactSource.position)),
+            input: spellings.named(compactInput.spelling, at: compactInput.position), source: storedSource,
             target: compactTarget.spelling < 0 ? nil : spellings.named(compactTarget.spelling, at: compactTarget.position),
-            effects: compactEffect.spelling < 0 ? .many([]) : .one(spellings.named(compactEffect.spelling, at: compactEffect.position)))
+            effects: effectList)
+    }
+
+    /// With ``spellings``: the source states after the first, in order.
+    package var moreCompactSources: ArraySlice<CompactName> {
+        let start = Int(moreNamesStart)
+        return spellings!.moreNames[start..<start + Int(moreSourceCount)]
+    }
+
+    /// With ``spellings``: the effects after the first, in order.
+    package var moreCompactEffects: ArraySlice<CompactName> {
+        let start = Int(moreNamesStart) + Int(moreSourceCount)
+        return spellings!.moreNames[start..<start + Int(moreEffectCount)]
     }
 
     /// Keeps `names` and the rare parts: compactly when every name is a spelling of
@@ -151,6 +176,7 @@ public struct TransitionDefinition: Sendable {
             names.target.map(holds) ?? true, names.effects.count <= 1, names.effects.first.map(holds) ?? true
         {
             self.spellings = spellings
+            setMoreNames(sources: 0, effects: 0, start: 0)
             compactInput = CompactName(names.input)
             compactSource = CompactName(source)
             compactTarget = names.target.map(CompactName.init) ?? .none
@@ -158,6 +184,7 @@ public struct TransitionDefinition: Sendable {
             rare = .box(names: nil, guardExpression: guardExpression, after: after, moreTargets: moreTargets, refusal: refusal, description: description)
         } else {
             self.spellings = nil
+            setMoreNames(sources: 0, effects: 0, start: 0)
             compactInput = .none
             compactSource = .none
             compactTarget = .none
@@ -167,6 +194,13 @@ public struct TransitionDefinition: Sendable {
     }
 
     /// Keeps the names and rare parts again after one of them changed.
+    @usableFromInline
+    mutating func setMoreNames(sources: Int, effects: Int, start: Int32) {
+        moreSourceCount = UInt8(sources)
+        moreEffectCount = UInt8(effects)
+        moreNamesStart = start
+    }
+
     mutating func restore(
         names: WideNames? = nil, guardExpression: ExpressionSource?? = nil, after: Delay?? = nil, moreTargets: [Named]? = nil,
         refusal: String?? = nil, description: String?? = nil
@@ -202,13 +236,41 @@ public struct TransitionDefinition: Sendable {
     /// The states it leaves from, as stored.
     package var storedSource: StoredSource {
         guard let spellings else { return rare!.names!.source }
-        return .state(spellings.named(compactSource.spelling, at: compactSource.position))
+        let first = spellings.named(compactSource.spelling, at: compactSource.position)
+        if moreSourceCount == 0 { return .state(first) }
+        return .other(.states([first] + moreCompactSources.map { spellings.named($0.spelling, at: $0.position) }))
     }
 
     /// ``effects``, as stored.
     package var effectList: NameList {
         guard let spellings else { return rare!.names!.effects }
-        return compactEffect.spelling < 0 ? .many([]) : .one(spellings.named(compactEffect.spelling, at: compactEffect.position))
+        if compactEffect.spelling < 0 { return .many([]) }
+        let first = spellings.named(compactEffect.spelling, at: compactEffect.position)
+        if moreEffectCount == 0 { return .one(first) }
+        return .many([first] + moreCompactEffects.map { spellings.named($0.spelling, at: $0.position) })
+    }
+
+    /// Calls `body` with each effect in order, without making an array of them.
+    package func forEachEffect(_ body: (Named) throws -> Void) rethrows {
+        guard let spellings else { return try rare!.names!.effects.forEach(body) }
+        guard compactEffect.spelling >= 0 else { return }
+        try body(spellings.named(compactEffect.spelling, at: compactEffect.position))
+        for name in moreCompactEffects { try body(spellings.named(name.spelling, at: name.position)) }
+    }
+
+    /// Calls `body` with each source state the transition lists, in order, without making an
+    /// array of them; with none for `*` and `not`.
+    package func forEachListedSource(_ body: (Named) throws -> Void) rethrows {
+        guard let spellings else {
+            switch rare!.names!.source {
+            case .state(let name): try body(name)
+            case .other(.states(let names)): try names.forEach(body)
+            case .other: break
+            }
+            return
+        }
+        try body(spellings.named(compactSource.spelling, at: compactSource.position))
+        for name in moreCompactSources { try body(spellings.named(name.spelling, at: name.position)) }
     }
 
     /// The states it leaves from.
@@ -281,7 +343,10 @@ public struct TransitionDefinition: Sendable {
     ) {
         self.isInternal = isInternal
         self.isEventless = isEventless
+        moreSourceCount = 0
+        moreEffectCount = 0
         self.position = position
+        moreNamesStart = 0
         spellings = nil
         compactInput = CompactName(spelling: -1, position: .unknown)
         compactSource = CompactName(spelling: -1, position: .unknown)
@@ -305,7 +370,10 @@ public struct TransitionDefinition: Sendable {
     ) {
         self.isInternal = isInternal
         self.isEventless = isEventless
+        moreSourceCount = 0
+        moreEffectCount = 0
         self.position = position
+        moreNamesStart = 0
         self.spellings = nil
         let none = CompactName(spelling: -1, position: .unknown)
         compactInput = none
@@ -313,27 +381,25 @@ public struct TransitionDefinition: Sendable {
         compactTarget = none
         compactEffect = none
         self.rare = nil
-        // A row's names, handed over as spellings: kept without making a box of names first.
-        if let spellings, input.spelling >= 0, case .state(let sourceName) = source, sourceName.spelling >= 0, (target?.spelling ?? 0) >= 0 {
-            var effect = none
-            switch effects {
-            case .one(let name) where name.spelling >= 0: effect = CompactName(spelling: Int32(truncatingIfNeeded: name.spelling), position: name.position)
-            case .many(let names) where names.isEmpty: break
-            default: effect.spelling = -2
+        // A decoder's names, handed over as spellings: kept without making a box of names first.
+        if let spellings, input.spelling >= 0, (target?.spelling ?? 0) >= 0, let sources = Self.spelled(source),
+            let effectNames = Self.spelled(effects)
+        {
+            self.spellings = spellings
+            compactInput = CompactName(input)
+            compactSource = CompactName(sources.first)
+            if let target { compactTarget = CompactName(target) }
+            if let effect = effectNames.first { compactEffect = CompactName(effect) }
+            if !sources.more.isEmpty || !effectNames.more.isEmpty {
+                let start = spellings.appendMoreNames(sources.more.lazy.map(CompactName.init), effectNames.more.lazy.map(CompactName.init))
+                setMoreNames(sources: sources.more.count, effects: effectNames.more.count, start: start)
             }
-            if effect.spelling >= -1 {
-                self.spellings = spellings
-                compactInput = CompactName(spelling: Int32(truncatingIfNeeded: input.spelling), position: input.position)
-                compactSource = CompactName(spelling: Int32(truncatingIfNeeded: sourceName.spelling), position: sourceName.position)
-                if let target { compactTarget = CompactName(spelling: Int32(truncatingIfNeeded: target.spelling), position: target.position) }
-                compactEffect = effect
-                if guardExpression != nil || rare != nil {
-                    self.rare = RareParts(
-                        names: nil, guardExpression: guardExpression, after: rare?.after, moreTargets: rare?.moreTargets ?? [],
-                        refusal: rare?.refusal, description: rare?.description)
-                }
-                return
+            if guardExpression != nil || rare != nil {
+                self.rare = RareParts(
+                    names: nil, guardExpression: guardExpression, after: rare?.after, moreTargets: rare?.moreTargets ?? [],
+                    refusal: rare?.refusal, description: rare?.description)
             }
+            return
         }
         store(
             WideNames(input: input, source: source, target: target, effects: effects), in: spellings, trusted: true,
@@ -341,17 +407,50 @@ public struct TransitionDefinition: Sendable {
             description: rare?.description)
     }
 
-    /// A transition whose input, one source state, target and one effect are spellings of
-    /// `spellings` (``CompactName/none`` for no target or no effect): a decoder's row, built
-    /// without making a `Named` of each name.
+    /// Source states given as spellings, as a compact transition keeps them: the first, and the
+    /// rest; `nil` for `*`, `not`, a name without a spelling, an empty list or a list too long.
+    @inlinable
+    static func spelled(_ source: StoredSource) -> (first: Named, more: ArraySlice<Named>)? {
+        switch source {
+        case .state(let name) where name.spelling >= 0: (name, [])
+        case .other(.states(let names)): spelled(names).flatMap { first, more in first.map { ($0, more) } }
+        default: nil
+        }
+    }
+
+    /// Effects given as spellings: the first (`nil`: none) and the rest; `nil` for a name
+    /// without a spelling or a list too long.
+    @inlinable
+    static func spelled(_ effects: NameList) -> (first: Named?, more: ArraySlice<Named>)? {
+        switch effects {
+        case .one(let name): name.spelling >= 0 ? (name, []) : nil
+        case .many(let names): spelled(names)
+        }
+    }
+
+    @inlinable
+    static func spelled(_ names: [Named]) -> (first: Named?, more: ArraySlice<Named>)? {
+        guard names.count <= maximumMoreNames + 1, names.allSatisfy({ $0.spelling >= 0 }) else { return nil }
+        return (names.first, names.dropFirst())
+    }
+
+    /// A transition whose names are spellings of `spellings` (``CompactName/none`` for no
+    /// target or no effect; no `moreEffects` without an `effect`): a decoder's row, built without
+    /// making a `Named` of each name. At most ``maximumMoreNames`` more sources and more effects.
     @inlinable
     package init(
-        compactInput input: CompactName, source: CompactName, target: CompactName, effect: CompactName,
+        compactInput input: CompactName, source: CompactName, moreSources: some Collection<CompactName> = EmptyCollection(),
+        target: CompactName, effect: CompactName, moreEffects: some Collection<CompactName> = EmptyCollection(),
         when guardExpression: ExpressionSource?, at position: SourcePosition, spellings: SpellingTable
     ) {
+        precondition(moreSources.count <= Self.maximumMoreNames && moreEffects.count <= Self.maximumMoreNames)
+        precondition(moreEffects.isEmpty || effect.spelling >= 0)
         isInternal = false
         isEventless = false
+        moreSourceCount = UInt8(truncatingIfNeeded: moreSources.count)
+        moreEffectCount = UInt8(truncatingIfNeeded: moreEffects.count)
         self.position = position
+        moreNamesStart = moreSources.isEmpty && moreEffects.isEmpty ? 0 : spellings.appendMoreNames(moreSources, moreEffects)
         self.spellings = spellings
         compactInput = input
         compactSource = source

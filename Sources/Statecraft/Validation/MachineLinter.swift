@@ -194,7 +194,7 @@ public enum MachineLinter {
         var users = SpellingMemo<String>()
         let transitions = definition.transitions
         for index in transitions.indices {
-            transitions[index].effectList.forEach { effect in
+            transitions[index].forEachEffect { effect in
                 mention(effect, by: {
                     guard transitions[index].after == nil else { return "this '\(transitions[index].trigger)' transition" }
                     let input = transitions[index].input
@@ -224,13 +224,7 @@ public enum MachineLinter {
         var isFinal = SpellingMemo<Bool>()
         let transitions = definition.transitions
         for index in transitions.indices {
-            let sources: NameList
-            switch transitions[index].storedSource {
-            case .state(let name): sources = .one(name)
-            case .other(.states(let names)): sources = .many(names)
-            case .other: continue
-            }
-            sources.forEach { source in
+            transitions[index].forEachListedSource { source in
                 let final: Bool
                 if let known = isFinal.remembered(source) {
                     final = known

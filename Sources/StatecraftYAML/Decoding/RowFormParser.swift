@@ -121,13 +121,15 @@ enum RowFormParser {
         var anyState: Name?
         if mentionsStar, case .one(let name) = sources, spellings.strings[name.spelling] == "*" { anyState = name }
         let table = spellings.sharedSpellings()
-        // Most rows: one source state and at most one effect, kept as spellings without making
-        // a `Named` (and retaining its string) for any of their names.
-        if case .one(let source) = sources, anyState == nil, effects.count <= 1 {
+        // Every row but `*`: kept as spellings, without making a `Named` (and retaining its
+        // string) for any of its names; the sources and effects after the first go to the table.
+        let moreAllowed = TransitionDefinition.maximumMoreNames
+        if let source = sources.first, anyState == nil, sources.count <= moreAllowed + 1, effects.count <= moreAllowed + 1 {
             transitions.append(
                 TransitionDefinition(
-                    compactInput: input.compact, source: source.compact, target: target?.compact ?? .none,
-                    effect: effects.first?.compact ?? .none, when: consume guardExpression, at: row.position, spellings: table))
+                    compactInput: input.compact, source: source.compact, moreSources: sources.rest.lazy.map(\.compact),
+                    target: target?.compact ?? .none, effect: effects.first?.compact ?? .none,
+                    moreEffects: effects.rest.lazy.map(\.compact), when: consume guardExpression, at: row.position, spellings: table))
             return nil
         }
         let source: TransitionDefinition.StoredSource
@@ -191,6 +193,14 @@ enum RowFormParser {
         }
 
         var isEmpty: Bool { count == 0 }
+
+        /// The names after the first, as a transition keeps them.
+        var rest: ArraySlice<Name> {
+            switch self {
+            case .one: []
+            case .many(let names): names.dropFirst()
+            }
+        }
     }
 
     private static let form = "write a row as 'INPUT | FROM => TO [GUARD] | EFFECTS' (=> TO, [GUARD] and EFFECTS are optional)"

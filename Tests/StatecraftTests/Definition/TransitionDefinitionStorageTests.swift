@@ -38,6 +38,73 @@ import Testing
         #expect(MemoryLayout<TransitionDefinition>.stride <= 80)
     }
 
+    /// A row as a decoder builds it with several source states and effects:
+    /// `go | a, b, a => c | log, tell`.
+    private static func listingRow() -> (TransitionDefinition, SpellingTable) {
+        let (table, names) = spelled(["go", "a", "b", "c", "log", "tell"])
+        let transition = TransitionDefinition(
+            names[0], from: .other(.states([names[1], names[2], names[1]])), to: names[3], when: nil,
+            effects: .many([names[4], names[5]]), at: SourcePosition(line: 7, column: 3), spellings: table)
+        return (transition, table)
+    }
+
+    /// The sources and effects after the first go to the table's list of more names: no box,
+    /// no array per row, and the names read back in order, duplicates kept, at their positions.
+    @Test func aDecodedRowWithSeveralSourcesAndEffectsKeepsThemAsSpellings() {
+        let (transition, table) = Self.listingRow()
+        #expect(transition.spellings === table)
+        #expect(transition.rare == nil)
+        #expect(table.moreNames.count == 3)
+        guard case .states(let sources) = transition.source else {
+            Issue.record("the source reads back as something else")
+            return
+        }
+        #expect(sources.map(\.name) == ["a", "b", "a"])
+        #expect(sources.map(\.position.column) == [13, 23, 13])
+        #expect(transition.effects.map(\.name) == ["log", "tell"])
+        #expect(transition.effects.map(\.position.column) == [43, 53])
+        var visited: [String] = []
+        transition.forEachListedSource { visited.append($0.name) }
+        transition.forEachEffect { visited.append($0.name) }
+        #expect(visited == ["a", "b", "a", "log", "tell"])
+        #expect(MemoryLayout<TransitionDefinition>.stride <= 80)
+    }
+
+    /// Changing a listing row's names after decoding puts them in a box: the table, which
+    /// other threads may read, is not appended to.
+    @Test func changingAListingRowsNamesLeavesTheTableAlone() {
+        let (decoded, table) = Self.listingRow()
+        var transition = decoded
+        transition.effects.append("more")
+        #expect(transition.spellings == nil)
+        #expect(table.moreNames.count == 3)
+        #expect(transition.effects.map(\.name) == ["log", "tell", "more"])
+        guard case .states(let sources) = transition.source else {
+            Issue.record("the source reads back as something else")
+            return
+        }
+        #expect(sources.map(\.name) == ["a", "b", "a"])
+        // A guard added keeps the names, now in the box.
+        transition.guardExpression = ExpressionSource("count > 1", at: Self.at)
+        #expect(transition.effects.map(\.name) == ["log", "tell", "more"])
+    }
+
+    /// More names than a compact row keeps (256 sources): the names go to a box, in order.
+    @Test func aListTooLongForTheTableIsKeptInABox() {
+        let spellings = ["go"] + (0..<300).map { "s\($0)" }
+        let (table, names) = Self.spelled(spellings)
+        let transition = TransitionDefinition(
+            names[0], from: .other(.states(Array(names.dropFirst()))), to: nil, when: nil, effects: .many([]),
+            at: SourcePosition(line: 7, column: 3), spellings: table)
+        #expect(transition.spellings == nil)
+        #expect(table.moreNames.isEmpty)
+        guard case .states(let sources) = transition.source else {
+            Issue.record("the source reads back as something else")
+            return
+        }
+        #expect(sources.map(\.name) == Array(spellings.dropFirst()))
+    }
+
     /// A name set on a decoded row may come from another file, whose spellings are other
     /// names: it reads back as set, not as this table's name of the same spelling.
     @Test func aNameFromAnotherTableReadsBackAsSet() {

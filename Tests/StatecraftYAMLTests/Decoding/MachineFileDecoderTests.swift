@@ -96,6 +96,31 @@ struct MachineFileDecoderTests {
                 == ["undefined-state@4:15"])
     }
 
+    /// Rows and mappings that list several states or effects keep them as the decoder's
+    /// spellings; compiled, each listed state is a source once, in order, and an undefined
+    /// one is reported where it is written.
+    @Test func listedSourcesAndEffectsAreKeptAsSpellingsAndCompiledInOrder() throws {
+        let text = """
+            initial: a
+            states: [a, b, c]
+            transitions:
+              - go | b, a, b => c | e2, e1, e2
+              - input: back
+                from: [c, a]
+                to: a
+                effects: [e1, e3]
+            """
+        let result = load(text)
+        let definition = try #require(result.definition)
+        #expect(definition.transitions.allSatisfy { $0.spellings != nil })
+        let machine = try #require(result.machine)
+        #expect(machine.transitions.map(\.sources) == [[1, 0], [2, 0]])
+        #expect(machine.transitions.map { $0.effects.map { machine.effectNames[$0] } } == [["e2", "e1", "e2"], ["e1", "e3"]])
+        #expect(
+            problems(text.replacingOccurrences(of: "b, a, b", with: "b, x, a, y").replacingOccurrences(of: "[c, a]", with: "[c, z]"))
+                == ["undefined-state@4:13", "undefined-state@4:19", "undefined-state@6:15"])
+    }
+
     @Test func badRowsSayWhatARowLooksLike() {
         #expect(problems("initial: a\nstates: [a]\ntransitions:\n  - go a => a\n") == ["invalid-row@4:5"])
         #expect(problems("initial: a\nstates: [a]\ntransitions:\n  - go | a | b | c\n") == ["invalid-row@4:5"])
