@@ -131,27 +131,27 @@ public struct CompiledMachine: Sendable {
 /// A transition in compiled form.
 ///
 /// A large machine has a hundred thousand of these alive beside its dispatch table: the ids are
-/// kept in 32 bits and the parts few transitions have (a refusal, more targets, `type:
-/// internal`) in one shared box, or none, so that one takes 64 bytes rather than 96.
+/// kept in 32 bits and the parts few transitions have (a guard's text, a refusal, more targets,
+/// `type: internal`) in one box, or none, so that one takes 48 bytes rather than 96.
 package struct CompiledTransition: Sendable {
     private let storedInput: Int32
     private let storedTarget: Int32
     /// The states it leaves from (a `"*"` source expanded to every non-final state).
     package let sources: [Int]
     package let guardExpression: CompiledExpression?
-    /// The guard as written, for messages.
-    package let guardText: String?
     package let effects: [Int]
     package let position: SourcePosition
     private let rare: RareParts?
 
     /// The parts most transitions do not have.
     private final class RareParts: Sendable {
+        let guardText: String?
         let refusal: String?
         let moreTargets: [Int]
         let isInternal: Bool
 
-        init(refusal: String?, moreTargets: [Int], isInternal: Bool) {
+        init(guardText: String?, refusal: String?, moreTargets: [Int], isInternal: Bool) {
+            self.guardText = guardText
             self.refusal = refusal
             self.moreTargets = moreTargets
             self.isInternal = isInternal
@@ -166,14 +166,15 @@ package struct CompiledTransition: Sendable {
         storedTarget = Int32(target)
         self.sources = sources
         self.guardExpression = guardExpression
-        self.guardText = guardText
         self.effects = effects
         self.position = position
         rare =
-            refusal == nil && moreTargets.isEmpty && !isInternal
-            ? nil : RareParts(refusal: refusal, moreTargets: moreTargets, isInternal: isInternal)
+            guardText == nil && refusal == nil && moreTargets.isEmpty && !isInternal
+            ? nil : RareParts(guardText: guardText, refusal: refusal, moreTargets: moreTargets, isInternal: isInternal)
     }
 
+    /// The guard as written, for messages.
+    package var guardText: String? { rare?.guardText }
     /// The input it is taken on; -1 for an eventless transition.
     package var input: Int { Int(storedInput) }
     /// The target state, or -1 to stay without exit or entry effects.

@@ -79,17 +79,21 @@ struct CompilationPass {
 
     let maximumTableCells: Int
 
-    /// A transition's names resolved to ids, in 40 bytes: a large machine has one per row, all
+    /// A transition's names resolved to ids, in 32 bytes: a large machine has one per row, all
     /// alive until its transitions are compiled.
     struct TransitionReferences {
         /// The parts most transitions do not have.
         final class RareParts {
             let moreTargets: [Int?]
             let inputs: [Int]
+            let hasUndefinedSource: Bool
+            let isPattern: Bool
 
-            init(moreTargets: [Int?], inputs: [Int]) {
+            init(moreTargets: [Int?], inputs: [Int], hasUndefinedSource: Bool, isPattern: Bool) {
                 self.moreTargets = moreTargets
                 self.inputs = inputs
+                self.hasUndefinedSource = hasUndefinedSource
+                self.isPattern = isPattern
             }
         }
 
@@ -101,10 +105,6 @@ struct CompilationPass {
         private let storedInput: Int32
         /// The target; -1 when there is none, -2 when it is undefined.
         private let storedTarget: Int32
-        /// Whether a listed source state is undefined.
-        let hasUndefinedSource: Bool
-        /// Whether the input is a pattern (``TransitionDefinition/isPattern``).
-        let isPattern: Bool
 
         init(
             input: Int?, sources: [Int], hasUndefinedSource: Bool, target: Int?, moreTargets: [Int?], effects: [Int], isPattern: Bool,
@@ -112,12 +112,17 @@ struct CompilationPass {
         ) {
             self.sources = sources
             self.effects = effects
-            rare = moreTargets.isEmpty && inputs.isEmpty ? nil : RareParts(moreTargets: moreTargets, inputs: inputs)
+            rare =
+                moreTargets.isEmpty && inputs.isEmpty && !hasUndefinedSource && !isPattern
+                ? nil : RareParts(moreTargets: moreTargets, inputs: inputs, hasUndefinedSource: hasUndefinedSource, isPattern: isPattern)
             storedInput = input.map { Int32($0) } ?? -1
             storedTarget = target.map { Int32($0) } ?? -2
-            self.hasUndefinedSource = hasUndefinedSource
-            self.isPattern = isPattern
         }
+
+        /// Whether a listed source state is undefined.
+        var hasUndefinedSource: Bool { rare?.hasUndefinedSource ?? false }
+        /// Whether the input is a pattern (``TransitionDefinition/isPattern``).
+        var isPattern: Bool { rare?.isPattern ?? false }
 
         /// The input, or `nil` when it is undefined.
         var input: Int? { storedInput < 0 ? nil : Int(storedInput) }
