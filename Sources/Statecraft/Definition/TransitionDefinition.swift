@@ -251,6 +251,7 @@ public struct TransitionDefinition: Sendable {
     }
 
     /// Calls `body` with each effect in order, without making an array of them.
+    @inline(__always)
     package func forEachEffect(_ body: (Named) throws -> Void) rethrows {
         guard let spellings else { return try rare!.names!.effects.forEach(body) }
         guard compactEffect.spelling >= 0 else { return }
@@ -260,6 +261,7 @@ public struct TransitionDefinition: Sendable {
 
     /// Calls `body` with each source state the transition lists, in order, without making an
     /// array of them; with none for `*` and `not`.
+    @inline(__always)
     package func forEachListedSource(_ body: (Named) throws -> Void) rethrows {
         guard let spellings else {
             switch rare!.names!.source {
@@ -382,24 +384,25 @@ public struct TransitionDefinition: Sendable {
         compactEffect = none
         self.rare = nil
         // A decoder's names, handed over as spellings: kept without making a box of names first.
-        if let spellings, input.spelling >= 0, (target?.spelling ?? 0) >= 0, let sources = Self.spelled(source),
-            let effectNames = Self.spelled(effects)
-        {
-            self.spellings = spellings
-            compactInput = CompactName(input)
-            compactSource = CompactName(sources.first)
-            if let target { compactTarget = CompactName(target) }
-            if let effect = effectNames.first { compactEffect = CompactName(effect) }
-            if !sources.more.isEmpty || !effectNames.more.isEmpty {
-                let start = spellings.appendMoreNames(sources.more.lazy.map(CompactName.init), effectNames.more.lazy.map(CompactName.init))
-                setMoreNames(sources: sources.more.count, effects: effectNames.more.count, start: start)
+        if let spellings, input.spelling >= 0, (target?.spelling ?? 0) >= 0 {
+            // Most transitions: one source state and one effect or none.
+            if case .state(let sourceName) = source, sourceName.spelling >= 0 {
+                var effect = none
+                switch effects {
+                case .one(let name) where name.spelling >= 0: effect = CompactName(name)
+                case .many(let names) where names.isEmpty: break
+                default: effect.spelling = -2
+                }
+                if effect.spelling >= -1 {
+                    keep(input: input, source: sourceName, target: target, effect: effect, in: spellings)
+                    keep(guardExpression, rare)
+                    return
+                }
             }
-            if guardExpression != nil || rare != nil {
-                self.rare = RareParts(
-                    names: nil, guardExpression: guardExpression, after: rare?.after, moreTargets: rare?.moreTargets ?? [],
-                    refusal: rare?.refusal, description: rare?.description)
+            if keepLists(input: input, source: source, target: target, effects: effects, in: spellings) {
+                keep(guardExpression, rare)
+                return
             }
-            return
         }
         store(
             WideNames(input: input, source: source, target: target, effects: effects), in: spellings, trusted: true,
@@ -407,31 +410,51 @@ public struct TransitionDefinition: Sendable {
             description: rare?.description)
     }
 
-    /// Source states given as spellings, as a compact transition keeps them: the first, and the
-    /// rest; `nil` for `*`, `not`, a name without a spelling, an empty list or a list too long.
+    /// Keeps a transition's names as spellings of `spellings`.
     @inlinable
-    static func spelled(_ source: StoredSource) -> (first: Named, more: ArraySlice<Named>)? {
+    mutating func keep(input: Named, source: Named, target: Named?, effect: CompactName, in spellings: SpellingTable) {
+        self.spellings = spellings
+        compactInput = CompactName(input)
+        compactSource = CompactName(source)
+        if let target { compactTarget = CompactName(target) }
+        compactEffect = effect
+    }
+
+    /// Keeps the guard and the rare parts beside names kept as spellings.
+    @inlinable
+    mutating func keep(_ guardExpression: ExpressionSource?, _ rare: RareParts?) {
+        guard guardExpression != nil || rare != nil else { return }
+        self.rare = RareParts(
+            names: nil, guardExpression: guardExpression, after: rare?.after, moreTargets: rare?.moreTargets ?? [],
+            refusal: rare?.refusal, description: rare?.description)
+    }
+
+    /// Keeps names that list several source states or effects as spellings of `spellings`, the
+    /// ones after the first of each in the table's ``SpellingTable/moreNames``; whether it
+    /// could: not for `*`, `not`, an empty source list, a name without a spelling or more than
+    /// ``maximumMoreNames`` after the first.
+    @usableFromInline
+    mutating func keepLists(input: Named, source: StoredSource, target: Named?, effects: NameList, in spellings: SpellingTable) -> Bool {
+        func spelled(_ names: [Named]) -> Bool {
+            names.count <= Self.maximumMoreNames + 1 && names.allSatisfy { $0.spelling >= 0 }
+        }
+        // The first source state, and the list it heads (empty for one state, without an array).
+        let first: Named
+        let sources: [Named]
         switch source {
-        case .state(let name) where name.spelling >= 0: (name, [])
-        case .other(.states(let names)): spelled(names).flatMap { first, more in first.map { ($0, more) } }
-        default: nil
+        case .state(let name): (first, sources) = (name, [])
+        case .other(.states(let names)) where !names.isEmpty: (first, sources) = (names[0], names)
+        case .other: return false
         }
-    }
-
-    /// Effects given as spellings: the first (`nil`: none) and the rest; `nil` for a name
-    /// without a spelling or a list too long.
-    @inlinable
-    static func spelled(_ effects: NameList) -> (first: Named?, more: ArraySlice<Named>)? {
-        switch effects {
-        case .one(let name): name.spelling >= 0 ? (name, []) : nil
-        case .many(let names): spelled(names)
-        }
-    }
-
-    @inlinable
-    static func spelled(_ names: [Named]) -> (first: Named?, more: ArraySlice<Named>)? {
-        guard names.count <= maximumMoreNames + 1, names.allSatisfy({ $0.spelling >= 0 }) else { return nil }
-        return (names.first, names.dropFirst())
+        let effectNames = effects.array
+        guard first.spelling >= 0, spelled(sources), spelled(effectNames) else { return false }
+        keep(
+            input: input, source: first, target: target, effect: effectNames.first.map(CompactName.init) ?? CompactName.none,
+            in: spellings)
+        let start = spellings.appendMoreNames(
+            sources.dropFirst().lazy.map(CompactName.init), effectNames.dropFirst().lazy.map(CompactName.init))
+        setMoreNames(sources: max(sources.count - 1, 0), effects: max(effectNames.count - 1, 0), start: start)
+        return true
     }
 
     /// A transition whose names are spellings of `spellings` (``CompactName/none`` for no
