@@ -109,7 +109,7 @@ extension CompilationPass {
         }
         // Through a buffer, and without the array ``TransitionDefinition/effects`` makes.
         definition.transitions.withUnsafeBufferPointer { transitions in
-            for index in transitions.indices { transitions[index].forEachEffect { mention($0) } }
+            for index in transitions.indices { for name in transitions[index].effectNames { mention(name) } }
         }
         firstMentions.sort { ($0.name.position, $0.order) < ($1.name.position, $1.order) }
         for (name, _) in firstMentions {

@@ -250,29 +250,66 @@ public struct TransitionDefinition: Sendable {
         return .many([first] + moreCompactEffects.map { spellings.named($0.spelling, at: $0.position) })
     }
 
-    /// Calls `body` with each effect in order, without making an array of them.
-    @inline(__always)
-    package func forEachEffect(_ body: (Named) throws -> Void) rethrows {
-        guard let spellings else { return try rare!.names!.effects.forEach(body) }
-        guard compactEffect.spelling >= 0 else { return }
-        try body(spellings.named(compactEffect.spelling, at: compactEffect.position))
-        for name in moreCompactEffects { try body(spellings.named(name.spelling, at: name.position)) }
+    /// The effects, in order, read where they are kept (no array is made of them).
+    package var effectNames: NameSequence {
+        guard let spellings else { return NameSequence(rare!.names!.effects) }
+        return NameSequence(
+            spellings, first: compactEffect, more: Int(moreNamesStart) + Int(moreSourceCount), count: Int(moreEffectCount))
     }
 
-    /// Calls `body` with each source state the transition lists, in order, without making an
-    /// array of them; with none for `*` and `not`.
-    @inline(__always)
-    package func forEachListedSource(_ body: (Named) throws -> Void) rethrows {
+    /// The source states the transition lists, in order, read where they are kept; none for
+    /// `*` and `not`.
+    package var listedSources: NameSequence {
         guard let spellings else {
             switch rare!.names!.source {
-            case .state(let name): try body(name)
-            case .other(.states(let names)): try names.forEach(body)
-            case .other: break
+            case .state(let name): return NameSequence(.one(name))
+            case .other(.states(let names)): return NameSequence(.many(names))
+            case .other: return NameSequence(.many([]))
             }
-            return
         }
-        try body(spellings.named(compactSource.spelling, at: compactSource.position))
-        for name in moreCompactSources { try body(spellings.named(name.spelling, at: name.position)) }
+        return NameSequence(spellings, first: compactSource, more: Int(moreNamesStart), count: Int(moreSourceCount))
+    }
+
+    /// Names of a transition as it keeps them: in a box, or as spellings of its table (the first
+    /// in place, the rest in the table's ``SpellingTable/moreNames``).
+    package struct NameSequence: Sequence, IteratorProtocol {
+        private let names: NameList
+        private let spellings: SpellingTable?
+        private let first: CompactName
+        private let more: Int
+        private let count: Int
+        private var offset = 0
+
+        init(_ names: NameList) {
+            self.names = names
+            spellings = nil
+            first = CompactName(spelling: -1, position: .unknown)
+            more = 0
+            count = names.count
+        }
+
+        /// `first` (none when its spelling is negative), then `count` names of `spellings`'
+        /// more names from `more`.
+        init(_ spellings: SpellingTable, first: CompactName, more: Int, count: Int) {
+            names = .many([])
+            self.spellings = spellings
+            self.first = first
+            self.more = more
+            self.count = first.spelling < 0 ? 0 : 1 + count
+        }
+
+        package mutating func next() -> Named? {
+            guard offset < count else { return nil }
+            defer { offset += 1 }
+            guard let spellings else {
+                switch names {
+                case .one(let name): return name
+                case .many(let names): return names[offset]
+                }
+            }
+            let name = offset == 0 ? first : spellings.moreNames[more + offset - 1]
+            return spellings.named(name.spelling, at: name.position)
+        }
     }
 
     /// The states it leaves from.
