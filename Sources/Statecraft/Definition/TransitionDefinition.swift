@@ -193,7 +193,8 @@ public struct TransitionDefinition: Sendable {
         }
     }
 
-    /// Keeps the names and rare parts again after one of them changed.
+    /// Records how many source states and effects after the first are kept in the table of
+    /// spellings, and where they start.
     @usableFromInline
     mutating func setMoreNames(sources: Int, effects: Int, start: Int32) {
         moreSourceCount = UInt8(sources)
@@ -201,6 +202,7 @@ public struct TransitionDefinition: Sendable {
         moreNamesStart = start
     }
 
+    /// Keeps the names and rare parts again after one of them changed.
     mutating func restore(
         names: WideNames? = nil, guardExpression: ExpressionSource?? = nil, after: Delay?? = nil, moreTargets: [Named]? = nil,
         refusal: String?? = nil, description: String?? = nil
