@@ -121,6 +121,22 @@ struct MachineFileDecoderTests {
                 == ["undefined-state@4:13", "undefined-state@4:19", "undefined-state@6:15"])
     }
 
+    /// A row listing more names than a compact transition keeps (300 source states and 300
+    /// effects) keeps them in a box, and compiles alike.
+    @Test func aRowListingHundredsOfNamesLoadsAlike() throws {
+        let states = (0..<300).map { "s\($0)" }
+        let effects = (0..<300).map { "e\($0)" }
+        let result = load(
+            "initial: s0\nstates: [\(states.joined(separator: ", "))]\ntransitions:\n"
+                + "  - go | \(states.joined(separator: ", ")) => s1 | \(effects.joined(separator: ", "))\n")
+        let definition = try #require(result.definition)
+        #expect(definition.transitions[0].spellings == nil)
+        #expect(definition.transitions[0].effects.map(\.name) == effects)
+        let machine = try #require(result.machine)
+        #expect(machine.transitions[0].sources == Array(0..<300))
+        #expect(machine.transitions[0].effects.map { machine.effectNames[$0] } == effects)
+    }
+
     @Test func badRowsSayWhatARowLooksLike() {
         #expect(problems("initial: a\nstates: [a]\ntransitions:\n  - go a => a\n") == ["invalid-row@4:5"])
         #expect(problems("initial: a\nstates: [a]\ntransitions:\n  - go | a | b | c\n") == ["invalid-row@4:5"])
