@@ -238,18 +238,16 @@ public struct TransitionDefinition: Sendable {
     /// The states it leaves from, as stored.
     package var storedSource: StoredSource {
         guard let spellings else { return rare!.names!.source }
-        let first = spellings.named(compactSource.spelling, at: compactSource.position)
-        if moreSourceCount == 0 { return .state(first) }
-        return .other(.states([first] + moreCompactSources.map { spellings.named($0.spelling, at: $0.position) }))
+        if moreSourceCount == 0 { return .state(spellings.named(compactSource.spelling, at: compactSource.position)) }
+        return .other(.states(Array(listedSources)))
     }
 
     /// ``effects``, as stored.
     package var effectList: NameList {
         guard let spellings else { return rare!.names!.effects }
         if compactEffect.spelling < 0 { return .many([]) }
-        let first = spellings.named(compactEffect.spelling, at: compactEffect.position)
-        if moreEffectCount == 0 { return .one(first) }
-        return .many([first] + moreCompactEffects.map { spellings.named($0.spelling, at: $0.position) })
+        if moreEffectCount == 0 { return .one(spellings.named(compactEffect.spelling, at: compactEffect.position)) }
+        return .many(Array(effectNames))
     }
 
     /// The effects, in order, read where they are kept (no array is made of them).

@@ -192,19 +192,17 @@ public enum MachineLinter {
         }
         // Each input's part of the message once, by spelling, for the many rows on one input.
         var users = SpellingMemo<String>()
-        // Through a buffer: reading an array's element copies the whole transition.
-        definition.transitions.withUnsafeBufferPointer { transitions in
-            for index in transitions.indices {
-                for effect in transitions[index].effectNames {
-                    mention(effect, by: {
-                        guard transitions[index].after == nil else { return "this '\(transitions[index].trigger)' transition" }
-                        let input = transitions[index].input
-                        if let known = users.remembered(input) { return known }
-                        let user = "this '\(input.name)' transition"
-                        users.remember(user, for: input)
-                        return user
-                    }())
-                }
+        let transitions = definition.transitions
+        for index in transitions.indices {
+            for effect in transitions[index].effectNames {
+                mention(effect, by: {
+                    guard transitions[index].after == nil else { return "this '\(transitions[index].trigger)' transition" }
+                    let input = transitions[index].input
+                    if let known = users.remembered(input) { return known }
+                    let user = "this '\(input.name)' transition"
+                    users.remember(user, for: input)
+                    return user
+                }())
             }
         }
         for effect in definition.effects where !used.contains(effect.name.name) {
@@ -224,24 +222,22 @@ public enum MachineLinter {
         for state in machine.stateNames.indices where machine.isFinal[state] { finalStates.insert(machine.stateNames[state]) }
         var warnings: [Diagnostic] = []
         var isFinal = SpellingMemo<Bool>()
-        // Through a buffer: reading an array's element copies the whole transition.
-        definition.transitions.withUnsafeBufferPointer { transitions in
-            for index in transitions.indices {
-                for source in transitions[index].listedSources {
-                    let final: Bool
-                    if let known = isFinal.remembered(source) {
-                        final = known
-                    } else {
-                        final = finalStates.contains(source.name)
-                        isFinal.remember(final, for: source)
-                    }
-                    guard final else { continue }
-                    warnings.append(
-                        .warning(
-                            .fromFinalState,
-                            "this '\(transitions[index].trigger)' transition leaves from final state '\(source.name)', which accepts no input; it can never be taken from there",
-                            at: source.position))
+        let transitions = definition.transitions
+        for index in transitions.indices {
+            for source in transitions[index].listedSources {
+                let final: Bool
+                if let known = isFinal.remembered(source) {
+                    final = known
+                } else {
+                    final = finalStates.contains(source.name)
+                    isFinal.remember(final, for: source)
                 }
+                guard final else { continue }
+                warnings.append(
+                    .warning(
+                        .fromFinalState,
+                        "this '\(transitions[index].trigger)' transition leaves from final state '\(source.name)', which accepts no input; it can never be taken from there",
+                        at: source.position))
             }
         }
         return warnings

@@ -132,6 +132,7 @@ enum RowFormParser {
                     moreEffects: effects.rest.lazy.map(\.compact), when: consume guardExpression, at: row.position, spellings: table))
             return nil
         }
+        // What is left: a lone `*`, or lists longer than a compact transition keeps.
         let source: TransitionDefinition.StoredSource
         switch sources {
         case .one(let name) where anyState != nil: source = .other(.anyNonFinal(name.position))
