@@ -54,7 +54,7 @@ public func fuzzMachineFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition((try? read.get()).map(codec.encode) == saved, "a statechart's snapshot does not read back: \(read)")
         return 0
     }
-    var runner = Runner(machine, stepLimit: 50)
+    var runner = TableRunner(machine, stepLimit: 50)
     var sink = DiscardingSink(machine)
     runner.start(into: &sink)
     for round in 0..<3 {
@@ -76,7 +76,7 @@ private struct DiscardingSink: ResultSink {
         types = machine.initialContext.map(\.type)
     }
 
-    mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
+    mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) {
         precondition(runner.machine.stateNames.indices.contains(result.to), "result in a state that does not exist")
         precondition(runner.context.count == types.count, "context lost a variable")
         for (slot, value) in runner.context.enumerated() where value != .null {
@@ -112,8 +112,8 @@ private enum Arguments {
 /// Checks after every statechart result that the configuration is one SCXML allows: every
 /// active state's parent active, one child of each active compound state, every region of each
 /// active parallel state, no history state; and words the result's message.
-private struct ConfigurationChecker: ChartResultSink {
-    mutating func receive(_ result: ChartResult, from runner: borrowing ChartRunner) {
+private struct ConfigurationChecker: ResultSink {
+    mutating func receive(_ result: TransitionResult, from runner: inout ChartRunner) {
         let tree = runner.chart.tree
         for state in 0..<tree.count where runner.isActive(state) {
             precondition(!tree.kinds[state].isHistory, "a history state is active")

@@ -36,7 +36,7 @@ public func fuzzSCXML(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         runner.start(into: &sink)
         for input in 0..<machine.inputCount where machine.argumentTypes[input] == nil { runner.send(input, argument: .null, into: &sink) }
     } else {
-        var runner = Runner(machine, stepLimit: 50)
+        var runner = TableRunner(machine, stepLimit: 50)
         var sink = FlatMessages()
         runner.start(into: &sink)
         for input in 0..<machine.inputCount where machine.argumentTypes[input] == nil { runner.send(input, argument: .null, into: &sink) }
@@ -45,14 +45,14 @@ public func fuzzSCXML(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 /// Words every rejection, as smrun would print it.
-private struct ChartMessages: ChartResultSink {
-    mutating func receive(_ result: ChartResult, from runner: borrowing ChartRunner) {
+private struct ChartMessages: ResultSink {
+    mutating func receive(_ result: TransitionResult, from runner: inout ChartRunner) {
         if !result.isAccepted { _ = runner.message(for: result) }
     }
 }
 
 private struct FlatMessages: ResultSink {
-    mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
+    mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) {
         if !result.isAccepted { _ = runner.machine.message(for: result, stepLimit: runner.stepLimit) }
     }
 }

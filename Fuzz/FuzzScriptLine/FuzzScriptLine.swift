@@ -1,6 +1,6 @@
 // Fuzzes smrun's input-script path (docs/cli.md): each line of the input goes through
 // `ScriptLineParser` as a script line (`INPUT ARG`) and as a `--send INPUT=ARG` value, against a
-// fixed machine with inputs of every argument type, and what parses is sent to a `Runner`.
+// fixed machine with inputs of every argument type, and what parses is sent to a `TableRunner`.
 // Besides crashes, it checks the parsed arguments against Swift's own number parsing and that a
 // JSON-quoted string survives a round trip through `JSONText.quoted`, that a line the fast
 // path takes (`parsePlain`) parses and runs as the parser and `send` would have it (its argument
@@ -120,7 +120,7 @@ private let machine: CompiledMachine = {
 public func fuzzScriptLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeRawBufferPointer(start: data, count: size)
     var parser = ScriptLineParser(machine: machine)
-    var runner = Runner(machine, stepLimit: 20)
+    var runner = TableRunner(machine, stepLimit: 20)
     var sink = DiscardingSink()
     runner.start(into: &sink)
     var lineStart = 0
@@ -147,7 +147,7 @@ public func fuzzScriptLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 /// What smrun's run command does with a parsed line, minus the printing; `describe` builds the
 /// message of a rejected line (the did-you-mean search is the slowest part, so only once a line).
-private func process(_ parsed: ScriptLineParser.Parsed, _ runner: inout Runner, _ sink: inout DiscardingSink, describe: Bool) {
+private func process(_ parsed: ScriptLineParser.Parsed, _ runner: inout TableRunner, _ sink: inout DiscardingSink, describe: Bool) {
     switch parsed {
     case .skip:
         break
@@ -181,7 +181,7 @@ private func process(_ parsed: ScriptLineParser.Parsed, _ runner: inout Runner, 
 
 /// A plain line (smrun's fast path) must parse as the parser parses it, be printed as written,
 /// and, when its cell is settled without a search, go where `send` goes.
-private func checkPlain(_ plain: ScriptLineParser.Plain, line: UnsafeRawBufferPointer, parsed: ScriptLineParser.Parsed, runner: Runner) {
+private func checkPlain(_ plain: ScriptLineParser.Plain, line: UnsafeRawBufferPointer, parsed: ScriptLineParser.Parsed, runner: TableRunner) {
     guard case .input(let input, let argument) = parsed else { preconditionFailure("a plain line the parser refuses") }
     precondition(plain.input == input && plain.value == argument.value, "a plain line parsed otherwise")
     precondition(plain.argument.raw.map { Array($0) } == argument.raw.map { Array($0) }, "a plain line's raw argument differs")
@@ -196,10 +196,10 @@ private func checkPlain(_ plain: ScriptLineParser.Plain, line: UnsafeRawBufferPo
     var sent = runner
     var sink = RecordingSink()
     // As smrun sends it: the argument made only for a transition that reads it.
-    guard let outcome = direct.sendDirect(input, argument: { plain.value }) else { return }
+    guard let outcome = direct.sendSettled(input, argument: { plain.value }) else { return }
     sent.send(input, argument: plain.value, into: &sink)
-    precondition(sink.outcomes == [outcome], "sendDirect and send disagree")
-    precondition(direct.state == sent.state && direct.context == sent.context, "sendDirect and send end apart")
+    precondition(sink.outcomes == [outcome], "sendSettled and send disagree")
+    precondition(direct.state == sent.state && direct.context == sent.context, "sendSettled and send end apart")
 }
 
 /// Compares what the parser made of `--send NAME=ARG` with what Swift makes of ARG.
@@ -256,11 +256,11 @@ private func checkSend(
 private struct RecordingSink: ResultSink {
     var outcomes: [TransitionResult.Outcome] = []
 
-    mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) { outcomes.append(result.outcome) }
+    mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) { outcomes.append(result.outcome) }
 }
 
 private struct DiscardingSink: ResultSink {
-    mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
+    mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) {
         if !result.isAccepted { _ = runner.machine.message(for: result, stepLimit: runner.stepLimit) }
     }
 }

@@ -124,11 +124,11 @@ enum EngineBenchmark {
     struct CountingSink: ResultSink {
         var checksum = Checksum()
 
-        mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
+        mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) {
             checksum.results &+= 1
-            if case .accepted(let to) = result.outcome {
+            if result.isAccepted {
                 checksum.accepted &+= 1
-                checksum.targets &+= to
+                checksum.targets &+= result.to
             }
         }
     }
@@ -137,7 +137,7 @@ enum EngineBenchmark {
     struct ObserverSink: ResultSink {
         let observer: (TransitionResult) -> Void
 
-        mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
+        mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) {
             observer(result)
         }
     }
@@ -160,9 +160,9 @@ enum EngineBenchmark {
         let tally = Tally()
         var sink = ObserverSink { result in
             tally.checksum.results &+= 1
-            if case .accepted(let to) = result.outcome {
+            if result.isAccepted {
                 tally.checksum.accepted &+= 1
-                tally.checksum.targets &+= to
+                tally.checksum.targets &+= result.to
             }
         }
         var runner = startedRunner(machine, walk, &sink)
@@ -172,8 +172,8 @@ enum EngineBenchmark {
     }
 
     /// A runner that has started and taken the walk's prefix; the sink's counts start at zero.
-    private static func startedRunner<Sink: ResultSink>(_ machine: CompiledMachine, _ walk: Walk, _ sink: inout Sink) -> Runner {
-        var runner = Runner(machine)
+    private static func startedRunner<Sink: ResultSink<TableRunner>>(_ machine: CompiledMachine, _ walk: Walk, _ sink: inout Sink) -> TableRunner {
+        var runner = TableRunner(machine)
         var ignored = CountingSink()
         runner.start(into: &ignored)
         for step in walk.prefix { runner.send(step.input, argument: step.argument, into: &ignored) }
@@ -182,7 +182,7 @@ enum EngineBenchmark {
 
     /// The timed loop.
     @inline(never)
-    private static func replay<Sink: ResultSink>(_ cycle: [Step], _ cycles: Int, _ runner: inout Runner, _ sink: inout Sink) {
+    private static func replay<Sink: ResultSink<TableRunner>>(_ cycle: [Step], _ cycles: Int, _ runner: inout TableRunner, _ sink: inout Sink) {
         for _ in 0..<cycles {
             for step in cycle {
                 runner.send(step.input, argument: step.argument, into: &sink)
@@ -216,7 +216,7 @@ enum EngineBenchmark {
     /// transition from the current state, `rejectedShare` of them inputs that have none.
     static func makeWalk(_ machine: CompiledMachine, _ options: Options) -> Walk {
         var random = SplitMix64(seed: options.seed)
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var sink = CountingSink()
         runner.start(into: &sink)
 

@@ -16,11 +16,11 @@ enum StatechartBenchmark {
     }
 
     /// Counts results and accepted ones, and sums the active atomic states' ids after each.
-    struct CountingSink: ChartResultSink {
+    struct CountingSink: ResultSink {
         var results = 0
         var accepted = 0
 
-        mutating func receive(_ result: ChartResult, from runner: borrowing ChartRunner) {
+        mutating func receive(_ result: TransitionResult, from runner: inout ChartRunner) {
             results &+= 1
             if result.isAccepted { accepted &+= 1 }
         }

@@ -26,7 +26,7 @@ enum TimerBenchmark {
 
     struct CountingSink: ResultSink {
         var results = 0
-        mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) { results &+= 1 }
+        mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) { results &+= 1 }
     }
 
     static func run(_ options: Options) {
@@ -35,7 +35,7 @@ enum TimerBenchmark {
         var scheduling: [Double] = []
         var firing: [Double] = []
         for _ in 0..<options.runs {
-            var runner = Runner(machine, stepLimit: Int.max, timerLimit: options.timers)
+            var runner = TableRunner(machine, stepLimit: Int.max, timerLimit: options.timers)
             var sink = CountingSink()
             let start = nanoseconds()
             for _ in 0..<options.timers {

@@ -39,13 +39,13 @@ public struct CompiledMachine: Sendable {
     package let transitions: [CompiledTransition]
     package let effects: [CompiledEffect]
     /// The state tree and what the statechart runner reads, for a machine that needs it (any
-    /// nesting, eventless transition or `in()`); `nil` for a flat machine, which ``Runner``
+    /// nesting, eventless transition or `in()`); `nil` for a flat machine, which ``TableRunner``
     /// runs through its dispatch table.
     package let chart: StateChart?
     /// Whether the machine is a statechart (any nesting, eventless transition or `in()`): run
-    /// it with ``ChartRunner``; ``Runner`` runs the others.
+    /// it with ``ChartRunner``; ``TableRunner`` runs the others.
     public var isStatechart: Bool { chart != nil }
-    /// The dispatch table that ``Runner`` reads (empty for a statechart).
+    /// The dispatch table that ``TableRunner`` reads (empty for a statechart).
     @usableFromInline let table: DispatchTable
     /// The machine's `after` transitions and timer ids; `nil` for a machine without timers,
     /// which runs without any clock work.
@@ -111,7 +111,7 @@ public struct CompiledMachine: Sendable {
 
     /// The effects that ran for `result`: a start's entry effects, or its transition's; none when
     /// it was rejected or ignored.
-    public func effectsRun(by result: TransitionResult) -> EffectSequence {
+    package func effectsRun(by result: TransitionResult) -> EffectSequence {
         if result.isStart {
             return result.isAccepted ? EffectSequence(exit: [], transition: [], entry: entryEffects[initialState]) : .none
         }

@@ -1,4 +1,4 @@
-/// How ``Runner`` finds and takes the transition for an input: a `state x input` table of
+/// How ``TableRunner`` finds and takes the transition for an input: a `state x input` table of
 /// cells. A small table, or one whose cells mostly have transitions, is dense, a full row per
 /// state; a large sparse one lays each state's row over the others' gaps (row displacement),
 /// so that it grows with the machine's transitions rather than with its states times its

@@ -11,7 +11,7 @@
 /// candidate has no guard is settled by one load: the plan, or a refusal; the others are
 /// searched, guards evaluated in order.
 ///
-/// The runner produces the same results (``ChartResult``, configurations, effects run,
+/// The runner produces the same results (``TransitionResult``, configurations, effects run,
 /// transitions taken) as its general selection and microstep; the differential test runs both.
 package final class LeafDispatchTable: Sendable {
     /// How one cell is settled.

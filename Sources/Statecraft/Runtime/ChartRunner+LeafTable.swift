@@ -29,7 +29,7 @@ extension ChartRunner {
     /// Takes `input` through `table` as selection and the microstep would, filling `result`;
     /// `false` when the runner has no active state (not started), for the general path.
     @inline(__always)
-    mutating func take(_ input: Int, argument: Value, through table: LeafDispatchTable, _ result: inout ChartResult) -> Bool {
+    mutating func take(_ input: Int, argument: Value, through table: LeafDispatchTable, _ result: inout TransitionResult) -> Bool {
         let leaf = activeLeaf()
         guard leaf >= 0 else { return false }
         let cell = table.cells[leaf &* table.inputCount &+ input]
@@ -50,7 +50,7 @@ extension ChartRunner {
     }
 
     /// Evaluates the guards of a cell's candidates in order and takes the first that holds.
-    private mutating func search(from start: Int, argument: Value, in table: LeafDispatchTable, _ result: inout ChartResult) {
+    private mutating func search(from start: Int, argument: Value, in table: LeafDispatchTable, _ result: inout TransitionResult) {
         var position = start
         while table.candidates[position] >= 0 {
             let index = Int(table.candidates[position])
@@ -81,7 +81,7 @@ extension ChartRunner {
     /// Takes plan `index`: lists its transition and effects, then moves the configuration, or,
     /// for a plan that runs bodies, raises done events, finishes or may touch timers, runs its
     /// steps as the microstep runs its plan.
-    private mutating func takePlan(_ index: Int, argument: Value, of table: LeafDispatchTable, _ result: inout ChartResult) {
+    private mutating func takePlan(_ index: Int, argument: Value, of table: LeafDispatchTable, _ result: inout TransitionResult) {
         let plan = table.plans[index]
         transitionsTaken.append(plan.transition)
         if plan.effectStart < plan.effectEnd { effectsRun.append(contentsOf: table.effects[Int(plan.effectStart)..<Int(plan.effectEnd)]) }

@@ -3,7 +3,7 @@
 extension ChartRunner {
     /// Takes the transitions of ``enabled``: exits, effects, entries, all or nothing (an effect
     /// that fails to evaluate leaves the machine as it was).
-    mutating func microstep(argument: Value, _ result: inout ChartResult) {
+    mutating func microstep(argument: Value, _ result: inout TransitionResult) {
         let tree = chart.tree
         let hasDefaultEffects = !chart.defaultEffects.isEmpty
         for word in exitSet.indices {
@@ -33,7 +33,7 @@ extension ChartRunner {
 
     /// Ends a microstep whose plan ran: `accepted`, or what stopped it (the timer limit, an
     /// effect that failed to evaluate), with history records put back and nothing listed.
-    mutating func settle(_ failure: (error: EvaluationError, site: TransitionResult.ExpressionSite)?, _ result: inout ChartResult) {
+    mutating func settle(_ failure: (error: EvaluationError, site: TransitionResult.ExpressionSite)?, _ result: inout TransitionResult) {
         if timerLimitReached || failure != nil { undoHistoryRecords() }
         if timerLimitReached {
             result.outcome = .rejected(.timerLimit)
@@ -158,7 +158,7 @@ extension ChartRunner {
                 continue
             case .done(let state):
                 let input = doneInputs[Int(state)]
-                if input >= 0 { queue.appendInternal(Queued(input: Int(input), argument: .null, sender: ~Int(state)), externalCount: externalCount) }
+                if input >= 0 { queue.appendInternal(QueuedInput(input: Int(input), argument: .null, sender: ~Int(state)), externalCount: externalCount) }
                 continue
             case .activity(let slot, let active):
                 if !copied {
@@ -179,7 +179,7 @@ extension ChartRunner {
             if let failure = effect.run(
                 in: &scratch, argument: argument, queue: &queue, externalCount: &externalCount, timerRequests: &timerRequests,
                 log: logHandler, iterationLimit: stepLimit, effectNames: machine.effectNames, effect: id,
-                queuing: { Queued(input: $0, argument: $1, sender: id) })
+                queuing: { QueuedInput(input: $0, argument: $1, sender: id) })
             {
                 // SCXML's rule: the failing step ends its block, what ran before it stays, and
                 // error.execution is raised; the step goes on.
@@ -222,7 +222,7 @@ extension ChartRunner {
             logHandler(EffectLogEntry(effect: raisedBy, label: "error.execution", value: .string(message)))
         }
         let input = Int(chart.errorInput)
-        if input >= 0 { queue.appendInternal(Queued(input: input, argument: .null, sender: sender), externalCount: externalCount) }
+        if input >= 0 { queue.appendInternal(QueuedInput(input: input, argument: .null, sender: sender), externalCount: externalCount) }
     }
 
     /// After `state`'s entry effects: the effects of its default entry, then those of each of

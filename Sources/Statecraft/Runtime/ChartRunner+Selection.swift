@@ -4,7 +4,7 @@ extension ChartRunner {
     /// Fills ``enabled`` with the transitions to take for `input` (-1: eventless), conflicts
     /// removed; false when there are none, with `result` saying why (no candidate, every guard
     /// false, or a guard that failed to evaluate).
-    mutating func select(input: Int, argument: Value, _ result: inout ChartResult) -> Bool {
+    mutating func select(input: Int, argument: Value, _ result: inout TransitionResult) -> Bool {
         // Each emptied on its own: a selection cut short (by the step limit) leaves `enabled`
         // empty and its domains behind, and a stale domain would misplace the next step's exits.
         if !enabled.isEmpty { enabled.removeAll(keepingCapacity: true) }

@@ -8,44 +8,38 @@
 /// the next, so a step allocates nothing once the buffers have grown. A machine whose states
 /// only nest takes its inputs through its chart's leaf table instead of selection and the
 /// microstep, with the same results (ChartRunner+LeafTable.swift, docs/statecharts.md).
-public struct ChartRunner: Sendable {
+@usableFromInline
+package struct ChartRunner: MachineRunner {
     /// The machine it runs.
-    public let machine: CompiledMachine
+    @usableFromInline package let machine: CompiledMachine
     package let chart: StateChart
     /// The active states, one bit per state id (a state's bit is `1 << (id % 64)` of word
     /// `id / 64`).
-    public internal(set) var configuration: [UInt64]
+    package internal(set) var configuration: [UInt64]
     /// The configuration before the latest result's step (what a result shows as `from`).
-    public internal(set) var previousConfiguration: [UInt64]
+    package internal(set) var previousConfiguration: [UInt64]
     /// The context's variables, then a bool per state that `in()` tests (``StateChart/activityTests``),
     /// then the name of the input being processed when `input()` reads it (``StateChart/inputNameSlot``).
     package internal(set) var values: [Value]
     var scratch: [Value]
     /// Counts the changes of the context.
-    public internal(set) var contextVersion = 0
+    @usableFromInline package internal(set) var contextVersion = 0
     /// Whether a top-level final state was entered: every later input is `finished`.
-    public internal(set) var isFinished = false
+    @usableFromInline package internal(set) var isFinished = false
     /// Steps (eventless microsteps and queued inputs) per external input before `step-limit`.
-    public var stepLimit: Int
+    @usableFromInline package var stepLimit: Int
     /// Receives the lines effects' `log` steps write; `nil` (the default) drops them.
-    public var logHandler: EffectLogHandler?
+    @usableFromInline package var logHandler: EffectLogHandler?
 
     /// The effects that ran in the latest result's step, in order.
-    public internal(set) var effectsRun: [Int32] = []
+    package internal(set) var effectsRun: [Int32] = []
     /// The transitions taken in the latest result's step (indices into ``StateChart/transitions``).
     package internal(set) var transitionsTaken: [Int32] = []
 
-    struct Queued: Sendable {
-        var input: Int
-        var argument: Value
-        /// The effect that sent it, or for a done event the state that completed, as ~state.
-        var sender: Int
-    }
-
-    var queue: [Queued] = []
+    @usableFromInline package var queue: [QueuedInput] = []
     var queueHead = 0
     /// How many inputs at the queue's tail were sent to the external queue (docs/semantics.md).
-    var externalCount = 0
+    @usableFromInline package var externalCount = 0
     /// What each history pseudo-state recorded: slot `s` holds `historyCounts[s]` states from
     /// `historyStarts[s]`; -1 while its parent was never left.
     var historyRecords: [Int32]
@@ -76,25 +70,25 @@ public struct ChartRunner: Sendable {
 
     // Timers (ChartRunner+Timers.swift): untouched by a machine without them.
     /// The pending timers.
-    package internal(set) var timers: TimerQueue
+    @usableFromInline package var timers: TimerQueue
     /// The machine's clock, in milliseconds: 0 at start, moved by ``advance(to:into:)``.
-    public internal(set) var time = 0
+    @usableFromInline package var time = 0
     /// The most timers that may be pending: a step that would start more is rejected as
     /// `timer-limit`.
-    public var timerLimit: Int
+    @usableFromInline package var timerLimit: Int
     /// Delayed sends and cancels of the effects of the step being taken.
     var timerRequests: [TimerRequest] = []
     /// Set by a step that would pass ``timerLimit``: it changed nothing.
     var timerLimitReached = false
     /// Whether the queue holds the marker that fires timers already due.
-    var dueMarkerQueued = false
+    @usableFromInline package var dueMarkerQueued = false
     /// The argument of the delayed send being fired, while its result is received.
-    var firedArgument: Value = .null
+    @usableFromInline package var firedArgument: Value = .null
 
     /// A runner for `machine`, which must be a statechart (``CompiledMachine/isStatechart``),
     /// not started yet: call ``start(into:)`` first.
-    public init(_ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit, timerLimit: Int = Runner.defaultTimerLimit) {
-        precondition(machine.chart != nil, "ChartRunner runs statecharts; run a flat machine with Runner")
+    @usableFromInline package init(_ machine: CompiledMachine, stepLimit: Int = RunLimits.defaultStepLimit, timerLimit: Int = RunLimits.defaultTimerLimit) {
+        precondition(machine.chart != nil, "a flat machine runs on TableRunner (CompiledMachine.visitRunner)")
         self.machine = machine
         self.timerLimit = timerLimit
         timers = TimerQueue(
@@ -127,24 +121,26 @@ public struct ChartRunner: Sendable {
 
     // MARK: - Reading the state
 
-    /// The context's values, by variable id.
-    public var context: [Value] { Array(values[0..<machine.variableNames.count]) }
+    /// The context's values, then the runner's own slots (see ``values``).
+    @usableFromInline package var contextStorage: [Value] { values }
 
     /// Whether `state` is active.
     @inline(__always)
-    public func isActive(_ state: Int) -> Bool { Self.contains(configuration, state) }
+    @usableFromInline package func isActive(_ state: Int) -> Bool { Self.contains(configuration, state) }
 
     /// The active atomic states in document order.
-    public var activeAtomicStates: [Int] { Self.atomicStates(of: configuration, chart.tree) }
+    package var activeAtomicStates: [Int] { Self.atomicStates(of: configuration, chart.tree) }
 
     /// Whether the state named `name` is active (`false` for a name the machine does not have).
-    public func isActive(_ name: String) -> Bool {
+    @usableFromInline package func isActive(_ name: String) -> Bool {
         guard let state = machine.stateNames.firstIndex(of: name) else { return false }
         return isActive(state)
     }
 
-    /// The names of the active atomic states, in document order: the configuration as results show it.
-    public var activeStateNames: [String] { activeAtomicStates.map { machine.stateNames[$0] } }
+    /// The active atomic states of `configuration` as text: names in document order, joined by `, `.
+    package func configurationText(_ configuration: [UInt64]) -> String {
+        Self.atomicStates(of: configuration, chart.tree).map { machine.stateNames[$0] }.joined(separator: ", ")
+    }
 
     /// The atomic states of `configuration`, in document order.
     package static func atomicStates(of configuration: [UInt64], _ tree: StateTree) -> [Int] {
@@ -166,24 +162,30 @@ public struct ChartRunner: Sendable {
     }
 
     /// The argument of a queued input's result while a sink receives it.
-    public func queuedArgument(of result: ChartResult) -> Value? {
+    @usableFromInline package func queuedArgument(of result: TransitionResult) -> Value? {
         if result.isTimer { return firedArgument }
         return result.queueSlot >= 0 && result.queueSlot < queue.count ? queue[result.queueSlot].argument : nil
     }
 
+    /// Queues `input` behind the inputs already queued, as sent by effect `sentBy`: for a sink's
+    /// ``ResultSink/receive(_:from:)``. Its argument must be one the input accepts.
+    @usableFromInline package mutating func enqueue(_ input: Int, argument: Value, sentBy: Int) {
+        queue.appendInternal(QueuedInput(input: input, argument: argument, sender: sentBy), externalCount: externalCount)
+    }
+
     /// The result for an input rejected before it reached the machine (unknown name, bad argument).
-    public mutating func rejection(_ kind: RejectionKind, input: Int) -> ChartResult {
+    @usableFromInline package mutating func rejection(_ kind: RejectionKind, input: Int) -> TransitionResult {
         previousConfiguration = configuration
         effectsRun.removeAll(keepingCapacity: true)
         transitionsTaken.removeAll(keepingCapacity: true)
-        return ChartResult(.external, input: input, outcome: .rejected(kind))
+        return TransitionResult(.external, input: input, outcome: .rejected(kind))
     }
 
     // MARK: - Running
 
     /// Enters the initial configuration: a start result when any entry effect ran, then the
     /// eventless transitions and queued inputs that follow.
-    public mutating func start<Sink: ChartResultSink & ~Copyable>(into sink: inout Sink) {
+    @usableFromInline package mutating func start<Sink: ResultSink & ~Copyable>(into sink: inout Sink) where Sink.Runner == Self {
         clearStep()
         for word in entrySet.indices {
             entrySet[word] = 0
@@ -194,7 +196,7 @@ public struct ChartRunner: Sendable {
         // completes only the regions no target enters (SCXML's computeEntrySet).
         for target in chart.tree.initial { addDescendants(Int(target)) }
         for target in chart.tree.initial { addAncestors(Int(target), upTo: -1) }
-        var result = ChartResult(.start, input: -1, outcome: .accepted)
+        var result = TransitionResult(.start, input: -1, outcome: .accepted)
         if let failure = runPlan(argument: .null) {
             result.outcome = .rejected(.expressionError)
             result.evaluationError = failure.error
@@ -203,16 +205,17 @@ public struct ChartRunner: Sendable {
             configuration = nextConfiguration
             updateActivity()
         }
-        if !effectsRun.isEmpty || result.isRejected { sink.receive(result, from: self) }
+        if !effectsRun.isEmpty || result.isRejected { sink.receive(result, from: &self) }
         runToCompletion(into: &sink)
     }
 
     /// Processes one external input whose argument has been checked, then the eventless
     /// transitions and queued inputs that follow it (run to completion).
-    public mutating func send<Sink: ChartResultSink & ~Copyable>(_ input: Int, argument: Value = .null, into sink: inout Sink) {
+    @usableFromInline package mutating func send<Sink: ResultSink & ~Copyable>(_ input: Int, argument: Value = .null, into sink: inout Sink) where Sink.Runner == Self {
         let result = process(input, argument: argument, trigger: .external)
-        sink.receive(result, from: self)
-        if result.isAccepted { runToCompletion(into: &sink) }
+        sink.receive(result, from: &self)
+        // A sink that binds closures to effects may have queued inputs after a rejection too.
+        if result.isAccepted || (Sink.queuesInputs && queueHead < queue.count) { runToCompletion(into: &sink) }
     }
 
     mutating func clearStep() {
@@ -226,7 +229,7 @@ public struct ChartRunner: Sendable {
 
     /// Eventless microsteps until none is enabled, then the next queued input, and again,
     /// until both are done or the step limit is passed.
-    mutating func runToCompletion<Sink: ChartResultSink & ~Copyable>(into sink: inout Sink) {
+    mutating func runToCompletion<Sink: ResultSink & ~Copyable>(into sink: inout Sink) where Sink.Runner == Self {
         var steps = 0
         // After an eventless guard failed to evaluate, eventless selection waits for a step
         // that changes something (it would fail again).
@@ -234,11 +237,11 @@ public struct ChartRunner: Sendable {
         while true {
             while chart.hasEventless && !isFinished && !eventlessBlocked && Self.meet(configuration, chart.eventlessSources) {
                 clearStep()
-                var result = ChartResult(.eventless, input: -1)
+                var result = TransitionResult(.eventless, input: -1)
                 if !select(input: -1, argument: .null, &result) {
                     if result.rejection == .expressionError {
                         eventlessBlocked = true
-                        sink.receive(result, from: self)
+                        sink.receive(result, from: &self)
                     }
                     break
                 }
@@ -247,13 +250,13 @@ public struct ChartRunner: Sendable {
                     result.outcome = .rejected(.stepLimit)
                     result.discarded = queue.count - queueHead
                     enabled.removeAll(keepingCapacity: true)
-                    sink.receive(result, from: self)
+                    sink.receive(result, from: &self)
                     discardQueue()
                     return
                 }
                 microstep(argument: .null, &result)
                 if !result.isAccepted { eventlessBlocked = true }
-                sink.receive(result, from: self)
+                sink.receive(result, from: &self)
             }
             guard queueHead < queue.count else {
                 discardQueue()
@@ -267,14 +270,14 @@ public struct ChartRunner: Sendable {
                 if !fireDueTimer(steps: &steps, into: &sink) { return }
                 continue
             }
-            let trigger: ChartResult.Trigger = next.sender >= 0 ? .sent(effect: next.sender) : .done(state: ~next.sender)
+            let trigger: TransitionResult.Trigger = next.sender >= 0 ? .sent(effect: next.sender) : .done(state: ~next.sender)
             steps += 1
             if steps > stepLimit {
                 clearStep()
-                var result = ChartResult(trigger, input: next.input, outcome: .rejected(.stepLimit))
+                var result = TransitionResult(trigger, input: next.input, outcome: .rejected(.stepLimit))
                 result.discarded = queue.count - queueHead
                 result.queueSlot = queueHead - 1
-                sink.receive(result, from: self)
+                sink.receive(result, from: &self)
                 discardQueue()
                 return
             }
@@ -283,7 +286,7 @@ public struct ChartRunner: Sendable {
             if result.isAccepted { eventlessBlocked = false }
             // A done event that no transition takes changes nothing and is not reported.
             if case .done = trigger, result.rejection == .noTransition || result.outcome == .ignored { continue }
-            sink.receive(result, from: self)
+            sink.receive(result, from: &self)
         }
     }
 
@@ -298,9 +301,9 @@ public struct ChartRunner: Sendable {
         externalCount = 0
     }
 
-    mutating func process(_ input: Int, argument: Value, trigger: ChartResult.Trigger) -> ChartResult {
+    mutating func process(_ input: Int, argument: Value, trigger: TransitionResult.Trigger) -> TransitionResult {
         clearStep()
-        var result = ChartResult(trigger, input: input)
+        var result = TransitionResult(trigger, input: input)
         if isFinished {
             result.outcome = .rejected(.finished)
             return result
@@ -318,3 +321,58 @@ public struct ChartRunner: Sendable {
     }
 }
 
+
+// MARK: - What a step shows
+
+extension ChartRunner {
+    /// The active atomic states before the step of `result` (the start shows the configuration
+    /// it entered), or now.
+    @usableFromInline package func forEachState(before: Bool, of result: TransitionResult, _ body: (Int) -> Void) {
+        Self.forEachAtomic(in: before && !result.isStart ? previousConfiguration : configuration, chart.tree, body)
+    }
+
+    @usableFromInline package func forEachEffectList(of result: TransitionResult, _ body: (EffectList) -> Void) {
+        for effect in effectsRun { body(.effect(Int(effect))) }
+    }
+
+    @usableFromInline package func forEachTransitionTaken(
+        of result: TransitionResult, _ body: (_ transition: Int, _ source: Int, _ targets: ArraySlice<Int32>) -> Void
+    ) {
+        if result.rejection == .refused, result.refusingTransition >= 0 {
+            body(result.refusingTransition, machine.transitions[result.refusingTransition].sources.first ?? -1, [])
+            return
+        }
+        for taken in transitionsTaken {
+            let transition = chart.transitions[Int(taken)]
+            body(Int(transition.compiled), Int(transition.source), transition.targets[...])
+        }
+    }
+
+    @usableFromInline package func falseGuards(of result: TransitionResult, argument: Value) -> String? {
+        machine.falseGuards(of: candidates(of: result.input), context: values, argument: argument)
+    }
+
+    /// The transitions of `input` that the active atomic states and their ancestors offer, in
+    /// selection order, each once (by index in ``CompiledMachine/transitions``).
+    private func candidates(of input: Int) -> [Int] {
+        var found: [Int] = []
+        let tree = chart.tree
+        for atomic in Self.atomicStates(of: previousConfiguration, tree) {
+            var state = atomic
+            while state >= 0 {
+                for index in chart.transitions(from: state) where chart.transitions[Int(index)].input == Int32(input) {
+                    let compiled = Int(chart.transitions[Int(index)].compiled)
+                    if !found.contains(compiled) { found.append(compiled) }
+                }
+                state = Int(tree.parents[state])
+            }
+        }
+        return found
+    }
+
+    /// A statechart's result depends on its whole configuration: no cell settles it.
+    @usableFromInline package func cell(of input: Int) -> Int { 0 }
+    @usableFromInline package func cell(before result: TransitionResult) -> Int { 0 }
+    @usableFromInline package mutating func sendSettled(_ input: Int, argument: () -> Value) -> TransitionResult.Outcome? { nil }
+    @usableFromInline package func forEachSettledCell(_ body: (_ cell: Int, _ result: TransitionResult, _ runner: inout ChartRunner) -> Void) {}
+}

@@ -1,23 +1,61 @@
-extension CompiledMachine {
-    /// A sentence saying why `result` was rejected or ignored, naming the input and state.
-    /// Built only when a result is reported, never on the hot path of accepted inputs.
+// The wording of every result, flat or statechart: one sentence per outcome and rejection kind,
+// naming the input and the states the step met (one state for a flat machine, the active
+// atomic states joined by `, ` for a statechart).
+
+extension MachineRunner {
+    /// A sentence saying why `result` was rejected or ignored (or what an accepted step did),
+    /// naming the input and the configuration it met, while a sink receives it. Built only when
+    /// a result is reported, never on the hot path of accepted inputs.
     ///
     /// - Parameters:
     ///   - inputName: the name as written, for an input unknown to the machine.
+    ///   - argument: the input's argument, shown by a `guard-rejected` message when a guard reads it.
+    package func message(for result: TransitionResult, inputName: String? = nil, argument: Value = .null) -> String {
+        machine.message(
+            for: result, inputName: inputName, before: statesText(before: true, of: result), after: statesText(before: false, of: result),
+            stepLimit: stepLimit, falseGuards: { falseGuards(of: result, argument: argument) })
+    }
+
+    /// The active atomic states before or after `result`'s step, joined by `, `.
+    package func statesText(before: Bool, of result: TransitionResult) -> String {
+        var text = ""
+        forEachState(before: before, of: result) { state in
+            if !text.isEmpty { text += ", " }
+            text += machine.stateNames[state]
+        }
+        return text
+    }
+}
+
+extension CompiledMachine {
+    /// ``MachineRunner/message(for:inputName:argument:)`` for a flat machine's result without its
+    /// runner (the typed Swift API's machines, which run the same table): `from` and `to` name
+    /// the states.
+    ///
+    /// - Parameters:
     ///   - stepLimit: the runner's step limit, for `step-limit` results.
-    ///   - context: for `guard-rejected`, the context the guards read (the runner's, which a
-    ///     rejection leaves as it was), so that the message shows the values each guard read;
-    ///     `nil` to name the guards only.
+    ///   - context: for `guard-rejected`, the context the guards read, so that the message shows
+    ///     the values each guard read; `nil` to name the guards only.
     ///   - argument: for `guard-rejected`, the input's argument, shown when a guard reads `arg`.
-    public func message(
-        for result: TransitionResult, inputName: String? = nil, stepLimit: Int = Runner.defaultStepLimit,
+    package func message(
+        for result: TransitionResult, inputName: String? = nil, stepLimit: Int = RunLimits.defaultStepLimit,
         context: [Value]? = nil, argument: Value = .null
     ) -> String {
-        let input = inputName ?? (result.input >= 0 ? inputNames[result.input] : "?")
-        let state = stateNames[result.from]
+        message(
+            for: result, inputName: inputName, before: result.from >= 0 ? stateNames[result.from] : "?",
+            after: result.to >= 0 ? stateNames[result.to] : "?", stepLimit: stepLimit,
+            falseGuards: { result.input >= 0 && result.from >= 0 ? falseGuards(input: result.input, state: result.from, context: context, argument: argument) : nil })
+    }
+
+    /// The one wording of results.
+    func message(
+        for result: TransitionResult, inputName: String?, before states: String, after: String, stepLimit: Int,
+        falseGuards: () -> String?
+    ) -> String {
+        let input = inputName ?? (result.input >= 0 ? inputNames[result.input] : result.trigger == .eventless ? "an eventless transition" : "?")
         switch result.outcome {
-        case .accepted(let to): return "'\(input)' moved from '\(state)' to '\(stateNames[to])'"
-        case .ignored: return ResultWording.noTransition(input: input, state: state) + "; ignored (on_unhandled: ignore)"
+        case .accepted: return "'\(input)' moved from '\(states)' to '\(after)'"
+        case .ignored: return ResultWording.noTransition(input: input, state: states) + "; ignored (on_unhandled: ignore)"
         case .rejected(let kind):
             switch kind {
             case .unknownInput:
@@ -30,28 +68,32 @@ extension CompiledMachine {
                 return "unknown input '\(input)'" + Suggestion.didYouMean(input, in: sendable)
             case .badArgument:
                 guard result.input >= 0 else { return "bad argument" }
-                if let type = argumentTypes[result.input] {
-                    return "'\(input)' takes one \(type) argument"
-                }
+                if let type = argumentTypes[result.input] { return "'\(input)' takes one \(type) argument" }
                 return "'\(input)' takes no argument"
-            case .noTransition: return ResultWording.noTransition(input: input, state: state)
+            case .noTransition: return ResultWording.noTransition(input: input, state: states)
             case .guardRejected:
-                let guards = result.input >= 0 ? falseGuards(input: result.input, state: result.from, context: context, argument: argument) : nil
-                return "every guard of '\(input)' from '\(state)' is false" + (guards.map { ": \($0)" } ?? "")
-            case .finished: return "'\(state)' is a final state"
+                let guards = result.input >= 0 ? falseGuards() : nil
+                return "every guard of '\(input)' from '\(states)' is false" + (guards.map { ": \($0)" } ?? "")
+            case .finished:
+                // A flat machine stops in a final state; a statechart when it enters a top-level one.
+                return chart == nil ? "'\(states)' is a final state" : "the machine has finished (it entered a top-level final state)"
             case .stepLimit:
+                let what = result.trigger == .eventless ? "an eventless transition" : "'\(input)'"
+                if chart != nil {
+                    return "more than \(stepLimit) eventless transitions and queued inputs for one external input (a livelock?); "
+                        + "\(what) and \(result.discarded) more queued inputs were discarded"
+                }
                 if result.isTimer {
                     return "more than \(stepLimit) timers and queued inputs at one instant (a livelock?); "
-                        + "'\(input)' and \(result.discarded) more timers and queued inputs were discarded"
+                        + "\(what) and \(result.discarded) more timers and queued inputs were discarded"
                 }
                 return "more than \(stepLimit) queued inputs for one external input (a livelock?); "
-                    + "'\(input)' and \(result.discarded) more queued inputs were discarded"
-            case .timerLimit: return ResultWording.timerLimit
-            case .expressionError:
-                return expressionErrorMessage(result)
+                    + "\(what) and \(result.discarded) more queued inputs were discarded"
+            case .timerLimit: return ResultWording.timerLimit()
+            case .expressionError: return expressionErrorMessage(result)
             case .queued: return ResultWording.queued(input: input)
             case .refused:
-                return result.transition >= 0 ? transitions[result.transition].refusal ?? "refused" : "refused"
+                return result.refusingTransition >= 0 ? transitions[result.refusingTransition].refusal ?? "refused" : "refused"
             }
         }
     }
@@ -95,8 +137,11 @@ package enum ResultWording {
         return text
     }
 
-    /// Why a transition that would start timers past the cap was not taken.
-    package static let timerLimit = "taking it would pass the limit on pending timers (--max-timers); nothing changed"
+    /// Why a step that would start timers past the cap was not taken; `option`, when given,
+    /// names what raises the cap (smrun's flag).
+    @usableFromInline package static func timerLimit(option: String? = nil) -> String {
+        "taking it would pass the limit on pending timers\(option.map { " (\($0))" } ?? ""); nothing changed"
+    }
 
     /// Why an input sent from inside a run was refused for now: it is queued.
     package static func queued(input: String) -> String {

@@ -45,24 +45,17 @@ public struct SnapshotCodec: Sendable {
         savesHistory = tree?.kinds.contains { $0.isHistory } ?? false
     }
 
-    /// The runner's state and context, and for a machine with timers its clock and pending
-    /// timers, as a snapshot on the virtual clock (set ``MachineSnapshot/clock`` for the real
-    /// one). Take it between inputs (after ``Runner/send(_:argument:into:)`` returns, every
-    /// queued input has run), never from a ``ResultSink`` in the middle of a run to completion.
-    public func snapshot(of runner: borrowing Runner) -> MachineSnapshot {
-        MachineSnapshot(
-            machineName: machine.name, fingerprint: fingerprint, state: runner.state, context: runner.context,
-            time: machine.hasTimers ? runner.time : 0, timers: runner.timers.pending.map(SnapshotTimer.init))
-    }
-
-    /// A statechart runner's configuration, history records, context and timers as a
-    /// snapshot. Take it between inputs, as for ``snapshot(of:)-(Runner)``.
-    public func snapshot(of runner: borrowing ChartRunner) -> MachineSnapshot {
-        let (configuration, histories) = runner.savedState
+    /// The runner's configuration (its state, for a flat machine), history records, context, and
+    /// for a machine with timers its clock and pending timers, as a snapshot on the virtual clock
+    /// (set ``MachineSnapshot/clock`` for the real one). Take it between inputs (after
+    /// ``MachineRunner/send(_:argument:into:)`` returns, every queued input has run), never from a
+    /// ``ResultSink`` in the middle of a run to completion.
+    package func snapshot<Runner: MachineRunner>(of runner: Runner) -> MachineSnapshot {
+        let saved = runner.savedState
         return MachineSnapshot(
-            machineName: machine.name, fingerprint: fingerprint, state: configuration[0], context: runner.context,
-            configuration: configuration, histories: histories, time: machine.hasTimers ? runner.time : 0,
-            timers: runner.timers.pending.map(SnapshotTimer.init))
+            machineName: machine.name, fingerprint: fingerprint, state: saved.state, context: runner.context,
+            configuration: saved.configuration, histories: saved.histories, time: machine.hasTimers ? runner.time : 0,
+            timers: runner.pendingTimers.map(SnapshotTimer.init))
     }
 
     /// The snapshot document for a flat machine's `state` and `context`, ending with a newline.
@@ -376,15 +369,5 @@ public struct SnapshotCodec: Sendable {
 
     private static func short(_ fingerprint: String) -> String {
         fingerprint.count > 23 ? String(fingerprint.prefix(23)) + "..." : fingerprint
-    }
-}
-
-extension Runner {
-    /// Resumes from a snapshot decoded for this runner's machine, without running entry
-    /// effects: its state, context, clock and pending timers (none of which fire until the
-    /// clock moves, ``advance(to:into:)``).
-    public mutating func restore(_ snapshot: MachineSnapshot) {
-        restore(state: snapshot.state, context: snapshot.context)
-        if machine.hasTimers { restoreTimers(time: snapshot.time, pending: snapshot.timers.map(\.queued)) }
     }
 }

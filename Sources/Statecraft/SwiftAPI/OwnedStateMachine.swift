@@ -29,7 +29,7 @@
 ///
 /// It is `Sendable` because it cannot be copied: moving it to another task moves its one owner.
 public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyable, Sendable {
-    @usableFromInline var runner: Runner
+    @usableFromInline var runner: TableRunner
     /// The direct path's table: per state and input, the state entered when nothing runs.
     @usableFromInline let table: OwnedDispatchTable<State, Context>
     /// State, context, the argument in hand and the sends queued by effects; owned by this
@@ -58,7 +58,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
     ///   - rules: the rows and final states, in order.
     public init(
         initial: State, context: Context, onUnhandled: MachineDefinition.UnhandledPolicy = .reject,
-        stepLimit: Int = Runner.defaultStepLimit, @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
+        stepLimit: Int = RunLimits.defaultStepLimit, @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
     ) {
         frame = TypedFrame(state: initial, context: context)
         let compiled = TypedMachineCompiler.compile(initial: initial, rules: rules(), onUnhandled: onUnhandled, frame: frame)
@@ -68,14 +68,14 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         frame.inputs = compiled.inputs
         frame.afterInputs = compiled.afterInputs
         inputs = compiled.inputs
-        runner = Runner(compiled.machine, stepLimit: stepLimit)
+        runner = TableRunner(compiled.machine, stepLimit: stepLimit, timerLimit: RunLimits.defaultTimerLimit)
         rows = RowActions(compiled.rows)
         table = OwnedDispatchTable(compiled.machine, inputs: compiled.inputs, rows: rows, filler: initial)
         explainer = ResultExplainer(compiled.machine, stepLimit: stepLimit)
         if compiled.machine.hasTimers {
             // The initial state's timers start now, at time zero.
             var host = Host(frame: frame, rows: rows, external: nil)
-            runner.start(host: &host)
+            runner.start(into: &host)
         }
     }
 
@@ -85,7 +85,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
 
     /// A machine without extended state, starting in `initial` and following `rules`.
     public init(
-        initial: State, onUnhandled: MachineDefinition.UnhandledPolicy = .reject, stepLimit: Int = Runner.defaultStepLimit,
+        initial: State, onUnhandled: MachineDefinition.UnhandledPolicy = .reject, stepLimit: Int = RunLimits.defaultStepLimit,
         @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
     ) where Context == Void {
         self.init(initial: initial, context: (), onUnhandled: onUnhandled, stepLimit: stepLimit, rules: rules)
@@ -128,8 +128,8 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
     /// The message of `rejection`, which this machine returned: a sentence naming the input and
     /// the state, as a ``TypedStateMachine``'s ``StateTransitionError/message`` words it.
     public func message(for rejection: OwnedRejection<State>) -> String {
-        let result = TransitionResult(
-            input: inputs.id(of: rejection.input), from: Int(rejection.stateID), outcome: .rejected(rejection.kind))
+        let state = Int(rejection.stateID)
+        let result = TransitionResult(.external, input: inputs.id(of: rejection.input), outcome: .rejected(rejection.kind), from: state, to: state)
         return explainer.message(for: result, inputName: rejection.inputName)
     }
 
@@ -159,7 +159,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         let target = min(time.wholeMilliseconds, Int.max / 2)
         guard target > runner.time else { return [] }
         var host = Host(frame: frame, rows: rows, external: nil)
-        runner.advance(to: target, host: &host)
+        runner.advance(to: target, into: &host)
         return host.queuedResults.map { Self.typed($0.result, from: $0.from, to: $0.to, input: $0.input, explainer: explainer) }
     }
 
@@ -223,7 +223,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
             return .rejected(OwnedRejection(state: frame.state, kind: .noTransition, input: input.key, stateID: runner.current))
         }
         let id = inputs.id(of: input)
-        let engineCell = runner.cell(of: id)
+        let engineCell = runner.dispatchCell(of: id)
         if engineCell.code >= 0 {
             // One unguarded row: a typed machine's effects are Swift code, never the engine's
             // copies, so the cell's next state is its target.
@@ -235,7 +235,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         let sent = input.sent(argument, queued: false)
         return withArgument(argument) { machine in
             var host = Host(frame: machine.frame, rows: machine.rows, external: sent)
-            machine.runner.send(id, host: &host)
+            machine.runner.send(id, into: &host)
             return machine.finish(&host, input: input.key)
         }
     }
@@ -266,7 +266,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         host.queue(sentBy: transition, in: &runner)
         frame.argumentAddress = nil
         frame.boxedArgument = host.pending[0].argument
-        runner.drainQueue(host: &host)
+        runner.drainQueue(into: &host)
         report(host.queuedResults)
     }
 
@@ -308,7 +308,9 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
     /// Takes the runner's results: enters states, runs effects, queues what they send, and
     /// keeps the results for the machine to type once the run is over.
     @usableFromInline
-    struct Host: RunnerHost {
+    struct Host: ResultSink {
+        @inlinable static var queuesInputs: Bool { true }
+
         @usableFromInline unowned(unsafe) let frame: TypedFrame<State, Context>
         @usableFromInline let rows: RowActions<State, Context>
         /// The external input, or nil when the run only drains what a direct transition queued.
@@ -329,7 +331,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
         }
 
         @inlinable
-        mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
+        mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) {
             let isExternal = external != nil && first == nil
             let input: SentInput
             if result.isTimer {
@@ -358,7 +360,7 @@ public struct OwnedStateMachine<State: MachineState, Context: Sendable>: ~Copyab
 
         /// Moves the inputs effects sent into the runner's queue.
         @inlinable
-        mutating func queue(sentBy transition: Int, in runner: inout Runner) {
+        mutating func queue(sentBy transition: Int, in runner: inout TableRunner) {
             for (id, sent) in frame.sentFromRun {
                 runner.enqueue(id, sentBy: transition)
                 pending.append(sent)

@@ -11,7 +11,7 @@
 /// ```
 ///
 /// The rows compile to the engine's `state x input` dispatch table (``CompiledMachine``) and run
-/// through ``Runner``, as machine files do; Swift guards, builders and effects are bound to the
+/// through ``TableRunner``, as machine files do; Swift guards, builders and effects are bound to the
 /// table's transitions.
 ///
 /// **Order.** On an input, the machine selects the first row (in written order) for the current
@@ -38,7 +38,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     // Every `var` is guarded by `observers.lock`, so none needs exclusivity checks. The send path
     // is inlinable, so that it is specialised for the caller's state, context and argument types.
     @usableFromInline let observers = Observers<StateTransitionResult<State>, State>()
-    @exclusivity(unchecked) @usableFromInline var runner: Runner
+    @exclusivity(unchecked) @usableFromInline var runner: TableRunner
     @usableFromInline let frame: TypedFrame<State, Context>
     @usableFromInline let inputs: InputTable
     /// Words rejections' messages when they are read.
@@ -69,12 +69,12 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     ///   - rules: the rows, work states and final states, in order.
     public init(
         initial: State, context: Context, onUnhandled: MachineDefinition.UnhandledPolicy = .reject,
-        stepLimit: Int = Runner.defaultStepLimit, clock: any Clock<Duration> = ContinuousClock(),
+        stepLimit: Int = RunLimits.defaultStepLimit, clock: any Clock<Duration> = ContinuousClock(),
         @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
     ) {
         frame = TypedFrame(state: initial, context: context)
         let compiled = TypedMachineCompiler.compile(initial: initial, rules: rules(), onUnhandled: onUnhandled, frame: frame)
-        runner = Runner(compiled.machine, stepLimit: stepLimit)
+        runner = TableRunner(compiled.machine, stepLimit: stepLimit, timerLimit: RunLimits.defaultTimerLimit)
         inputs = compiled.inputs
         explainer = ResultExplainer(compiled.machine, stepLimit: stepLimit)
         rows = RowActions(compiled.rows)
@@ -91,7 +91,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
 
     /// A machine without extended state, starting in `initial` and following `rules`.
     public convenience init(
-        initial: State, onUnhandled: MachineDefinition.UnhandledPolicy = .reject, stepLimit: Int = Runner.defaultStepLimit,
+        initial: State, onUnhandled: MachineDefinition.UnhandledPolicy = .reject, stepLimit: Int = RunLimits.defaultStepLimit,
         clock: any Clock<Duration> = ContinuousClock(), @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
     ) where Context == Void {
         self.init(initial: initial, context: (), onUnhandled: onUnhandled, stepLimit: stepLimit, clock: clock, rules: rules)
@@ -180,7 +180,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     func run(_ id: Int, _ input: consuming SentInput, argumentAddress: UnsafeRawPointer?) -> StateTransitionResult<State> {
         frame.argumentAddress = argumentAddress
         defer { frame.argumentAddress = nil }
-        let cell = runner.cell(of: id)
+        let cell = runner.dispatchCell(of: id)
         if cell.code >= 0 {
             let transition = Int(cell.code)
             runner.take(cell) { .null }
@@ -205,7 +205,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     func runUntimed(_ id: Int, _ input: SentInput) -> StateTransitionResult<State> {
         let first = withUnsafePointer(to: input) { external in
             var host = Host(machine: self, external: external)
-            runner.send(id, host: &host)
+            runner.send(id, into: &host)
             return host.first!
         }
         if !pending.isEmpty {
@@ -231,13 +231,13 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     /// published with the results of the inputs its row's effects queued. Called with the lock
     /// held, outside any run.
     func fireTimers(dueBy time: Int) {
-        runWithoutInput { runner.advance(to: time, host: &$0) }
+        runWithoutInput { runner.advance(to: time, into: &$0) }
     }
 
     /// Starts the initial state's timers (firing those of `.zero` delay), and the driver's
     /// sleep until the first. Called with the lock held, from `init`.
     private func startTimers() {
-        runWithoutInput { runner.start(host: &$0) }
+        runWithoutInput { runner.start(into: &$0) }
         timerDriver!.schedule(nextDue: runner.nextTimerDue(), for: self)
     }
 
@@ -247,7 +247,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         let none = SentInput(.named("", argumentType: ObjectIdentifier(Void.self)), argument: (), isQueued: false)
         withUnsafePointer(to: none) { external in
             var host = Host(machine: self, external: external)
-            host.first = (TransitionResult(input: -1, from: -1, outcome: .accepted(to: -1), sentBy: -1), frame.state, frame.state)
+            host.first = (TransitionResult(.external, input: -1, outcome: .accepted), frame.state, frame.state)
             body(&host)
         }
         pending.removeAll(keepingCapacity: true)
@@ -263,8 +263,8 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         frame.boxedArgument = pending[pendingHead].argument
         withUnsafePointer(to: input) { external in
             var host = Host(machine: self, external: external)
-            host.first = (TransitionResult(input: -1, from: -1, outcome: .accepted(to: -1), sentBy: -1), from, to)
-            runner.drainQueue(host: &host)
+            host.first = (TransitionResult(.external, input: -1, outcome: .accepted), from, to)
+            runner.drainQueue(into: &host)
         }
         pending.removeAll(keepingCapacity: true)
         pendingHead = 0
@@ -322,7 +322,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
 
     /// Moves the inputs sent during a result into the runner's queue. Called with the lock held.
     @usableFromInline
-    func queueSentFromRun(sentBy transition: Int, in runner: inout Runner) {
+    func queueSentFromRun(sentBy transition: Int, in runner: inout TableRunner) {
         for (id, sent) in frame.sentFromRun {
             runner.enqueue(id, sentBy: transition)
             pending.append(sent)
@@ -334,13 +334,14 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     /// they send, starts works, publishes. Typed results are built only to be published; the
     /// external input's is built once the run is over, from the host's record.
     @inlinable
-    func receive(_ result: TransitionResult, host: inout Host, runner: inout Runner) {
+    func receive(_ result: TransitionResult, host: inout Host, runner: inout TableRunner) {
         // -1: the external input's; -2: a timer's; else the place of the queued input.
         let queued = result.isTimer ? -2 : host.first == nil ? -1 : pendingHead
         if queued >= 0 { pendingHead += 1 }
         let from = frame.state
         var to = from
-        if case .accepted(let entered) = result.outcome {
+        if result.isAccepted {
+            let entered = result.to
             to = enter(result.transition, state: entered, from: from, input: host.input(queued, of: result))
         } else {
             if observers.isObserved { publish(result, from: from, to: to, input: host.input(queued, of: result)) }
@@ -385,7 +386,9 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
 
     /// Hands the runner's results to the machine's ``receive(_:host:runner:)``.
     @usableFromInline
-    struct Host: RunnerHost {
+    struct Host: ResultSink {
+        @inlinable static var queuesInputs: Bool { true }
+
         /// The host lives only while the machine runs a send, so it need not retain the machine.
         @usableFromInline let machine: Unmanaged<TypedStateMachine>
         /// The external input, which outlives the host.
@@ -401,7 +404,7 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         }
 
         @inlinable
-        mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
+        mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) {
             let machine = machine
             machine._withUnsafeGuaranteedRef { $0.receive(result, host: &self, runner: &runner) }
         }

@@ -36,11 +36,11 @@ extension MachinePaths {
 
         /// What one step entered and took: states that became active, compiled transitions taken
         /// (or selected as a refusal).
-        struct Collector: ChartResultSink {
+        struct Collector: ResultSink {
             var entered: [Int] = []
             var taken: [Int] = []
 
-            mutating func receive(_ result: ChartResult, from runner: borrowing ChartRunner) {
+            mutating func receive(_ result: TransitionResult, from runner: inout ChartRunner) {
                 if result.rejection == .refused, result.refusingTransition >= 0 { taken.append(result.refusingTransition) }
                 guard result.isAccepted else { return }
                 for transition in runner.transitionsTaken { taken.append(Int(runner.chart.transitions[Int(transition)].compiled)) }

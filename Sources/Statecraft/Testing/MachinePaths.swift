@@ -1,7 +1,7 @@
 /// Shortest input sequences from a machine's start to each of its states and transitions
 /// (model-based testing), found by a breadth-first search over the states the machine rests
 /// in, trying each input that some transition takes from the state with the argument values
-/// the guards compare against (``ArgumentCandidates``). Each try runs the engine's ``Runner``,
+/// the guards compare against (``ArgumentCandidates``). Each try runs the engine's ``TableRunner``,
 /// so a guard decides as it would at run time; the search is linear in the transitions (times
 /// the few argument values tried).
 ///
@@ -106,7 +106,7 @@ package struct MachinePaths: Sendable {
         struct Node {
             var parent: Int
             var step: Step?
-            var runner: Runner
+            var runner: TableRunner
         }
 
         /// A path: a node's path, then one more step (or none).
@@ -117,7 +117,7 @@ package struct MachinePaths: Sendable {
 
         struct Collector: ResultSink {
             var results: [TransitionResult] = []
-            mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) { results.append(result) }
+            mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) { results.append(result) }
         }
 
         let machine: CompiledMachine
@@ -164,7 +164,7 @@ package struct MachinePaths: Sendable {
         }
 
         mutating func run() {
-            var runner = Runner(machine)
+            var runner = TableRunner(machine)
             var collector = Collector()
             runner.start(into: &collector)
             stateReach[machine.initialState] = Reach(node: 0, step: nil)
@@ -202,7 +202,7 @@ package struct MachinePaths: Sendable {
         /// Whether the search goes on from where `runner` rests: always from a state not rested
         /// in yet; from a new context (or new pending timers) of one, while transitions are
         /// untaken and budget lasts.
-        private mutating func admits(_ runner: Runner) -> Bool {
+        private mutating func admits(_ runner: TableRunner) -> Bool {
             let state = runner.state
             let rest = StateContext(state: state, context: runner.context, timers: PendingTimer.all(of: runner))
             if visits[state] > 0 {

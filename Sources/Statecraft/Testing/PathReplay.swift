@@ -1,4 +1,4 @@
-/// A path of ``MachinePaths`` run again from the machine's start on a fresh ``Runner`` (or
+/// A path of ``MachinePaths`` run again from the machine's start on a fresh ``TableRunner`` (or
 /// ``ChartRunner`` for a statechart), its waits on the runner's virtual clock, so that what is
 /// printed is what the engine does.
 package struct PathReplay: Sendable {
@@ -14,7 +14,7 @@ package struct PathReplay: Sendable {
 
     private struct Collector: ResultSink {
         var results: [TransitionResult] = []
-        mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) { results.append(result) }
+        mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) { results.append(result) }
     }
 
     /// Runs `path` on `machine` from its start.
@@ -23,7 +23,7 @@ package struct PathReplay: Sendable {
             replayChart(path, on: machine)
             return
         }
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var collector = Collector()
         runner.start(into: &collector)
         statesAtStart = [runner.state]

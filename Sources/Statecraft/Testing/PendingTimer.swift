@@ -9,16 +9,10 @@ extension MachinePaths {
         /// The state of an `after` timer, or -1.
         var state: Int
 
-        /// The pending timers of a flat machine's runner, in firing order.
-        static func all(of runner: Runner) -> [PendingTimer] {
+        /// The pending timers of a runner, in firing order.
+        static func all(of runner: some MachineRunner) -> [PendingTimer] {
             guard runner.machine.timers != nil else { return [] }
-            return runner.timers.pending.map { PendingTimer(dueIn: $0.due - runner.time, input: $0.input, argument: $0.argument, state: $0.state) }
-        }
-
-        /// The pending timers of a statechart's runner, in firing order.
-        static func all(of runner: ChartRunner) -> [PendingTimer] {
-            guard runner.machine.timers != nil else { return [] }
-            return runner.timers.pending.map { PendingTimer(dueIn: $0.due - runner.time, input: $0.input, argument: $0.argument, state: $0.state) }
+            return runner.pendingTimers.map { PendingTimer(dueIn: $0.due - runner.time, input: $0.input, argument: $0.argument, state: $0.state) }
         }
     }
 }

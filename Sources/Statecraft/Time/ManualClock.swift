@@ -145,11 +145,13 @@ public final class ManualClock: Clock, @unchecked Sendable {
         for sleeper in due.sorted(by: { $0.deadline < $1.deadline }) { sleeper.continuation.resume() }
     }
 
-    /// Drives `machine`'s timers from now on: its clock's zero is now.
-    func attach(_ machine: any ClockDrivenMachine) -> Instant {
+    /// Drives `machine`'s timers from now on: its clock's zero is `start` milliseconds before now
+    /// (0 for a new machine; a restored one's saved time).
+    func attach(_ machine: any ClockDrivenMachine, start: Int) -> Instant {
         lock.withLock {
-            attached.append(Attached(machine: machine, origin: current))
-            return current
+            let origin = current.advanced(by: .milliseconds(-start))
+            attached.append(Attached(machine: machine, origin: origin))
+            return origin
         }
     }
 }

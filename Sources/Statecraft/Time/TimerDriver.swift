@@ -19,22 +19,23 @@ final class TimerDriver: @unchecked Sendable {
     /// Counts the tasks started: a task that wakes after it was replaced does nothing.
     private var generation = 0
 
-    /// A driver on `clock`, whose zero is now; `machine` is attached to a ``ManualClock``.
-    init(clock: any Clock<Duration>, machine: any ClockDrivenMachine) {
+    /// A driver on `clock`, on which now is `start` milliseconds of the machine's time (0 for a
+    /// new machine; a restored one's saved time); `machine` is attached to a ``ManualClock``.
+    init(clock: any Clock<Duration>, machine: any ClockDrivenMachine, start: Int = 0) {
         if let manual = clock as? ManualClock {
-            let origin = manual.attach(machine)
+            let origin = manual.attach(machine, start: start)
             elapsed = { origin.duration(to: manual.now) }
             sleep = nil
         } else {
-            (elapsed, sleep) = Self.functions(of: clock)
+            (elapsed, sleep) = Self.functions(of: clock, start: start)
         }
     }
 
     /// The clock's functions, for its concrete type.
     private static func functions<C: Clock<Duration>>(
-        of clock: C
+        of clock: C, start: Int
     ) -> (@Sendable () -> Duration, @Sendable (Int) async throws -> Void) {
-        let origin = clock.now
+        let origin = clock.now.advanced(by: .milliseconds(-start))
         return (
             { origin.duration(to: clock.now) },
             { milliseconds in try await clock.sleep(until: origin.advanced(by: .milliseconds(milliseconds)), tolerance: nil) }

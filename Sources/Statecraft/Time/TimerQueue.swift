@@ -5,8 +5,10 @@
 /// timers (`cancel: NAME`) carry an epoch, and cancelling moves the epoch on; stale entries are
 /// dropped when they reach the top, and the heap is compacted when they outnumber live ones,
 /// so its memory stays proportional to the live timers.
+@usableFromInline
 package struct TimerQueue: Sendable {
     /// One pending timer.
+    @usableFromInline
     package struct Timer: Sendable {
         /// When it is due, in milliseconds on the machine's clock.
         package var due: Int
@@ -148,6 +150,25 @@ package struct TimerQueue: Sendable {
     /// Every pending timer, in the order they would fire.
     package var pending: [Timer] {
         heap.filter(isLive).sorted { $0.precedes($1) }
+    }
+
+    /// Replaces every pending timer with `pending` (a snapshot's), firing none.
+    package mutating func restore(_ pending: [Timer]) {
+        removeAll()
+        for timer in pending {
+            if timer.state >= 0 {
+                scheduleAfter(state: timer.state, input: timer.input, due: timer.due)
+            } else {
+                scheduleSend(input: timer.input, argument: timer.argument, sentBy: timer.sentBy, timer: timer.timer, due: timer.due)
+            }
+        }
+    }
+
+    /// Drops every timer due at or before `time`; how many.
+    package mutating func discardDue(by time: Int) -> Int {
+        var count = 0
+        while let due = nextDue(), due <= time, pop() != nil { count += 1 }
+        return count
     }
 
     /// Removes every timer.

@@ -19,7 +19,7 @@ extension FileMachine {
     /// - Throws: ``MachineFileError`` when the file cannot be read or is invalid, or
     ///   ``FileMachine/BindingError`` when a bound name is not one of its effects.
     public convenience init(
-        contentsOf path: String, limits: YAMLLimits = .default, stepLimit: Int = Runner.defaultStepLimit,
+        contentsOf path: String, limits: YAMLLimits = .default, stepLimit: Int = RunLimits.defaultStepLimit,
         clock: any Clock<Duration> = ContinuousClock(), effects: [String: @Sendable (EffectCall) -> Void] = [:]
     ) throws {
         try self.init(loaded: MachineFile.load(path: path, limits: limits), stepLimit: stepLimit, clock: clock, effects: effects)
@@ -31,7 +31,7 @@ extension FileMachine {
     /// - Throws: ``MachineFileError`` when the text is invalid, or ``FileMachine/BindingError``
     ///   when a bound name is not one of its effects.
     public convenience init(
-        yaml: String, name: String = "machine", limits: YAMLLimits = .default, stepLimit: Int = Runner.defaultStepLimit,
+        yaml: String, name: String = "machine", limits: YAMLLimits = .default, stepLimit: Int = RunLimits.defaultStepLimit,
         clock: any Clock<Duration> = ContinuousClock(), effects: [String: @Sendable (EffectCall) -> Void] = [:]
     ) throws {
         try self.init(

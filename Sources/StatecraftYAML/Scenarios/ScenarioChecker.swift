@@ -1,10 +1,10 @@
 import Statecraft
 
-/// Checks a decoded ``ScenarioFile`` against the machine it tests: every input, state,
+/// Checks a decoded ``ScenarioDocument`` against the machine it tests: every input, state,
 /// effect and variable it names exists (with a did-you-mean), and every argument and value
 /// has the type the machine declares. A file with an error is not run.
 enum ScenarioChecker {
-    static func check(_ file: ScenarioFile, against machine: CompiledMachine) -> [Diagnostic] {
+    static func check(_ file: ScenarioDocument, against machine: CompiledMachine) -> [Diagnostic] {
         var checker = Checker(machine: machine, names: MachineNameIndex(machine))
         for scenario in file.scenarios { checker.check(scenario) }
         return checker.diagnostics

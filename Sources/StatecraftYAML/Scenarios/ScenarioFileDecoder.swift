@@ -1,6 +1,6 @@
 import Statecraft
 
-/// Decodes a scenario file's YAML into a ``ScenarioFile``, checking its schema (keys, value
+/// Decodes a scenario file's YAML into a ``ScenarioDocument``, checking its schema (keys, value
 /// kinds) and reporting every problem with its position, as ``MachineFileDecoder`` does for
 /// machine files. Names are resolved against the machine afterwards (``ScenarioChecker``).
 struct ScenarioFileDecoder: YAMLShapeReading {
@@ -25,7 +25,7 @@ struct ScenarioFileDecoder: YAMLShapeReading {
     }
 
     /// Decodes the document; `nil` when the file is too broken to run.
-    mutating func decode() -> ScenarioFile? {
+    mutating func decode() -> ScenarioDocument? {
         guard let root = document.root else {
             error(.missingKey, "file is empty; a scenario file is a mapping with 'machine' and 'scenarios'", .init(line: 1, column: 1))
             return nil
@@ -42,7 +42,7 @@ struct ScenarioFileDecoder: YAMLShapeReading {
             }
         }
         guard let machine else { return nil }
-        return ScenarioFile(machinePath: machine.0, machinePathPosition: machine.1, scenarios: scenarios)
+        return ScenarioDocument(machinePath: machine.0, machinePathPosition: machine.1, scenarios: scenarios)
     }
 
     private mutating func decodeScenario(_ node: Int) -> Scenario? {

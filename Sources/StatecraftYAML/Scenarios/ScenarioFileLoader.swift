@@ -1,11 +1,11 @@
 import Statecraft
 
-/// Loads scenario files: bytes -> YAML nodes -> ``ScenarioFile``, collecting every diagnostic.
+/// Loads scenario files: bytes -> YAML nodes -> ``ScenarioDocument``, collecting every diagnostic.
 package enum ScenarioFileLoader {
     /// What loading a scenario file produced.
     package struct LoadResult: Sendable {
         /// The file, when its YAML and schema could be read (it may still have errors).
-        package var file: ScenarioFile?
+        package var file: ScenarioDocument?
         /// Every problem found, in file order.
         package var diagnostics: [Diagnostic]
     }
@@ -32,14 +32,14 @@ package enum ScenarioFileLoader {
     }
 
     /// The machine a scenario file names, as a path: relative to the scenario file's folder.
-    package static func machinePath(of file: ScenarioFile, scenarioPath: String) -> String {
+    package static func machinePath(of file: ScenarioDocument, scenarioPath: String) -> String {
         if file.machinePath.hasPrefix("/") { return file.machinePath }
         guard let slash = scenarioPath.lastIndex(of: "/") else { return file.machinePath }
         return String(scenarioPath[...slash]) + file.machinePath
     }
 
     /// The problems of `file` against the machine it tests (unknown names, mistyped values).
-    package static func check(_ file: ScenarioFile, against machine: CompiledMachine) -> [Diagnostic] {
+    package static func check(_ file: ScenarioDocument, against machine: CompiledMachine) -> [Diagnostic] {
         ScenarioChecker.check(file, against: machine).sorted(by: Diagnostic.inFileOrder)
     }
 }

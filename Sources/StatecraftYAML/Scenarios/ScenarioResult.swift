@@ -33,4 +33,15 @@ package struct ScenarioResult: Sendable {
     package var inputs: [String] { stepsTaken.compactMap(scriptWriter.line) }
 
     package var passed: Bool { failure == nil }
+
+    /// The failing step as `smrun test` prints it: where, what it did, and each expectation
+    /// expected (`-`) and actual (`+`), each line after `indent`.
+    package static func text(of failure: Failure, file: String, indent: String) -> String {
+        var out = "\(indent)step \(failure.step) at \(file):\(failure.position.line): \(failure.action)\n"
+        for mismatch in failure.mismatches {
+            out += "\(indent)  - \(mismatch.key): \(mismatch.expected)\n"
+            out += "\(indent)  + \(mismatch.key): \(mismatch.actual)\n"
+        }
+        return out
+    }
 }

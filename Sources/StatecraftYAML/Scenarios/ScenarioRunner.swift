@@ -1,7 +1,6 @@
 import Statecraft
 
-/// Runs scenarios on the engine: a flat machine on ``Runner``, a statechart on ``ChartRunner``.
-/// Starts the machine (or resumes it in the scenario's state and context), sends each step's
+/// Runs scenarios on the engine, with the runner the machine's compiler chose. Starts the machine (or resumes it in the scenario's state and context), sends each step's
 /// input, and checks the step's expectations against the results of its run to completion.
 /// The scenario must have passed ``ScenarioChecker``: every name it uses exists.
 package struct ScenarioRunner {
@@ -34,31 +33,28 @@ package struct ScenarioRunner {
         var isFinished: Bool
     }
 
-    /// A runner of either kind, driven one step at a time, recording its results into a
-    /// ``StepResults`` that the scenario reuses.
-    protocol Driver {
-        /// Starts the machine (its results into `results`), or resumes it in `states` with `context`.
-        mutating func start(in states: [Int]?, context: [Value], into results: inout StepResults, coverage: inout ScenarioCoverage)
-        /// Sends an input: the results of its run to completion.
-        mutating func send(_ input: Int, argument: Value, into results: inout StepResults)
-        /// Moves the clock forward, firing the timers due by then: their results, each
-        /// followed by those of its run to completion.
-        mutating func wait(milliseconds: Int, into results: inout StepResults)
-        /// The machine now.
-        mutating func after() -> After
-    }
-
     /// Runs `scenario`, recording what it exercised in `coverage`.
     package func run(_ scenario: Scenario, coverage: inout ScenarioCoverage) -> ScenarioResult {
-        if machine.isStatechart {
-            var driver = ChartDriver(machine)
-            return run(scenario, with: &driver, coverage: &coverage)
-        }
-        var driver = FlatDriver(runner: Runner(machine))
-        return run(scenario, with: &driver, coverage: &coverage)
+        let (result, exercised) = machine.visitRunner(Visit(runner: self, scenario: scenario, coverage: coverage))
+        coverage = exercised
+        return result
     }
 
-    private func run<D: Driver>(_ scenario: Scenario, with driver: inout D, coverage: inout ScenarioCoverage) -> ScenarioResult {
+    /// ``run(_:coverage:)`` with the runner type the machine's compiler chose.
+    private struct Visit: RunnerVisitor {
+        let runner: ScenarioRunner
+        let scenario: Scenario
+        let coverage: ScenarioCoverage
+
+        func visit<Runner: MachineRunner>(_ type: Runner.Type) -> (ScenarioResult, ScenarioCoverage) {
+            var driver = Driver<Runner>(runner.machine)
+            var coverage = coverage
+            let result = runner.run(scenario, with: &driver, coverage: &coverage)
+            return (result, coverage)
+        }
+    }
+
+    private func run<Runner>(_ scenario: Scenario, with driver: inout Driver<Runner>, coverage: inout ScenarioCoverage) -> ScenarioResult {
         var context = machine.initialContext
         for entry in scenario.context {
             let slot = names.variables[entry.variable.name]!

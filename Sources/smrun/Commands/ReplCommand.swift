@@ -30,7 +30,7 @@ struct ReplCommand: ParsableCommand {
     var format: OutputFormat = .text
 
     @Option(name: .customLong("max-steps"), help: "Most queued inputs processed for one external input before step-limit.")
-    var stepLimit = Runner.defaultStepLimit
+    var stepLimit = RunLimits.defaultStepLimit
 
     @OptionGroup var limits: LimitOptions
 
@@ -42,14 +42,20 @@ struct ReplCommand: ParsableCommand {
         let loaded = limits.load(machine)
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
-        if compiled.isStatechart {
+        try compiled.visitRunner(Interacting(command: self, machine: compiled, definition: loaded.definition)).get()
+    }
+
+    /// The REPL on a session with the runner the machine's compiler chose.
+    private struct Interacting: RunnerVisitor {
+        let command: ReplCommand
+        let machine: CompiledMachine
+        let definition: MachineDefinition?
+
+        func visit<Runner: MachineRunner>(_ runner: Runner.Type) -> Result<Void, any Error> {
             var session = ReplSession(
-                ChartSession(machine: compiled, format: format, stepLimit: stepLimit, state: nil), definition: loaded.definition, machinePath: machine)
-            try ReplLoop.run(&session, compiled)
-        } else {
-            var session = ReplSession(
-                RunSession(machine: compiled, format: format, stepLimit: stepLimit, state: nil), definition: loaded.definition, machinePath: machine)
-            try ReplLoop.run(&session, compiled)
+                RunSession<Runner>(machine: machine, format: command.format, stepLimit: command.stepLimit, state: nil), definition: definition,
+                machinePath: command.machine)
+            return Result { try ReplLoop.run(&session, machine) }
         }
     }
 }

@@ -49,13 +49,13 @@ struct RunCommand: ParsableCommand {
     @Option(
         name: .customLong("max-timers"),
         help: "Most timers pending at once; a transition that would start more is rejected (timer-limit).")
-    var timerLimit = Runner.defaultTimerLimit
+    var timerLimit = RunLimits.defaultTimerLimit
 
     @Option(help: "Output format: text (for people) or json (JSON Lines).")
     var format: OutputFormat = .text
 
     @Option(name: .customLong("max-steps"), help: "Most queued inputs (and, in a statechart, eventless steps) processed for one external input before step-limit.")
-    var stepLimit = Runner.defaultStepLimit
+    var stepLimit = RunLimits.defaultStepLimit
 
     @Option(name: .customLong("max-line-bytes"), help: "Longest input-script line accepted, in bytes.")
     var maximumLineBytes = RunSettings.defaultMaximumLineBytes

@@ -11,9 +11,9 @@ struct RunSettings {
     var waits: [String] = []
     var clock: ClockOption = .virtual
     var waitPending = false
-    var timerLimit = Runner.defaultTimerLimit
+    var timerLimit = RunLimits.defaultTimerLimit
     var format: OutputFormat = .text
-    var stepLimit = Runner.defaultStepLimit
+    var stepLimit = RunLimits.defaultStepLimit
     var maximumLineBytes = defaultMaximumLineBytes
     var stateFile: String?
     var reset = false
@@ -32,22 +32,27 @@ struct RunSettings {
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
         let state = try StateFile.open(
             stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil, clock: clock.snapshotClock, timerLimit: timerLimit)
-        // A statechart runs the same loop on the statechart runner, which saves its
-        // configuration and history records beside the context.
-        if compiled.isStatechart {
-            var session = ChartSession(
-                machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state, clock: clock)
-            try drive(&session)
-        } else {
-            var session = RunSession(machine: compiled, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: state, clock: clock)
-            try drive(&session)
+        try compiled.visitRunner(Driving(settings: self, machine: compiled, state: state)).get()
+    }
+
+    /// ``drive(_:)`` on a session with the runner the machine's compiler chose.
+    private struct Driving: RunnerVisitor {
+        let settings: RunSettings
+        let machine: CompiledMachine
+        let state: StateFile?
+
+        func visit<Runner: MachineRunner>(_ runner: Runner.Type) -> Result<Void, any Error> {
+            var session = RunSession<Runner>(
+                machine: machine, format: settings.format, stepLimit: settings.stepLimit, timerLimit: settings.timerLimit, state: state,
+                clock: settings.clock)
+            return Result { try settings.drive(&session) }
         }
     }
 
     /// Runs the script, or the `--send`/`--wait` steps in command-line order, then (with
     /// `--wait-pending`) the timers still pending, and finishes: exit status 1 when an input
     /// was rejected or a line skipped.
-    private func drive<Session: DrivenSession & ~Copyable>(_ session: inout Session) throws {
+    fileprivate func drive<Session: DrivenSession & ~Copyable>(_ session: inout Session) throws {
         var skippedLines = 0
         if inputs.isEmpty && waits.isEmpty {
             skippedLines = try session.runScript(maximumLineBytes: maximumLineBytes)

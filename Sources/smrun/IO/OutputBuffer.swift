@@ -128,6 +128,13 @@ struct OutputBuffer: ~Copyable {
         DecimalDigits.with(value) { append($0) }
     }
 
+    /// The bytes appended since the last flush, removed without being written: what a printer
+    /// renders once to copy later.
+    mutating func takeBytes() -> [UInt8] {
+        defer { count = 0 }
+        return Array(UnsafeBufferPointer(start: storage, count: count))
+    }
+
     /// Writes out everything buffered.
     mutating func flush() {
         guard count > 0 else { return }

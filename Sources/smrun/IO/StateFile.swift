@@ -53,7 +53,7 @@ final class StateFile {
     /// standard error and throws exit status 2.
     static func open(
         _ path: String?, machine: CompiledMachine, recovery: Recovery? = nil, clock: MachineSnapshot.Clock = .virtual,
-        timerLimit: Int = Runner.defaultTimerLimit
+        timerLimit: Int = RunLimits.defaultTimerLimit
     ) throws -> StateFile? {
         guard let path else { return nil }
         let codec = SnapshotCodec(machine)
@@ -227,18 +227,19 @@ final class StateFile {
         return (Array(bytes[..<count]), status.st_mode & 0o7777)
     }
 
-    /// Saves the runner's state and context (and, for a machine with timers, its clock and
-    /// pending timers, on `clock`) unless FILE already holds them. A failure is reported and
-    /// ends the run with status 2, before the results whose state it could not save are
-    /// printed; FILE keeps the snapshot it had.
-    func save(_ runner: borrowing Runner, clock: MachineSnapshot.Clock) {
-        if !runner.machine.hasTimers, let saved, saved.state == runner.state, saved.context == runner.context { return }
-        save(codec.snapshot(of: runner), clock: clock)
-    }
-
-    /// Saves a statechart's configuration, history records, context and timers unless FILE
-    /// already holds them, as ``save(_:clock:)-(Runner,_)`` does.
-    func save(_ runner: borrowing ChartRunner, clock: MachineSnapshot.Clock) {
+    /// Saves the runner's state (a statechart's configuration and history records) and context
+    /// (and, for a machine with timers, its clock and pending timers, on `clock`) unless FILE
+    /// already holds them. A failure is reported and ends the run with status 2, before the
+    /// results whose state it could not save are printed; FILE keeps the snapshot it had.
+    func save(_ runner: some MachineRunner, clock: MachineSnapshot.Clock) {
+        if !runner.machine.hasTimers, let saved {
+            let now = runner.savedState
+            if saved.state == now.state, saved.configuration == now.configuration, saved.histories == now.histories,
+                saved.context == runner.context
+            {
+                return
+            }
+        }
         save(codec.snapshot(of: runner), clock: clock)
     }
 

@@ -13,10 +13,14 @@ extension ResultPrinter {
         output.append(UInt8(ascii: ","))
     }
 
-    mutating func printJSON(_ result: TransitionResult, _ runner: borrowing Runner, queued: Value?) {
-        if result.isStart {
+    mutating func printJSON(_ result: TransitionResult, _ runner: inout Runner) {
+        switch result.trigger {
+        case .start:
             output.append("{\"start\":true," as StaticString)
-        } else {
+        case .eventless:
+            appendJSONLineStart()
+            output.append("\"eventless\":true," as StaticString)
+        case .external, .sent, .done:
             appendJSONLineStart()
             if result.isTimer && appendAfterField(input: result.input) {
                 // An `after` transition has no input.
@@ -24,51 +28,89 @@ extension ResultPrinter {
                 output.append("\"input\":" as StaticString)
                 output.append(inputs.json[result.input])
             }
-            if result.sentBy >= 0 {
-                if let value = queued, value != .null {
+            if result.isTimer {
+                appendQueuedArgument(result, runner)
+                appendAtField(runner.time)
+            } else if result.trigger == .external {
+                if !argument.isNone {
                     output.append(",\"arg\":" as StaticString)
-                    appendJSONValue(value)
+                    appendArgumentValue()
                 }
-            } else if !argument.isNone && !result.isTimer {
-                output.append(",\"arg\":" as StaticString)
-                appendArgumentValue()
+            } else {
+                appendQueuedArgument(result, runner)
             }
-            if result.isTimer { appendAtField(runner.time) }
             output.append(UInt8(ascii: ","))
         }
+        appendJSONOutcome(result, &runner)
+        switch result.trigger {
+        case .sent(let effect):
+            output.append(",\"sent_by\":" as StaticString)
+            output.append(effects.json[effect])
+        case .done(let state):
+            output.append(",\"sent_by\":" as StaticString)
+            output.append(states.json[state])
+        default:
+            break
+        }
+        appendTimerField(result.timer)
+        endJSONLine(showing: result.isRejected ? nil : runner.contextStorage, version: runner.contextVersion)
+    }
+
+    /// `,"arg":VALUE` for a queued input's or a delayed send's argument, unless it is null.
+    private mutating func appendQueuedArgument(_ result: TransitionResult, _ runner: borrowing Runner) {
+        guard let value = runner.queuedArgument(of: result), value != .null else { return }
+        output.append(",\"arg\":" as StaticString)
+        appendJSONValue(value)
+    }
+
+    /// A JSON result's fields from `ok` on, up to `sent_by`: `from`, `to`, the effects (and for a
+    /// statechart the transitions taken), or the rejection with its message.
+    mutating func appendJSONOutcome(_ result: TransitionResult, _ runner: inout Runner) {
         switch result.outcome {
-        case .accepted(let to):
+        case .accepted:
             output.append("\"ok\":true," as StaticString)
-            appendFromTo(result, to: to)
-            appendEffects(result, to: to, json: true)
+            if result.trigger != .start {
+                output.append("\"from\":" as StaticString)
+                appendStates(before: true, of: result, runner)
+                output.append(UInt8(ascii: ","))
+            }
+            output.append("\"to\":" as StaticString)
+            appendStates(before: false, of: result, runner)
+            appendEffects(result, runner, json: true)
+            if listsTransitions && result.trigger != .start { appendTransitions(result, runner) }
         case .ignored:
-            output.append("\"ok\":true,\"ignored\":true," as StaticString)
-            appendFromTo(result, to: result.from)
+            output.append("\"ok\":true,\"ignored\":true,\"from\":" as StaticString)
+            appendStates(before: true, of: result, runner)
+            output.append(",\"to\":" as StaticString)
+            appendStates(before: true, of: result, runner)
             output.append(",\"effects\":[]" as StaticString)
+            if listsTransitions { output.append(",\"transitions\":[]" as StaticString) }
         case .rejected(let kind):
             output.append("\"ok\":false,\"from\":" as StaticString)
-            output.append(states.json[result.from])
+            appendStates(before: true, of: result, runner)
             output.append(",\"error\":\"" as StaticString)
             output.append(kind.rawValue)
             output.append("\",\"message\":" as StaticString)
-            appendMessage(result, kind, runner, queued: queued)
+            appendMessage(result, kind, &runner)
         }
-        if result.sentBy >= 0 {
-            output.append(",\"sent_by\":" as StaticString)
-            output.append(effects.json[result.sentBy])
-        }
-        appendTimerField(result.timer)
-        endJSONLine(showing: result.isRejected ? nil : runner.context, version: runner.contextVersion)
     }
 
-    mutating func appendFromTo(_ result: TransitionResult, to: Int) {
-        if !result.isStart {
-            output.append("\"from\":" as StaticString)
-            output.append(states.json[result.from])
-            output.append(UInt8(ascii: ","))
+    /// `,"transitions":[{"from":SOURCE,"to":[TARGETS]},...]`.
+    private mutating func appendTransitions(_ result: TransitionResult, _ runner: borrowing Runner) {
+        output.append(",\"transitions\":[" as StaticString)
+        var first = true
+        runner.forEachTransitionTaken(of: result) { _, source, targets in
+            output.append(first ? "{\"from\":" : ",{\"from\":" as StaticString)
+            output.append(states.json[source])
+            output.append(",\"to\":[" as StaticString)
+            for (offset, target) in targets.enumerated() {
+                if offset > 0 { output.append(UInt8(ascii: ",")) }
+                output.append(states.json[Int(target)])
+            }
+            output.append("]}" as StaticString)
+            first = false
         }
-        output.append("\"to\":" as StaticString)
-        output.append(states.json[to])
+        output.append(UInt8(ascii: "]"))
     }
 
     /// Ends a JSON result line: `,"context":{...}` when `context` is given and the machine has

@@ -3,71 +3,88 @@
 
 // Text results: `INPUT [ARG]: FROM -> TO [/ EFFECTS]`, rejections with their message after
 // `line N: ` when the input came from script line N (a queued input's rejection too, after its
-// indentation).
+// indentation); `(sent by ...)` after a queued input or done event; `(eventless)` for an
+// eventless step.
 extension ResultPrinter {
-    /// - Parameter queued: a queued input's argument.
     @inline(__always)
-    mutating func printText(_ result: TransitionResult, _ runner: borrowing Runner, queued: Value?) {
-        if format == .text, cellText.count > 0, !result.isStart, result.sentBy < 0,
+    mutating func printText(_ result: TransitionResult, _ runner: inout Runner) {
+        if cellText.count > 0, result.trigger == .external, !result.isTimer,
             result.isAccepted || result.outcome == .ignored || result.rejection == .noTransition || result.rejection == .refused
         {
-            let text = cellText[result.from &* inputCount &+ result.input]
+            let text = cellText[runner.cell(before: result)]
             if !text.isEmpty {
                 if result.isRejected { appendLineNumber() }
                 output.append(inputs.text[result.input])
-                appendTextArgument(result, queued: queued)
+                appendTextArgument(result, runner)
                 output.append(text)
                 return
             }
         }
-        if result.isStart {
+        if result.isFollowUp { output.append("  " as StaticString) }
+        // A rejection starts with the script line it came from.
+        if result.isRejected { appendLineNumber() }
+        switch result.trigger {
+        case .start:
             output.append("start: " as StaticString)
-        } else {
-            if result.sentBy >= 0 && !result.isTimer { output.append("  " as StaticString) }
-            if result.isRejected { appendLineNumber() }
+        case .eventless:
+            output.append("(eventless): " as StaticString)
+        case .external, .sent, .done:
             output.append(inputs.text[result.input])
-            appendTextArgument(result, queued: queued)
-            if result.sentBy >= 0 {
+            appendTextArgument(result, runner)
+            switch result.trigger {
+            case .sent(let effect):
                 output.append(" (sent by " as StaticString)
-                output.append(effects.text[result.sentBy])
+                output.append(effects.text[effect])
                 appendTextTimer(result.timer)
                 output.append(UInt8(ascii: ")"))
+            case .done(let state):
+                output.append(" (sent by " as StaticString)
+                output.append(states.text[state])
+                output.append(UInt8(ascii: ")"))
+            default:
+                break
             }
             output.append(": " as StaticString)
         }
+        appendTextOutcome(result, &runner)
+    }
+
+    /// What a text result says after its input: `FROM -> TO / EFFECTS`, `FROM: ignored (no
+    /// transition)` or `FROM: rejected: KIND: MESSAGE`, and a newline.
+    mutating func appendTextOutcome(_ result: TransitionResult, _ runner: inout Runner) {
         switch result.outcome {
-        case .accepted(let to):
-            if !result.isStart {
-                output.append(states.text[result.from])
+        case .accepted:
+            if result.trigger != .start {
+                appendStates(before: true, of: result, runner)
                 output.append(UInt8(ascii: " "))
             }
             output.append("-> " as StaticString)
-            output.append(states.text[to])
-            appendEffects(result, to: to, json: false)
+            appendStates(before: false, of: result, runner)
+            appendEffects(result, runner, json: false)
         case .ignored:
-            output.append(states.text[result.from])
+            appendStates(before: true, of: result, runner)
             output.append(": ignored (no transition)" as StaticString)
         case .rejected(let kind):
-            output.append(states.text[result.from])
+            appendStates(before: true, of: result, runner)
             output.append(": rejected: " as StaticString)
             output.append(kind.rawValue)
             output.append(": " as StaticString)
-            appendMessage(result, kind, runner, queued: queued)
+            appendMessage(result, kind, &runner)
         }
         output.append(UInt8(ascii: "\n"))
     }
 
-    mutating func appendTextArgument(_ result: TransitionResult, queued: Value?) {
-        if result.sentBy >= 0 {
-            if let value = queued, value != .null {
-                output.append(UInt8(ascii: " "))
-                appendJSONValue(value)
-            }
-            return
+    /// The argument after the input's name: the external argument, or a queued input's or a
+    /// delayed send's (none when it is null).
+    mutating func appendTextArgument(_ result: TransitionResult, _ runner: borrowing Runner) {
+        if result.trigger == .external && !result.isTimer {
+            guard !argument.isNone else { return }
+            output.append(UInt8(ascii: " "))
+            appendArgumentValue()
+        } else if let value = runner.queuedArgument(of: result), value != .null {
+            output.append(UInt8(ascii: " "))
+            appendJSONValue(value)
         }
-        guard !argument.isNone && !result.isTimer else { return }
-        output.append(UInt8(ascii: " "))
-        appendArgumentValue()
     }
 
     /// The external argument as a JSON value (strings quoted), which is also how text shows it.
@@ -92,28 +109,25 @@ extension ResultPrinter {
         }
     }
 
-    /// Why a result was rejected. `no-transition`, the one met in bulk, is composed from the
-    /// name pools; the others are rare and built as strings (a `guard-rejected` one with the
-    /// values its guards read: the runner's context, which the rejection left as it was, and
-    /// the argument).
-    ///
-    /// - Parameter queued: a queued input's argument.
-    mutating func appendMessage(_ result: TransitionResult, _ kind: RejectionKind, _ runner: borrowing Runner, queued: Value?) {
-        guard kind == .noTransition, format == .text else {
-            let message = runner.machine.message(
-                for: result, stepLimit: stepLimit, context: runner.context,
-                argument: result.sentBy >= 0 ? queued ?? .null : argument.value)
+    /// Why a result was rejected. `no-transition` in text, the one met in bulk, is composed from
+    /// the name pools; the others are rare and built as strings (a `guard-rejected` one with the
+    /// values its guards read).
+    mutating func appendMessage(_ result: TransitionResult, _ kind: RejectionKind, _ runner: inout Runner) {
+        guard kind == .noTransition, format == .text, result.input >= 0 else {
+            let message = message(for: result, kind, runner)
             if format == .text { output.append(message) } else { output.append(JSONText.quoted(message)) }
             return
         }
         ResultWording.writeNoTransition(
-            input: inputs.text[result.input], state: states.text[result.from],
-            words: { output.append($0) }, name: { output.append($0) })
+            input: true, state: false, words: { output.append($0) },
+            name: { isInput in
+                if isInput { output.append(inputs.text[result.input]) } else { appendStates(before: true, of: result, runner) }
+            })
     }
 
     /// The effects that ran: ` / a, b` in text, `,"effects":["a","b"]` in JSON.
     @inline(__always)
-    mutating func appendEffects(_ result: TransitionResult, to: Int, json: Bool) {
+    mutating func appendEffects(_ result: TransitionResult, _ runner: borrowing Runner, json: Bool) {
         if json { output.append(",\"effects\":[" as StaticString) }
         var first = true
         func part(_ bytes: UnsafeRawBufferPointer, _ output: inout OutputBuffer) {
@@ -126,13 +140,13 @@ extension ResultPrinter {
             output.append(bytes)
             first = false
         }
-        if result.isStart {
-            part(json ? entryLists.json[to] : entryLists.text[to], &output)
-        } else if result.transition >= 0 {
-            let moves = transitionMoves[result.transition]
-            if moves { part(json ? exitLists.json[result.from] : exitLists.text[result.from], &output) }
-            part(json ? transitionLists.json[result.transition] : transitionLists.text[result.transition], &output)
-            if moves { part(json ? entryLists.json[to] : entryLists.text[to], &output) }
+        runner.forEachEffectList(of: result) { list in
+            switch list {
+            case .exit(let state): part(json ? exitLists.json[state] : exitLists.text[state], &output)
+            case .transition(let transition): part(json ? transitionLists.json[transition] : transitionLists.text[transition], &output)
+            case .entry(let state): part(json ? entryLists.json[state] : entryLists.text[state], &output)
+            case .effect(let effect): part(json ? effects.json[effect] : effects.text[effect], &output)
+            }
         }
         if json { output.append(UInt8(ascii: "]")) }
     }

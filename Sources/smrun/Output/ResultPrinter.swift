@@ -1,11 +1,17 @@
 @_spi(Engine) import SmrunCore
 @_spi(Engine) import Statecraft
 
-/// Prints results as they arrive, in text or JSON Lines, straight into an ``OutputBuffer``.
+/// Prints results as they arrive, in text or JSON Lines, straight into an ``OutputBuffer``: one
+/// printer for every machine, flat or statechart, on whichever runner its compiler chose.
+///
+/// `from` and `to` are the active atomic states (one for a flat machine): in text joined by
+/// `, `, in JSON an array of names, or a string when no state of the machine has children.
+/// Queued inputs, done events and eventless steps are indented in text. A statechart's JSON
+/// results list the transitions taken (``CompiledMachine/listsTransitionsTaken``).
 ///
 /// Every name, and every list of effect names a state or transition can contribute, is encoded
 /// once per machine into ``BytePool``s; printing an accepted result only copies bytes.
-struct ResultPrinter: ResultSink, ~Copyable {
+struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     var output: OutputBuffer
     let format: OutputFormat
     let stepLimit: Int
@@ -24,16 +30,16 @@ struct ResultPrinter: ResultSink, ~Copyable {
     let exitLists: Names
     let entryLists: Names
     let transitionLists: Names
-    /// Whether each transition has a target (and so runs exit and entry effects).
-    let transitionMoves: [Bool]
-    /// Per cell `state * inputCount + input`, what an external input's result prints after
-    /// `INPUT[ ARG]` when it depends on the cell alone: for a cell with one candidate, its
-    /// acceptance, or its `refused` rejection for a refusal; for a cell with none, its
-    /// `no-transition` rejection or that it was ignored.
-    /// In text, the rest of the line (`: FROM -> TO / EFFECTS`); in JSON, the fields from
-    /// `input` on (an argument goes after `input`), up to the context. Empty when not
-    /// precomputed, or for machines too large to precompute.
-    let cellText: BytePool
+    /// Whether `from` and `to` are JSON arrays: some state has children.
+    let showsArrays: Bool
+    /// Whether JSON results list the transitions taken.
+    let listsTransitions: Bool
+    /// Per cell of the runner (``MachineRunner/cell(of:)``), what an external input's result
+    /// prints after `INPUT[ ARG]` when it depends on the cell alone
+    /// (``MachineRunner/forEachSettledCell(_:)``): in text, the rest of the line
+    /// (`: FROM -> TO / EFFECTS`); in JSON, the fields from `input` on (an argument goes after
+    /// `input`), up to the context. Empty for the other cells, and for a runner that settles none.
+    var cellText: BytePool
     /// `{"line":` and the digits of ``line``, kept from one result to the next.
     var lineStart = JSONLineStart()
     /// In JSON, the end of a result line that shows the context (`,"context":{...}}` and a
@@ -48,8 +54,6 @@ struct ResultPrinter: ResultSink, ~Copyable {
     let timerNames: [String]
     /// What starts the `input` field of a JSON result, after the line number.
     static var inputKey: StaticString { #","input":"# }
-    /// Machines with more cells than this print every result field by field.
-    static let maximumPrecomputedCells = 1 << 16
 
     /// One set of strings in both encodings.
     struct Names: ~Copyable {
@@ -98,9 +102,32 @@ struct ResultPrinter: ResultSink, ~Copyable {
         exitLists = Names(machine.exitEffects.map(names))
         entryLists = Names(machine.entryEffects.map(names))
         transitionLists = Names(machine.transitions.map { names($0.effects) })
-        transitionMoves = machine.transitions.map { $0.target >= 0 }
         inputCount = machine.inputCount
-        cellText = BytePool(Self.cellTexts(machine, format: format))
+        showsArrays = machine.chart?.tree.parents.contains { $0 >= 0 } ?? false
+        listsTransitions = machine.listsTransitionsTaken
+        cellText = BytePool([])
+        cellText = BytePool(renderSettledCells(machine))
+    }
+
+    /// The text of every cell whose result depends on the cell alone, rendered as any result
+    /// is (``cellText``).
+    private mutating func renderSettledCells(_ machine: CompiledMachine) -> [[UInt8]] {
+        var texts: [[UInt8]] = []
+        Runner(machine, stepLimit: stepLimit, timerLimit: RunLimits.defaultTimerLimit).forEachSettledCell { cell, result, runner in
+            if texts.isEmpty { texts = Array(repeating: [], count: machine.stateCount * machine.inputCount) }
+            switch format {
+            case .text:
+                output.append(": " as StaticString)
+                appendTextOutcome(result, &runner)
+            case .json:
+                output.append(Self.inputKey)
+                output.append(inputs.json[result.input])
+                output.append(UInt8(ascii: ","))
+                appendJSONOutcome(result, &runner)
+            }
+            texts[cell] = output.takeBytes()
+        }
+        return texts
     }
 
     /// The text of ``cellText`` for `cell`, empty when there is none.
@@ -213,31 +240,30 @@ struct ResultPrinter: ResultSink, ~Copyable {
     }
 
     @inline(__always)
-    mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
+    mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
         if result.isRejected { rejected += 1 }
         switch format {
-        case .text: printText(result, runner, queued: result.sentBy >= 0 ? runner.queuedArgument(of: result) : nil)
-        case .json:
-            printJSON(result, runner, queued: result.sentBy >= 0 ? runner.queuedArgument(of: result) : nil)
+        case .text: printText(result, &runner)
+        case .json: printJSON(result, &runner)
         }
     }
 
     /// Prints a line that never reached the machine: an unknown input name or a bad argument
     /// (`whole`, when given, is the message).
     mutating func receiveScriptRejection(
-        _ kind: RejectionKind, name: UnsafeRawBufferPointer, input: Int, problem: String, runner: borrowing Runner,
+        _ kind: RejectionKind, name: UnsafeRawBufferPointer, input: Int, problem: String, runner: inout Runner,
         message whole: String? = nil
     ) {
         rejected += 1
         let result = runner.rejection(kind, input: input)
-        let base = runner.machine.message(for: result, inputName: Self.printable(name), stepLimit: stepLimit)
+        let base = runner.message(for: result, inputName: Self.printable(name))
         let message = whole ?? (problem.isEmpty ? base : "\(base), \(problem)")
         switch format {
         case .text:
             appendLineNumber()
             appendTextName(name)
             output.append(": " as StaticString)
-            output.append(states.text[result.from])
+            appendStates(before: true, of: result, runner)
             output.append(": rejected: " as StaticString)
             output.append(kind.rawValue)
             output.append(": " as StaticString)
@@ -248,13 +274,40 @@ struct ResultPrinter: ResultSink, ~Copyable {
             output.append("\"input\":" as StaticString)
             appendJSONString(name)
             output.append(",\"ok\":false,\"from\":" as StaticString)
-            output.append(states.json[result.from])
+            appendStates(before: true, of: result, runner)
             output.append(",\"error\":\"" as StaticString)
             output.append(kind.rawValue)
             output.append("\",\"message\":" as StaticString)
             output.append(JSONText.quoted(message))
             output.append("}\n" as StaticString)
         }
+    }
+
+    /// The active atomic states before or after `result`'s step: text `a, b`; JSON `["a","b"]`,
+    /// or `"a"` for a machine without nesting.
+    @inline(__always)
+    mutating func appendStates(before: Bool, of result: TransitionResult, _ runner: borrowing Runner) {
+        let json = format == .json
+        if json && showsArrays { output.append(UInt8(ascii: "[")) }
+        var first = true
+        runner.forEachState(before: before, of: result) { state in
+            if !first { output.append(json ? "," : ", " as StaticString) }
+            output.append(json ? states.json[state] : states.text[state])
+            first = false
+        }
+        if json && showsArrays { output.append(UInt8(ascii: "]")) }
+    }
+
+    /// Why a result was rejected, as the runner words it (`timer-limit` naming the option that
+    /// raises the cap).
+    mutating func message(for result: TransitionResult, _ kind: RejectionKind, _ runner: borrowing Runner) -> String {
+        if kind == .timerLimit { return ResultWording.timerLimit(option: "--max-timers") }
+        return runner.message(for: result, argument: messageArgument(result, runner))
+    }
+
+    /// The argument a rejection's message may show: the external input's, or a queued one's.
+    func messageArgument(_ result: TransitionResult, _ runner: borrowing Runner) -> Value {
+        result.trigger == .external && !result.isTimer ? argument.value : runner.queuedArgument(of: result) ?? .null
     }
 
     /// A name from the script as text safe to print: control characters escaped as JSON

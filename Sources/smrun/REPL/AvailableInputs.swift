@@ -1,45 +1,87 @@
 import Statecraft
 
 /// What `smrun repl`'s `:inputs` lists and TAB offers first: the inputs that have a transition
-/// from a state, read from the compiled machine's dispatch table.
+/// from the active states (for a flat machine, from its dispatch table's row for the state).
 struct AvailableInputs {
     let machine: CompiledMachine
-    let state: Int
+    /// Per state, whether it is active (atomic states and their ancestors).
+    private let isActive: [Bool]
+    /// The active atomic states, in document order.
+    private let active: [Int]
+    private let isFinished: Bool
 
-    /// Input ids with a transition from the state, in declaration order.
-    var inputs: [Int] {
-        machine.isFinal[state] ? [] : (0..<machine.inputCount).filter { !machine.candidates(state: state, input: $0).isEmpty }
+    init(_ runner: some MachineRunner) {
+        machine = runner.machine
+        isActive = (0..<runner.machine.stateCount).map { runner.isActive($0) }
+        active = runner.activeStates
+        isFinished = runner.isFinished
     }
 
-    /// Every input id, those of ``inputs`` first (the order TAB offers them).
+    /// One transition an input may select now: the input, the compiled transition and the
+    /// active state it leaves, in the order they are tried (a flat machine's by input).
+    private var candidates: [(input: Int, transition: Int, source: Int, targets: [Int32])] {
+        guard !isFinished else { return [] }
+        guard let chart = machine.chart else {
+            let state = active[0]
+            return (0..<machine.inputCount).flatMap { input in
+                machine.candidates(state: state, input: input).map { (input, Int($0), state, []) }
+            }
+        }
+        return chart.transitions.filter { $0.input >= 0 && isActive[Int($0.source)] }.map {
+            (Int($0.input), Int($0.compiled), Int($0.source), $0.targets)
+        }
+    }
+
+    /// Every input id, those with a transition from the active states first (TAB's order).
     var inputsForCompletion: [Int] {
-        let first = inputs
         var isFirst = [Bool](repeating: false, count: machine.inputCount)
-        for input in first { isFirst[input] = true }
+        var first: [Int] = []
+        for candidate in candidates where !isFirst[candidate.input] {
+            isFirst[candidate.input] = true
+            first.append(candidate.input)
+        }
         return first + (0..<machine.inputCount).filter { !isFirst[$0] }
     }
 
-    /// One line per transition that an input can take from the state, in the order they are
-    /// tried: `INPUT [<TYPE>] -> TARGET [when GUARD] [/ EFFECTS]`, or `stays` for a transition
-    /// without a target; then what happens to other inputs.
+    /// One line per transition that an input can take now, in the order they are tried:
+    /// `INPUT [<TYPE>] -> TARGET [when GUARD] [/ EFFECTS]` (`(stays in STATE)` for one without a
+    /// target); a statechart's name the state they leave, `(from SOURCE)`, list their targets,
+    /// and say `rejected: MESSAGE` for a refusal and when a done event is raised. Then what
+    /// happens to other inputs.
     var listing: String {
-        let stateName = machine.stateNames[state]
-        if machine.isFinal[state] { return "'\(stateName)' is a final state: every input is rejected (finished)\n" }
-        var text = ""
-        for input in inputs {
-            for candidate in machine.candidates(state: state, input: input) {
-                let transition = machine.transitions[Int(candidate)]
-                text += machine.inputNames[input]
-                if let type = machine.argumentTypes[input] { text += " <\(type.rawValue)>" }
-                text += transition.target >= 0 ? " -> " + machine.stateNames[transition.target] : " (stays in \(stateName))"
-                if let guardText = transition.guardText { text += " when " + guardText }
-                let effects = machine.effectsRun(by: Int(candidate), from: state).map { machine.effectNames[$0] }
-                if !effects.isEmpty { text += " / " + effects.joined(separator: ", ") }
-                text += "\n"
-            }
+        if isFinished {
+            return machine.chart == nil
+                ? "'\(machine.stateNames[active[0]])' is a final state: every input is rejected (finished)\n"
+                : "the statechart has finished: every input is rejected (finished)\n"
         }
-        if text.isEmpty { text = "no input has a transition from '\(stateName)'\n" }
-        if inputs.count < machine.inputCount {
+        var text = ""
+        var hasTransition = [Bool](repeating: false, count: machine.inputCount)
+        for (input, index, source, targets) in candidates {
+            hasTransition[input] = true
+            let transition = machine.transitions[index]
+            text += machine.inputNames[input]
+            if let type = machine.argumentTypes[input] { text += " <\(type.rawValue)>" }
+            if let chart = machine.chart {
+                let raised = chart.doneInputs.contains(Int32(input)) ? "; raised when it completes" : ""
+                text += " (from \(machine.stateNames[source])\(raised))"
+                if let refusal = transition.refusal {
+                    text += " rejected: " + refusal
+                } else {
+                    text += targets.isEmpty ? " stays" : " -> " + targets.map { machine.stateNames[Int($0)] }.joined(separator: ", ")
+                }
+            } else {
+                text += transition.target >= 0 ? " -> " + machine.stateNames[transition.target] : " (stays in \(machine.stateNames[source]))"
+            }
+            if let guardText = transition.guardText { text += " when " + guardText }
+            // A flat machine's transition runs its source's exit and its target's entry effects too.
+            let effects = machine.chart == nil ? Array(machine.effectsRun(by: index, from: source)) : transition.effects
+            if !effects.isEmpty { text += " / " + effects.map { machine.effectNames[$0] }.joined(separator: ", ") }
+            text += "\n"
+        }
+        if text.isEmpty {
+            text = machine.chart == nil ? "no input has a transition from '\(machine.stateNames[active[0]])'\n" : "no input has a transition from the active states\n"
+        }
+        if hasTransition.contains(false) {
             text += machine.onUnhandled == .ignore ? "other inputs are ignored\n" : "other inputs are rejected (no-transition)\n"
         }
         return text

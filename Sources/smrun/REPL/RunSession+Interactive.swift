@@ -1,32 +1,25 @@
 import Statecraft
 
-/// A flat machine in `smrun repl`: the runner's state and context.
+/// A machine in `smrun repl`: the prompt shows the state (a statechart's configuration, as
+/// results print it), `:undo` goes back to an earlier runner (configuration, history records
+/// and context), and `:inputs` lists the transitions that leave an active state.
 extension RunSession: InteractiveSession {
     var machine: CompiledMachine { current.machine }
 
-    var stateDescription: String {
-        let runner = current
-        return runner.machine.stateNames[runner.state]
-    }
+    var stateDescription: String { current.activeStates.map { current.machine.stateNames[$0] }.joined(separator: ", ") }
 
-    var activeStates: [Int] { [current.state] }
+    var activeStates: [Int] { current.activeStates }
 
     var contextValues: [Value] { current.context }
 
     var saved: Runner { current }
 
-    var inputsForCompletion: [Int] {
-        let runner = current
-        return AvailableInputs(machine: runner.machine, state: runner.state).inputsForCompletion
-    }
+    var inputsForCompletion: [Int] { AvailableInputs(current).inputsForCompletion }
 
-    var availableInputs: String {
-        let runner = current
-        return AvailableInputs(machine: runner.machine, state: runner.state).listing
-    }
+    var availableInputs: String { AvailableInputs(current).listing }
 
     func diagram(_ format: Diagram.Format, definition: MachineDefinition?) -> String {
         let runner = current
-        return Diagram.render(runner.machine, definition: definition, format: format, options: Diagram.Options(highlightedStates: [runner.state]))
+        return Diagram.render(runner.machine, definition: definition, format: format, options: Diagram.Options(highlightedStates: Set(runner.activeStates)))
     }
 }

@@ -60,15 +60,23 @@ struct SessionScenario {
 
     /// The states a fresh machine starts in, for a session without inputs.
     private var initialStates: [Int] {
-        guard machine.isStatechart else { return [machine.initialState] }
-        var runner = ChartRunner(machine)
-        var ignored = IgnoredResults()
-        runner.start(into: &ignored)
-        return runner.activeAtomicStates
+        machine.visitRunner(InitialStates(machine: machine))
     }
 
-    private struct IgnoredResults: ChartResultSink {
-        mutating func receive(_ result: ChartResult, from runner: borrowing ChartRunner) {}
+    /// The active atomic states once the machine has started, on the runner its compiler chose.
+    private struct InitialStates: RunnerVisitor {
+        let machine: CompiledMachine
+
+        func visit<Runner: MachineRunner>(_ runner: Runner.Type) -> [Int] {
+            var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
+            var ignored = IgnoredResults<Runner>()
+            runner.start(into: &ignored)
+            return runner.activeStates
+        }
+    }
+
+    private struct IgnoredResults<Runner: MachineRunner>: ResultSink {
+        mutating func receive(_ result: TransitionResult, from runner: inout Runner) {}
     }
 
     /// `state: NAME`, or `states: [A, B]` for a statechart with nested states.

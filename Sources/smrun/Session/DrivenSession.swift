@@ -1,5 +1,4 @@
-/// What `smrun run` drives: a run over a script or over `--send`/`--wait` steps, flat
-/// (``RunSession``) or statechart (``ChartSession``).
+/// What `smrun run` drives: a run over a script or over `--send`/`--wait` steps (``RunSession``).
 protocol DrivenSession: WallClockSession, ~Copyable {
     /// Whether any input was rejected (exit status 1).
     var hadRejections: Bool { get }
@@ -14,4 +13,3 @@ protocol DrivenSession: WallClockSession, ~Copyable {
 }
 
 extension RunSession: DrivenSession {}
-extension ChartSession: DrivenSession {}

@@ -8,24 +8,23 @@ import Statecraft
     import Darwin
 #endif
 
-/// One run of a machine over inputs (`smrun run`): the runner, the script parser, the printer
-/// and the state file, with the loop that feeds them.
-struct RunSession: ~Copyable {
+/// One run of a machine over inputs (`smrun run`, `smrun repl`): the runner its compiler chose,
+/// the script parser, the printer and the state file, with the loop that feeds them.
+struct RunSession<Runner: MachineRunner>: ~Copyable {
     private var runner: Runner
     private var parser: ScriptLineParser
-    private var printer: ResultPrinter
+    private var printer: ResultPrinter<Runner>
     private let state: StateFile?
-    private let inputCount: Int
     private let isJSON: Bool
     private let clock: ClockOption
     /// Whether the machine has timers and runs on the wall clock (`--clock real`).
     let firesOnWallClock: Bool
 
-    /// Resumes from the state file's snapshot, firing on the wall clock what fell due since it
-    /// was saved, or starts the machine (printing a start result when its initial state has
-    /// entry effects).
+    /// Resumes from the state file's snapshot (configuration, history records, context and
+    /// timers), firing on the wall clock what fell due since it was saved, or starts the machine
+    /// (printing a start result when its initial configuration's entry effects ran).
     init(
-        machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int = Runner.defaultTimerLimit, state: StateFile?,
+        machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int = RunLimits.defaultTimerLimit, state: StateFile?,
         clock: ClockOption = .virtual
     ) {
         runner = Runner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
@@ -33,7 +32,6 @@ struct RunSession: ~Copyable {
         parser = ScriptLineParser(machine: machine)
         printer = ResultPrinter(machine: machine, format: format, stepLimit: stepLimit, output: OutputBuffer(fd: 1))
         self.state = state
-        inputCount = machine.inputCount
         isJSON = format == .json
         self.clock = clock
         firesOnWallClock = clock == .real && machine.hasTimers
@@ -49,11 +47,11 @@ struct RunSession: ~Copyable {
     /// Whether any result was a rejection (exit status 1).
     var hadRejections: Bool { printer.rejected > 0 }
 
-    /// The machine's current state and context (for `smrun repl`'s commands).
+    /// The machine's configuration and context (for `smrun repl`'s commands).
     var current: Runner { runner }
 
-    /// Goes back to an earlier runner (`smrun repl`'s `:undo`): its state, context, clock and
-    /// pending timers, without running effects.
+    /// Goes back to an earlier runner (`smrun repl`'s `:undo`): its configuration, history
+    /// records, context, clock and pending timers, without running effects.
     mutating func restore(_ earlier: Runner) {
         runner = earlier
         printer.forgetContextVersion()
@@ -63,6 +61,7 @@ struct RunSession: ~Copyable {
     /// (`smrun repl`'s `:reset`).
     mutating func restart() {
         runner = Runner(runner.machine, stepLimit: runner.stepLimit, timerLimit: runner.timerLimit)
+        runner.logHandler = FileHandleOutput.logLine
         printer.forgetContextVersion()
         runner.start(into: &printer)
     }
@@ -148,18 +147,18 @@ struct RunSession: ~Copyable {
         return skipped
     }
 
-    /// One script line. A plain line whose cell's result is precomputed is a table lookup and a
-    /// copy of bytes; any other goes through the parser, the runner and the printer.
+    /// One script line. A plain line whose cell's result is settled and precomputed is a table
+    /// lookup and a copy of bytes; any other goes through the parser, the runner and the printer.
     @inline(__always)
     private mutating func runLine(_ bytes: UnsafeRawBufferPointer) {
         guard let plain = parser.parsePlain(line: bytes) else {
             process(parser.parse(line: bytes))
             return
         }
-        let text = printer.precomputedText(cell: runner.state &* inputCount &+ plain.input)
+        let text = printer.precomputedText(cell: runner.cell(of: plain.input))
         guard text.count > 0 else { return process(.input(plain.input, plain.argument)) }
         // The argument is built only for a transition that copies it (or another value).
-        if let outcome = runner.sendDirect(plain.input, argument: { parser.value(of: plain) }) {
+        if let outcome = runner.sendSettled(plain.input, argument: { parser.value(of: plain) }) {
             var rejected = false
             if case .rejected = outcome { rejected = true }
             if isJSON {
@@ -177,7 +176,7 @@ struct RunSession: ~Copyable {
     @inline(never)
     private mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool) {
         if !rejected && !printer.showsContext(version: runner.contextVersion) {
-            printer.updateContextText(runner.context, version: runner.contextVersion)
+            printer.updateContextText(runner.contextStorage, version: runner.contextVersion)
         }
         printer.printPlainJSON(plain, text: text, rejected: rejected)
     }
@@ -214,19 +213,19 @@ struct RunSession: ~Copyable {
             runner.send(input, argument: argument.value, into: &printer)
             printer.argument = .absent
         case .unknownInput(let name):
-            printer.receiveScriptRejection(.unknownInput, name: name, input: -1, problem: "", runner: runner)
+            printer.receiveScriptRejection(.unknownInput, name: name, input: -1, problem: "", runner: &runner)
         case .wait(let milliseconds):
             wait(milliseconds: milliseconds)
         case .badWait(let problem):
             var name = Array(ScriptLineParser.waitDirective.utf8)
             name.withUnsafeMutableBytes {
                 printer.receiveScriptRejection(
-                    .badArgument, name: UnsafeRawBufferPointer($0), input: -1, problem: "", runner: runner, message: problem)
+                    .badArgument, name: UnsafeRawBufferPointer($0), input: -1, problem: "", runner: &runner, message: problem)
             }
         case .badArgument(let input, let problem):
             var name = Array(runner.machine.inputNames[input].utf8)
             name.withUnsafeMutableBytes {
-                printer.receiveScriptRejection(.badArgument, name: UnsafeRawBufferPointer($0), input: input, problem: problem, runner: runner)
+                printer.receiveScriptRejection(.badArgument, name: UnsafeRawBufferPointer($0), input: input, problem: problem, runner: &runner)
             }
         }
     }

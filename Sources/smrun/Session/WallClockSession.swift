@@ -1,7 +1,6 @@
 /// A run on the wall clock (`--clock real`, docs/cli.md): timers fire as real time passes,
 /// while smrun waits for input, sleeps on `@wait`, or waits for the last timers
-/// (`--wait-pending`). ``RunSession`` and ``ChartSession`` provide the steps; the waiting is
-/// written once, here.
+/// (`--wait-pending`). ``RunSession`` provides the steps; the waiting is written here.
 protocol WallClockSession: ~Copyable {
     /// Whether the machine has timers and runs on the wall clock.
     var firesOnWallClock: Bool { get }

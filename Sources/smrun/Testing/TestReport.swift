@@ -25,12 +25,7 @@ struct TestReport {
     }
 
     private func failureText(_ failure: ScenarioResult.Failure, file: String, indent: String) -> String {
-        var out = "\(indent)step \(failure.step) at \(file):\(failure.position.line): \(failure.action)\n"
-        for mismatch in failure.mismatches {
-            out += "\(indent)  - \(mismatch.key): \(mismatch.expected)\n"
-            out += "\(indent)  + \(mismatch.key): \(mismatch.actual)\n"
-        }
-        return out
+        ScenarioResult.text(of: failure, file: file, indent: indent)
     }
 
     // MARK: - JSON Lines

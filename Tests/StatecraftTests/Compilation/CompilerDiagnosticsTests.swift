@@ -92,7 +92,7 @@ struct CompilerDiagnosticsTests {
                 inputs: [InputDeclaration("go", argumentType: .string)], states: [StateDeclaration("a")],
                 effects: [EffectDefinition("e", assignments: [.init("copy", "where"), .init("where", "arg")])],
                 transitions: [TransitionDefinition("go", from: .states(["a"]), to: nil, when: "where == null || where < \"m\"", effects: ["e"])]))
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send(0, argument: .string("here"), into: &recorder)
         runner.send(0, argument: .string("there"), into: &recorder)

@@ -50,7 +50,7 @@ struct DispatchTableTests {
         #expect(cell(machine, "c", "back").next == index(machine, state: "a"))
         #expect(candidates(machine, "a", "go") == [0])
 
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("go", into: &recorder)
         runner.send("go", into: &recorder)
@@ -66,7 +66,7 @@ struct DispatchTableTests {
             #expect(cell(machine, state, input).code == DispatchTable.unhandled, "\(state) \(input)")
             #expect(candidates(machine, state, input).isEmpty, "\(state) \(input)")
         }
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("back", into: &recorder)
         #expect(recorder.entries.last?.result.rejection == .noTransition)
@@ -93,7 +93,7 @@ struct DispatchTableTests {
         }
         #expect(cell(machine, "a", "stay").code == DispatchTable.unhandled)
         #expect(cell(machine, "a", "finish").code == 0)
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("finish", into: &recorder)
         runner.send("stay", into: &recorder)
@@ -141,7 +141,7 @@ struct DispatchTableTests {
         #expect(cell(machine, "d", "back").code == DispatchTable.search)
         #expect(candidates(machine, "d", "back") == [6])
 
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("go", into: &recorder)
         #expect(recorder.entries.last?.state == "c")
@@ -186,7 +186,7 @@ struct DispatchTableTests {
         #expect(cell(machine, "a", "hooked").code == 4)
         #expect(cell(machine, "a", "hooked").next == b)
 
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("set", .int(7), into: &recorder)
         runner.send("back", into: &recorder)
@@ -230,7 +230,7 @@ struct DispatchTableTests {
         let entryOfC = table.copies[Int(table.entryCopies[Int(c)])..<Int(table.entryCopies[Int(c) + 1])]
         #expect(exitOfA.map(\.slot) == [0] && entryOfC.map(\.slot) == [0])
 
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("jump", into: &recorder)
         #expect(recorder.entries.last?.state == "c")

@@ -163,7 +163,7 @@ struct ExpressionFunctionTests {
                 inputs: [InputDeclaration("go")], states: [StateDeclaration("a")],
                 effects: [EffectDefinition("grow", assignments: [.init("max", "max(max, 2) + len(len)"), .init("len", "len + \"!\"")])],
                 transitions: [TransitionDefinition("go", from: .states(["a"]), to: nil, when: "max < 100", effects: ["grow"])]))
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("go", into: &recorder)
         #expect(runner.context == [.int(7), .string("ab!")])
@@ -186,7 +186,7 @@ struct ExpressionFunctionTests {
                     TransitionDefinition("retry", from: .states(["waiting"]), to: nil, when: "len(arg) <= 3", effects: ["count"]),
                     TransitionDefinition("giveUp", from: .states(["waiting"]), to: "failed", effects: ["report"]),
                 ]))
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("retry", .string("2"), into: &recorder)
         runner.send("retry", .string("two"), into: &recorder)

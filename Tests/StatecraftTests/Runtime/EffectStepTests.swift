@@ -4,7 +4,7 @@ import Testing
 @testable import Statecraft
 
 /// Effect bodies as steps (docs/semantics.md#effect-steps): branches, loops, log lines and the
-/// external queue, on machines built in Swift and run by ``Runner``.
+/// external queue, on machines built in Swift and run by ``TableRunner``.
 struct EffectStepTests {
     typealias Step = EffectDefinition.Step
 
@@ -36,7 +36,7 @@ struct EffectStepTests {
                         [.init("arg > 10", [set("size", "\"big\"")]), .init("arg > 5", [set("size", "\"medium\"")])],
                         otherwise: [set("size", "\"small\"")]))
             ])
-        var runner = Runner(try machine(context: [ContextVariable("size", .string(""))], effects: [classify]))
+        var runner = TableRunner(try machine(context: [ContextVariable("size", .string(""))], effects: [classify]))
         var recorder = Recorder()
         for n in [3, 7, 12, 20] { runner.send("go", .int(n), into: &recorder) }
         #expect(recorder.entries.map { $0.context[0] } == [.string("small"), .string("medium"), .string("big"), .string("big")])
@@ -44,7 +44,7 @@ struct EffectStepTests {
 
     @Test func aConditionalWithoutOtherwiseDoesNothingWhenNoBranchHolds() throws {
         let effect = EffectDefinition("e", steps: [.conditional(.init([.init("arg > 0", [set("n", "arg")])])), set("after", "after + 1")])
-        var runner = Runner(try machine(context: [ContextVariable("n", .int(0)), ContextVariable("after", .int(0))], effects: [effect]))
+        var runner = TableRunner(try machine(context: [ContextVariable("n", .int(0)), ContextVariable("after", .int(0))], effects: [effect]))
         var recorder = Recorder()
         runner.send("go", .int(-1), into: &recorder)
         runner.send("go", .int(4), into: &recorder)
@@ -54,7 +54,7 @@ struct EffectStepTests {
     @Test func stepsRunInWrittenOrderEachSeeingTheOnesBefore() throws {
         // A branch after a set sees the new value.
         let effect = EffectDefinition("e", steps: [set("n", "arg"), .conditional(.init([.init("n == 2", [set("seen", "true")])]))])
-        var runner = Runner(try machine(context: [ContextVariable("n", .int(0)), ContextVariable("seen", .bool(false))], effects: [effect]))
+        var runner = TableRunner(try machine(context: [ContextVariable("n", .int(0)), ContextVariable("seen", .bool(false))], effects: [effect]))
         var recorder = Recorder()
         runner.send("go", .int(2), into: &recorder)
         #expect(recorder.entries.last?.context == [.int(2), .bool(true)])
@@ -81,7 +81,7 @@ struct EffectStepTests {
                 .log(.init(label: nil, expression: "\"done\"")),
             ])
         let lines = Mutex<[String]>([])
-        var runner = Runner(try machine(context: [ContextVariable("n", .int(0))], effects: [effect]))
+        var runner = TableRunner(try machine(context: [ContextVariable("n", .int(0))], effects: [effect]))
         runner.logHandler = { entry in lines.withLock { $0.append("\(entry.effect) \(entry)") } }
         var recorder = Recorder()
         runner.send("go", .int(21), into: &recorder)
@@ -90,7 +90,7 @@ struct EffectStepTests {
 
     @Test func withoutAHandlerLogStepsAreDropped() throws {
         let effect = EffectDefinition("e", steps: [.log(.init(label: "x", expression: "arg")), set("n", "arg")])
-        var runner = Runner(try machine(context: [ContextVariable("n", .int(0))], effects: [effect]))
+        var runner = TableRunner(try machine(context: [ContextVariable("n", .int(0))], effects: [effect]))
         var recorder = Recorder()
         runner.send("go", .int(5), into: &recorder)
         #expect(recorder.entries.last?.context == [.int(5)])
@@ -102,7 +102,7 @@ struct EffectStepTests {
         let effect = EffectDefinition(
             "sum",
             steps: [set("total", "0"), .forEach(.init("arg", item: "i", index: "at", steps: [set("total", "total + i * 10 + at")]))])
-        var runner = Runner(
+        var runner = TableRunner(
             try machine(context: [ContextVariable("total", .int(0)), ContextVariable("i", .int(0)), ContextVariable("at", .int(0))], effects: [effect]))
         var recorder = Recorder()
         runner.send("go", .int(4), into: &recorder)
@@ -114,7 +114,7 @@ struct EffectStepTests {
     @Test func foreachOverAStringTakesItsCharacters() throws {
         let effect = EffectDefinition(
             "reverse", steps: [set("out", "\"\""), .forEach(.init("arg", item: "c", steps: [set("out", "c + out")]))])
-        var runner = Runner(
+        var runner = TableRunner(
             try machine(context: [ContextVariable("out", .string("")), ContextVariable("c", .string(""))], argumentType: .string, effects: [effect]))
         var recorder = Recorder()
         runner.send("go", .string("héllo"), into: &recorder)
@@ -123,7 +123,7 @@ struct EffectStepTests {
 
     @Test func foreachOverMoreItemsThanTheStepLimitFailsAndAssignsNothing() throws {
         let effect = EffectDefinition("e", steps: [set("n", "1"), .forEach(.init("arg", item: "i", steps: []))])
-        var runner = Runner(try machine(context: [ContextVariable("n", .int(0)), ContextVariable("i", .int(0))], effects: [effect]), stepLimit: 100)
+        var runner = TableRunner(try machine(context: [ContextVariable("n", .int(0)), ContextVariable("i", .int(0))], effects: [effect]), stepLimit: 100)
         var recorder = Recorder()
         runner.send("go", .int(100), into: &recorder)
         #expect(recorder.entries.last?.result.isAccepted == true)
@@ -154,7 +154,7 @@ struct EffectStepTests {
     }
 
     @Test func externalSendsRunOnceTheInternalQueueIsEmptyEachFollowedByWhatItSends() throws {
-        var runner = Runner(try queueMachine())
+        var runner = TableRunner(try queueMachine())
         var recorder = Recorder()
         runner.send("go", into: &recorder)
         #expect(recorder.entries.last?.context == [.string("go i1 i2 x1 i3 x2 ")])
@@ -162,7 +162,7 @@ struct EffectStepTests {
     }
 
     @Test func aFailedTransitionQueuesNothingOnEitherQueue() throws {
-        var runner = Runner(try queueMachine(failAfterSending: true))
+        var runner = TableRunner(try queueMachine(failAfterSending: true))
         var recorder = Recorder()
         runner.send("go", into: &recorder)
         runner.send("i2", into: &recorder)

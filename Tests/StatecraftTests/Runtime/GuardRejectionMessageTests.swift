@@ -16,9 +16,9 @@ import Testing
             TransitionDefinition("honk", from: .states(["picking"]), to: nil, when: "false"),
         ])
 
-    func rejected(_ input: String, _ argument: Value = .null) throws -> (CompiledMachine, TransitionResult, Runner) {
+    func rejected(_ input: String, _ argument: Value = .null) throws -> (CompiledMachine, TransitionResult, TableRunner) {
         let machine = try compile(Self.car)
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send(input, argument, into: &recorder)
         let result = try #require(recorder.entries.last?.result)

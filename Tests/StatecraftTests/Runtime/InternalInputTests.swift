@@ -19,7 +19,7 @@ import Testing
     @Test func effectsSendThemAsUsual() throws {
         let machine = try compile(Self.job)
         #expect(machine.inputIsInternal == [false, true, true])
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("start", into: &recorder)
         #expect(recorder.outcomes == ["0:accepted", "1:accepted"])

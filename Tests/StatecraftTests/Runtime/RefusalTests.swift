@@ -23,7 +23,7 @@ import Testing
 
     @Test func aSelectedRefusalRejectsAndChangesNothing() throws {
         let machine = try compile(Self.review)
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("approve", .string("ann"), into: &recorder)
         let refused = try #require(recorder.entries.last)
@@ -36,7 +36,7 @@ import Testing
 
     @Test func aRefusalWhoseGuardIsFalseIsPassedOverInFileOrder() throws {
         let machine = try compile(Self.review)
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("approve", .string("bob"), into: &recorder)
         #expect(recorder.outcomes == ["0:accepted", "2:accepted"])
@@ -45,19 +45,20 @@ import Testing
 
     @Test func anUnguardedLoneRefusalIsSettledByTheTableAlone() throws {
         let machine = try compile(Self.review)
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("approve", .string("bob"), into: &recorder)
         let withdraw = machine.inputNames.firstIndex(of: "withdraw")!
-        #expect(runner.sendDirect(withdraw, argument: { .null }) == .rejected(.refused))
+        #expect(runner.sendSettled(withdraw, argument: { .null }) == .rejected(.refused))
         #expect(machine.stateNames[runner.state] == "approved")
         runner.send("withdraw", into: &recorder)
         let result = try #require(recorder.entries.last?.result)
         #expect(result.rejection == .refused)
         #expect(machine.message(for: result) == "an approved review stays approved")
         // From `open` the cell's candidate is an ordinary transition.
-        var fresh = Runner(machine)
-        #expect(fresh.sendDirect(withdraw, argument: { .null }) == .accepted(to: 0))
+        var fresh = TableRunner(machine)
+        #expect(fresh.sendSettled(withdraw, argument: { .null }) == .accepted)
+        #expect(fresh.state == 0)
     }
 
     @Test func aQueuedInputCanBeRefused() throws {
@@ -69,7 +70,7 @@ import Testing
                     TransitionDefinition("go", from: .states(["a"]), to: "b", effects: ["poke"]),
                     TransitionDefinition("no", from: .states(["b"]), to: nil, rejecting: "not now"),
                 ]))
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("go", into: &recorder)
         #expect(recorder.outcomes == ["0:accepted", "1:refused"])

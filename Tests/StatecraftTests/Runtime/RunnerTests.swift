@@ -20,7 +20,7 @@ struct RunnerTests {
                     row("go", ["a"], "c", when: "n > 1"),
                     row("go", ["a"], "d"),
                 ]))
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("go", into: &recorder)
         #expect(recorder.entries.last?.state == "c")
@@ -32,7 +32,7 @@ struct RunnerTests {
                 name: "m", initial: "a", context: [ContextVariable("open", .bool(false))],
                 states: [StateDeclaration("a"), StateDeclaration("done", isFinal: true)],
                 transitions: [row("go", ["a"], "done", when: "open"), row("finish", ["a"], "done"), row("stay", ["done"], nil)]))
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("stay", into: &recorder)
         runner.send("go", into: &recorder)
@@ -58,7 +58,7 @@ struct RunnerTests {
                     row("again", ["b"], "b", ["t3"]),
                     row("stay", ["b"], nil, ["t4"]),
                 ]))
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.start(into: &recorder)
         runner.send("go", into: &recorder)
@@ -76,7 +76,7 @@ struct RunnerTests {
     @Test func noStartResultWithoutInitialEntryEffects() throws {
         let machine = try compile(
             MachineDefinition(name: "m", initial: "a", states: [StateDeclaration("a")], transitions: [row("go", ["a"], nil)]))
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.start(into: &recorder)
         #expect(recorder.entries.isEmpty)
@@ -92,7 +92,7 @@ struct RunnerTests {
                     TransitionDefinition("reset", from: .anyNonFinal(.unknown), to: "a"),
                     row("end", ["b"], "end"),
                 ]))
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         for input in ["reset", "next", "reset", "next", "end", "reset"] { runner.send(input, into: &recorder) }
         #expect(recorder.entries.map(\.state) == ["a", "b", "a", "b", "end", "end"])
@@ -114,7 +114,7 @@ struct RunnerTests {
                     row("go", ["a"], nil, ["fanOut"]), row("x", ["a"], nil, ["fromX"]), row("y", ["a"], nil, ["fromY"]),
                     row("z", ["a"], nil, ["fromZ"]),
                 ]))
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("go", into: &recorder)
         // go, then its queue x, y, then z queued by x: first in, first out.
@@ -131,7 +131,7 @@ struct RunnerTests {
                 name: "m", initial: "a", states: [StateDeclaration("a")],
                 effects: [EffectDefinition("again", sends: [.init("loop"), .init("loop")])],
                 transitions: [row("loop", ["a"], nil, ["again"]), row("other", ["a"], nil)]))
-        var runner = Runner(machine, stepLimit: 5)
+        var runner = TableRunner(machine, stepLimit: 5)
         var recorder = Recorder()
         runner.send("loop", into: &recorder)
         #expect(recorder.entries.count == 7)  // the external input, 5 queued, and the one past the limit
@@ -151,7 +151,7 @@ struct RunnerTests {
                 name: "m", initial: "a", onUnhandled: .ignore, context: [ContextVariable("ok", .bool(false))],
                 states: [StateDeclaration("a"), StateDeclaration("b")],
                 transitions: [row("go", ["a"], "b", when: "ok"), row("back", ["b"], "a")]))
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("back", into: &recorder)
         runner.send("go", into: &recorder)
@@ -168,7 +168,7 @@ struct RunnerTests {
                 states: [StateDeclaration("a"), StateDeclaration("b")],
                 effects: [EffectDefinition("bad", assignments: [.init("n", "n + 1"), .init("n", "n / d")], sends: [.init("check")])],
                 transitions: [row("divide", ["a"], "b", ["bad"]), row("check", ["a"], nil, when: "n / d > 0")]))
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("divide", into: &recorder)
         runner.send("check", into: &recorder)
@@ -186,7 +186,7 @@ struct RunnerTests {
                 inputs: [InputDeclaration("go", argumentType: .int)], states: [StateDeclaration("a")],
                 effects: [EffectDefinition("step", assignments: [.init("x", "x + arg"), .init("y", "x * 2")])],
                 transitions: [row("go", ["a"], nil, ["step"])]))
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("go", .int(4), into: &recorder)
         #expect(runner.context == [.int(5), .int(10)])
@@ -218,7 +218,7 @@ struct RunnerTests {
                         row("name", ["b"], nil, when: guarded ? "true" : nil, ["rename"]),
                     ]))
             #expect(machine.table.cells.contains { $0.code >= 0 } == !guarded)
-            var runner = Runner(machine)
+            var runner = TableRunner(machine)
             var recorder = Recorder()
             runner.send("go", .int(5), into: &recorder)
             runner.send("go", .int(9), into: &recorder)
@@ -240,7 +240,7 @@ struct RunnerTests {
             MachineDefinition(
                 name: "m", initial: "idle", states: [StateDeclaration("idle", entry: ["boot"]), StateDeclaration("ready")],
                 effects: [EffectDefinition("boot", sends: [.init("init")])], transitions: [row("init", ["idle"], "ready")]))
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.start(into: &recorder)
         #expect(recorder.outcomes == ["start:accepted", "0:accepted"])

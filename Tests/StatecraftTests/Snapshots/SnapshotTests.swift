@@ -98,11 +98,11 @@ struct SnapshotTests {
     @Test func aRunnerResumesFromASnapshot() throws {
         let machine = try compile(definition())
         let codec = SnapshotCodec(machine)
-        var runner = Runner(machine)
+        var runner = TableRunner(machine)
         var recorder = Recorder()
         runner.send("go", into: &recorder)
         let saved = codec.encode(codec.snapshot(of: runner))
-        var resumed = Runner(machine)
+        var resumed = TableRunner(machine)
         resumed.restore(try codec.decode(saved))
         #expect(resumed.state == runner.state)
         #expect(resumed.context == runner.context)

@@ -13,7 +13,7 @@ struct Recorder: ResultSink {
 
     var entries: [Entry] = []
 
-    mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
+    mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) {
         let machine = runner.machine
         entries.append(
             Entry(
@@ -40,7 +40,7 @@ func compile(_ definition: MachineDefinition) throws -> CompiledMachine {
     return try #require(output.machine)
 }
 
-extension Runner {
+extension TableRunner {
     mutating func send(_ name: String, _ argument: Value = .null, into recorder: inout Recorder) {
         send(machine.inputNames.firstIndex(of: name)!, argument: argument, into: &recorder)
     }

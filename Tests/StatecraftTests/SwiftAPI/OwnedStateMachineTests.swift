@@ -21,7 +21,7 @@ struct OwnedStateMachineTests {
 
         init(
             _ kind: Kind, initial: State, context: Context, onUnhandled: MachineDefinition.UnhandledPolicy = .reject,
-            stepLimit: Int = Runner.defaultStepLimit, @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
+            stepLimit: Int = RunLimits.defaultStepLimit, @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
         ) {
             switch kind {
             case .shared:

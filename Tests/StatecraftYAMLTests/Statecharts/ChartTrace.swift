@@ -5,10 +5,10 @@ import Testing
 /// Runs a statechart written as machine-file text on ``ChartRunner`` and records each result
 /// as a line: `INPUT: FROM -> TO / EFFECTS`, queued inputs, done events and eventless
 /// microsteps indented, rejections as `INPUT: FROM: rejected: KIND`.
-struct ChartTrace: ChartResultSink {
+struct ChartTrace: ResultSink {
     var lines: [String] = []
 
-    mutating func receive(_ result: ChartResult, from runner: borrowing ChartRunner) {
+    mutating func receive(_ result: TransitionResult, from runner: inout ChartRunner) {
         let machine = runner.machine
         var line = result.isFollowUp ? "  " : ""
         switch result.trigger {
@@ -28,7 +28,7 @@ struct ChartTrace: ChartResultSink {
     }
 
     /// Loads `yaml`, which must compile, starts it and sends `inputs` (names without arguments).
-    static func run(_ yaml: String, _ inputs: [String], stepLimit: Int = Runner.defaultStepLimit) throws -> [String] {
+    static func run(_ yaml: String, _ inputs: [String], stepLimit: Int = RunLimits.defaultStepLimit) throws -> [String] {
         var runner = try ChartRunner(machine(yaml), stepLimit: stepLimit)
         var trace = ChartTrace()
         runner.start(into: &trace)

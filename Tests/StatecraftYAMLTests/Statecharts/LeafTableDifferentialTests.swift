@@ -13,10 +13,10 @@ import Testing
 /// random inputs (and clock moves), and the two records must be equal.
 @Suite struct LeafTableDifferentialTests {
     /// Records everything a sink can read of each result.
-    struct Recorder: ChartResultSink {
+    struct Recorder: ResultSink {
         var lines: [String] = []
 
-        mutating func receive(_ result: ChartResult, from runner: borrowing ChartRunner) {
+        mutating func receive(_ result: TransitionResult, from runner: inout ChartRunner) {
             let names = runner.machine.effectNames
             lines.append(
                 "\(result.trigger) input \(result.input) \(result.outcome) slot \(result.queueSlot) discarded \(result.discarded) "

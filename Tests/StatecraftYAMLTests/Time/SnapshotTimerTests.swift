@@ -64,7 +64,7 @@ import Testing
     static let chartSteps = ["click", "@wait 5s", "@wait 7s", "click", "@wait 1m", "@wait 2m", "click", "@wait 9s"]
 
     /// Runs `steps` on `runner` (`@wait DURATION`, `INPUT` or `INPUT INT`).
-    private func run(_ steps: ArraySlice<String>, on runner: inout Runner, into trace: inout TimedTrace) throws {
+    private func run(_ steps: ArraySlice<String>, on runner: inout TableRunner, into trace: inout TimedTrace<TableRunner>) throws {
         for step in steps {
             if let wait = try TimedTrace.wait(step) {
                 runner.advance(to: runner.time + wait, into: &trace)
@@ -76,7 +76,7 @@ import Testing
         }
     }
 
-    private func run(_ steps: ArraySlice<String>, on runner: inout ChartRunner, into trace: inout TimedTrace) throws {
+    private func run(_ steps: ArraySlice<String>, on runner: inout ChartRunner, into trace: inout TimedTrace<ChartRunner>) throws {
         for step in steps {
             if let wait = try TimedTrace.wait(step) {
                 runner.advance(to: runner.time + wait, into: &trace)
@@ -88,18 +88,18 @@ import Testing
 
     @Test func aFlatRunnerResumedAtAnyStepFiresWhatTheUninterruptedOneFires() throws {
         let machine = try TimedTrace.machine(Self.flat)
-        var whole = TimedTrace()
-        var runner = Runner(machine)
+        var whole = TimedTrace<TableRunner>()
+        var runner = TableRunner(machine)
         runner.start(into: &whole)
         try run(Self.steps[...], on: &runner, into: &whole)
         #expect(whole.lines.contains("remind@10000: waiting -> waiting") || whole.lines.contains("remind@10000: resting -> resting"))
         for split in 0...Self.steps.count {
-            var trace = TimedTrace()
-            var first = Runner(machine)
+            var trace = TimedTrace<TableRunner>()
+            var first = TableRunner(machine)
             first.start(into: &trace)
             try run(Self.steps[..<split], on: &first, into: &trace)
             let document = SnapshotCodec(machine).encode(SnapshotCodec(machine).snapshot(of: first))
-            var resumed = Runner(machine)
+            var resumed = TableRunner(machine)
             resumed.restore(try SnapshotCodec(machine).decode(document))
             try run(Self.steps[split...], on: &resumed, into: &trace)
             #expect(trace.lines == whole.lines, "split before step \(split)")
@@ -109,13 +109,13 @@ import Testing
 
     @Test func aStatechartResumedAtAnyStepFiresWhatTheUninterruptedOneFires() throws {
         let machine = try TimedTrace.machine(Self.chart)
-        var whole = TimedTrace()
+        var whole = TimedTrace<ChartRunner>()
         var runner = ChartRunner(machine)
         runner.start(into: &whole)
         try run(Self.chartSteps[...], on: &runner, into: &whole)
         #expect(whole.lines.contains("after 1m@60000: idle -> offline"), "\(whole.lines)")
         for split in 0...Self.chartSteps.count {
-            var trace = TimedTrace()
+            var trace = TimedTrace<ChartRunner>()
             var first = ChartRunner(machine)
             first.start(into: &trace)
             try run(Self.chartSteps[..<split], on: &first, into: &trace)
@@ -137,8 +137,8 @@ import Testing
 
     @Test func aMigrationKeepsTheTimersThatStillFitAndNamesTheOthers() throws {
         let machine = try TimedTrace.machine(Self.flat)
-        var runner = Runner(machine)
-        var trace = TimedTrace()
+        var runner = TableRunner(machine)
+        var trace = TimedTrace<TableRunner>()
         runner.start(into: &trace)
         runner.send(machine.inputNames.firstIndex(of: "start")!, argument: .int(4), into: &trace)
         let saved = SnapshotCodec(machine).encode(SnapshotCodec(machine).snapshot(of: runner))

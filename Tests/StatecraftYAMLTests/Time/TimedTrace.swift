@@ -6,59 +6,51 @@ import Testing
 /// that are input names or `@wait DURATION`, and records each result as a line:
 /// `INPUT: FROM -> TO`, a timer's as `after 30s@30000: FROM -> TO` (the clock after `@`),
 /// rejections as `INPUT: FROM: rejected: KIND`.
-struct TimedTrace: ResultSink, ChartResultSink {
+struct TimedTrace<Runner: MachineRunner>: ResultSink {
     var lines: [String] = []
 
-    mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
-        let machine = runner.machine
-        var name = result.isStart ? "start" : machine.inputNames[result.input]
-        if result.isTimer { name += "@\(runner.time)" }
-        let from = machine.stateNames[result.from]
-        switch result.outcome {
-        case .accepted(let to): lines.append("\(name): \(from) -> \(machine.stateNames[to])")
-        case .ignored: lines.append("\(name): \(from): ignored")
-        case .rejected(let kind): lines.append("\(name): \(from): rejected: \(kind.rawValue)")
-        }
-    }
-
-    mutating func receive(_ result: ChartResult, from runner: borrowing ChartRunner) {
+    mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
         let machine = runner.machine
         var name = result.trigger == .start ? "start" : result.trigger == .eventless ? "(eventless)" : machine.inputNames[result.input]
         if result.isTimer { name += "@\(runner.time)" }
-        let from = runner.configurationText(runner.previousConfiguration)
+        let from = runner.statesText(before: true, of: result)
         switch result.outcome {
-        case .accepted: lines.append("\(name): \(from) -> \(runner.configurationText(runner.configuration))")
+        case .accepted: lines.append("\(name): \(from) -> \(runner.statesText(before: false, of: result))")
         case .ignored: lines.append("\(name): \(from): ignored")
         case .rejected(let kind): lines.append("\(name): \(from): rejected: \(kind.rawValue)")
         }
     }
+}
 
+extension TimedTrace where Runner == TableRunner {
     /// Loads `yaml`, starts it and runs `steps`; the lines of every result.
-    static func run(_ yaml: String, _ steps: [String], stepLimit: Int = Runner.defaultStepLimit, timerLimit: Int = Runner.defaultTimerLimit) throws -> [String] {
+    static func run(_ yaml: String, _ steps: [String], stepLimit: Int = RunLimits.defaultStepLimit, timerLimit: Int = RunLimits.defaultTimerLimit) throws -> [String] {
         let machine = try machine(yaml)
-        var trace = TimedTrace()
-        if machine.isStatechart {
-            var runner = ChartRunner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
-            runner.start(into: &trace)
-            for step in steps {
-                if let wait = try Self.wait(step) {
-                    runner.advance(to: runner.time + wait, into: &trace)
-                } else {
-                    runner.send(try #require(machine.inputNames.firstIndex(of: step), "no input \(step)"), into: &trace)
+        return try machine.visitRunner(Run(machine: machine, steps: steps, stepLimit: stepLimit, timerLimit: timerLimit)).get()
+    }
+
+    /// ``run(_:_:stepLimit:timerLimit:)`` on the runner the machine's compiler chose.
+    private struct Run: RunnerVisitor {
+        let machine: CompiledMachine
+        let steps: [String]
+        let stepLimit: Int
+        let timerLimit: Int
+
+        func visit<Chosen: MachineRunner>(_ type: Chosen.Type) -> Result<[String], any Error> {
+            Result {
+                var runner = Chosen(machine, stepLimit: stepLimit, timerLimit: timerLimit)
+                var trace = TimedTrace<Chosen>()
+                runner.start(into: &trace)
+                for step in steps {
+                    if let wait = try TimedTrace.wait(step) {
+                        runner.advance(to: runner.time + wait, into: &trace)
+                    } else {
+                        runner.send(try #require(machine.inputNames.firstIndex(of: step), "no input \(step)"), argument: .null, into: &trace)
+                    }
                 }
-            }
-        } else {
-            var runner = Runner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
-            runner.start(into: &trace)
-            for step in steps {
-                if let wait = try Self.wait(step) {
-                    runner.advance(to: runner.time + wait, into: &trace)
-                } else {
-                    runner.send(try #require(machine.inputNames.firstIndex(of: step), "no input \(step)"), into: &trace)
-                }
+                return trace.lines
             }
         }
-        return trace.lines
     }
 
     /// The milliseconds of `@wait DURATION`, or `nil` for an input.

@@ -146,8 +146,8 @@ import Testing
               - ring | a
             """
         let machine = try TimedTrace.machine(yaml)
-        var runner = Runner(machine, timerLimit: 2)
-        var trace = TimedTrace()
+        var runner = TableRunner(machine, timerLimit: 2)
+        var trace = TimedTrace<TableRunner>()
         for _ in 0..<3 { runner.send(0, into: &trace) }
         #expect(trace.lines == ["arm: a -> a", "arm: a -> a", "arm: a: rejected: timer-limit"])
         #expect(runner.context == [.int(2)] && runner.pendingTimerCount == 2)
@@ -167,21 +167,21 @@ import Testing
         struct Counter: ResultSink {
             var accepted = 0
             var limited = 0
-            mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) {
+            mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) {
                 if result.isAccepted { accepted += 1 } else if result.rejection == .timerLimit { limited += 1 }
             }
         }
-        var runner = Runner(try TimedTrace.machine(yaml))
+        var runner = TableRunner(try TimedTrace.machine(yaml))
         var counter = Counter()
         for _ in 0..<1_000_000 { runner.send(0, into: &counter) }
-        #expect(counter.accepted == Runner.defaultTimerLimit && counter.limited == 1_000_000 - Runner.defaultTimerLimit)
-        #expect(runner.pendingTimerCount == Runner.defaultTimerLimit)
+        #expect(counter.accepted == RunLimits.defaultTimerLimit && counter.limited == 1_000_000 - RunLimits.defaultTimerLimit)
+        #expect(runner.pendingTimerCount == RunLimits.defaultTimerLimit)
     }
 
     /// Counts results, for runs too long to record.
     struct Counter: ResultSink {
         var results = 0
-        mutating func receive(_ result: TransitionResult, from runner: borrowing Runner) { results += 1 }
+        mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) { results += 1 }
     }
 
     @Test func aMillionWaitsOfAnHourRunInBoundedMemory() throws {
@@ -196,7 +196,7 @@ import Testing
                 from: b
                 to: a
             """
-        var runner = Runner(try TimedTrace.machine(yaml))
+        var runner = TableRunner(try TimedTrace.machine(yaml))
         var counter = Counter()
         runner.start(into: &counter)
         for _ in 0..<1_000_000 { runner.advance(to: runner.time + 3_600_000, into: &counter) }
@@ -206,8 +206,8 @@ import Testing
     }
 
     @Test func leavingAndReenteringManyTimesKeepsThePendingTimersBounded() throws {
-        var runner = Runner(try TimedTrace.machine(Self.light))
-        var trace = TimedTrace()
+        var runner = TableRunner(try TimedTrace.machine(Self.light))
+        var trace = TimedTrace<TableRunner>()
         runner.start(into: &trace)
         let again = try #require(runner.machine.inputNames.firstIndex(of: "again"))
         for _ in 0..<200_000 { runner.send(again, into: &trace) }

@@ -1,8 +1,25 @@
-// A statechart runner saved and resumed: its configuration and history records.
+// A runner saved and resumed: a flat machine's state; a statechart's configuration and history
+// records. (The context and the timers are the same for both: SnapshotCodec.)
+extension TableRunner {
+    /// What a snapshot holds beside the context: the state (no configuration or histories).
+    @usableFromInline package var savedState: (state: Int, configuration: [Int], histories: [Int: [Int]]) {
+        (current, [], [:])
+    }
+
+    /// Resumes from a snapshot decoded for this runner's machine, without running entry
+    /// effects: its state, context, clock and pending timers (none of which fire until the
+    /// clock moves, ``advance(to:into:)``).
+    @usableFromInline package mutating func restore(_ snapshot: MachineSnapshot) {
+        restore(state: snapshot.state, context: snapshot.context)
+        if machine.hasTimers { restoreTimers(time: snapshot.time, pending: snapshot.timers.map(\.queued)) }
+    }
+}
+
 extension ChartRunner {
-    /// What a snapshot holds beside the context: the active atomic states, and what each
-    /// history state recorded (by history state id; none for a parent never left).
-    package var savedState: (configuration: [Int], histories: [Int: [Int]]) {
+    /// What a snapshot holds beside the context: the active atomic states (the first as the
+    /// state), and what each history state recorded (by history state id; none for a parent
+    /// never left).
+    @usableFromInline package var savedState: (state: Int, configuration: [Int], histories: [Int: [Int]]) {
         var histories: [Int: [Int]] = [:]
         let tree = chart.tree
         for state in 0..<tree.count where tree.historySlots[state] >= 0 {
@@ -11,13 +28,14 @@ extension ChartRunner {
             let start = historyStarts[slot]
             histories[state] = (0..<Int(historyCounts[slot])).map { Int(historyRecords[start + $0]) }
         }
-        return (activeAtomicStates, histories)
+        let configuration = activeAtomicStates
+        return (configuration[0], configuration, histories)
     }
 
     /// Resumes from a snapshot decoded for this runner's machine (``SnapshotCodec`` checks its
     /// configuration, history records and timers), without running entry effects; its
     /// pending timers fire when the clock moves (``advance(to:into:)``).
-    public mutating func restore(_ snapshot: MachineSnapshot) {
+    @usableFromInline package mutating func restore(_ snapshot: MachineSnapshot) {
         let tree = chart.tree
         guard let restored = tree.configuration(ofAtomicStates: snapshot.configuration).configuration else {
             preconditionFailure("a snapshot's configuration is checked when it is decoded")

@@ -1,68 +1,58 @@
-/// Runs a ``CompiledMachine``: holds the current state and context, takes inputs, and hands
-/// every result to a ``ResultSink`` (docs/semantics.md).
+/// Runs a flat ``CompiledMachine`` (one active state) through its dispatch table: holds the
+/// current state and context, takes inputs, and hands every result to a ``ResultSink``
+/// (docs/semantics.md). The policy the compiler picks for a machine without nesting; a
+/// statechart runs on ``ChartRunner``, with the same results.
 ///
 /// The hot path, an input whose cell has one unguarded candidate whose effect bodies only copy
 /// values (or none), is one load from the dispatch table and allocates nothing.
-public struct Runner: Sendable {
+@usableFromInline
+package struct TableRunner: MachineRunner {
     /// The machine it runs.
-    public let machine: CompiledMachine
+    @usableFromInline package let machine: CompiledMachine
     /// The current state's id.
-    public var state: Int { current }
+    package var state: Int { current }
     /// The context's values, by variable id.
-    @inlinable public var context: [Value] { values }
+    @inlinable package var contextStorage: [Value] { values }
     // Stored under other names so that the inlinable hot path may write them; `state` and
     // `context` stay read-only for callers.
     @usableFromInline var current: Int
     @usableFromInline var values: [Value]
     /// Counts the changes of ``context``: a caller that shows the context may keep what it
     /// showed last while this stays the same.
-    package private(set) var contextVersion = 0
+    @usableFromInline package internal(set) var contextVersion = 0
     /// Queued inputs processed per external input before `step-limit` (docs/semantics.md).
-    public var stepLimit: Int
+    @usableFromInline package var stepLimit: Int
     /// Receives the lines effects' `log` steps write; `nil` (the default) drops them.
-    public var logHandler: EffectLogHandler?
+    @usableFromInline package var logHandler: EffectLogHandler?
 
-    // The queue and the steps of a transition are internal, not private: the hosted send and
-    // start of RunnerHost.swift share them, and `send` is inlinable so that it is specialised
-    // for the caller's sink.
-    @usableFromInline
-    struct Queued: Sendable {
-        var input: Int
-        var argument: Value
-        var sentBy: Int
-    }
-
-    @usableFromInline var queue: [Queued] = []
+    // The queue and the steps of a transition are internal, not private: `send` is inlinable so
+    // that it is specialised for the caller's sink.
+    @usableFromInline package var queue: [QueuedInput] = []
     @usableFromInline var queueHead = 0
     /// How many inputs at the queue's tail were sent to the external queue (docs/semantics.md).
-    @usableFromInline var externalCount = 0
+    @usableFromInline package var externalCount = 0
     /// Where effect bodies write until a transition commits (`expression-error` assigns nothing).
     private var scratch: [Value]
 
-    // Timers (Runner+Timers.swift): untouched by a machine without them.
+    // Timers (TableRunner+Timers.swift): untouched by a machine without them.
     /// The pending timers.
-    package internal(set) var timers: TimerQueue
+    @usableFromInline package var timers: TimerQueue
     /// The machine's clock, in milliseconds: 0 at start, moved by ``advance(to:into:)``.
-    public internal(set) var time = 0
+    @usableFromInline package var time = 0
     /// The most timers that may be pending: a transition that would start more is rejected
     /// as `timer-limit`.
-    public var timerLimit: Int
+    @usableFromInline package var timerLimit: Int
     /// Delayed sends and cancels of the effects of the transition being taken.
     var timerRequests: [TimerRequest] = []
     /// Whether the queue holds the marker that fires timers already due once the inputs
     /// queued before it are processed.
-    var dueMarkerQueued = false
+    @usableFromInline package var dueMarkerQueued = false
     /// The argument of the delayed send being fired, while its result is received.
-    var firedArgument: Value = .null
-
-    /// The default ``stepLimit``.
-    public static let defaultStepLimit = 10_000
-    /// The default ``timerLimit``.
-    public static let defaultTimerLimit = 100_000
+    @usableFromInline package var firedArgument: Value = .null
 
     /// A runner in `machine`'s initial state and context, not yet started (see ``start(into:)``).
-    public init(_ machine: CompiledMachine, stepLimit: Int = Runner.defaultStepLimit, timerLimit: Int = Runner.defaultTimerLimit) {
-        precondition(machine.chart == nil, "Runner runs flat machines; run a statechart with ChartRunner")
+    @usableFromInline package init(_ machine: CompiledMachine, stepLimit: Int = RunLimits.defaultStepLimit, timerLimit: Int = RunLimits.defaultTimerLimit) {
+        precondition(machine.chart == nil, "a statechart runs on ChartRunner (CompiledMachine.visitRunner)")
         self.machine = machine
         self.timerLimit = timerLimit
         timers = TimerQueue(
@@ -74,7 +64,7 @@ public struct Runner: Sendable {
     }
 
     /// Resumes at `state` with `context` (a snapshot), without running entry effects.
-    public mutating func restore(state: Int, context: [Value]) {
+    package mutating func restore(state: Int, context: [Value]) {
         precondition(machine.stateNames.indices.contains(state) && context.count == machine.variableNames.count)
         self.current = state
         self.values = context
@@ -83,13 +73,13 @@ public struct Runner: Sendable {
 
     /// Runs the initial state's entry effects, reporting a start result when there are any,
     /// then the inputs they queued.
-    public mutating func start<Sink: ResultSink & ~Copyable>(into sink: inout Sink) {
+    @usableFromInline package mutating func start<Sink: ResultSink & ~Copyable>(into sink: inout Sink) where Sink.Runner == Self {
         if machine.timers != nil { startAfters(of: current) }
         guard let result = runStartEffects() else {
             if queueHead < queue.count { drainQueue(into: &sink) }
             return
         }
-        sink.receive(result, from: self)
+        sink.receive(result, from: &self)
         drainQueue(into: &sink)
     }
 
@@ -97,7 +87,7 @@ public struct Runner: Sendable {
     mutating func runStartEffects() -> TransitionResult? {
         let entry = machine.entryEffects[state]
         guard !entry.isEmpty else { return nil }
-        var result = TransitionResult(isStart: true, input: -1, from: state, outcome: .accepted(to: state), sentBy: -1)
+        var result = TransitionResult(.start, input: -1, outcome: .accepted, from: state, to: state)
         if let failure = runEffects(EffectSequence(exit: [], transition: [], entry: entry), argument: .null) {
             result.outcome = .rejected(.expressionError)
             result.evaluationError = failure.error
@@ -116,20 +106,23 @@ public struct Runner: Sendable {
     /// Always inlined: the hot path is a few loads and the sink's call, and a caller that calls it
     /// out of line copies and destroys the argument on every input (some 100 instructions).
     @inlinable @inline(__always)
-    public mutating func send<Sink: ResultSink & ~Copyable>(_ input: Int, argument: Value = .null, into sink: inout Sink) {
+    package mutating func send<Sink: ResultSink & ~Copyable>(_ input: Int, argument: Value = .null, into sink: inout Sink) where Sink.Runner == Self {
         // The hot path: a cell settled by its code, whose result is built here and handed
         // straight to the sink. A cell taken directly runs only copies, which queue nothing,
         // so there is no queue to drain either.
         let from = current
-        let cell = cell(of: input)
+        let cell = dispatchCell(of: input)
         if cell.code >= 0 {
             take(cell) { argument }
-            sink.receive(TransitionResult(input: input, from: from, outcome: .accepted(to: current), transition: Int(cell.code)), from: self)
+            sink.receive(TransitionResult(.external, input: input, outcome: .accepted, from: from, to: current, transition: Int(cell.code)), from: &self)
+            // A sink that binds closures to effects may have queued inputs.
+            if Sink.queuesInputs && queueHead < queue.count { drainQueue(into: &sink) }
             return
         }
         if cell.code == DispatchTable.unhandled {
             let outcome: TransitionResult.Outcome = machine.onUnhandled == .ignore ? .ignored : .rejected(.noTransition)
-            sink.receive(TransitionResult(input: input, from: from, outcome: outcome), from: self)
+            sink.receive(TransitionResult(.external, input: input, outcome: outcome, from: from, to: from), from: &self)
+            if Sink.queuesInputs && queueHead < queue.count { drainQueue(into: &sink) }
             return
         }
         sendSearching(input, argument: argument, into: &sink)
@@ -139,9 +132,9 @@ public struct Runner: Sendable {
     /// searched, guards evaluated, effect bodies run, the queue drained. Specialised for the
     /// caller's sink, but kept out of the hot path's line.
     @inlinable @inline(never)
-    mutating func sendSearching<Sink: ResultSink & ~Copyable>(_ input: Int, argument: Value, into sink: inout Sink) {
+    mutating func sendSearching<Sink: ResultSink & ~Copyable>(_ input: Int, argument: Value, into sink: inout Sink) where Sink.Runner == Self {
         let result = process(input, argument: argument, sentBy: -1)
-        sink.receive(result, from: self)
+        sink.receive(result, from: &self)
         if queueHead < queue.count { drainQueue(into: &sink) }
     }
 
@@ -154,11 +147,11 @@ public struct Runner: Sendable {
     ///
     /// The fastest path, for a caller that precomputes what it prints per cell.
     @inlinable @inline(__always)
-    package mutating func sendDirect(_ input: Int, argument: () -> Value) -> TransitionResult.Outcome? {
-        let cell = cell(of: input)
+    package mutating func sendSettled(_ input: Int, argument: () -> Value) -> TransitionResult.Outcome? {
+        let cell = dispatchCell(of: input)
         if cell.code >= 0 {
             take(cell, argument: argument)
-            return .accepted(to: current)
+            return .accepted
         }
         if cell.code == DispatchTable.unhandled { return machine.onUnhandled == .ignore ? .ignored : .rejected(.noTransition) }
         if cell.code == DispatchTable.refused { return .rejected(.refused) }
@@ -167,27 +160,48 @@ public struct Runner: Sendable {
 
     /// How `input` is settled in the current state (see ``DispatchTable``).
     @inlinable @inline(__always)
-    func cell(of input: Int) -> DispatchTable.Cell {
+    func dispatchCell(of input: Int) -> DispatchTable.Cell {
         machine.table.cell(validState: current, input: input)
     }
 
-    /// The argument of a queued input's result, while a sink or host receives it (`nil` for an
+    /// The cell of `input` in the current state: `state * inputCount + input`.
+    @inlinable @inline(__always)
+    package func cell(of input: Int) -> Int {
+        current &* machine.inputCount &+ input
+    }
+
+    /// The cell an external input's `result` was taken in: `from * inputCount + input`.
+    @inlinable @inline(__always)
+    package func cell(before result: TransitionResult) -> Int {
+        result.from &* machine.inputCount &+ result.input
+    }
+
+    /// The argument of a queued input's result, while a sink receives it (`nil` for an
     /// external input, whose argument is the caller's, and for the start).
-    public func queuedArgument(of result: TransitionResult) -> Value? {
+    @usableFromInline package func queuedArgument(of result: TransitionResult) -> Value? {
         if result.isTimer { return result.sentBy >= 0 ? firedArgument : nil }
         return result.queueSlot >= 0 && result.queueSlot < queue.count ? queue[result.queueSlot].argument : nil
     }
 
     /// The result for an input rejected before it reached the machine (an unknown name, a bad
     /// argument); `input` is -1 when the name is unknown.
-    package func rejection(_ kind: RejectionKind, input: Int) -> TransitionResult {
-        TransitionResult(input: input, from: state, outcome: .rejected(kind), sentBy: -1)
+    @usableFromInline package func rejection(_ kind: RejectionKind, input: Int) -> TransitionResult {
+        TransitionResult(.external, input: input, outcome: .rejected(kind), from: state, to: state)
+    }
+
+    /// Queues `input` behind the inputs already queued, reported as sent by `sentBy` (an effect
+    /// id): for a sink's ``ResultSink/receive(_:from:)``, whose input runs before
+    /// ``send(_:argument:into:)`` returns. Its argument is not checked: it must be one the input
+    /// accepts.
+    @usableFromInline
+    package mutating func enqueue(_ input: Int, argument: Value = .null, sentBy: Int) {
+        queue.appendInternal(QueuedInput(input: input, argument: argument, sender: sentBy), externalCount: externalCount)
     }
 
     @usableFromInline
-    mutating func drainQueue<Sink: ResultSink & ~Copyable>(into sink: inout Sink) {
+    mutating func drainQueue<Sink: ResultSink & ~Copyable>(into sink: inout Sink) where Sink.Runner == Self {
         var steps = 0
-        while let result = nextQueuedResult(steps: &steps) { sink.receive(result, from: self) }
+        while let result = nextQueuedResult(steps: &steps) { sink.receive(result, from: &self) }
         queue.removeAll(keepingCapacity: true)
         queueHead = 0
         dueMarkerQueued = false
@@ -196,26 +210,28 @@ public struct Runner: Sendable {
 
     /// Processes the next queued input, or reports `step-limit` for it and discards the rest
     /// of the queue; `nil` when the queue is drained (docs/semantics.md).
+    @usableFromInline
     mutating func nextQueuedResult(steps: inout Int) -> TransitionResult? {
-        var next: Queued
+        var next: QueuedInput
         repeat {
             guard queueHead < queue.count else { return nil }
             next = queue[queueHead]
             if queueHead >= queue.count - externalCount { externalCount -= 1 }
             queueHead += 1
-            // Input -1 marks where timers already due fire (a `0s` delay): see Runner+Timers.
+            // Input -1 marks where timers already due fire (a `0s` delay): see RunnerTimers.swift.
             if next.input < 0, let result = nextDueTimerResult(steps: &steps) { return result }
         } while next.input < 0
         steps += 1
         var result: TransitionResult
         if steps > stepLimit {
-            result = TransitionResult(input: next.input, from: current, outcome: .rejected(.stepLimit), sentBy: next.sentBy)
+            result = TransitionResult(
+                TransitionResult.trigger(sentBy: next.sender), input: next.input, outcome: .rejected(.stepLimit), from: current, to: current)
             result.discarded = queue.count - queueHead
             queueHead = queue.count
             externalCount = 0
             if machine.timers != nil { result.discarded += discardDueTimers() }
         } else {
-            result = process(next.input, argument: next.argument, sentBy: next.sentBy)
+            result = process(next.input, argument: next.argument, sentBy: next.sender)
         }
         result.queueSlot = queueHead - 1
         return result
@@ -223,12 +239,13 @@ public struct Runner: Sendable {
 
     @inlinable
     mutating func process(_ input: Int, argument: Value, sentBy: Int) -> TransitionResult {
-        var result = TransitionResult(input: input, from: current, outcome: .rejected(.noTransition), sentBy: sentBy)
+        var result = TransitionResult(TransitionResult.trigger(sentBy: sentBy), input: input, from: current, to: current)
         let cell = machine.table.cell(validState: current, input: input)
         if cell.code >= 0 {
             take(cell) { argument }
             result.transition = Int(cell.code)
-            result.outcome = .accepted(to: current)
+            result.outcome = .accepted
+            result.to = current
             return result
         }
         if cell.code == DispatchTable.finished {
@@ -323,6 +340,7 @@ public struct Runner: Sendable {
             result.transition = index
             if machine.table.refuses[index] {
                 result.outcome = .rejected(.refused)
+                result.refusingTransition = index
                 return
             }
             if machine.timers != nil && !timersFit(taking: index) {
@@ -340,7 +358,8 @@ public struct Runner: Sendable {
                 if machine.timers != nil { moveTimers(from: current, to: target) }
                 current = target
             }
-            result.outcome = .accepted(to: current)
+            result.outcome = .accepted
+            result.to = current
             return
         }
         result.outcome = .rejected(.guardRejected)
@@ -362,7 +381,7 @@ public struct Runner: Sendable {
             if let failure = effect.run(
                 in: &scratch, argument: argument, queue: &queue, externalCount: &externalCount, timerRequests: &timerRequests,
                 log: logHandler, iterationLimit: stepLimit, effectNames: machine.effectNames, effect: id,
-                queuing: { Queued(input: $0, argument: $1, sentBy: id) })
+                queuing: { QueuedInput(input: $0, argument: $1, sender: id) })
             {
                 queue.removeSent(since: queuedBefore, externalCount: &externalCount)
                 if !timerRequests.isEmpty { timerRequests.removeAll(keepingCapacity: true) }
@@ -375,5 +394,81 @@ public struct Runner: Sendable {
         }
         if !timerRequests.isEmpty { applyTimerRequests() }
         return nil
+    }
+}
+
+// MARK: - What a step shows
+
+extension TableRunner {
+    /// The one active state: before the step of `result` (its `from`), or now.
+    @inline(__always)
+    @usableFromInline package func forEachState(before: Bool, of result: TransitionResult, _ body: (Int) -> Void) {
+        body(before && result.from >= 0 ? result.from : current)
+    }
+
+    /// A start's entry effects; a transition's source's exit effects, its own and its target's
+    /// entry effects (only its own when it has no target).
+    @inline(__always)
+    @usableFromInline package func forEachEffectList(of result: TransitionResult, _ body: (EffectList) -> Void) {
+        guard result.isAccepted else { return }
+        if result.isStart { return body(.entry(state: current)) }
+        guard result.transition >= 0 else { return }
+        let moves = machine.table.targets[result.transition] >= 0
+        if moves { body(.exit(state: result.from)) }
+        body(.transition(result.transition))
+        if moves { body(.entry(state: result.to)) }
+    }
+
+    @usableFromInline package func forEachTransitionTaken(
+        of result: TransitionResult, _ body: (_ transition: Int, _ source: Int, _ targets: ArraySlice<Int32>) -> Void
+    ) {
+        guard result.isAccepted || result.rejection == .refused, !result.isStart, result.transition >= 0 else { return }
+        let target = machine.transitions[result.transition].target
+        body(result.transition, result.from, target >= 0 ? [Int32(target)][...] : [])
+    }
+
+    @usableFromInline package func isActive(_ state: Int) -> Bool { state == current }
+
+    @usableFromInline package var isFinished: Bool { machine.isFinal[current] }
+
+    @usableFromInline package mutating func setContextBeforeStart(_ context: [Value]) {
+        restore(state: current, context: context)
+    }
+
+    @usableFromInline package func falseGuards(of result: TransitionResult, argument: Value) -> String? {
+        machine.falseGuards(input: result.input, state: result.from, context: values, argument: argument)
+    }
+
+    /// Machines with more cells than this are not gone through cell by cell.
+    static let maximumSettledCells = 1 << 16
+
+    @usableFromInline package func forEachSettledCell(_ body: (_ cell: Int, _ result: TransitionResult, _ runner: inout TableRunner) -> Void) {
+        guard machine.stateCount * machine.inputCount <= Self.maximumSettledCells else { return }
+        var shown = self
+        for state in 0..<machine.stateCount where !machine.isFinal[state] {
+            for input in 0..<machine.inputCount {
+                let candidates = machine.candidates(state: state, input: input)
+                var result = TransitionResult(.external, input: input, from: state, to: state)
+                if candidates.count == 1 {
+                    let transition = Int(candidates.first!)
+                    result.transition = transition
+                    if machine.transitions[transition].refusal != nil {
+                        // Shown when the candidate refuses the input (not when its guard is false).
+                        result.outcome = .rejected(.refused)
+                        result.refusingTransition = transition
+                    } else {
+                        result.outcome = .accepted
+                        let target = machine.transitions[transition].target
+                        if target >= 0 { result.to = target }
+                    }
+                } else if candidates.isEmpty {
+                    result.outcome = machine.onUnhandled == .ignore ? .ignored : .rejected(.noTransition)
+                } else {
+                    continue
+                }
+                shown.current = result.to
+                body(state &* machine.inputCount &+ input, result, &shown)
+            }
+        }
     }
 }
