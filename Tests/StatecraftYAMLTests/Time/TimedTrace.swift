@@ -68,7 +68,7 @@ struct TimedTrace: ResultSink, ChartResultSink {
     }
 
     static func machine(_ yaml: String) throws -> CompiledMachine {
-        let loaded = MachineFile.load(bytes: Array(yaml.utf8), defaultName: "test")
+        let loaded = YAMLFile.load(bytes: Array(yaml.utf8), defaultName: "test")
         #expect(loaded.diagnostics.filter { $0.severity == .error }.isEmpty, "\(loaded.diagnostics)")
         return try #require(loaded.machine)
     }
