@@ -26,7 +26,7 @@ let package = Package(
         .systemLibrary(name: "CLibEdit"),
         .target(name: "Statecraft"),
         .target(name: "StatecraftYAML", dependencies: ["Statecraft", "CLibYAML"]),
-        .target(name: "StatecraftSCXML", dependencies: ["Statecraft", "StatecraftYAML", "CLibXML2"]),
+        .target(name: "StatecraftSCXML", dependencies: ["Statecraft", "CLibXML2"]),
         // smrun's input-script parsing, a library so that the fuzz targets can reach it.
         .target(name: "SmrunCore", dependencies: ["Statecraft"]),
         .executableTarget(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make fuzz: libFuzzer with AddressSanitizer on the four fuzz targets of Fuzz/.
 #
-#   FuzzMachineFile  machine-file bytes -> MachineFile.load; a valid machine is also run, drawn
+#   FuzzMachineFile  machine-file bytes -> YAMLFile.load; a valid machine is also run, drawn
 #                    (DOT, Mermaid) and linted
 #   FuzzScriptLine   input-script lines and --send values -> SmrunCore's ScriptLineParser -> Runner
 #   FuzzExpression   guard / set expressions -> ExpressionParser, ExpressionChecker, evaluation

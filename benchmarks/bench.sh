@@ -11,7 +11,7 @@
 # transition (a file-loaded machine with and without its context effects, and with one
 # observer) and heap allocations per transition, counted by preloading malloc_count.so;
 # loading a generated machine of 10,000 states and 100,000 transitions (gen_big_machine.py,
-# some 10 MB), by `smrun validate` and by MachineFile.load in-process, each against
+# some 10 MB), by `smrun validate` and by YAMLFile.load in-process, each against
 # libyaml's bare event parse of the same file (baselines/yaml_events.c), interleaved; the same
 # machine as an SCXML document against libxml2's bare read (baselines/xml_reader.c); and
 # `smrun validate` of a small machine against smrun's start-up (`smrun --help`); `smrun test` on
@@ -333,12 +333,12 @@ for run in $(seq "$load_runs"); do
     timing=$("$work/yaml_events" -t "$big") || die "yaml_events failed on $big"
     printf '%s\t%s\n' yaml-events "$timing" >>"$inprocess_results"
     if [ -n "$benchmarks_binary" ] && [ -z "$load_timed_out" ] &&
-        within_load_budget MachineFile.load "$inprocess_results"; then
+        within_load_budget YAMLFile.load "$inprocess_results"; then
         status=0
         timing=$("$benchmarks_binary" load "$big" --timeout "$load_timeout") || status=$?
         [ "$status" -eq 0 ] || [ "$status" -eq 124 ] || die "StatecraftBenchmarks load failed on $big"
         [ "$status" -eq 124 ] && load_timed_out=yes
-        printf '%s\t%s\n' MachineFile.load "$timing" >>"$inprocess_results"
+        printf '%s\t%s\n' YAMLFile.load "$timing" >>"$inprocess_results"
     fi
 done
 
@@ -348,13 +348,13 @@ say "as processes, from exec to exit (smrun validate also lints):"
 python3 "$bench/report.py" table "$load_results" yaml-events
 say "in-process, start-up excluded (reading the file and loading it):"
 python3 "$bench/report.py" table "$inprocess_results" yaml-events
-for stopped in ${validate_timed_out:+smrun-validate} ${load_timed_out:+MachineFile.load}; do
+for stopped in ${validate_timed_out:+smrun-validate} ${load_timed_out:+YAMLFile.load}; do
     note "$stopped did not finish in $load_timeout s (BENCH_LOAD_TIMEOUT) and was stopped: its times and ratios are lower bounds"
 done
 say "(target: loading takes at most 2x the bare parse)"
 if [ -n "$benchmarks_binary" ]; then
     if [ -z "$load_timed_out" ]; then
-        say "where MachineFile.load's time goes:"
+        say "where YAMLFile.load's time goes:"
         timeout "$load_timeout" "$benchmarks_binary" phases "$big" || note "the breakdown did not finish in $load_timeout s"
     else
         note "no breakdown of the load: it would not finish either"

@@ -8,12 +8,12 @@ import StatecraftYAML
 
 /// The default limits except the node budget: 10,000,000 nodes after alias expansion is a
 /// legitimate multi-second load, which would read as a timeout; the limit's code is the same.
-private let limits = YAMLLimits(maximumBytes: 1 << 20, maximumDepth: 256, maximumNodes: 200_000)
+private let limits = LoadLimits(maximumBytes: 1 << 20, maximumDepth: 256, maximumNodes: 200_000)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMachineFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    let loaded = MachineFile.load(bytes: bytes, defaultName: "fuzz", limits: limits)
+    let loaded = YAMLFile.load(bytes: bytes, defaultName: "fuzz", limits: limits)
     // An upper bound on the lines: YAML also breaks lines at a lone CR, NEL (C2 85), LS and PS (E2 80 A8/A9).
     let lines = bytes.reduce(1) { $0 + ([0x0A, 0x0D, 0x85, 0xA8, 0xA9].contains($1) ? 1 : 0) }
     for diagnostic in loaded.diagnostics {

@@ -7,7 +7,7 @@ import StatecraftSCXML
 import StatecraftYAML
 
 /// The default limits with a smaller node budget, as for the machine-file target.
-private let limits = YAMLLimits(maximumBytes: 1 << 20, maximumDepth: 256, maximumNodes: 200_000)
+private let limits = LoadLimits(maximumBytes: 1 << 20, maximumDepth: 256, maximumNodes: 200_000)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSCXML(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -23,7 +23,7 @@ public func fuzzSCXML(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(loaded.diagnostics.hasErrors == (loaded.machine == nil), "a machine must load exactly when there are no errors")
     guard let machine = loaded.machine, let definition = loaded.definition else { return 0 }
 
-    let yaml = MachineFile.load(bytes: Array(MachineFileWriter.text(of: definition).utf8), defaultName: "fuzz")
+    let yaml = YAMLFile.load(bytes: Array(MachineFileWriter.text(of: definition).utf8), defaultName: "fuzz")
     precondition(yaml.machine != nil, "the machine written as YAML does not load: \(yaml.diagnostics)")
     if let scxml = try? SCXMLWriter.text(of: definition) {
         let again = SCXMLFile.load(bytes: Array(scxml.utf8), defaultName: "fuzz")

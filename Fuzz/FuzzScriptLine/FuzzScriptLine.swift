@@ -111,7 +111,7 @@ private let machineText = #"""
     """#
 
 private let machine: CompiledMachine = {
-    let loaded = MachineFile.load(bytes: Array(machineText.utf8), defaultName: "script-fuzz")
+    let loaded = YAMLFile.load(bytes: Array(machineText.utf8), defaultName: "script-fuzz")
     guard let machine = loaded.machine else { fatalError("the fuzz machine does not load: \(loaded.diagnostics)") }
     return machine
 }()

@@ -1,48 +1,43 @@
 import Statecraft
-import StatecraftYAML
 
 /// Loads SCXML documents (docs/scxml.md): bytes -> libxml2's parser -> definition (decoded as the
 /// elements stream by, no tree kept) ->
-/// compiled machine, collecting every diagnostic on the way, as ``MachineFile`` does for YAML.
-/// The bounds of machine files apply: file size, nesting depth and node count.
+/// compiled machine, collecting every diagnostic on the way, as `YAMLFile` does for YAML.
+/// The bounds of machine files (``LoadLimits``) apply: file size, nesting depth, node count and
+/// table cells. `try FileMachine(loaded)` runs what it loads.
 public enum SCXMLFile {
     /// Loads an SCXML document's text. `defaultName` names the machine when `<scxml>` has no `name`.
     /// The text is freed once decoded, before the machine is compiled, when the caller hands it
     /// over.
-    public static func load(bytes: consuming [UInt8], defaultName: String, limits: YAMLLimits = .default) -> MachineFile.LoadResult {
+    public static func load(bytes: consuming [UInt8], defaultName: String, limits: LoadLimits = .default) -> LoadResult {
         if bytes.count > limits.maximumBytes {
-            return MachineFile.LoadResult(
-                definition: nil, machine: nil,
-                diagnostics: [
-                    .error(
-                        .limitExceeded, "document is \(bytes.count) bytes, over the limit of \(limits.maximumBytes) (raise it with --max-file-size)",
-                        at: nil)
-                ])
+            return LoadResult(
+                failure: [.limitExceeded(.fileSize, "document is \(bytes.count) bytes, over the limit of \(limits.maximumBytes)", at: nil)])
         }
         let (definition, diagnostics) = decode(bytes, defaultName: defaultName, limits: limits)
         // The document's text (16 MB for a 100,000-transition machine) is not needed to compile.
         _ = consume bytes
-        guard let definition else { return MachineFile.LoadResult(definition: nil, machine: nil, diagnostics: diagnostics) }
-        return MachineFile.LoadResult(compiling: definition, decodingDiagnostics: diagnostics, limits: limits)
+        guard let definition else { return LoadResult(failure: diagnostics) }
+        return LoadResult(compiling: definition, decodingDiagnostics: diagnostics, limits: limits)
     }
 
     /// Loads the document at `path`. An unreadable path (missing, a directory, a FIFO, too large)
     /// is one `unreadable-file` or `limit-exceeded` diagnostic without a position.
-    public static func load(path: String, limits: YAMLLimits = .default) -> MachineFile.LoadResult {
+    public static func load(path: String, limits: LoadLimits = .default) -> LoadResult {
         let bytes: [UInt8]
         switch FileReader.contents(of: path, maximumBytes: limits.maximumBytes) {
         case .success(let contents):
             bytes = contents
         case .failure(let diagnostic):
-            return MachineFile.LoadResult(definition: nil, machine: nil, diagnostics: [diagnostic])
+            return LoadResult(failure: [diagnostic])
         }
         // Handed over, so that the document's text is freed before compiling.
-        return load(bytes: consume bytes, defaultName: MachineFile.baseName(of: path, extensions: [".scxml"]), limits: limits)
+        return load(bytes: consume bytes, defaultName: FileReader.baseName(of: path, extensions: [".scxml"]), limits: limits)
     }
 
     /// Reads and decodes a document into a definition, without compiling it.
     package static func decode(
-        _ bytes: [UInt8], defaultName: String, limits: YAMLLimits
+        _ bytes: [UInt8], defaultName: String, limits: LoadLimits
     ) -> (definition: MachineDefinition?, diagnostics: [Diagnostic]) {
         var knownIds: Set<String> = []
         while true {

@@ -76,4 +76,41 @@ import Testing
         run.expectRefusedMachine("machines/traffic-light.yaml")
         #expect(run.fileDiagnostic("machines/traffic-light.yaml", "limit-exceeded") != nil, "\(run.errorText)")
     }
+
+    /// The library's diagnostic says which bound a file reached and how large it was; smrun
+    /// adds the flag that raises it, each line as smrun printed it before the library knew
+    /// no flags: after the message, or inside its closing parenthesis.
+    @Test func eachBoundsMessageNamesTheFlagThatRaisesIt() throws {
+        let files = try TemporaryFiles()
+        let light = "machines/traffic-light.yaml"
+        let lightSize = try #require(try FileManager.default.attributesOfItem(atPath: light)[.size] as? Int)
+        let bySize = try Smrun.run([light, "--max-file-size", "100"])
+        #expect(
+            bySize.errorLines == ["\(light): error: file is \(lightSize) bytes, over the limit of 100 (raise it with --max-file-size) [limit-exceeded]"],
+            "\(bySize.errorText)")
+        let byCells = try Smrun.run([light, "--max-table-cells", "1"])
+        #expect(byCells.errorLines.count == 1, "\(byCells.errorText)")
+        #expect(byCells.errorLines.first?.hasSuffix(" cells, over the limit of 1 (raise it with --max-table-cells) [limit-exceeded]") == true, "\(byCells.errorText)")
+        let laughs = try files.file("laughs.yaml", "a: &a [x, x, x, x]\nb: [*a, *a, *a, *a]\ninitial: idle\nstates: [idle]\n")
+        let byNodes = try Smrun.run([laughs, "--max-nodes", "10"])
+        #expect(
+            byNodes.errorLines.count == 1
+                && byNodes.errorLines[0].hasSuffix(
+                    ": error: document expands to more than 10 nodes (aliases counted each time they are used; raise it with --max-nodes) [limit-exceeded]"),
+            "\(byNodes.errorText)")
+        let nested = try files.file("nested.yaml", "initial: idle\nstates: [[[idle]]]\n")
+        let byDepth = try Smrun.run([nested, "--max-depth", "2"])
+        #expect(byDepth.errorLines == ["\(nested):2:10: error: nesting deeper than 2 levels (raise it with --max-depth) [limit-exceeded]"], "\(byDepth.errorText)")
+        let wide = try files.file(
+            "wide.scxml", "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n" + String(repeating: "<state/>\n", count: 10) + "</scxml>\n")
+        let byXMLNodes = try Smrun.run([wide, "--max-nodes", "5"])
+        #expect(byXMLNodes.errorLines == ["\(wide):6: error: more than 5 XML nodes (raise it with --max-nodes) [limit-exceeded]"], "\(byXMLNodes.errorText)")
+        let byXMLDepth = try Smrun.run([wide, "--max-depth", "1"])
+        #expect(byXMLDepth.errorLines == ["\(wide):2: error: nesting deeper than 1 levels (raise it with --max-depth) [limit-exceeded]"], "\(byXMLDepth.errorText)")
+        // `validate`'s JSON and GitHub formats carry the same message.
+        let json = try Smrun.run(["validate", "--format", "json", "--max-file-size", "100", light])
+        #expect(json.text.contains("\"message\":\"file is \(lightSize) bytes, over the limit of 100 (raise it with --max-file-size)\"}"), "\(json.text)")
+        let github = try Smrun.run(["validate", "--format", "github", "--max-file-size", "100", light])
+        #expect(github.text.contains("::file is \(lightSize) bytes, over the limit of 100 (raise it with --max-file-size) [limit-exceeded]"), "\(github.text)")
+    }
 }

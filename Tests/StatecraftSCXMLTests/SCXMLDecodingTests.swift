@@ -1,13 +1,12 @@
 import Foundation
 import Statecraft
 import StatecraftSCXML
-import StatecraftYAML
 import Testing
 
 /// What each SCXML element and attribute becomes in the definition model, and the error each
 /// unsupported one is (docs/scxml.md).
 @Suite struct SCXMLDecodingTests {
-    private func load(_ body: String, attributes: String = "") -> MachineFile.LoadResult {
+    private func load(_ body: String, attributes: String = "") -> LoadResult {
         let text = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" xmlns:sc=\"https://statecraft.dev/scxml\" version=\"1.0\" \(attributes)>\n\(body)\n</scxml>\n"
         return SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc")
     }
@@ -324,7 +323,7 @@ import Testing
         #expect(loaded.definition?.transitions.map(\.input.name) == ["e"])
         let text = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"><invoke>" + String(repeating: "<x/>", count: 100)
             + "</invoke></state></scxml>"
-        let bounded = SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: YAMLLimits(maximumNodes: 50))
+        let bounded = SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: LoadLimits(maximumNodes: 50))
         #expect(bounded.diagnostics.map(\.code) == [.limitExceeded], "\(bounded.diagnostics)")
     }
 
@@ -349,7 +348,7 @@ import Testing
     }
 
     /// Text is one node however the parser hands it over (pieces, references, CDATA), and one
-    /// that a comment splits is two: `--max-nodes` counts them as libxml2's tree would.
+    /// that a comment splits is two: the node bound counts them as libxml2's tree would.
     @Test func textIsJoinedAndCountedAsTheTreeHoldsIt() throws {
         let data = "<datamodel><data id=\"s\">\"a&amp;<![CDATA[b]]>c\"</data><data id=\"t\">1<!-- x -->2</data></datamodel>"
         let text = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\(data)<state id=\"a\"/></scxml>"
@@ -357,18 +356,20 @@ import Testing
         let definition = try #require(loaded.definition)
         #expect(definition.context.map(\.initialValue) == [.string("a&bc"), .int(12)])
         // 5 elements, 3 attributes and 3 texts.
-        var limits = YAMLLimits.default
+        var limits = LoadLimits.default
         limits.maximumNodes = 11
         #expect(SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: limits).diagnostics.isEmpty)
         limits.maximumNodes = 10
-        let refused = SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: limits).diagnostics.map(\.description)
-        #expect(refused.count == 1 && refused[0].hasSuffix("more than 10 XML nodes (raise it with --max-nodes) [limit-exceeded]"), "\(refused)")
+        let refusal = SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: limits).diagnostics
+        let refused = refusal.map(\.description)
+        #expect(refused.count == 1 && refused[0].hasSuffix("more than 10 XML nodes [limit-exceeded]"), "\(refused)")
+        #expect(refusal.map(\.limit) == [.nodes])
     }
 
     /// A bound is reported at the node that crosses it, and before a syntax error further on,
     /// although libxml2 parses ahead of the decoder.
     @Test func aBoundIsReportedWhereTheDocumentCrossesIt() {
-        var limits = YAMLLimits.default
+        var limits = LoadLimits.default
         limits.maximumNodes = 10
         // The root and its version are 2 nodes, each state and its id 2 more: the fifth state,
         // on line 6, is the 11th node.
@@ -377,19 +378,19 @@ import Testing
             let body = states[..<7].joined() + broken + states[7...].joined()
             let text = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\">\n\(body)\n</scxml>\n"
             let found = SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: limits).diagnostics.map(\.description)
-            #expect(found == ["6: error: more than 10 XML nodes (raise it with --max-nodes) [limit-exceeded]"], "\(found)")
+            #expect(found == ["6: error: more than 10 XML nodes [limit-exceeded]"], "\(found)")
         }
     }
 
     /// A text node that crosses the bound is reported where its text starts, not at the tag
     /// that ends it.
     @Test func aTextOverTheBoundIsReportedWhereItStarts() {
-        var limits = YAMLLimits.default
+        var limits = LoadLimits.default
         // The root, its version, the state and its id are 4 nodes; the text, from line 4, the 5th.
         limits.maximumNodes = 4
         let text = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\">\n<state id=\"a\">\n\n  some text\n\n\n</state>\n</scxml>\n"
         let found = SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: limits).diagnostics.map(\.description)
-        #expect(found == ["4: error: more than 4 XML nodes (raise it with --max-nodes) [limit-exceeded]"], "\(found)")
+        #expect(found == ["4: error: more than 4 XML nodes [limit-exceeded]"], "\(found)")
     }
 
     /// Lines past 65,535 are given as they are (libxml2's tree kept an element's line in 16 bits).
@@ -400,13 +401,15 @@ import Testing
 
     /// A text longer than libxml2's bound on a text node is refused as over the bound.
     @Test func textOverLibXML2sBoundIsRefused() {
-        var limits = YAMLLimits.default
+        var limits = LoadLimits.default
         limits.maximumBytes = 64 << 20
         let text = "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"><state id=\"a\"/>" + String(repeating: " ", count: 10_000_001) + "</scxml>"
         let found = SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: limits).diagnostics.map(\.description)
         #expect(
             found.count == 1 && found[0].hasSuffix("a name, value or text longer than libxml2's bound of 10,000,000 bytes [limit-exceeded]"),
             "\(found)")
+        // A bound of libxml2's own, which no ``LoadLimits`` field raises.
+        #expect(SCXMLFile.load(bytes: Array(text.utf8), defaultName: "doc", limits: limits).diagnostics.map(\.limit) == [nil])
     }
 
     @Test(arguments: [

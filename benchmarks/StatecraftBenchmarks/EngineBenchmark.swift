@@ -55,7 +55,7 @@ enum EngineBenchmark {
     }
 
     static func run(_ options: Options) {
-        let file = MachineFile.load(path: options.machinePath)
+        let file = YAMLFile.load(path: options.machinePath)
         guard let withEffects = file.machine else {
             fail("\(options.machinePath) does not load: \(file.diagnostics.map(\.description).joined(separator: "; "))")
         }
@@ -204,7 +204,7 @@ enum EngineBenchmark {
             }
             if !skipping { kept.append(line) }
         }
-        let loaded = MachineFile.load(bytes: Array(kept.joined(separator: "\n").utf8), defaultName: machineName(path))
+        let loaded = YAMLFile.load(bytes: Array(kept.joined(separator: "\n").utf8), defaultName: machineName(path))
         guard let machine = loaded.machine, !machine.hasContext, !machine.effects.contains(where: \.hasBody) else {
             fail("\(path) without 'context' and 'effects' does not load as a machine without context effects: "
                 + loaded.diagnostics.map(\.description).joined(separator: "; "))

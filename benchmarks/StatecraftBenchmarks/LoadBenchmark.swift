@@ -5,7 +5,7 @@ import StatecraftYAML
 
 /// How long loading a machine file takes in-process (process start-up excluded).
 enum LoadBenchmark {
-    /// One `MachineFile.load(path:)` (`SCXMLFile.load(path:)` for a `.scxml` file), the whole of
+    /// One `YAMLFile.load(path:)` (`SCXMLFile.load(path:)` for a `.scxml` file), the whole of
     /// what `smrun` does before it runs or lints:
     /// prints its wall, user and system time and the peak RSS, in measure.c's format. When it
     /// takes longer than `timeout` seconds, prints the same for the time so far and exits 124
@@ -19,7 +19,7 @@ enum LoadBenchmark {
                 _exit(124)
             }
         }
-        let loaded = path.hasSuffix(".scxml") ? SCXMLFile.load(path: path) : MachineFile.load(path: path)
+        let loaded = path.hasSuffix(".scxml") ? SCXMLFile.load(path: path) : YAMLFile.load(path: path)
         let usage = start.elapsed()
         guard loaded.machine != nil else { fail(problems(path, loaded.diagnostics)) }
         say(usage.line)
@@ -35,9 +35,9 @@ enum LoadBenchmark {
         let (parse, hasRoot) = Usage.of { (try? YAMLParser.parseDocument(bytes))?.root != nil }
         guard hasRoot else { fail("\(path): not a YAML document") }
         say("  YAML parse to document        \(milliseconds(parse))")
-        let (load, loaded) = Usage.of { MachineFile.load(bytes: bytes, defaultName: "machine") }
+        let (load, loaded) = Usage.of { YAMLFile.load(bytes: bytes, defaultName: "machine") }
         guard let machine = loaded.machine, let definition = loaded.definition else { fail(problems(path, loaded.diagnostics)) }
-        say("  MachineFile.load(bytes:)      \(milliseconds(load))  (the parse again, then decode and compile: \(format((load.wall - parse.wall) * 1000, decimals: 1)) ms more)")
+        say("  YAMLFile.load(bytes:)      \(milliseconds(load))  (the parse again, then decode and compile: \(format((load.wall - parse.wall) * 1000, decimals: 1)) ms more)")
         let (lint, warnings) = Usage.of { MachineLinter.lint(machine, definition: definition) }
         say("  MachineLinter.lint            \(milliseconds(lint))  (\(warnings.count) warnings)")
         say("  (\(grouped(machine.stateCount)) states, \(grouped(machine.inputCount)) inputs, \(grouped(machine.transitions.count)) transitions; peak RSS \(lint.peakKiB / 1024) MiB)")

@@ -27,7 +27,7 @@ enum StatechartBenchmark {
     }
 
     static func run(_ options: Options) {
-        let file = MachineFile.load(path: options.machinePath)
+        let file = YAMLFile.load(path: options.machinePath)
         guard let machine = file.machine, machine.isStatechart else {
             fail("\(options.machinePath) does not load as a statechart: \(file.diagnostics.map(\.description).joined(separator: "; "))")
         }

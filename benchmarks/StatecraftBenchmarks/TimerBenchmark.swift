@@ -30,7 +30,7 @@ enum TimerBenchmark {
     }
 
     static func run(_ options: Options) {
-        let file = MachineFile.load(bytes: Array(machineText.utf8), defaultName: "timer-bench")
+        let file = YAMLFile.load(bytes: Array(machineText.utf8), defaultName: "timer-bench")
         guard let machine = file.machine else { fail("the timer benchmark's machine does not load") }
         var scheduling: [Double] = []
         var firing: [Double] = []

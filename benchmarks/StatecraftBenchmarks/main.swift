@@ -13,7 +13,7 @@
 //       Nanoseconds per timer of the virtual clock: N delayed sends scheduled, then fired by one
 //       wait (default 1,000,000).
 //   StatecraftBenchmarks load FILE [--timeout SECONDS]
-//       One in-process MachineFile.load of FILE: `wall user sys peak-RSS-KiB`, as measure.c prints;
+//       One in-process YAMLFile.load of FILE: `wall user sys peak-RSS-KiB`, as measure.c prints;
 //       past the timeout, the same so far, and exit status 124.
 //   StatecraftBenchmarks phases FILE
 //       Where loading FILE's time goes: read, YAML parse, load, lint.

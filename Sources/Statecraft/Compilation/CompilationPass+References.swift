@@ -237,19 +237,21 @@ extension CompilationPass {
         let pairs = transitions.indices.reduce(0) { $0 + transitions[$1].sources.count }
         let position = states.first?.name.position ?? definition.initial.position
         if overflow || cells > maximumTableCells {
-            error(
-                .limitExceeded,
-                "\(states.count) states and \(inputNames.count) inputs make a dispatch table of "
-                    + "\(overflow ? "too many" : String(cells)) cells, over the limit of \(maximumTableCells) (raise it with --max-table-cells)",
-                position)
+            diagnostics.append(
+                .limitExceeded(
+                    .tableCells,
+                    "\(states.count) states and \(inputNames.count) inputs make a dispatch table of "
+                        + "\(overflow ? "too many" : String(cells)) cells, over the limit of \(maximumTableCells)",
+                    at: position))
             return false
         }
         if pairs > maximumTableCells {
-            error(
-                .limitExceeded,
-                "the transitions leave from \(pairs) (transition, state) pairs in all ('*' counts every non-final state), "
-                    + "over the limit of \(maximumTableCells) (raise it with --max-table-cells)",
-                position)
+            diagnostics.append(
+                .limitExceeded(
+                    .tableCells,
+                    "the transitions leave from \(pairs) (transition, state) pairs in all ('*' counts every non-final state), "
+                        + "over the limit of \(maximumTableCells)",
+                    at: position))
             return false
         }
         return true

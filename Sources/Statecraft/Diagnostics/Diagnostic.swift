@@ -17,16 +17,30 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     /// Where in the file, or `nil` for a problem with the file as a whole (it cannot be opened,
     /// is a directory, is too large): such a problem has no line to point at.
     public var position: SourcePosition?
+    /// For a `limit-exceeded` diagnostic, the bound of ``LoadLimits`` the file reached (its
+    /// message says how large the input was and what the bound is), so that a program can name
+    /// the setting that raises it; `nil` for every other diagnostic, and for the bounds no
+    /// ``LoadLimits`` field sets (libxml2's own, the depth of nested states).
+    public var limit: LoadLimits.Limit?
 
-    package init(_ severity: Severity, _ code: DiagnosticCode, _ message: String, at position: SourcePosition?) {
+    package init(
+        _ severity: Severity, _ code: DiagnosticCode, _ message: String, at position: SourcePosition?,
+        limit: LoadLimits.Limit? = nil
+    ) {
         self.severity = severity
         self.code = code
         self.message = message
         self.position = position
+        self.limit = limit
     }
 
     package static func error(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?) -> Diagnostic {
         Diagnostic(.error, code, message, at: position)
+    }
+
+    /// A `limit-exceeded` error: the input reached `limit`.
+    package static func limitExceeded(_ limit: LoadLimits.Limit, _ message: String, at position: SourcePosition?) -> Diagnostic {
+        Diagnostic(.error, .limitExceeded, message, at: position, limit: limit)
     }
 
     package static func warning(_ code: DiagnosticCode, _ message: String, at position: SourcePosition) -> Diagnostic {
@@ -61,7 +75,8 @@ public enum DiagnosticCode: String, Hashable, Sendable, CaseIterable {
     case yamlSyntax = "yaml-syntax"
     /// The file is not well-formed XML (an SCXML document).
     case xmlSyntax = "xml-syntax"
-    /// The file exceeds a ``YAMLLimits`` bound (size, depth, nodes, table cells).
+    /// The file exceeds a bound: one of ``LoadLimits`` (``Diagnostic/limit`` says which), or a
+    /// fixed one (libxml2's, the depth of nested states).
     case limitExceeded = "limit-exceeded"
     /// A mapping has the same key twice.
     case duplicateKey = "duplicate-key"

@@ -5,7 +5,6 @@ import Glibc
 import Darwin
 #endif
 import Statecraft
-import StatecraftYAML
 
 /// Reads an XML document with libxml2's parser and hands its elements to the SCXML decoder one
 /// start tag at a time, keeping no tree: the decoder asks for an element's children as it
@@ -20,7 +19,7 @@ import StatecraftYAML
 /// Securely: no network, no external entities or DTD loading, no XInclude, libxml2's own bounds
 /// on (no `XML_PARSE_HUGE`), and a document type declaration refused as soon as it is met, so
 /// that no entity of any kind is ever declared, let alone expanded. The depth and node bounds of
-/// ``YAMLLimits`` apply to every node read, whether the decoder looks at it or not. The first
+/// ``LoadLimits`` apply to every node read, whether the decoder looks at it or not. The first
 /// such problem in document order, or libxml2's first error, stops the read: it is the one
 /// diagnostic ``read(_:limits:decode:)`` reports, and what the decoder had found is dropped.
 ///
@@ -39,7 +38,7 @@ final class XMLStreamReader {
     private let libxml2: LibXML2
     /// libxml2's parser, set once it is made (it calls the reader only while parsing a chunk).
     @exclusivity(unchecked) private var parser: xmlParserCtxtPtr?
-    private let limits: YAMLLimits
+    private let limits: LoadLimits
     /// The document, and how much of it the parser has been given.
     private let document: UnsafeBufferPointer<UInt8>
     @exclusivity(unchecked) private var fed = 0
@@ -66,7 +65,7 @@ final class XMLStreamReader {
     @exclusivity(unchecked) private var isInTextRun = false
     @exclusivity(unchecked) private var textRunIsBlank = true
     /// Where the text run's first piece that is not only blanks was read: a text node that
-    /// crosses `--max-nodes` is reported there, not at the tag that ends it.
+    /// crosses the node bound (``LoadLimits/maximumNodes``) is reported there, not at the tag that ends it.
     @exclusivity(unchecked) private var textRunLine: SourcePosition?
     /// What the parser has read and the decoder has not taken yet.
     private let pending = HandOverQueue<Event>()
@@ -158,7 +157,7 @@ final class XMLStreamReader {
         var text: String?
     }
 
-    private init(libxml2: LibXML2, document: UnsafeBufferPointer<UInt8>, limits: YAMLLimits) {
+    private init(libxml2: LibXML2, document: UnsafeBufferPointer<UInt8>, limits: LoadLimits) {
         self.libxml2 = libxml2
         self.document = document
         self.limits = limits
@@ -176,7 +175,7 @@ final class XMLStreamReader {
     /// none, in document order, and the ids the document's states give; or the one problem that
     /// stopped the read.
     static func read<Decoded>(
-        _ bytes: [UInt8], limits: YAMLLimits, decode: (XMLStreamReader, XMLElement) -> Decoded
+        _ bytes: [UInt8], limits: LoadLimits, decode: (XMLStreamReader, XMLElement) -> Decoded
     ) -> Result<(decoded: Decoded, textDiagnostics: [Diagnostic], stateIds: Set<String>), Diagnostic> {
         if let problem = prologProblem(bytes) { return .failure(problem) }
         let libxml2: LibXML2
@@ -442,7 +441,7 @@ final class XMLStreamReader {
     private func countNode(at position: SourcePosition? = nil) -> Bool {
         nodes += 1
         guard nodes > limits.maximumNodes else { return true }
-        fail(.error(.limitExceeded, "more than \(limits.maximumNodes) XML nodes (raise it with --max-nodes)", at: position ?? parserLine))
+        fail(.limitExceeded(.nodes, "more than \(limits.maximumNodes) XML nodes", at: position ?? parserLine))
         return false
     }
 
@@ -518,7 +517,7 @@ final class XMLStreamReader {
         guard failure == nil else { return }
         let depth = parsing.count
         if depth + 1 > limits.maximumDepth {
-            fail(.error(.limitExceeded, "nesting deeper than \(limits.maximumDepth) levels (raise it with --max-depth)", at: parserLine))
+            fail(.limitExceeded(.depth, "nesting deeper than \(limits.maximumDepth) levels", at: parserLine))
             return
         }
         guard countNode() else { return }

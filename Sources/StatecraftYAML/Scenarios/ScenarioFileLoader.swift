@@ -11,7 +11,7 @@ package enum ScenarioFileLoader {
     }
 
     /// Decodes scenario-file text.
-    package static func load(bytes: [UInt8], limits: YAMLLimits = .default) -> LoadResult {
+    package static func load(bytes: [UInt8], limits: LoadLimits = .default) -> LoadResult {
         let document: YAMLDocument
         do {
             document = try YAMLParser.parseDocument(bytes, limits: limits)
@@ -24,7 +24,7 @@ package enum ScenarioFileLoader {
     }
 
     /// Reads and decodes the scenario file at `path`; an unreadable path is one diagnostic at 1:1.
-    package static func load(path: String, limits: YAMLLimits = .default) -> LoadResult {
+    package static func load(path: String, limits: LoadLimits = .default) -> LoadResult {
         switch FileReader.contents(of: path, maximumBytes: limits.maximumBytes) {
         case .success(let bytes): load(bytes: bytes, limits: limits)
         case .failure(let diagnostic): LoadResult(file: nil, diagnostics: [diagnostic])

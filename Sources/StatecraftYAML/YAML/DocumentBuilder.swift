@@ -43,7 +43,7 @@ struct DocumentBuilder {
         static let keysScanned = 8
     }
 
-    let limits: YAMLLimits
+    let limits: LoadLimits
     let bytes: [UInt8]
     private(set) var document: YAMLDocument
     private var stack: [Frame] = []
@@ -67,7 +67,7 @@ struct DocumentBuilder {
     /// cache, where handing over each item as it ends made decoding's name lookups miss it.
     static var itemsPerBatch: Int { 4096 }
 
-    init(limits: YAMLLimits, bytes: [UInt8], sink: any SequenceItemSink) {
+    init(limits: LoadLimits, bytes: [UInt8], sink: any SequenceItemSink) {
         self.limits = limits
         self.bytes = bytes
         self.sink = sink
@@ -203,8 +203,7 @@ struct DocumentBuilder {
     }
 
     private func depthError(at position: SourcePosition) -> YAMLError {
-        YAMLError(
-            .limitExceeded, "nesting deeper than \(limits.maximumDepth) levels (raise it with --max-depth)", at: position)
+        YAMLError(exceeding: .depth, "nesting deeper than \(limits.maximumDepth) levels", at: position)
     }
 
     private mutating func open(at position: SourcePosition) throws(YAMLError) {
@@ -217,8 +216,8 @@ struct DocumentBuilder {
         nodeCount += nodes
         if nodeCount > limits.maximumNodes {
             throw YAMLError(
-                .limitExceeded,
-                "document expands to more than \(limits.maximumNodes) nodes (aliases counted each time they are used; raise it with --max-nodes)",
+                exceeding: .nodes,
+                "document expands to more than \(limits.maximumNodes) nodes (aliases counted each time they are used)",
                 at: position)
         }
     }

@@ -6,6 +6,8 @@ package struct YAMLError: Error, Sendable, Hashable {
     package var message: String
     /// Where, or `nil` for a problem with the text as a whole (its size, its encoding).
     package var position: SourcePosition?
+    /// The bound of ``LoadLimits`` reached, for a `limit-exceeded` error.
+    package var limit: LoadLimits.Limit?
 
     package init(_ code: DiagnosticCode, _ message: String, at position: SourcePosition?) {
         self.code = code
@@ -13,5 +15,11 @@ package struct YAMLError: Error, Sendable, Hashable {
         self.position = position
     }
 
-    package var diagnostic: Diagnostic { .error(code, message, at: position) }
+    /// A `limit-exceeded` error: the document reached `limit`.
+    package init(exceeding limit: LoadLimits.Limit, _ message: String, at position: SourcePosition?) {
+        self.init(.limitExceeded, message, at: position)
+        self.limit = limit
+    }
+
+    package var diagnostic: Diagnostic { Diagnostic(.error, code, message, at: position, limit: limit) }
 }

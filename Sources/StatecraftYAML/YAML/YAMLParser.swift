@@ -8,7 +8,7 @@ import Statecraft
 #endif
 
 /// Reads one YAML document with libyaml's event parser into ``YAMLNode``s carrying line and
-/// column, within ``YAMLLimits``.
+/// column, within ``LoadLimits``.
 ///
 /// Beyond libyaml it refuses: files over the size limit, encodings other than UTF-8, NUL bytes,
 /// duplicate mapping keys (naming both lines), non-scalar keys, nesting past the depth limit
@@ -16,13 +16,13 @@ import Statecraft
 /// quadratic time), and alias expansion past the node limit (a "billion laughs").
 package enum YAMLParser {
     /// Parses `bytes`; `nil` for a document with no content (an empty file, or only comments).
-    package static func parse(_ bytes: [UInt8], limits: YAMLLimits = .default) throws(YAMLError) -> YAMLNode? {
+    package static func parse(_ bytes: [UInt8], limits: LoadLimits = .default) throws(YAMLError) -> YAMLNode? {
         let document = try parseDocument(bytes, limits: limits)
         return document.root.map { document.node($0) }
     }
 
     /// Parses `bytes` into the flat form that the machine-file decoder reads.
-    package static func parseDocument(_ bytes: [UInt8], limits: YAMLLimits = .default) throws(YAMLError) -> YAMLDocument {
+    package static func parseDocument(_ bytes: [UInt8], limits: LoadLimits = .default) throws(YAMLError) -> YAMLDocument {
         var sink = NoSequenceItemSink()
         return try parseDocument(bytes, limits: limits, streamingTo: &sink)
     }
@@ -30,7 +30,7 @@ package enum YAMLParser {
     /// Parses `bytes`, handing the items of the top-level sequence that `sink` asks for to it
     /// as they end instead of keeping them in the document (``SequenceItemSink``).
     static func parseDocument<Sink: SequenceItemSink>(
-        _ bytes: [UInt8], limits: YAMLLimits, streamingTo sink: inout Sink
+        _ bytes: [UInt8], limits: LoadLimits, streamingTo sink: inout Sink
     ) throws(YAMLError) -> YAMLDocument {
         try checkEncoding(bytes, limits: limits)
         // A UTF-8 byte order mark is allowed; libyaml, told the encoding, would read it as text.
@@ -63,12 +63,10 @@ package enum YAMLParser {
     }
 
     /// Refuses what libyaml would misread or report poorly: size, UTF-16/32, NUL bytes.
-    private static func checkEncoding(_ bytes: [UInt8], limits: YAMLLimits) throws(YAMLError) {
+    private static func checkEncoding(_ bytes: [UInt8], limits: LoadLimits) throws(YAMLError) {
         if bytes.count > limits.maximumBytes {
             throw YAMLError(
-                .limitExceeded,
-                "file is \(bytes.count) bytes, over the limit of \(limits.maximumBytes) (raise it with --max-file-size)",
-                at: nil)
+                exceeding: .fileSize, "file is \(bytes.count) bytes, over the limit of \(limits.maximumBytes)", at: nil)
         }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
             || (bytes.count >= 2 && (bytes[0] == 0 || bytes[1] == 0))

@@ -19,7 +19,7 @@ struct RunSettings {
     var reset = false
     var migrate = false
     var inputFormat: InputFormat?
-    var limits = YAMLLimits.default
+    var limits = LoadLimits.default
 
     /// The `--send` and `--wait` arguments in the order given (``CommandLineSteps``).
     private var steps: [CommandLineSteps.Step] {

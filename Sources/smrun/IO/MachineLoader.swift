@@ -1,4 +1,5 @@
 import ArgumentParser
+import Statecraft
 import StatecraftSCXML
 import StatecraftYAML
 
@@ -15,9 +16,9 @@ enum InputFormat: String, CaseIterable, ExpressibleByArgument {
 
 /// Loads a machine in the format its extension names, or the one given.
 enum MachineLoader {
-    static func load(_ path: String, format: InputFormat? = nil, limits: YAMLLimits) -> MachineFile.LoadResult {
+    static func load(_ path: String, format: InputFormat? = nil, limits: LoadLimits) -> LoadResult {
         switch format ?? InputFormat.of(path: path) {
-        case .yaml: MachineFile.load(path: path, limits: limits)
+        case .yaml: YAMLFile.load(path: path, limits: limits)
         case .scxml: SCXMLFile.load(path: path, limits: limits)
         }
     }

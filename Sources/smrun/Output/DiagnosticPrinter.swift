@@ -3,8 +3,21 @@
 /// Prints diagnostics compiler style: `FILE:LINE:COL: error: MESSAGE [code]` (`FILE:LINE:` in an SCXML
 /// document, whose elements have lines but no columns), or
 /// `FILE: error: MESSAGE [code]` for a problem with the file as a whole (no position). Control
-/// characters in the message (a key read from the file) are escaped as JSON escapes them.
+/// characters in the message (a key read from the file) are escaped as JSON escapes them. A file
+/// past a bound that a flag sets is told the flag (``message(of:)``).
 enum DiagnosticPrinter {
+    /// The diagnostic's message as smrun prints it: the library's, which says which bound of
+    /// ``LoadLimits`` a file reached and how large it was, with the flag that raises the bound
+    /// (`... over the limit of 16777216 (raise it with --max-file-size)`); a message that ends in
+    /// a parenthesis takes the flag inside it (`(aliases counted each time they are used; raise
+    /// it with --max-nodes)`).
+    static func message(of diagnostic: Diagnostic) -> String {
+        guard let limit = diagnostic.limit else { return diagnostic.message }
+        let message = diagnostic.message
+        let advice = "raise it with \(limit.flag)"
+        return message.hasSuffix(")") ? "\(message.dropLast()); \(advice))" : "\(message) (\(advice))"
+    }
+
     static func text(_ diagnostic: Diagnostic, file: String) -> String {
         var bytes: [UInt8] = []
         append(diagnostic, file: file, to: &bytes)
@@ -24,7 +37,7 @@ enum DiagnosticPrinter {
         bytes.append(UInt8(ascii: " "))
         bytes.append(contentsOf: diagnostic.severity.rawValue.utf8)
         bytes.append(contentsOf: ": ".utf8)
-        bytes.append(contentsOf: JSONText.escapingControls(diagnostic.message).utf8)
+        bytes.append(contentsOf: JSONText.escapingControls(message(of: diagnostic)).utf8)
         bytes.append(contentsOf: " [".utf8)
         bytes.append(contentsOf: diagnostic.code.rawValue.utf8)
         bytes.append(UInt8(ascii: "]"))

@@ -36,14 +36,14 @@ struct ValidationReport {
             let objects = all.map { file, d in
                 "  {\"file\":\(JSONText.quoted(file)),\"line\":\(d.position.map { "\($0.line)" } ?? "null"),"
                     + "\"column\":\(d.position.flatMap { $0.column > 0 ? "\($0.column)" : nil } ?? "null"),"
-                    + "\"severity\":\"\(d.severity.rawValue)\",\"code\":\"\(d.code.rawValue)\",\"message\":\(JSONText.quoted(d.message))}"
+                    + "\"severity\":\"\(d.severity.rawValue)\",\"code\":\"\(d.code.rawValue)\",\"message\":\(JSONText.quoted(DiagnosticPrinter.message(of: d)))}"
             }
             return objects.isEmpty ? "[]\n" : "[\n" + objects.joined(separator: ",\n") + "\n]\n"
         case .github:
             return all.map { file, d in
                 let position = d.position.map { "line=\($0.line)," + ($0.column > 0 ? "col=\($0.column)," : "") } ?? ""
                 return "::\(d.severity.rawValue) file=\(Self.property(file)),\(position)title=\(d.code.rawValue)::"
-                    + Self.data("\(JSONText.escapingControls(d.message)) [\(d.code.rawValue)]") + "\n"
+                    + Self.data("\(JSONText.escapingControls(DiagnosticPrinter.message(of: d))) [\(d.code.rawValue)]") + "\n"
             }.joined()
         }
     }

@@ -25,7 +25,7 @@ struct ScenarioSuite {
 
     /// Loads every file and its machine (each machine once), printing every problem to
     /// standard error; `nil` when any file or machine has an error.
-    static func load(_ paths: [String], limits: YAMLLimits) -> ScenarioSuite? {
+    static func load(_ paths: [String], limits: LoadLimits) -> ScenarioSuite? {
         var suite = ScenarioSuite(files: [], machines: [:])
         var refusedMachines: Set<String> = []
         var valid = true

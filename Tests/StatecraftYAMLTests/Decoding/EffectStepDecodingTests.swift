@@ -8,7 +8,7 @@ import Testing
 struct EffectStepDecodingTests {
     /// The effects of a one-state machine whose `effects` section is `effects`.
     func effects(_ effects: String, context: String = "{ n: 0, s: \"\" }") throws -> [EffectDefinition] {
-        let loaded = MachineFile.load(
+        let loaded = YAMLFile.load(
             bytes: Array(
                 """
                 initial: a
@@ -27,7 +27,7 @@ struct EffectStepDecodingTests {
 
     /// `code@line:column` for each error of a machine whose effect `e` has body `body`.
     func problems(_ body: String) -> [String] {
-        MachineFile.load(
+        YAMLFile.load(
             bytes: Array(
                 """
                 initial: a

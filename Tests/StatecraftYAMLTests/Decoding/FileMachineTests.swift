@@ -25,7 +25,7 @@ struct FileMachineTests {
         let record: @Sendable (EffectCall) -> Void = { calls.record($0) }
         let loggedInWith = Mutex<[String: Value]>([:])
         let launcher = try FileMachine(
-            contentsOf: Self.machines + "app-launcher.yaml",
+            YAMLFile.load(path: Self.machines + "app-launcher.yaml"),
             effects: [
                 "logIn": { call in
                     calls.record(call)
@@ -71,7 +71,7 @@ struct FileMachineTests {
 
     @Test(.timeLimit(.minutes(1)))
     func itsStatesStreamStartsWithTheCurrentState() async throws {
-        let car = try FileMachine(contentsOf: Self.machines + "self-driving-car.yaml")
+        let car = try FileMachine(YAMLFile.load(path: Self.machines + "self-driving-car.yaml"))
         car.send("startEngine")
         let states = car.states
         car.send("pickUpPassengers")
@@ -81,7 +81,7 @@ struct FileMachineTests {
     }
 
     @Test func logStepsReachTheLogHandler() throws {
-        let machine = try FileMachine(contentsOf: URLPath.packageRoot + "/Tests/SmrunTests/Fixtures/effect-steps.yaml")
+        let machine = try FileMachine(YAMLFile.load(path: URLPath.packageRoot + "/Tests/SmrunTests/Fixtures/effect-steps.yaml"))
         let lines = Mutex<[String]>([])
         machine.logHandler = { entry in lines.withLock { $0.append("\(entry.effect): \(entry)") } }
         machine.send("measure", .int(7))
@@ -91,7 +91,7 @@ struct FileMachineTests {
     }
 
     @Test func resultsReportArgumentsAsSwiftValuesOfTheirInputs() throws {
-        let car = try FileMachine(contentsOf: Self.machines + "self-driving-car.yaml")
+        let car = try FileMachine(YAMLFile.load(path: Self.machines + "self-driving-car.yaml"))
         #expect(car.send("startEngine").input.is(Input("startEngine")))
         car.send("pickUpPassengers")
         let entered = car.send("passengersHaveEntered", .int(4))
@@ -100,7 +100,7 @@ struct FileMachineTests {
     }
 
     @Test func badInputsAreFailuresWithTheEnginesMessages() throws {
-        let car = try FileMachine(contentsOf: Self.machines + "self-driving-car.yaml")
+        let car = try FileMachine(YAMLFile.load(path: Self.machines + "self-driving-car.yaml"))
         let unknown = car.send("strtEngine")
         #expect(unknown.error?.kind == .unknownInput)
         #expect(unknown.error?.message == "unknown input 'strtEngine' (did you mean 'startEngine'?)")
@@ -114,7 +114,7 @@ struct FileMachineTests {
 
     @Test func anIntIsAcceptedForADouble() throws {
         let scale = try FileMachine(
-            yaml: """
+            YAMLFile.load(bytes: Array("""
                 initial: idle
                 context: { weight: 0.0 }
                 inputs: { weigh: double }
@@ -122,7 +122,7 @@ struct FileMachineTests {
                 effects: { record: { set: { weight: arg } } }
                 transitions:
                   - weigh | idle | record
-                """)
+                """.utf8), defaultName: "machine"))
         #expect(scale.send("weigh", .int(3)).isSuccess)
         #expect(scale.context["weight"] == .double(3))
     }
@@ -131,7 +131,7 @@ struct FileMachineTests {
         let calls = Calls()
         let returned = Mutex<StateTransitionError<String>.Kind?>(nil)
         let machine = try FileMachine(
-            yaml: """
+            YAMLFile.load(bytes: Array("""
                 initial: a
                 states:
                   a: { entry: [greet] }
@@ -144,7 +144,7 @@ struct FileMachineTests {
                   - go | a => b | start, notify
                   - next | b => c
                   - last | c => d
-                """,
+                """.utf8), defaultName: "machine"),
             effects: [
                 "greet": { calls.record($0) },
                 "notify": { call in
@@ -166,7 +166,7 @@ struct FileMachineTests {
 
     @Test func bindingAnEffectTheMachineLacksIsAnError() {
         #expect {
-            try FileMachine(contentsOf: Self.machines + "app-launcher.yaml", effects: ["logout": { _ in }])
+            try FileMachine(YAMLFile.load(path: Self.machines + "app-launcher.yaml"), effects: ["logout": { _ in }])
         } throws: { error in
             (error as? FileMachine.BindingError)?.description
                 == "machine 'app-launcher' has no effect 'logout' (did you mean 'logOut'?)"
@@ -175,17 +175,17 @@ struct FileMachineTests {
 
     @Test func anInvalidFileIsAnErrorWithItsDiagnostics() {
         #expect {
-            try FileMachine(yaml: "initial: a\nstates: [a]\ntransitions:\n  - go | a => b\n")
+            try FileMachine(YAMLFile.load(bytes: Array("initial: a\nstates: [a]\ntransitions:\n  - go | a => b\n".utf8), defaultName: "machine"))
         } throws: { error in
-            (error as? MachineFileError)?.description == "4:15: transition refers to undefined state 'b'"
+            (error as? LoadError)?.description == "4:15: transition refers to undefined state 'b'"
         }
     }
 
     @Test func aFileThatCannotBeReadIsAnErrorWithoutAPosition() {
         #expect {
-            try FileMachine(contentsOf: "/nonexistent/machine.yaml")
+            try FileMachine(YAMLFile.load(path: "/nonexistent/machine.yaml"))
         } throws: { error in
-            (error as? MachineFileError)?.description == "cannot open: No such file or directory"
+            (error as? LoadError)?.description == "cannot open: No such file or directory"
         }
     }
 }

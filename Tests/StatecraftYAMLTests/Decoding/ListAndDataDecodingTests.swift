@@ -6,8 +6,8 @@ import Testing
 /// Lists as context values and input data with named fields in machine files
 /// (docs/machine-files.md#lists-and-input-data): what loads, and each bad use's error.
 struct ListAndDataDecodingTests {
-    func load(context: String, effects: String = "  e: { set: { n: n } }", inputs: String = "{ go: int, done: }") -> MachineFile.LoadResult {
-        MachineFile.load(
+    func load(context: String, effects: String = "  e: { set: { n: n } }", inputs: String = "{ go: int, done: }") -> LoadResult {
+        YAMLFile.load(
             bytes: Array(
                 """
                 initial: a
@@ -24,7 +24,7 @@ struct ListAndDataDecodingTests {
     }
 
     /// `code@line:column: message` for each error.
-    func problems(_ loaded: MachineFile.LoadResult) -> [String] {
+    func problems(_ loaded: LoadResult) -> [String] {
         loaded.diagnostics.filter { $0.severity == .error }.map {
             "\($0.code.rawValue)@\($0.position.map(\.description) ?? "file"): \($0.message)"
         }

@@ -5,8 +5,8 @@ import Testing
 
 /// Machine files (docs/machine-files.md) decoded into definitions, and the diagnostics of bad ones.
 struct MachineFileDecoderTests {
-    func load(_ text: String) -> MachineFile.LoadResult {
-        MachineFile.load(bytes: Array(text.utf8), defaultName: "test")
+    func load(_ text: String) -> LoadResult {
+        YAMLFile.load(bytes: Array(text.utf8), defaultName: "test")
     }
 
     /// `code@line:column` for each diagnostic (`code@file` for one about the whole text).
@@ -198,7 +198,8 @@ struct MachineFileDecoderTests {
         #expect(result.machine == nil)
         let diagnostic = try #require(result.diagnostics.first)
         #expect(diagnostic.code == .limitExceeded)
-        #expect(diagnostic.message.contains("--max-table-cells"))
+        #expect(diagnostic.limit == .tableCells)
+        #expect(diagnostic.message == "60000 states and 60000 inputs make a dispatch table of 3600000000 cells, over the limit of 16777216")
         // Wildcards expand to every non-final state: many of them count too.
         let wildcards =
             "initial: s0\nstates: [" + (0..<5_000).map { "s\($0)" }.joined(separator: ", ") + "]\ntransitions:\n"
@@ -206,6 +207,7 @@ struct MachineFileDecoderTests {
         let expanded = load(wildcards)
         #expect(expanded.diagnostics.map(\.code) == [.limitExceeded])
         #expect(expanded.diagnostics.first?.message.contains("25000000 (transition, state) pairs") == true)
+        #expect(expanded.diagnostics.map(\.limit) == [.tableCells])
     }
 
     @Test func aFlowCollectionWhereTextIsExpectedSaysToQuoteIt() throws {
@@ -241,11 +243,11 @@ struct MachineFileDecoderTests {
 
     @Test func fileLevelProblemsHaveNoPosition() {
         let utf16: [UInt8] = [0xFF, 0xFE, 0x61, 0x00]
-        let result = MachineFile.load(bytes: utf16, defaultName: "test")
+        let result = YAMLFile.load(bytes: utf16, defaultName: "test")
         #expect(result.diagnostics.map(\.code) == [.encoding])
         #expect(result.diagnostics.first?.position == nil)
         #expect(result.diagnostics.first?.description.hasPrefix("error: file is UTF-16") == true)
-        let missing = MachineFile.load(path: "/nonexistent/machine.yaml")
+        let missing = YAMLFile.load(path: "/nonexistent/machine.yaml")
         #expect(missing.diagnostics.map(\.code) == [.unreadableFile])
         #expect(missing.diagnostics.first?.position == nil)
     }

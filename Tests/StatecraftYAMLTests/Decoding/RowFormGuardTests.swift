@@ -7,12 +7,12 @@ import Testing
 /// FROM => TO part, its diagnostics at their column inside the row.
 struct RowFormGuardTests {
     /// A machine whose transitions are `rows`, the first on line 5.
-    func load(_ rows: String...) -> MachineFile.LoadResult { load(rows) }
+    func load(_ rows: String...) -> LoadResult { load(rows) }
 
-    func load(_ rows: [String]) -> MachineFile.LoadResult {
+    func load(_ rows: [String]) -> LoadResult {
         let text = "initial: a\ncontext: { x: 0, name: \"\" }\nstates: [a, b]\ntransitions:\n"
             + rows.map { "  - \($0)\n" }.joined()
-        return MachineFile.load(bytes: Array(text.utf8), defaultName: "test")
+        return YAMLFile.load(bytes: Array(text.utf8), defaultName: "test")
     }
 
     /// `code@line:column` for each diagnostic.

@@ -6,8 +6,8 @@ import Testing
 /// Machine files with `from: { not: ... }`, internal inputs, descriptions and `reject:`, and the
 /// diagnostics of their bad forms.
 @Suite struct RulesAndRefusalsDecodingTests {
-    func load(_ text: String) -> MachineFile.LoadResult {
-        MachineFile.load(bytes: Array(text.utf8), defaultName: "test")
+    func load(_ text: String) -> LoadResult {
+        YAMLFile.load(bytes: Array(text.utf8), defaultName: "test")
     }
 
     /// Each diagnostic as `LINE:COL: severity: message [code]`.

@@ -8,12 +8,12 @@ import Testing
 /// positions, the problems in file order, anchors and tags) must be what decoding the whole
 /// document gave.
 struct StreamedTransitionsTests {
-    func load(_ text: String) -> MachineFile.LoadResult {
-        MachineFile.load(bytes: Array(text.utf8), defaultName: "test")
+    func load(_ text: String) -> LoadResult {
+        YAMLFile.load(bytes: Array(text.utf8), defaultName: "test")
     }
 
     /// `input:from->to@line:column` for each transition.
-    func rows(_ result: MachineFile.LoadResult) -> [String] {
+    func rows(_ result: LoadResult) -> [String] {
         (result.definition?.transitions ?? []).map { transition in
             let from: String
             switch transition.source {

@@ -6,7 +6,7 @@ import Testing
 /// Scenario files (docs/testing-machines.md) decoded, checked against their machine, and run.
 struct ScenarioFileDecoderTests {
     static let machine: CompiledMachine = {
-        let loaded = MachineFile.load(
+        let loaded = YAMLFile.load(
             bytes: Array(
                 """
                 initial: idle

@@ -40,14 +40,14 @@ struct ChartTrace: ResultSink {
     }
 
     static func machine(_ yaml: String) throws -> CompiledMachine {
-        let loaded = MachineFile.load(bytes: Array(yaml.utf8), defaultName: "test")
+        let loaded = YAMLFile.load(bytes: Array(yaml.utf8), defaultName: "test")
         #expect(loaded.diagnostics.filter { $0.severity == .error }.isEmpty, "\(loaded.diagnostics)")
         return try #require(loaded.machine)
     }
 
     /// The diagnostics of `yaml` as `LINE:COL CODE: MESSAGE`.
     static func diagnostics(_ yaml: String) -> [String] {
-        MachineFile.load(bytes: Array(yaml.utf8), defaultName: "test").diagnostics.map {
+        YAMLFile.load(bytes: Array(yaml.utf8), defaultName: "test").diagnostics.map {
             "\($0.position.map { "\($0)" } ?? "-") \($0.code.rawValue): \($0.message)"
         }
     }

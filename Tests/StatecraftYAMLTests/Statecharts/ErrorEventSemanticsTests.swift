@@ -94,7 +94,7 @@ struct ErrorEventSemanticsTests {
                 "10:14 expression-syntax: in a guard '1 +': expected a value, a name, '(', '[', '!' or '-', found the end of the expression; it raises error.execution when it runs (on_error: raise)",
             ])
         // Without on_error: raise, the same mistakes are errors.
-        let rejecting = MachineFile.load(bytes: Array(machine.replacingOccurrences(of: "on_error: raise\n", with: "").utf8), defaultName: "test")
+        let rejecting = YAMLFile.load(bytes: Array(machine.replacingOccurrences(of: "on_error: raise\n", with: "").utf8), defaultName: "test")
         #expect(rejecting.machine == nil)
         #expect(rejecting.diagnostics.map(\.severity) == [.error, .error])
     }

@@ -76,7 +76,7 @@ import Testing
     func generatedNestedMachinesRunAlikeOnBoth(seed: Int) throws {
         var generator = NestedMachineGenerator(seed: UInt64(seed), timers: seed % 3 == 0)
         let text = generator.machine()
-        let loaded = MachineFile.load(bytes: Array(text.utf8), defaultName: "generated")
+        let loaded = YAMLFile.load(bytes: Array(text.utf8), defaultName: "generated")
         guard let machine = loaded.machine else {
             Issue.record("seed \(seed) does not compile: \(loaded.diagnostics)\n\(text)")
             return
@@ -100,7 +100,7 @@ import Testing
         for folder in folders {
             let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") && !$0.contains(".sismic.") }
             for file in files.sorted() {
-                let loaded = MachineFile.load(path: folder.appendingPathComponent(file).path)
+                let loaded = YAMLFile.load(path: folder.appendingPathComponent(file).path)
                 let machine = try #require(loaded.machine, "\(file): \(loaded.diagnostics)")
                 guard machine.isStatechart else { continue }
                 if machine.chart?.leafTable != nil { onLeafTables.append(file) }

@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func aTableOverTheCellLimitKeepsTheGeneralRunner() throws {
-        let definition = try #require(MachineFile.load(bytes: Array(Self.nested.utf8), defaultName: "nested").definition)
+        let definition = try #require(YAMLFile.load(bytes: Array(Self.nested.utf8), defaultName: "nested").definition)
         // 5 states and 2 inputs (with done.state.outer and done.state.inner: 4) make 20 cells.
         #expect(MachineCompiler.compile(definition, maximumTableCells: 20).machine?.chart?.leafTable != nil)
         let machine = try #require(MachineCompiler.compile(definition, maximumTableCells: 19).machine)
@@ -76,7 +76,7 @@ import Testing
     func aTableOfTooManyPlansKeepsTheGeneralRunner(leaves: Int, runsOnATable: Bool) throws {
         var yaml = "initial: box\nstates:\n  box:\n    states: [\((0..<leaves).map { "l\($0)" }.joined(separator: ", "))]\n  out:\ntransitions:\n"
         for input in 0..<300 { yaml += "  - i\(input) | box => out\n" }
-        let definition = try #require(MachineFile.load(bytes: Array(yaml.utf8), defaultName: "wide").definition)
+        let definition = try #require(YAMLFile.load(bytes: Array(yaml.utf8), defaultName: "wide").definition)
         let machine = try #require(MachineCompiler.compile(definition, maximumTableCells: 1 << 20).machine)
         #expect((machine.chart?.leafTable != nil) == runsOnATable)
         var runner = ChartRunner(machine)

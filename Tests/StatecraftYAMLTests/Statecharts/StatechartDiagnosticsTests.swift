@@ -124,15 +124,15 @@ struct StatechartDiagnosticsTests {
     @Test func statesNestedTenThousandDeepAreRefusedAtOnce() {
         let clock = ContinuousClock()
         var found: [Diagnostic] = []
-        let elapsed = clock.measure { found = MachineFile.load(bytes: Array(Self.nested(10_000).utf8), defaultName: "deep").diagnostics }
+        let elapsed = clock.measure { found = YAMLFile.load(bytes: Array(Self.nested(10_000).utf8), defaultName: "deep").diagnostics }
         #expect(found.map(\.code) == [.limitExceeded])
         #expect(elapsed < .seconds(1))
     }
 
     @Test func statesNestMostAHundredDeepEvenWhenTheDocumentMayNestDeeper() {
-        let found = MachineFile.load(bytes: Array(Self.nested(150).utf8), defaultName: "deep", limits: YAMLLimits(maximumDepth: 1_000)).diagnostics
+        let found = YAMLFile.load(bytes: Array(Self.nested(150).utf8), defaultName: "deep", limits: LoadLimits(maximumDepth: 1_000)).diagnostics
         #expect(found.map(\.message) == ["states nest more than 100 levels deep"])
-        #expect(MachineFile.load(bytes: Array(Self.nested(99).utf8), defaultName: "deep", limits: YAMLLimits(maximumDepth: 1_000)).machine != nil)
+        #expect(YAMLFile.load(bytes: Array(Self.nested(99).utf8), defaultName: "deep", limits: LoadLimits(maximumDepth: 1_000)).machine != nil)
     }
 
     @Test func twentyParallelRegionsOfTenStatesLoadAndRunWithoutTheProductOfRegions() throws {
@@ -146,7 +146,7 @@ struct StatechartDiagnosticsTests {
         }
         let clock = ContinuousClock()
         var machine: CompiledMachine?
-        let elapsed = clock.measure { machine = MachineFile.load(bytes: Array(yaml.utf8), defaultName: "wide").machine }
+        let elapsed = clock.measure { machine = YAMLFile.load(bytes: Array(yaml.utf8), defaultName: "wide").machine }
         #expect(elapsed < .seconds(1))
         var runner = ChartRunner(try #require(machine))
         var trace = ChartTrace()

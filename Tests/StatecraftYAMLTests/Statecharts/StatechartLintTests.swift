@@ -5,7 +5,7 @@ import Testing
 /// `validate`'s warnings for statecharts think in configurations.
 struct StatechartLintTests {
     static func warnings(_ yaml: String) throws -> [String] {
-        let loaded = MachineFile.load(bytes: Array(yaml.utf8), defaultName: "lint")
+        let loaded = YAMLFile.load(bytes: Array(yaml.utf8), defaultName: "lint")
         let machine = try #require(loaded.machine, "\(loaded.diagnostics)")
         return MachineLinter.lint(machine, definition: try #require(loaded.definition)).map { "\($0.position.map { "\($0)" } ?? "-") \($0.code.rawValue)" }
     }

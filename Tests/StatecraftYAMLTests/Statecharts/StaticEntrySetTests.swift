@@ -59,7 +59,7 @@ import Testing
         }
         var checked = 0
         for text in files {
-            guard let machine = MachineFile.load(bytes: Array(text.utf8), defaultName: "m").machine, let chart = machine.chart else { continue }
+            guard let machine = YAMLFile.load(bytes: Array(text.utf8), defaultName: "m").machine, let chart = machine.chart else { continue }
             for index in chart.transitions.indices {
                 guard let entered = chart.staticEntrySet(of: index) else { continue }
                 var runner = ChartRunner(machine)

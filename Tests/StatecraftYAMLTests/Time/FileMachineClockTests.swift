@@ -27,7 +27,7 @@ struct FileMachineClockTests {
 
     @Test func theTimedTrafficLightTurnsAsAManualClockAdvances() throws {
         let clock = ManualClock()
-        let light = try FileMachine(contentsOf: Self.machines + "timed-traffic-light.yaml", clock: clock)
+        let light = try FileMachine(YAMLFile.load(path: Self.machines + "timed-traffic-light.yaml"), clock: clock)
         let (log, observation) = Self.record(light)
         clock.advance(by: .seconds(29))
         #expect(light.state == "red")
@@ -49,7 +49,7 @@ struct FileMachineClockTests {
 
     @Test func leavingAStateCancelsItsDelayedSendThroughItsExitEffect() throws {
         let clock = ManualClock()
-        let light = try FileMachine(contentsOf: Self.machines + "timed-traffic-light.yaml", clock: clock)
+        let light = try FileMachine(YAMLFile.load(path: Self.machines + "timed-traffic-light.yaml"), clock: clock)
         clock.advance(by: .seconds(51))  // green since 30s, until 55s
         let (log, observation) = Self.record(light)
         light.send("button")  // cross due at 56s; green's exit effect cancels it at 55s
@@ -66,7 +66,7 @@ struct FileMachineClockTests {
 
     @Test func aLoginSessionRetriesAfter250Milliseconds() throws {
         let clock = ManualClock()
-        let session = try FileMachine(contentsOf: Self.machines + "login-session.yaml", clock: clock)
+        let session = try FileMachine(YAMLFile.load(path: Self.machines + "login-session.yaml"), clock: clock)
         let (log, observation) = Self.record(session)
         session.send("logIn")
         session.send("refused")
@@ -88,7 +88,7 @@ struct FileMachineClockTests {
 
     @Test func theInitialStatesZeroDelayFiresWhenTheMachineStarts() throws {
         let machine = try FileMachine(
-            yaml: """
+            YAMLFile.load(bytes: Array("""
                 initial: booting
                 states:
                   booting:
@@ -97,13 +97,13 @@ struct FileMachineClockTests {
                   - after: 0s
                     from: booting
                     to: ready
-                """, clock: ManualClock())
+                """.utf8), defaultName: "machine"), clock: ManualClock())
         #expect(machine.state == "ready")
     }
 
     @Test func aMachineWithoutTimersNeverReadsItsClock() throws {
         let clock = CountingClock()
-        let light = try FileMachine(contentsOf: Self.machines + "traffic-light.yaml", clock: clock)
+        let light = try FileMachine(YAMLFile.load(path: Self.machines + "traffic-light.yaml"), clock: clock)
         light.send("green")
         #expect(light.state == "green")
         #expect(clock.reads == 0)
@@ -114,7 +114,7 @@ struct FileMachineClockTests {
         // 60 seconds in `idle`, then, on `go`, 20 milliseconds in `running`: the driver's sleep
         // must be moved from the first timer to the earlier second one.
         let machine = try FileMachine(
-            yaml: """
+            YAMLFile.load(bytes: Array("""
                 initial: idle
                 inputs: [go]
                 states:
@@ -130,7 +130,7 @@ struct FileMachineClockTests {
                   - after: 20ms
                     from: running
                     to: done
-                """, clock: ContinuousClock())
+                """.utf8), defaultName: "machine"), clock: ContinuousClock())
         let states = machine.states
         machine.send("go")
         let seen = await states.elements(through: { $0 == "done" || $0 == "expired" })

@@ -60,7 +60,7 @@ extension TimedTrace where Runner == TableRunner {
     }
 
     static func machine(_ yaml: String) throws -> CompiledMachine {
-        let loaded = MachineFile.load(bytes: Array(yaml.utf8), defaultName: "test")
+        let loaded = YAMLFile.load(bytes: Array(yaml.utf8), defaultName: "test")
         #expect(loaded.diagnostics.filter { $0.severity == .error }.isEmpty, "\(loaded.diagnostics)")
         return try #require(loaded.machine)
     }

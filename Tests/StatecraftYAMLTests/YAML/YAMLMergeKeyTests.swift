@@ -101,7 +101,7 @@ struct YAMLMergeKeyTests {
     }
 
     @Test func aMachineFileMayMergeStateOptions() throws {
-        let loaded = MachineFile.load(
+        let loaded = YAMLFile.load(
             bytes: Array(
                 """
                 initial: parked
@@ -119,7 +119,7 @@ struct YAMLMergeKeyTests {
         #expect(machine.entryEffects[waiting].map { machine.effectNames[$0] } == ["stop"])
         #expect(machine.exitEffects[waiting].map { machine.effectNames[$0] } == ["go"])
         // A merged key the schema does not know is reported where it is written.
-        let unknown = MachineFile.load(
+        let unknown = YAMLFile.load(
             bytes: Array("initial: a\ncommon: &c { entry: [e], color: red }\nstates:\n  a: { <<: *c }\ntransitions: []\n".utf8),
             defaultName: "merge")
         #expect(unknown.diagnostics.map { "\($0.code.rawValue)@\($0.position.map(\.description) ?? "file")" }.contains("unknown-key@2:26"), "\(unknown.diagnostics)")

@@ -6,11 +6,11 @@ import Testing
 
 /// The YAML layer: nodes with positions, and every hostile input refused quickly and clearly.
 struct YAMLParserTests {
-    func parse(_ text: String, limits: YAMLLimits = .default) throws -> YAMLNode? {
+    func parse(_ text: String, limits: LoadLimits = .default) throws -> YAMLNode? {
         try YAMLParser.parse(Array(text.utf8), limits: limits)
     }
 
-    func failure(_ bytes: [UInt8], limits: YAMLLimits = .default) -> YAMLError? {
+    func failure(_ bytes: [UInt8], limits: LoadLimits = .default) -> YAMLError? {
         do {
             _ = try YAMLParser.parse(bytes, limits: limits)
             return nil
@@ -19,7 +19,7 @@ struct YAMLParserTests {
         }
     }
 
-    func failure(_ text: String, limits: YAMLLimits = .default) -> YAMLError? {
+    func failure(_ text: String, limits: LoadLimits = .default) -> YAMLError? {
         failure(Array(text.utf8), limits: limits)
     }
 
@@ -95,7 +95,9 @@ struct YAMLParserTests {
         var error: YAMLError?
         let elapsed = clock.measure { error = failure(text) }
         #expect(error?.code == .limitExceeded)
-        #expect(error?.message.contains("--max-nodes") == true)
+        #expect(error?.limit == .nodes)
+        #expect(error?.diagnostic.limit == .nodes)
+        #expect(error?.message == "document expands to more than 10000000 nodes (aliases counted each time they are used)")
         #expect(elapsed < .seconds(1))
     }
 
@@ -104,15 +106,16 @@ struct YAMLParserTests {
         var flow: YAMLError?
         let elapsed = clock.measure { flow = failure(String(repeating: "[", count: 100_000)) }
         #expect(flow?.code == .limitExceeded)
-        #expect(flow?.message.contains("--max-depth") == true)
+        #expect(flow?.limit == .depth)
+        #expect(flow?.message == "nesting deeper than 256 levels")
         #expect(elapsed < .seconds(1))
         var block = ""
         for depth in 0..<1000 { block += String(repeating: " ", count: depth) + "k:\n" }
         #expect(failure(block)?.code == .limitExceeded)
         // Depth through an alias counts too.
         let nested = "a: &a [[[[x]]]]\nb: [[*a]]\n"
-        #expect(failure(nested, limits: YAMLLimits(maximumDepth: 6))?.code == .limitExceeded)
-        #expect(failure(nested, limits: YAMLLimits(maximumDepth: 8)) == nil)
+        #expect(failure(nested, limits: LoadLimits(maximumDepth: 6))?.code == .limitExceeded)
+        #expect(failure(nested, limits: LoadLimits(maximumDepth: 8)) == nil)
     }
 
     @Test func encodingProblemsHavePositions() throws {
@@ -137,7 +140,9 @@ struct YAMLParserTests {
     }
 
     @Test func sizeLimitAndSyntaxErrors() throws {
-        #expect(failure("a: 1\n", limits: YAMLLimits(maximumBytes: 3))?.message.contains("--max-file-size") == true)
+        let tooLarge = failure("a: 1\n", limits: LoadLimits(maximumBytes: 3))
+        #expect(tooLarge?.limit == .fileSize)
+        #expect(tooLarge?.message == "file is 5 bytes, over the limit of 3")
         let syntax = try #require(failure("a: [1, 2\nb: 3\n"))
         #expect(syntax.code == .yamlSyntax)
         #expect(failure("a: 1\n---\nb: 2\n")?.message.contains("one YAML document") == true)

@@ -1,5 +1,3 @@
-@_spi(Engine) import Statecraft
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -118,13 +116,13 @@ package struct TextInterner {
     }
 
     /// The one `String` for `text`.
-    mutating func string(_ text: UnsafeRawBufferPointer) -> String {
+    package mutating func string(_ text: UnsafeRawBufferPointer) -> String {
         strings[id(of: text)]
     }
 
     /// `text` as a name written at `position`: its one `String`, and its id as the spelling
     /// that lets the compiler resolve it once (``Named/spelling``).
-    mutating func named(_ text: UnsafeRawBufferPointer, at position: SourcePosition) -> Named {
+    package mutating func named(_ text: UnsafeRawBufferPointer, at position: SourcePosition) -> Named {
         let id = id(of: text)
         return Named(strings[id], at: position, spelling: id)
     }

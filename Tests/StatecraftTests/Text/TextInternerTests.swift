@@ -1,7 +1,6 @@
-import Statecraft
 import Testing
 
-@testable import StatecraftYAML
+@testable import Statecraft
 
 /// The loader's interning of names: one id (and one `String`) per distinct spelling, by its
 /// bytes, however many spellings and however alike.

@@ -1,5 +1,3 @@
-import Statecraft
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +6,8 @@ import Statecraft
 
 /// Reads a whole regular file, refusing what is not one (a directory, a FIFO that could block
 /// forever, a device) and what is over the size limit, without reading more than the limit.
-/// Its diagnostics are about the file as a whole, so they have no position.
+/// Its diagnostics are about the file as a whole, so they have no position. Both formats' loaders
+/// read files through it.
 package enum FileReader {
     package static func contents(of path: String, maximumBytes: Int) -> Result<[UInt8], Diagnostic> {
         func fail(_ message: String, _ code: DiagnosticCode = .unreadableFile) -> Result<[UInt8], Diagnostic> {
@@ -26,9 +25,7 @@ package enum FileReader {
         default: return fail("is not a regular file")
         }
         if Int(info.st_size) > maximumBytes {
-            return fail(
-                "file is \(info.st_size) bytes, over the limit of \(maximumBytes) (raise it with --max-file-size)",
-                .limitExceeded)
+            return .failure(.limitExceeded(.fileSize, "file is \(info.st_size) bytes, over the limit of \(maximumBytes)", at: nil))
         }
         // An empty file is not read into `Array(unsafeUninitializedCapacity: 0)`, which writes the
         // count of the shared empty-array storage (a race when two threads read empty files).
@@ -49,5 +46,13 @@ package enum FileReader {
         }
         if readError != 0 { return fail("cannot read: \(String(cString: strerror(readError)))") }
         return .success(bytes)
+    }
+
+    /// The name a machine file gives its machine when it names none: its file name without
+    /// the extension (`machines/car.yaml` -> `car`).
+    package static func baseName(of path: String, extensions: [String]) -> String {
+        var name = Substring(path.split(separator: "/").last ?? Substring(path))
+        for ext in extensions where name.hasSuffix(ext) { name = name.dropLast(ext.count) }
+        return String(name)
     }
 }

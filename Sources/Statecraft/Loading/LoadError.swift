@@ -1,0 +1,15 @@
+/// Thrown when a machine file cannot be read or is invalid: every problem found in it.
+public struct LoadError: Error, Sendable, CustomStringConvertible {
+    /// The problems, in file order, errors and warnings alike.
+    public let diagnostics: [Diagnostic]
+
+    package init(diagnostics: [Diagnostic]) {
+        self.diagnostics = diagnostics
+    }
+
+    /// The errors, one per line, each with its line and column when it has one.
+    public var description: String {
+        diagnostics.filter { $0.severity == .error }.map { "\($0.position.map { "\($0): " } ?? "")\($0.message)" }
+            .joined(separator: "\n")
+    }
+}

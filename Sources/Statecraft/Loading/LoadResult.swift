@@ -1,0 +1,30 @@
+/// What loading a machine file produced, in either format (`YAMLFile.load` in StatecraftYAML,
+/// `SCXMLFile.load` in StatecraftSCXML): the definition, the compiled machine when there were no
+/// errors, and every diagnostic. `try FileMachine(loaded)` runs it, or throws ``LoadError``.
+public struct LoadResult: Sendable {
+    /// The definition, when the file could be read and decoded.
+    public var definition: MachineDefinition?
+    /// The runnable machine, when there were no errors.
+    public var machine: CompiledMachine?
+    /// Every problem found, in file order.
+    public var diagnostics: [Diagnostic]
+
+    package init(definition: MachineDefinition?, machine: CompiledMachine?, diagnostics: [Diagnostic]) {
+        self.definition = definition
+        self.machine = machine
+        self.diagnostics = diagnostics
+    }
+
+    /// Compiles a decoded definition, its decoder's diagnostics and the compiler's in file order.
+    package init(compiling definition: MachineDefinition, decodingDiagnostics: [Diagnostic], limits: LoadLimits) {
+        let compiled = MachineCompiler.compile(definition, maximumTableCells: limits.maximumTableCells)
+        var diagnostics = decodingDiagnostics + compiled.diagnostics
+        diagnostics.sort(by: Diagnostic.inFileOrder)
+        self.init(definition: definition, machine: diagnostics.hasErrors ? nil : compiled.machine, diagnostics: diagnostics)
+    }
+
+    /// A file that could not be read or decoded at all: these diagnostics and nothing else.
+    package init(failure diagnostics: [Diagnostic]) {
+        self.init(definition: nil, machine: nil, diagnostics: diagnostics)
+    }
+}
