@@ -22,7 +22,12 @@ public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
 
     /// The fingerprint of `machine` (walks the whole machine).
     public init(_ machine: CompiledMachine) {
-        let digest = SHA256.hash(Self.canonicalForm(of: machine))
+        self.init(canonicalForm: Self.canonicalForm(of: machine))
+    }
+
+    /// The fingerprint of a canonical form.
+    init(canonicalForm: [UInt8]) {
+        let digest = SHA256.hash(canonicalForm)
         let hex = Array("0123456789abcdef".utf8)
         var text = Array("sha256:".utf8)
         for byte in digest {
@@ -96,6 +101,63 @@ public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
             }
         }
         return out.bytes
+    }
+}
+
+// MARK: - Typed machines
+
+/// The structure of a typed machine's table (``TypedStateMachine``), which is what its
+/// fingerprint covers: its states, its inputs, and each row's input, sources and target, and its
+/// work states. The Swift closures (guards, effects, builders, works) are not part of it, nor is
+/// the initial state, as a restored machine does not start there.
+struct TableStructure {
+    /// The states' names (their slots, as `String(describing:)` writes them), by state id.
+    var stateNames: [String]
+    /// Whether a rule names each state: the initial state's slot is a state of the table even
+    /// when no rule names it, and is then left out.
+    var isNamed: [Bool]
+    /// Whether each state is final.
+    var isFinal: [Bool]
+    /// The inputs' names (a delayed row's is `after 30s`), by input id.
+    var inputNames: [String]
+    /// Whether each input is internal (a delayed row's).
+    var inputIsInternal: [Bool]
+    /// The rows in order: input id, source state ids, target state id.
+    var transitions: [(input: Int, sources: [Int], target: Int)]
+    /// The work states, and the input that reports each one's result.
+    var works: [(state: Int, input: Int)]
+}
+
+extension MachineFingerprint {
+    /// The version of a typed machine's canonical form; part of what is hashed.
+    static let tableScheme = "statecraft-table-fingerprint-1"
+
+    /// The fingerprint of a typed machine's table: its named states (final or not), its inputs
+    /// (internal or not), every row in order (input, target, the named states it leaves from)
+    /// and its work states, names sorted as for a machine file.
+    init(_ table: TableStructure) {
+        var out = CanonicalWriter()
+        out.record(Self.tableScheme)
+        let utf8Order = { (a: String, b: String) in a.utf8.lexicographicallyPrecedes(b.utf8) }
+        let byName = { (names: [String]) in names.indices.sorted { utf8Order(names[$0], names[$1]) } }
+        for state in byName(table.stateNames) where table.isNamed[state] {
+            out.record("state", table.stateNames[state], table.isFinal[state] ? "final" : "nonfinal")
+        }
+        for input in byName(table.inputNames) {
+            if table.inputIsInternal[input] {
+                out.record("input", table.inputNames[input], "internal")
+            } else {
+                out.record("input", table.inputNames[input])
+            }
+        }
+        for transition in table.transitions {
+            out.record("transition", table.inputNames[transition.input], table.stateNames[transition.target])
+            out.list("from", transition.sources.filter { table.isNamed[$0] }.map { table.stateNames[$0] }.sorted(by: utf8Order))
+        }
+        for work in table.works.sorted(by: { utf8Order(table.stateNames[$0.state], table.stateNames[$1.state]) }) {
+            out.record("work", table.stateNames[work.state], table.inputNames[work.input])
+        }
+        self.init(canonicalForm: out.bytes)
     }
 }
 

@@ -37,41 +37,10 @@ package struct SavedSnapshot {
     /// Reads a snapshot document: UTF-8 JSON, an object with the format name and a version this
     /// library reads, and exactly the members it must have, each of its JSON type.
     package static func read(_ bytes: [UInt8]) throws(SnapshotError) -> SavedSnapshot {
-        let document: SnapshotJSON
-        do {
-            document = try SnapshotJSON.parse(bytes)
-        } catch {
-            let position = SourcePosition(offset: error.offset, in: bytes)
-            throw SnapshotError(.syntax, "not valid JSON: \(error.message) at line \(position.line), column \(position.column)")
-        }
-        guard case .object(let members) = document else {
-            throw SnapshotError(.notASnapshot, "not a Statecraft snapshot: the document is \(document.kind), not an object")
-        }
+        let members = try members(
+            of: bytes, known: ["format", "version", "machine", "fingerprint", "state", "history", "context", "clock", "time", "timers"])
         func member(_ key: String) -> SnapshotJSON? { members.first { $0.key == key }?.value }
-        guard case .string(MachineSnapshot.formatName)? = member("format") else {
-            throw SnapshotError(.notASnapshot, "not a Statecraft snapshot: no \"format\": \"\(MachineSnapshot.formatName)\" member")
-        }
-        guard case .number(let versionText)? = member("version"), let version = Int(versionText) else {
-            throw SnapshotError(.invalidField, "\"version\" must be an integer, the snapshot format version")
-        }
-        guard version == MachineSnapshot.formatVersion else {
-            throw SnapshotError(
-                .unsupportedVersion,
-                "snapshot format version \(version) is not supported (this version of Statecraft reads version \(MachineSnapshot.formatVersion))")
-        }
-        let known = ["format", "version", "machine", "fingerprint", "state", "history", "context", "clock", "time", "timers"]
-        if let unknown = members.first(where: { !known.contains($0.key) }) {
-            throw SnapshotError(.invalidField, "unknown member \(JSONText.quoted(unknown.key))")
-        }
-        func string(_ key: String) throws(SnapshotError) -> String {
-            guard let value = member(key) else { throw SnapshotError(.invalidField, "missing member \"\(key)\"") }
-            guard case .string(let text) = value else {
-                throw SnapshotError(.invalidField, "\"\(key)\" must be a string, not \(value.kind)")
-            }
-            return text
-        }
-        let machineName = try string("machine")
-        let fingerprint = try string("fingerprint")
+        let (machineName, fingerprint) = try machine(member)
         guard let stateValue = member("state") else { throw SnapshotError(.invalidField, "missing member \"state\"") }
         let stateNames: [String]
         var isConfiguration = false
@@ -104,6 +73,49 @@ package struct SavedSnapshot {
             machineName: machineName, fingerprint: fingerprint, stateNames: stateNames, isConfiguration: isConfiguration,
             histories: histories, context: context.map { ($0.key, $0.value) }, clock: clock, time: time, timers: timers,
             hasClock: ["clock", "time", "timers"].contains { member($0) != nil })
+    }
+
+    /// The members of a snapshot document: UTF-8 JSON, an object with the format name and a
+    /// version this library reads, and no member but the `known` ones.
+    static func members(of bytes: [UInt8], known: [String]) throws(SnapshotError) -> [(key: String, value: SnapshotJSON)] {
+        let document: SnapshotJSON
+        do {
+            document = try SnapshotJSON.parse(bytes)
+        } catch {
+            let position = SourcePosition(offset: error.offset, in: bytes)
+            throw SnapshotError(.syntax, "not valid JSON: \(error.message) at line \(position.line), column \(position.column)")
+        }
+        guard case .object(let members) = document else {
+            throw SnapshotError(.notASnapshot, "not a Statecraft snapshot: the document is \(document.kind), not an object")
+        }
+        func member(_ key: String) -> SnapshotJSON? { members.first { $0.key == key }?.value }
+        guard case .string(MachineSnapshot.formatName)? = member("format") else {
+            throw SnapshotError(.notASnapshot, "not a Statecraft snapshot: no \"format\": \"\(MachineSnapshot.formatName)\" member")
+        }
+        guard case .number(let versionText)? = member("version"), let version = Int(versionText) else {
+            throw SnapshotError(.invalidField, "\"version\" must be an integer, the snapshot format version")
+        }
+        guard version == MachineSnapshot.formatVersion else {
+            throw SnapshotError(
+                .unsupportedVersion,
+                "snapshot format version \(version) is not supported (this version of Statecraft reads version \(MachineSnapshot.formatVersion))")
+        }
+        if let unknown = members.first(where: { !known.contains($0.key) }) {
+            throw SnapshotError(.invalidField, "unknown member \(JSONText.quoted(unknown.key))")
+        }
+        return members
+    }
+
+    /// The `"machine"` and `"fingerprint"` members, strings both.
+    static func machine(_ member: (String) -> SnapshotJSON?) throws(SnapshotError) -> (name: String, fingerprint: String) {
+        func string(_ key: String) throws(SnapshotError) -> String {
+            guard let value = member(key) else { throw SnapshotError(.invalidField, "missing member \"\(key)\"") }
+            guard case .string(let text) = value else {
+                throw SnapshotError(.invalidField, "\"\(key)\" must be a string, not \(value.kind)")
+            }
+            return text
+        }
+        return (try string("machine"), try string("fingerprint"))
     }
 
     /// The strings of a JSON array of state names (at least one).

@@ -66,11 +66,19 @@ extension SnapshotCodec {
     func savedTimers(_ saved: SavedSnapshot, configuration: [Int], lenient: Bool = false) throws(SnapshotError) -> (
         timers: [SnapshotTimer], dropped: [SnapshotMigration.DroppedTimer]
     ) {
+        try savedTimers(saved.timers, clock: saved.clock, time: saved.time, configuration: configuration, lenient: lenient)
+    }
+
+    /// The saved `timers`, on `clock` at `time`, resolved against the machine, as
+    /// ``savedTimers(_:configuration:lenient:)`` does.
+    func savedTimers(
+        _ savedTimers: [SavedTimer], clock: MachineSnapshot.Clock, time: Int, configuration: [Int], lenient: Bool = false
+    ) throws(SnapshotError) -> (timers: [SnapshotTimer], dropped: [SnapshotMigration.DroppedTimer]) {
         var timers: [SnapshotTimer] = []
         var dropped: [SnapshotMigration.DroppedTimer] = []
         let active = activeStates(configuration)
         var started = Set<Int>()  // the after inputs of each state already restored, as state * inputs + input
-        for (position, entry) in saved.timers.enumerated() {
+        for (position, entry) in savedTimers.enumerated() {
             do throws(SnapshotError) {
                 let timer = try resolve(entry, active: active)
                 if timer.isAfter {
@@ -79,9 +87,9 @@ extension SnapshotCodec {
                         throw SnapshotError(.invalidTimer, "timer \(position + 1) in \"timers\", \(entry.label), is there twice")
                     }
                 }
-                if saved.clock == .virtual && timer.due < saved.time {
+                if clock == .virtual && timer.due < time {
                     throw SnapshotError(
-                        .invalidTimer, "timer \(position + 1) in \"timers\", \(entry.label), is due at \(timer.due), before \"time\" \(saved.time)")
+                        .invalidTimer, "timer \(position + 1) in \"timers\", \(entry.label), is due at \(timer.due), before \"time\" \(time)")
                 }
                 timers.append(timer)
             } catch {

@@ -38,8 +38,14 @@ public struct SnapshotCodec: Sendable {
 
     /// A codec for `machine`; computes its fingerprint.
     public init(_ machine: CompiledMachine) {
+        self.init(machine, fingerprint: MachineFingerprint(machine))
+    }
+
+    /// A codec for `machine`, whose fingerprint is `fingerprint` (a typed machine's, which
+    /// covers its table alone).
+    init(_ machine: CompiledMachine, fingerprint: MachineFingerprint) {
         self.machine = machine
-        self.fingerprint = MachineFingerprint(machine)
+        self.fingerprint = fingerprint
         let tree = machine.chart?.tree
         savesConfiguration = tree?.parents.contains { $0 >= 0 } ?? false
         savesHistory = tree?.kinds.contains { $0.isHistory } ?? false
@@ -167,13 +173,7 @@ public struct SnapshotCodec: Sendable {
     /// Checks a snapshot document against the machine: its fingerprint, its state, its context.
     package func check(_ saved: SavedSnapshot) throws(SnapshotError) -> MachineSnapshot {
         guard saved.fingerprint == fingerprint.text else {
-            let theirs = Self.escaped(Self.short(saved.fingerprint))
-            let ours = Self.short(fingerprint.text)
-            let message =
-                saved.machineName == machine.name
-                ? "the snapshot was saved by a different definition of machine '\(machine.name)' (fingerprint \(theirs), this definition's is \(ours))"
-                : "the snapshot belongs to machine '\(Self.escaped(saved.machineName))' (fingerprint \(theirs)), not to '\(machine.name)' (fingerprint \(ours))"
-            throw SnapshotError(.differentMachine, message)
+            throw Self.differentMachine(saved: saved.machineName, saved.fingerprint, machine: machine.name, fingerprint)
         }
         let configuration = try savedConfiguration(saved)
         let histories = try savedHistories(saved).histories
@@ -192,6 +192,20 @@ public struct SnapshotCodec: Sendable {
             machineName: saved.machineName, fingerprint: fingerprint, state: configuration[0], context: context.map { $0! },
             configuration: machine.isStatechart ? configuration : [], histories: histories, clock: saved.clock, time: saved.time,
             timers: timers)
+    }
+
+    /// The refusal of a snapshot saved by machine `savedName` with `savedFingerprint` (a
+    /// fingerprint other than `fingerprint`) by machine `name`: both fingerprints, shortened.
+    static func differentMachine(
+        saved savedName: String, _ savedFingerprint: String, machine name: String, _ fingerprint: MachineFingerprint
+    ) -> SnapshotError {
+        let theirs = escaped(short(savedFingerprint))
+        let ours = short(fingerprint.text)
+        let message =
+            savedName == name
+            ? "the snapshot was saved by a different definition of machine '\(name)' (fingerprint \(theirs), this definition's is \(ours))"
+            : "the snapshot belongs to machine '\(escaped(savedName))' (fingerprint \(theirs)), not to '\(name)' (fingerprint \(ours))"
+        return SnapshotError(.differentMachine, message)
     }
 
     // MARK: - States

@@ -88,7 +88,7 @@ public final class FileMachine: @unchecked Sendable {
         try self.init(unstarted: machine, stepLimit: stepLimit, effects: effects)
         observers.lock.withLock {
             runner.restore(restored)
-            if machine.hasTimers { timerDriver = TimerDriver(clock: clock, machine: self, start: runner.time) }
+            if machine.hasTimers { timerDriver = TimerDriver(clock: clock, machine: self, resumedAt: runner.time) }
             currentStates = runner.activeStates
             currentContext = runner.context
             timerDriver?.schedule(nextDue: runner.nextTimerDue(), for: self)

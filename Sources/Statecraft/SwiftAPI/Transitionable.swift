@@ -21,7 +21,7 @@ public protocol Transitionable: Sendable {
 }
 
 /// A machine over a ``Transitionable`` state (Gauntlet's `StateMachine`), usable as a property
-/// wrapper: `@StateMachine var light: TrafficLight = .red`.
+/// wrapper: `@PredicateStateMachine var light: TrafficLight = .red`.
 ///
 /// ``transition(to:)`` applies a valid target at once, before it returns, and ignores an invalid
 /// one. Transitions are published in the order they were made: to ``transitions`` (the wrapper's
@@ -32,7 +32,7 @@ public protocol Transitionable: Sendable {
 /// It runs on the same engine as ``TypedStateMachine``: one state slot holding the current
 /// value, and one input, `transition(to:)`, guarded by ``Transitionable/shouldTransition(to:)``.
 @propertyWrapper
-public final class StateMachine<State: Transitionable>: Sendable {
+public final class PredicateStateMachine<State: Transitionable>: Sendable {
     /// The engine's only state, holding the current value.
     @usableFromInline
     struct Current: MachineState {

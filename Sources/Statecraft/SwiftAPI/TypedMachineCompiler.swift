@@ -16,104 +16,156 @@ enum TypedMachineCompiler {
         let afterInputs: [SentInput?]
     }
 
-    static func compile<State, Context>(
-        initial: State, rules: MachineRules<State, Context>, onUnhandled: MachineDefinition.UnhandledPolicy,
-        frame: TypedFrame<State, Context>
-    ) -> Output<State, Context> {
+    /// The rows of a typed machine as a table: its states (slots) and inputs interned to dense
+    /// ids, each row's sources and target, its final and work states. What a row does (guards,
+    /// effects, builders) is not compiled yet, so no frame is needed: this is what the table's
+    /// fingerprint is computed from before a snapshot's state is decoded.
+    struct Table<State: MachineState, Context: Sendable> {
+        /// The states, by id: `initial`'s slot first when given, then in the order rules name them.
         var slots: [State.Slot] = []
         var slotIDs: [State.Slot: Int] = [:]
-        func intern(_ slot: State.Slot) {
-            guard slotIDs[slot] == nil else { return }
-            slotIDs[slot] = slots.count
-            slots.append(slot)
-        }
-        intern(initial.slot)
+        /// Per state, whether a rule names it (the initial state's slot may be named by none).
+        var isNamed: [Bool] = []
+        var stateNames: [String] = []
         var rows: [ErasedRow<State, Context>] = []
+        /// Per row, its source and target states.
+        var sources: [[Int]] = []
+        var targets: [Int] = []
+        /// Per row, its input's id.
+        var rowInputs: [Int] = []
         var inputIDs: [InputKey: Int] = [:]
         var inputNames: [String] = []
-        func internInput(_ key: InputKey) {
-            guard inputIDs[key] == nil else { return }
-            inputIDs[key] = inputNames.count
-            inputNames.append(key.name)
+        /// Per delayed row's input id, the delay as written and the input its results report.
+        var afterTexts: [Int: String] = [:]
+        var afterKeys: [Int: InputKey] = [:]
+        var unmappedInput = 0
+        var isFinal: [Bool] = []
+        var works: [(work: WorkState<State, Context>, input: Int)?] = []
+
+        /// What the table's fingerprint covers.
+        var structure: TableStructure {
+            TableStructure(
+                stateNames: stateNames, isNamed: isNamed, isFinal: isFinal, inputNames: inputNames,
+                inputIsInternal: inputNames.indices.map { afterTexts[$0] != nil },
+                transitions: rowInputs.indices.map { (rowInputs[$0], sources[$0], targets[$0]) },
+                works: works.indices.compactMap { state in works[state].map { (state, $0.input) } })
+        }
+    }
+
+    /// The table of `rules`, its first state `initial`'s slot when given.
+    static func table<State, Context>(initial: State.Slot?, rules: MachineRules<State, Context>) -> Table<State, Context> {
+        var table = Table<State, Context>()
+        func intern(_ slot: State.Slot, named: Bool = true) {
+            if let id = table.slotIDs[slot] {
+                if named { table.isNamed[id] = true }
+                return
+            }
+            table.slotIDs[slot] = table.slots.count
+            table.slots.append(slot)
+            table.isNamed.append(named)
+        }
+        if let initial { intern(initial, named: false) }
+        func internInput(_ key: InputKey) -> Int {
+            if let id = table.inputIDs[key] { return id }
+            table.inputIDs[key] = table.inputNames.count
+            table.inputNames.append(key.name)
+            return table.inputNames.count - 1
         }
         var finals: [State.Slot] = []
         var works: [WorkState<State, Context>] = []
         // Each delayed row has an internal input of its own, named as a machine file's are
         // (`after 30s`, then `after 30s #2`): its timer fires that input alone.
-        var rowInputs: [Int: Int] = [:]
-        var afterTexts: [Int: String] = [:]
         var afterCopies: [String: Int] = [:]
-        var afterKeys: [Int: InputKey] = [:]
         for rule in rules.rules {
             switch rule {
             case .row(let row):
-                if case .slots(let sources) = row.sources.kind { sources.forEach(intern) }
+                if case .slots(let sources) = row.sources.kind { sources.forEach { intern($0) } }
                 intern(row.targetSlot)
                 if let delay = row.delay {
                     let copy = afterCopies[delay.text, default: 0] + 1
                     afterCopies[delay.text] = copy
-                    rowInputs[rows.count] = inputNames.count
-                    afterTexts[inputNames.count] = delay.text
-                    afterKeys[inputNames.count] = row.input
-                    inputNames.append(copy == 1 ? "after \(delay.text)" : "after \(delay.text) #\(copy)")
+                    table.rowInputs.append(table.inputNames.count)
+                    table.afterTexts[table.inputNames.count] = delay.text
+                    table.afterKeys[table.inputNames.count] = row.input
+                    table.inputNames.append(copy == 1 ? "after \(delay.text)" : "after \(delay.text) #\(copy)")
                 } else {
-                    internInput(row.input)
+                    table.rowInputs.append(internInput(row.input))
                 }
-                rows.append(row)
+                table.rows.append(row)
             case .work(let work):
                 intern(work.slot)
-                internInput(work.input)
+                _ = internInput(work.input)
                 works.append(work)
             case .final(let slot):
                 intern(slot)
                 finals.append(slot)
             }
         }
-        let unmappedInput = inputNames.count
-        inputNames.append("(unmapped)")
+        table.unmappedInput = table.inputNames.count
+        table.inputNames.append("(unmapped)")
+        table.stateNames = table.slots.map { String(describing: $0) }
 
-        var workBySlot = [(work: WorkState<State, Context>, input: Int)?](repeating: nil, count: slots.count)
+        table.works = .init(repeating: nil, count: table.slots.count)
         for work in works {
-            let id = slotIDs[work.slot]!
-            precondition(workBySlot[id] == nil, "two work states for '\(work.slot)'")
-            workBySlot[id] = (work, inputIDs[work.input]!)
+            let id = table.slotIDs[work.slot]!
+            precondition(table.works[id] == nil, "two work states for '\(work.slot)'")
+            table.works[id] = (work, table.inputIDs[work.input]!)
         }
-        var isFinal = [Bool](repeating: false, count: slots.count)
-        for slot in finals { isFinal[slotIDs[slot]!] = true }
-
-        let transitions = rows.enumerated().map { index, row -> CompiledTransition in
-            var sources: [Int]
+        table.isFinal = [Bool](repeating: false, count: table.slots.count)
+        for slot in finals { table.isFinal[table.slotIDs[slot]!] = true }
+        for row in table.rows {
             switch row.sources.kind {
             case .slots(let listed):
-                sources = []
-                for id in listed.map({ slotIDs[$0]! }) where !sources.contains(id) { sources.append(id) }
+                var sources: [Int] = []
+                for id in listed.map({ table.slotIDs[$0]! }) where !sources.contains(id) { sources.append(id) }
+                table.sources.append(sources)
             case .predicate(let matches):
-                sources = slots.indices.filter { matches(slots[$0]) }
+                table.sources.append(table.slots.indices.filter { matches(table.slots[$0]) })
             }
-            let condition = row.condition.map { condition in
+            table.targets.append(table.slotIDs[row.targetSlot]!)
+        }
+        return table
+    }
+
+    static func compile<State, Context>(
+        initial: State, rules: MachineRules<State, Context>, onUnhandled: MachineDefinition.UnhandledPolicy,
+        frame: TypedFrame<State, Context>
+    ) -> Output<State, Context> {
+        compile(table(initial: initial.slot, rules: rules), onUnhandled: onUnhandled, frame: frame)
+    }
+
+    /// The machine of `table`, its guards reading `frame`; it starts in the table's first state.
+    static func compile<State, Context>(
+        _ table: Table<State, Context>, onUnhandled: MachineDefinition.UnhandledPolicy, frame: TypedFrame<State, Context>
+    ) -> Output<State, Context> {
+        let transitions = table.rows.indices.map { index -> CompiledTransition in
+            let condition = table.rows[index].condition.map { condition in
                 CompiledExpression.host(HostCondition { _, _ in condition(frame) })
             }
             return CompiledTransition(
-                input: rowInputs[index] ?? inputIDs[row.input]!, sources: sources, target: slotIDs[row.targetSlot]!,
+                input: table.rowInputs[index], sources: table.sources[index], target: table.targets[index],
                 guardExpression: condition, guardText: condition == nil ? nil : "when", effects: [], position: .unknown,
                 refusal: nil)
         }
+        let inputNames = table.inputNames
         let machine = CompiledMachine(
-            name: String(describing: State.self), description: nil, stateNames: slots.map { String(describing: $0) },
+            name: String(describing: State.self), description: nil, stateNames: table.stateNames,
             inputNames: inputNames, effectNames: [], variableNames: [], initialState: 0, initialContext: [],
             onUnhandled: onUnhandled, argumentTypes: inputNames.map { _ in nil }, argumentIsRead: inputNames.map { _ in false },
-            isFinal: isFinal, entryEffects: slots.map { _ in [] }, exitEffects: slots.map { _ in [] },
-            transitions: transitions, effects: [], inputIsInternal: inputNames.indices.map { afterTexts[$0] != nil },
-            timers: timers(of: rows, transitions: transitions, isFinal: isFinal, inputCount: inputNames.count, afterTexts: afterTexts))
+            isFinal: table.isFinal, entryEffects: table.slots.map { _ in [] }, exitEffects: table.slots.map { _ in [] },
+            transitions: transitions, effects: [], inputIsInternal: inputNames.indices.map { table.afterTexts[$0] != nil },
+            timers: timers(
+                of: table.rows, transitions: transitions, isFinal: table.isFinal, inputCount: inputNames.count,
+                afterTexts: table.afterTexts))
         var afterInputs: [SentInput?] = []
-        if !afterKeys.isEmpty {
+        if !table.afterKeys.isEmpty {
             afterInputs = inputNames.indices.map { id in
-                afterKeys[id].map { SentInput(.interned($0), argument: (), isQueued: false) }
+                table.afterKeys[id].map { SentInput(.interned($0), argument: (), isQueued: false) }
             }
         }
         return Output(
-            machine: machine, inputs: InputTable(inputIDs, unmapped: unmappedInput), rows: rows, works: workBySlot,
-            afterInputs: afterInputs)
+            machine: machine, inputs: InputTable(table.inputIDs, unmapped: table.unmappedInput), rows: table.rows,
+            works: table.works, afterInputs: afterInputs)
     }
 
     /// The timers of the delayed rows, per source state in the order written; `nil` when there

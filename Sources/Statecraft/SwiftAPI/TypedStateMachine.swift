@@ -30,6 +30,10 @@
 /// by a task while nothing is sent; in tests a ``ManualClock``, fired inside its
 /// ``ManualClock/advance(by:)``. Their results are published like an input's.
 ///
+/// **Snapshots.** A machine whose State and Context are `Codable` saves itself with
+/// ``snapshot()`` and is made again from what it saved with
+/// ``init(restoring:onUnhandled:stepLimit:clock:rules:)``, in the document `smrun --state` writes.
+///
 /// **Observation.** Streams (``results``, ``states``) receive results as they happen. Callbacks
 /// (``observeResults(_:)``, ``observeStates(_:)``) run outside the lock, one at a time, in order:
 /// a single-threaded caller's callbacks have all run when `send` returns; with several threads
@@ -55,6 +59,8 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     @exclusivity(unchecked) @usableFromInline var work: Task<Void, Never>?
     /// Fires the delayed rows' timers on the machine's clock; nil for a machine without them.
     @usableFromInline var timerDriver: TimerDriver?
+    /// What the machine's fingerprint covers, for snapshots.
+    let structure: TableStructure
 
     /// A machine starting in `initial` with `context`, following `rules`.
     ///
@@ -67,14 +73,29 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
     ///   - clock: the clock that fires the timers of delayed rows (``After``): real time by
     ///     default; a ``ManualClock`` in tests. A machine without delayed rows never reads it.
     ///   - rules: the rows, work states and final states, in order.
-    public init(
+    public convenience init(
         initial: State, context: Context, onUnhandled: MachineDefinition.UnhandledPolicy = .reject,
         stepLimit: Int = RunLimits.defaultStepLimit, clock: any Clock<Duration> = ContinuousClock(),
         @MachineBuilder<State, Context> rules: () -> MachineRules<State, Context>
     ) {
-        frame = TypedFrame(state: initial, context: context)
-        let compiled = TypedMachineCompiler.compile(initial: initial, rules: rules(), onUnhandled: onUnhandled, frame: frame)
-        runner = TableRunner(compiled.machine, stepLimit: stepLimit, timerLimit: RunLimits.defaultTimerLimit)
+        let frame = TypedFrame(state: initial, context: context)
+        let table = TypedMachineCompiler.table(initial: initial.slot, rules: rules())
+        self.init(
+            frame: frame, compiled: TypedMachineCompiler.compile(table, onUnhandled: onUnhandled, frame: frame),
+            structure: table.structure, stepLimit: stepLimit, clock: clock, restoring: nil)
+    }
+
+    /// A machine compiled for `frame`, which holds its first state and context. Unless
+    /// `restoring`, it starts: the first state's delayed rows start their timers. Restoring, its
+    /// clock reads the snapshot's time and the snapshot's timers are pending. Either way the
+    /// first state's work, if it has one, starts.
+    init(
+        frame: TypedFrame<State, Context>, compiled: TypedMachineCompiler.Output<State, Context>, structure: TableStructure,
+        stepLimit: Int, clock: any Clock<Duration>, restoring saved: (time: Int, timers: [SnapshotTimer])?
+    ) {
+        self.frame = frame
+        self.structure = structure
+        runner = TableRunner(compiled.machine, stepLimit: stepLimit)
         inputs = compiled.inputs
         explainer = ResultExplainer(compiled.machine, stepLimit: stepLimit)
         rows = RowActions(compiled.rows)
@@ -82,9 +103,14 @@ public final class TypedStateMachine<State: MachineState, Context: Sendable>: @u
         frame.inputs = compiled.inputs
         frame.afterInputs = compiled.afterInputs
         frame.shared = self
-        if compiled.machine.hasTimers { timerDriver = TimerDriver(clock: clock, machine: self) }
+        if compiled.machine.hasTimers { timerDriver = TimerDriver(clock: clock, machine: self, resumedAt: saved?.time ?? 0) }
         observers.lock.withLock {
-            if timerDriver != nil { startTimers() }
+            if let saved, let timerDriver {
+                runner.restoreTimers(time: saved.time, pending: saved.timers.map(\.queued))
+                timerDriver.schedule(nextDue: runner.nextTimerDue(), for: self)
+            } else if timerDriver != nil {
+                startTimers()
+            }
             startWork(in: compiled.machine.initialState)
         }
     }

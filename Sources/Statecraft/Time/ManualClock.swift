@@ -145,11 +145,11 @@ public final class ManualClock: Clock, @unchecked Sendable {
         for sleeper in due.sorted(by: { $0.deadline < $1.deadline }) { sleeper.continuation.resume() }
     }
 
-    /// Drives `machine`'s timers from now on: its clock's zero is `start` milliseconds before now
-    /// (0 for a new machine; a restored one's saved time).
-    func attach(_ machine: any ClockDrivenMachine, start: Int) -> Instant {
+    /// Drives `machine`'s timers from now on: its clock's zero is `elapsed` before now (zero for
+    /// a machine that starts now, a snapshot's time for one restored).
+    func attach(_ machine: any ClockDrivenMachine, elapsed: Duration = .zero) -> Instant {
         lock.withLock {
-            let origin = current.advanced(by: .milliseconds(-start))
+            let origin = Instant(offset: current.offset - elapsed)
             attached.append(Attached(machine: machine, origin: origin))
             return origin
         }

@@ -19,23 +19,24 @@ final class TimerDriver: @unchecked Sendable {
     /// Counts the tasks started: a task that wakes after it was replaced does nothing.
     private var generation = 0
 
-    /// A driver on `clock`, on which now is `start` milliseconds of the machine's time (0 for a
-    /// new machine; a restored one's saved time); `machine` is attached to a ``ManualClock``.
-    init(clock: any Clock<Duration>, machine: any ClockDrivenMachine, start: Int = 0) {
+    /// A driver on `clock`, which reads `resumedAt` milliseconds now (0 for a machine that starts
+    /// now; a restored snapshot's time for one that resumes); `machine` is attached to a
+    /// ``ManualClock``.
+    init(clock: any Clock<Duration>, machine: any ClockDrivenMachine, resumedAt time: Int = 0) {
         if let manual = clock as? ManualClock {
-            let origin = manual.attach(machine, start: start)
+            let origin = manual.attach(machine, elapsed: .milliseconds(time))
             elapsed = { origin.duration(to: manual.now) }
             sleep = nil
         } else {
-            (elapsed, sleep) = Self.functions(of: clock, start: start)
+            (elapsed, sleep) = Self.functions(of: clock, elapsed: .milliseconds(time))
         }
     }
 
-    /// The clock's functions, for its concrete type.
+    /// The clock's functions, for its concrete type, `elapsed` having passed already.
     private static func functions<C: Clock<Duration>>(
-        of clock: C, start: Int
+        of clock: C, elapsed: Duration
     ) -> (@Sendable () -> Duration, @Sendable (Int) async throws -> Void) {
-        let origin = clock.now.advanced(by: .milliseconds(-start))
+        let origin = clock.now.advanced(by: .zero - elapsed)
         return (
             { origin.duration(to: clock.now) },
             { milliseconds in try await clock.sleep(until: origin.advanced(by: .milliseconds(milliseconds)), tolerance: nil) }

@@ -292,7 +292,7 @@ struct ConcurrencyTests {
             case red, green
             func shouldTransition(to next: Light) -> Bool { self != next }
         }
-        let light = StateMachine(initialState: Light.red)
+        let light = PredicateStateMachine(initialState: Light.red)
         let transitions = light.transitions
         let moved = await withTaskGroup(of: Int.self) { group in
             for task in 0..<Self.senders {

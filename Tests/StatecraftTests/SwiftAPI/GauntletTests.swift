@@ -18,7 +18,7 @@ enum TrafficLight: Transitionable {
 
 /// Gauntlet's `MyClass`: reacts to the light's changes.
 final class Crossing: Sendable {
-    let stateMachine = StateMachine(initialState: TrafficLight.red)
+    let stateMachine = PredicateStateMachine(initialState: TrafficLight.red)
     let signals = Log<String>()
     private let subscription: Observation
 
@@ -41,7 +41,7 @@ final class Crossing: Sendable {
 /// The same, with the property wrapper: assignments go through `transition(to:)`, and `$light`
 /// is the stream of transitions.
 final class WrappedCrossing {
-    @StateMachine var light: TrafficLight = .red
+    @PredicateStateMachine var light: TrafficLight = .red
 
     func timerTriggered(light: TrafficLight) {
         self.light = light
@@ -89,7 +89,7 @@ struct GauntletTests {
     }
 
     @Test func transitionAppliesValidTargetsAtOnceAndReportsWhetherItMoved() {
-        let machine = StateMachine(initialState: TrafficLight.red)
+        let machine = PredicateStateMachine(initialState: TrafficLight.red)
         #expect(machine.transition(to: .green))
         #expect(machine.state == .green)
         #expect(!machine.transition(to: .red))
@@ -98,7 +98,7 @@ struct GauntletTests {
 
     @Test(.timeLimit(.minutes(1)))
     func aSequenceWithInvalidTargetsPublishesOnlyTheValidOnesInOrder() async {
-        let machine = StateMachine(initialState: TrafficLight.red)
+        let machine = PredicateStateMachine(initialState: TrafficLight.red)
         let transitions = machine.transitions
         for light in [TrafficLight.green, .green, .red, .yellow, .green, .red, .red, .green] {
             machine.transition(to: light)
@@ -110,7 +110,7 @@ struct GauntletTests {
     }
 
     @Test func aTransitionRequestedByAnObserverIsPublishedAfterTheObserverReturns() {
-        let machine = StateMachine(initialState: TrafficLight.red)
+        let machine = PredicateStateMachine(initialState: TrafficLight.red)
         let inObserver = Mutex(false)
         let calls = Log<String>()
         let observation = machine.observeTransitions { from, to in
@@ -132,8 +132,8 @@ struct GauntletTests {
     }
 
     /// A connection fetching task 7, handling its changes as Gauntlet's README does.
-    func connection() -> (StateMachine<Connection>, Log<Handled>, Observation) {
-        let stateMachine = StateMachine(initialState: Connection.fetch(taskID: 7))
+    func connection() -> (PredicateStateMachine<Connection>, Log<Handled>, Observation) {
+        let stateMachine = PredicateStateMachine(initialState: Connection.fetch(taskID: 7))
         let handled = Log<Handled>()
         let subscription = stateMachine.observeTransitions { from, to in
             switch (from, to) {
