@@ -7,8 +7,8 @@
 // made only when its transition reads it, as smrun does), and that an
 // internal input never parses as one a script may send.
 import FuzzSupport
-@_spi(Engine) import SmrunCore
-@_spi(Engine) import Statecraft
+import SmrunCore
+import Statecraft
 import StatecraftYAML
 
 /// The inputs of the example machines' scripts (with their argument types), and more of each type.

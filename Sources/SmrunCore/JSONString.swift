@@ -1,4 +1,4 @@
-@_spi(Engine) import Statecraft
+import Statecraft
 
 /// Decoding of JSON string literals given in input scripts (`driveToLocation "The Witches Brew"`).
 enum JSONString {

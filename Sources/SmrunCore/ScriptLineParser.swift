@@ -1,10 +1,15 @@
-@_spi(Engine) import Statecraft
+import Statecraft
 
 /// Turns an input-script line (`INPUT` or `INPUT ARG`, docs/cli.md) into an input id and a typed
 /// argument, using the machine's precomputed name table. Allocates only to build a string
 /// argument that the machine reads.
-@_spi(Engine) public struct ScriptLineParser {
-    @_spi(Engine) public enum Parsed {
+///
+/// `@usableFromInline` with `@inlinable package` members, not `@_spi` public: smrun inlines
+/// this on its per-line path, and Swift 6.3 inlines a `package` member into another module
+/// only when its type is `@usableFromInline` (a plain `package` type cost 19% more
+/// instructions per script line, callgrind; see README, Source layout).
+@usableFromInline package struct ScriptLineParser {
+    @usableFromInline package enum Parsed {
         case skip
         case input(Int, ScriptArgument)
         case unknownInput(name: UnsafeRawBufferPointer)
@@ -18,19 +23,19 @@
 
     /// A plain line, parsed (``parsePlain(line:)``): plain data, so that passing one around
     /// costs no reference counting; a string argument is built only when asked for.
-    @_spi(Engine) public struct Plain {
-        @_spi(Engine) public enum Kind {
+    @usableFromInline package struct Plain {
+        @usableFromInline package enum Kind {
             case none, int, bool, string
             /// A string the machine never reads.
             case unreadString
         }
 
-        @_spi(Engine) public var input: Int
-        @_spi(Engine) public var kind: Kind
+        @usableFromInline package var input: Int
+        @usableFromInline package var kind: Kind
         /// An int argument, or a bool's 0 or 1.
-        @_spi(Engine) public var number: Int
+        @usableFromInline package var number: Int
         /// A string argument as written, quotes included.
-        @_spi(Engine) public var quoted: UnsafeRawBufferPointer
+        @usableFromInline package var quoted: UnsafeRawBufferPointer
 
         @usableFromInline
         init(input: Int, kind: Kind, number: Int, quoted: UnsafeRawBufferPointer) {
@@ -42,7 +47,7 @@
 
         /// The argument's value (a placeholder for a string that is never read).
         @inlinable @inline(__always)
-        @_spi(Engine) public var value: Value {
+        package var value: Value {
             switch kind {
             case .none: .null
             case .int: .int(number)
@@ -59,7 +64,7 @@
         }
 
         /// The argument as the printer takes it.
-        @_spi(Engine) public var argument: ScriptArgument {
+        @inlinable package var argument: ScriptArgument {
             switch kind {
             case .none: .absent
             case .unreadString: ScriptArgument(value: .string(""), raw: quoted, rawIsJSON: true)
@@ -88,7 +93,7 @@
     @usableFromInline static let takesArgumentTag: Int32 = 1
     @usableFromInline static let internalTag: Int32 = 2
 
-    @_spi(Engine) public init(machine: CompiledMachine) {
+    package init(machine: CompiledMachine) {
         let isInternal = machine.inputIsInternal
         argumentTypes = machine.argumentTypes.indices.map { isInternal[$0] ? nil : machine.argumentTypes[$0] }
         argumentIsRead = machine.argumentIsRead
@@ -102,7 +107,7 @@
     }
 
     /// Parses one script line (without its `\n`): blank lines and `#` comments are skipped.
-    @_spi(Engine) public mutating func parse(line: UnsafeRawBufferPointer) -> Parsed {
+    package mutating func parse(line: UnsafeRawBufferPointer) -> Parsed {
         var end = line.count
         if end > 0 && line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         var start = 0
@@ -121,7 +126,7 @@
     }
 
     /// The directive that moves the clock: `@wait DURATION`.
-    @_spi(Engine) public static let waitDirective = "@wait"
+    package static let waitDirective = "@wait"
 
     /// The duration of `@wait DURATION` (docs/cli.md).
     static func parseWait(_ argument: UnsafeRawBufferPointer?) -> Parsed {
@@ -139,7 +144,7 @@
     /// escapes). So the line is also its result's text up to the `:`. `nil` for any other line,
     /// which ``parse(line:)`` takes.
     @inlinable @inline(__always)
-    @_spi(Engine) public func parsePlain(line: UnsafeRawBufferPointer) -> Plain? {
+    package func parsePlain(line: UnsafeRawBufferPointer) -> Plain? {
         // Most lines are a bare name: look the line up whole (when it is not longer than every
         // name) before looking for a space.
         if line.count <= longestName, let (input, takesArgument) = names.entry(of: line) {
@@ -192,7 +197,7 @@
     /// A plain line's argument (``Plain/value``); a string the machine reads is taken from the
     /// strings seen before when it is one of them, rather than made again.
     @inlinable @inline(__always)
-    @_spi(Engine) public mutating func value(of plain: Plain) -> Value {
+    package mutating func value(of plain: Plain) -> Value {
         plain.kind == .string ? stringValue(plain.unquoted) : plain.value
     }
 
@@ -230,7 +235,7 @@
 
     /// Parses an input given as a name and an optional argument (`--send NAME=ARG`). An internal
     /// input is unknown to scripts: only the machine's effects may send it.
-    @_spi(Engine) public mutating func parse(name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) -> Parsed {
+    package mutating func parse(name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) -> Parsed {
         guard let (input, tag) = names.entry(of: name), tag & Self.internalTag == 0 else { return .unknownInput(name: name) }
         guard let type = argumentTypes[input] else {
             if let argument { return .badArgument(input: input, problem: "got \(Self.show(argument))") }

@@ -1,7 +1,7 @@
-@_spi(Engine) import Statecraft
+import Statecraft
 import Testing
 
-@_spi(Engine) @testable import SmrunCore
+@testable import SmrunCore
 
 /// A parse's outcome as plain values: the parser hands back pointers into the line, which live
 /// only as long as the line does.

@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(Engine) @testable import SmrunCore
+@testable import SmrunCore
 
 /// `@wait DURATION` script lines (docs/cli.md): the duration in milliseconds, or a bad line
 /// that says why.

@@ -1,12 +1,13 @@
 /// A checked machine in its runnable form: names interned to dense ids, transitions in a
 /// `state x input` dispatch table, expressions type-checked and resolved.
 ///
-/// Every id is an index into the matching `...Names` array. Build one with ``MachineCompiler``.
+/// Loading a machine file gives one (``FileMachine`` runs it). Its public part names what the
+/// machine has; the table, ids and the rest are the engine's (package-internal).
 public struct CompiledMachine: Sendable {
     /// The machine's name (a file's `machine` key, or its base name).
     public let name: String
     /// The machine's description, if it has one.
-    public let description: String?
+    package let description: String?
     /// State names, by state id.
     public let stateNames: [String]
     /// Input names, by input id.
@@ -14,18 +15,18 @@ public struct CompiledMachine: Sendable {
     /// Effect names, by effect id.
     public let effectNames: [String]
     /// Context variable names, by slot.
-    public let variableNames: [String]
+    package let variableNames: [String]
     /// The initial state's id.
-    public let initialState: Int
+    package let initialState: Int
     /// The context's initial values, by slot.
-    public let initialContext: [Value]
+    package let initialContext: [Value]
     /// The type of each context variable: its initial value's, or, for one that starts as
     /// `null`, the nullable type assigned to it (docs/machine-files.md).
     package let variableTypes: [ExpressionType]
     /// What an input without a transition does: rejected or ignored.
-    public let onUnhandled: MachineDefinition.UnhandledPolicy
+    @usableFromInline package let onUnhandled: MachineDefinition.UnhandledPolicy
     /// The argument type of each input; `nil` for an input that takes none.
-    public let argumentTypes: [ValueType?]
+    package let argumentTypes: [ValueType?]
     /// Whether any guard or effect may read each input's argument. When not, a caller may skip
     /// building the argument's value (a string, say) after checking its type.
     package let argumentIsRead: [Bool]
@@ -33,7 +34,7 @@ public struct CompiledMachine: Sendable {
     /// sending it from outside treats it as an unknown input (``InputDeclaration/isInternal``).
     package let inputIsInternal: [Bool]
     /// Whether each state, by id, is final.
-    public let isFinal: [Bool]
+    package let isFinal: [Bool]
     package let entryEffects: [[Int]]
     package let exitEffects: [[Int]]
     package let transitions: [CompiledTransition]
@@ -44,14 +45,14 @@ public struct CompiledMachine: Sendable {
     package let chart: StateChart?
     /// Whether the machine is a statechart (any nesting, eventless transition or `in()`): run
     /// it with ``ChartRunner``; ``TableRunner`` runs the others.
-    public var isStatechart: Bool { chart != nil }
+    package var isStatechart: Bool { chart != nil }
     /// The dispatch table that ``TableRunner`` reads (empty for a statechart).
     @usableFromInline let table: DispatchTable
     /// The machine's `after` transitions and timer ids; `nil` for a machine without timers,
     /// which runs without any clock work.
     package let timers: MachineTimers?
     /// Whether the machine has `after` transitions or effects that schedule or cancel inputs.
-    public var hasTimers: Bool { timers != nil }
+    package var hasTimers: Bool { timers != nil }
 
     init(
         name: String, description: String?, stateNames: [String], inputNames: [String], effectNames: [String],
@@ -89,9 +90,9 @@ public struct CompiledMachine: Sendable {
     }
 
     /// The number of states.
-    public var stateCount: Int { stateNames.count }
+    package var stateCount: Int { stateNames.count }
     /// The number of inputs.
-    public var inputCount: Int { inputNames.count }
+    @inlinable package var inputCount: Int { inputNames.count }
 
     /// Whether the machine has extended state.
     package var hasContext: Bool { !variableNames.isEmpty }
@@ -196,24 +197,24 @@ package struct CompiledTransition: Sendable {
 
 /// The effects one transition runs: the source's exit effects, the transition's, the target's
 /// entry effects. Iterating allocates nothing.
-public struct EffectSequence: Sequence, Sendable {
+@usableFromInline package struct EffectSequence: Sequence, Sendable {
     let exit: [Int]
     let transition: [Int]
     let entry: [Int]
 
     /// Whether no effect runs.
-    public var isEmpty: Bool { exit.isEmpty && transition.isEmpty && entry.isEmpty }
+    package var isEmpty: Bool { exit.isEmpty && transition.isEmpty && entry.isEmpty }
 
     static let none = EffectSequence(exit: [], transition: [], entry: [])
 
     /// Iterates the effect ids in the order they run.
-    public struct Iterator: IteratorProtocol {
+    @usableFromInline package struct Iterator: IteratorProtocol {
         let parts: EffectSequence
         var part = 0
         var index = 0
 
         /// The next effect id, or `nil` after the last.
-        public mutating func next() -> Int? {
+        @usableFromInline package mutating func next() -> Int? {
             while part < 3 {
                 let list = part == 0 ? parts.exit : part == 1 ? parts.transition : parts.entry
                 if index < list.count {
@@ -228,5 +229,5 @@ public struct EffectSequence: Sequence, Sendable {
     }
 
     /// An iterator over the effect ids, in the order they run.
-    public func makeIterator() -> Iterator { Iterator(parts: self) }
+    @usableFromInline package func makeIterator() -> Iterator { Iterator(parts: self) }
 }

@@ -2,22 +2,22 @@
 ///
 /// Every problem is reported, not just the first: the result carries all diagnostics, and a
 /// machine only when there is no error.
-public enum MachineCompiler {
+@usableFromInline package enum MachineCompiler {
     /// What compiling produced.
-    public struct Output: Sendable {
+    package struct Output: Sendable {
         /// The compiled machine, when there were no errors.
-        public var machine: CompiledMachine?
+        package var machine: CompiledMachine?
         /// Every problem found (errors; the linter's warnings are separate).
-        public var diagnostics: [Diagnostic]
+        package var diagnostics: [Diagnostic]
     }
 
     /// The most cells the dispatch table may have (states x inputs), and the most (transition,
     /// source state) pairs: the compiled machine's memory grows with them, and a small file
     /// can declare 60,000 states and 60,000 inputs.
-    public static let defaultMaximumTableCells = 1 << 24
+    @usableFromInline package static let defaultMaximumTableCells = 1 << 24
 
     /// Checks `definition` and compiles it, with at most `maximumTableCells` dispatch cells.
-    public static func compile(_ definition: MachineDefinition, maximumTableCells: Int = defaultMaximumTableCells) -> Output {
+    package static func compile(_ definition: MachineDefinition, maximumTableCells: Int = defaultMaximumTableCells) -> Output {
         var pass = CompilationPass(definition, maximumTableCells: maximumTableCells)
         let machine = pass.run()
         let diagnostics = pass.diagnostics.sorted(by: Diagnostic.inFileOrder)

@@ -1,12 +1,12 @@
 /// A variable of the machine's extended state, typed by its initial value.
-public struct ContextVariable: Sendable {
+package struct ContextVariable: Sendable {
     /// The variable's name.
-    public var name: Named
+    package var name: Named
     /// Its value when the machine starts, which also gives its type.
-    public var initialValue: Value
+    package var initialValue: Value
 
     /// A variable named `name` starting at `initialValue`.
-    public init(_ name: Named, _ initialValue: Value) {
+    package init(_ name: Named, _ initialValue: Value) {
         self.name = name
         self.initialValue = initialValue
     }

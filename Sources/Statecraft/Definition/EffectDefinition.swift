@@ -3,23 +3,23 @@
 ///
 /// An effect named by a transition or state but given no body is a hook: it runs as a
 /// no-op that results report, and Swift code may bind it.
-public struct EffectDefinition: Sendable {
+package struct EffectDefinition: Sendable {
     /// `set: { variable: expression }`: one assignment.
-    public struct Assignment: Sendable {
+    package struct Assignment: Sendable {
         /// The context variable assigned.
-        public var variable: Named
+        package var variable: Named
         /// The expression whose value it is assigned.
-        public var expression: ExpressionSource
+        package var expression: ExpressionSource
 
         /// Assigns `expression` to `variable`.
-        public init(_ variable: Named, _ expression: ExpressionSource) {
+        package init(_ variable: Named, _ expression: ExpressionSource) {
             self.variable = variable
             self.expression = expression
         }
     }
 
     /// The queue a sent input joins (docs/semantics.md).
-    public enum SendQueue: String, Sendable, CaseIterable {
+    package enum SendQueue: String, Sendable, CaseIterable {
         /// Processed after the current transition, before anything on the external queue (the default).
         case `internal`
         /// Processed once the internal queue is empty, before the next input from outside.
@@ -27,45 +27,45 @@ public struct EffectDefinition: Sendable {
     }
 
     /// `send: INPUT` or `send: [{ input: INPUT, arg: expression, queue: external, delay: DURATION, id: NAME }]`.
-    public struct Send: Sendable {
+    package struct Send: Sendable {
         /// One named field of the input's data: `data: { NAME: expression }` (SCXML's `<param>`).
-        public struct DataField: Sendable {
+        package struct DataField: Sendable {
             /// The field's name, read as `arg.NAME`.
-            public var name: Named
+            package var name: Named
             /// The expression whose value the field holds, computed when the send runs.
-            public var expression: ExpressionSource
+            package var expression: ExpressionSource
 
             /// A field `name` holding the value of `expression`.
-            public init(_ name: Named, _ expression: ExpressionSource) {
+            package init(_ name: Named, _ expression: ExpressionSource) {
                 self.name = name
                 self.expression = expression
             }
         }
 
         /// The input sent.
-        public var input: Named
+        package var input: Named
         /// The argument's expression, for an input that takes one.
-        public var argument: ExpressionSource?
+        package var argument: ExpressionSource?
         /// `data`: the input's data with named fields, for an input that takes no argument
         /// (a send has `argument` or `data`, not both).
-        public var data: [DataField] = []
+        package var data: [DataField] = []
         /// The queue it joins.
-        public var queue: SendQueue
+        package var queue: SendQueue
         /// `delay`: the input is scheduled this long after the effect runs instead of queued.
-        public var delay: Delay?
+        package var delay: Delay?
         /// `id`: the name a `cancel` uses to cancel the scheduled input before it is due.
-        public var id: Named?
+        package var id: Named?
         /// `delay_expr`: like `delay`, but computed when the effect runs: an int of
         /// milliseconds or a duration string (`"1.5s"`). A send has `delay` or this, not both.
-        public var delayExpression: ExpressionSource?
+        package var delayExpression: ExpressionSource?
         /// `target`: where the input goes when not to this machine. A machine sends only to
         /// itself: a send with a target is a load error, or under `on_error: raise` a step that
         /// fails when it runs (raising `error.execution`, as SCXML does for a target it cannot reach).
-        public var target: String?
+        package var target: String?
 
         /// Sends `input`, with `argument` when it takes one, on `queue`; after `delay` (or the
         /// value of `delayExpression`), when given, under `id`.
-        public init(
+        package init(
             _ input: Named, argument: ExpressionSource? = nil, queue: SendQueue = .internal, delay: Delay? = nil, id: Named? = nil,
             delayExpression: ExpressionSource? = nil
         ) {
@@ -78,20 +78,20 @@ public struct EffectDefinition: Sendable {
         }
 
         /// Whether the input is scheduled rather than queued.
-        public var isDelayed: Bool { delay != nil || delayExpression != nil }
+        package var isDelayed: Bool { delay != nil || delayExpression != nil }
     }
 
     /// `log: { label: TEXT, expr: expression }`: a line for the run's log handler.
-    public struct Log: Sendable {
+    package struct Log: Sendable {
         /// The label, written before the value.
-        public var label: String?
+        package var label: String?
         /// The expression whose value is logged.
-        public var expression: ExpressionSource?
+        package var expression: ExpressionSource?
         /// Where the step is written.
-        public var position: SourcePosition
+        package var position: SourcePosition
 
         /// Logs `label` and the value of `expression` (either may be absent).
-        public init(label: String?, expression: ExpressionSource? = nil, at position: SourcePosition = .unknown) {
+        package init(label: String?, expression: ExpressionSource? = nil, at position: SourcePosition = .unknown) {
             self.label = label
             self.expression = expression
             self.position = position
@@ -99,14 +99,14 @@ public struct EffectDefinition: Sendable {
     }
 
     /// One condition of a ``Conditional`` (`if` or `elif`) and the steps it guards.
-    public struct Branch: Sendable {
+    package struct Branch: Sendable {
         /// The condition, a bool expression.
-        public var condition: ExpressionSource
+        package var condition: ExpressionSource
         /// The steps run when it holds (and no branch before it held).
-        public var steps: [Step]
+        package var steps: [Step]
 
         /// Runs `steps` when `condition` holds.
-        public init(_ condition: ExpressionSource, _ steps: [Step]) {
+        package init(_ condition: ExpressionSource, _ steps: [Step]) {
             self.condition = condition
             self.steps = steps
         }
@@ -114,14 +114,14 @@ public struct EffectDefinition: Sendable {
 
     /// `if` / `elif` / `else`: the steps of the first branch whose condition holds, else the
     /// `else` steps.
-    public struct Conditional: Sendable {
+    package struct Conditional: Sendable {
         /// The `if` branch, then each `elif` branch, in order (at least one).
-        public var branches: [Branch]
+        package var branches: [Branch]
         /// The `else` steps, run when no condition holds (empty when there is no `else`).
-        public var otherwise: [Step]
+        package var otherwise: [Step]
 
         /// Tests `branches` in order; runs `otherwise` when none holds.
-        public init(_ branches: [Branch], otherwise: [Step] = []) {
+        package init(_ branches: [Branch], otherwise: [Step] = []) {
             self.branches = branches
             self.otherwise = otherwise
         }
@@ -130,18 +130,18 @@ public struct EffectDefinition: Sendable {
     /// `foreach: { array: expression, item: VARIABLE, index: VARIABLE, do: [steps] }`: runs
     /// `steps` once per item of an int (0 to n - 1) or a string (its characters), assigning
     /// the item and its index to context variables (docs/semantics.md).
-    public struct ForEach: Sendable {
+    package struct ForEach: Sendable {
         /// The expression whose items are iterated: an int or a string.
-        public var items: ExpressionSource
+        package var items: ExpressionSource
         /// The context variable assigned each item.
-        public var item: Named
+        package var item: Named
         /// The context variable assigned each item's index (from 0), if any.
-        public var index: Named?
+        package var index: Named?
         /// The steps run per item.
-        public var steps: [Step]
+        package var steps: [Step]
 
         /// Runs `steps` for each item of `items`, assigned to `item` (and its index to `index`).
-        public init(_ items: ExpressionSource, item: Named, index: Named? = nil, steps: [Step]) {
+        package init(_ items: ExpressionSource, item: Named, index: Named? = nil, steps: [Step]) {
             self.items = items
             self.item = item
             self.index = index
@@ -150,7 +150,7 @@ public struct EffectDefinition: Sendable {
     }
 
     /// One step of a body.
-    public enum Step: Sendable {
+    package enum Step: Sendable {
         /// Assigns a context variable; later steps see the new value.
         case assign(Assignment)
         /// Sends an input to the machine (queued).
@@ -169,19 +169,19 @@ public struct EffectDefinition: Sendable {
     }
 
     /// The effect's name.
-    public var name: Named
+    package var name: Named
     /// Its steps, run in order.
-    public var steps: [Step]
+    package var steps: [Step]
 
     /// An effect named `name` running `steps` in order; no steps make a hook.
-    public init(_ name: Named, steps: [Step]) {
+    package init(_ name: Named, steps: [Step]) {
         self.name = name
         self.steps = steps
     }
 
     /// An effect named `name` that assigns, then sends (the order of a body written as one
     /// `{ set, send }` mapping); an empty body makes a hook.
-    public init(_ name: Named, assignments: [Assignment] = [], sends: [Send] = []) {
+    package init(_ name: Named, assignments: [Assignment] = [], sends: [Send] = []) {
         self.init(name, steps: assignments.map(Step.assign) + sends.map(Step.send))
     }
 }
@@ -268,23 +268,23 @@ extension EffectDefinition {
 }
 
 /// The text of a guard or assignment expression and where it starts in the file.
-public struct ExpressionSource: Sendable, ExpressibleByStringLiteral {
+@usableFromInline package struct ExpressionSource: Sendable, ExpressibleByStringLiteral {
     /// The expression as written.
-    public var text: String
+    package var text: String
     /// Where the scalar holding it starts.
-    public var position: SourcePosition
+    package var position: SourcePosition
     /// Columns between `position` and the first character of `text` (1 for a quoted scalar).
-    public var columnOffset: Int
+    package var columnOffset: Int
 
     /// The expression `text`, written at `position`, `columnOffset` columns before its first character.
-    public init(_ text: String, at position: SourcePosition = .unknown, columnOffset: Int = 0) {
+    package init(_ text: String, at position: SourcePosition = .unknown, columnOffset: Int = 0) {
         self.text = text
         self.position = position
         self.columnOffset = columnOffset
     }
 
     /// An expression from a literal, at no known position.
-    public init(stringLiteral value: String) { self.init(value) }
+    @usableFromInline package init(stringLiteral value: String) { self.init(value) }
 
     /// The file position of the character at `offset` (in Unicode scalars) inside the text.
     package func position(atOffset offset: Int) -> SourcePosition {

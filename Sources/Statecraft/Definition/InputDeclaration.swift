@@ -1,19 +1,19 @@
 /// An input the machine accepts, and the type of its argument if it takes one.
-public struct InputDeclaration: Sendable {
+package struct InputDeclaration: Sendable {
     /// The input's name.
-    public var name: Named
+    package var name: Named
     /// The type of its argument; `nil` when it takes none.
-    public var argumentType: ValueType?
+    package var argumentType: ValueType?
     /// What the input means, for readers.
-    public var description: String?
+    package var description: String?
     /// An internal input may be sent only by the machine's effects: sent from outside (a
     /// script, `--send`, ``FileMachine/send(_:_:)``) it is an `unknown-input` rejection.
-    public var isInternal: Bool
+    package var isInternal: Bool
     /// Where the argument type was written, for diagnostics.
-    public var argumentTypePosition: SourcePosition
+    package var argumentTypePosition: SourcePosition
 
     /// An input named `name`, taking an `argumentType` argument (none when `nil`).
-    public init(
+    package init(
         _ name: Named, argumentType: ValueType? = nil, description: String? = nil,
         argumentTypePosition: SourcePosition = .unknown, isInternal: Bool = false
     ) {

@@ -1,7 +1,9 @@
 /// A state machine as written: names, not yet checked or compiled.
 ///
-/// Machine files decode to a definition (``StatecraftYAML``); Swift code may build one too.
-/// ``MachineCompiler`` checks it and turns it into a ``CompiledMachine``.
+/// Machine files decode to a definition (``StatecraftYAML``, ``StatecraftSCXML``), which loading
+/// compiles to a ``CompiledMachine``. Its parts (states, transitions, effect bodies) are the
+/// decoders' model and internal to the package: a machine built in Swift is a
+/// ``TypedStateMachine``, and a machine built as text loads from its YAML.
 public struct MachineDefinition: Sendable {
     /// What to do with an input that has no transition from the current state.
     public enum UnhandledPolicy: String, Sendable, CaseIterable {
@@ -13,7 +15,7 @@ public struct MachineDefinition: Sendable {
 
     /// What a step that fails when it runs does (an expression that cannot be evaluated, a
     /// `send` to a target the machine cannot reach).
-    public enum ErrorPolicy: String, Sendable, CaseIterable {
+    package enum ErrorPolicy: String, Sendable, CaseIterable {
         /// Reject the input with `expression-error`, changing nothing; mistakes that loading can
         /// find are load errors (the default of machine files).
         case reject
@@ -28,27 +30,27 @@ public struct MachineDefinition: Sendable {
     /// What the machine is for, for readers.
     public var description: String?
     /// The initial state.
-    public var initial: Named
+    package var initial: Named
     /// More initial states, each in another region of a parallel state than `initial` and one
     /// another (a list under `initial`, SCXML's `<scxml initial="a b">`); usually empty.
-    public var otherInitialStates: [Named] = []
+    package var otherInitialStates: [Named] = []
     /// What an input without a transition does.
-    public var onUnhandled: UnhandledPolicy
+    package var onUnhandled: UnhandledPolicy
     /// What a step that fails when it runs does.
-    public var onError: ErrorPolicy = .reject
+    package var onError: ErrorPolicy = .reject
     /// The extended state's variables.
-    public var context: [ContextVariable]
+    package var context: [ContextVariable]
     /// The declared inputs, or `nil` when the machine's inputs are the ones its transitions use.
-    public var inputs: [InputDeclaration]?
+    package var inputs: [InputDeclaration]?
     /// The states, in declaration order.
-    public var states: [StateDeclaration]
+    package var states: [StateDeclaration]
     /// The effects that have a body.
-    public var effects: [EffectDefinition]
+    package var effects: [EffectDefinition]
     /// The transitions, in the order that selection tries them.
-    public var transitions: [TransitionDefinition]
+    package var transitions: [TransitionDefinition]
 
     /// A definition with these parts; ``MachineCompiler`` checks it.
-    public init(
+    package init(
         name: String, description: String? = nil, initial: Named,
         onUnhandled: UnhandledPolicy = .reject, context: [ContextVariable] = [],
         inputs: [InputDeclaration]? = nil, states: [StateDeclaration],
@@ -67,7 +69,7 @@ public struct MachineDefinition: Sendable {
 
     /// Every state, nested ones included, in document order: depth first, a parent before its
     /// children (the order of state ids in the compiled machine).
-    public var allStates: [StateDeclaration] {
+    package var allStates: [StateDeclaration] {
         guard states.contains(where: { !$0.children.isEmpty }) else { return states }
         var flat: [StateDeclaration] = []
         var stack = Array(states.reversed())
@@ -80,11 +82,11 @@ public struct MachineDefinition: Sendable {
 }
 
 /// A name as written, with where it was written.
-public struct Named: Hashable, Sendable, ExpressibleByStringLiteral {
+@usableFromInline package struct Named: Hashable, Sendable, ExpressibleByStringLiteral {
     /// The name.
-    public var name: String
+    package var name: String
     /// Where it was written, or ``SourcePosition/unknown``.
-    public var position: SourcePosition
+    package var position: SourcePosition
     /// The file decoder's id for the name's spelling (one id per distinct spelling in a file),
     /// or -1: a hint that lets the compiler resolve a name written many times once
     /// (``SpellingMemo``). A hint only, checked against `name` where it is used, and no part
@@ -92,7 +94,7 @@ public struct Named: Hashable, Sendable, ExpressibleByStringLiteral {
     @usableFromInline package var spelling: Int
 
     /// `name`, written at `position`.
-    public init(_ name: String, at position: SourcePosition = .unknown) {
+    package init(_ name: String, at position: SourcePosition = .unknown) {
         self.init(name, at: position, spelling: -1)
     }
 
@@ -103,15 +105,15 @@ public struct Named: Hashable, Sendable, ExpressibleByStringLiteral {
     }
 
     /// A name from a literal, at no known position.
-    public init(stringLiteral value: String) { self.init(value) }
+    @usableFromInline package init(stringLiteral value: String) { self.init(value) }
 
     /// Equal when the names and positions are.
-    public static func == (lhs: Named, rhs: Named) -> Bool {
+    @usableFromInline package static func == (lhs: Named, rhs: Named) -> Bool {
         lhs.name == rhs.name && lhs.position == rhs.position
     }
 
     /// Hashes the name and position.
-    public func hash(into hasher: inout Hasher) {
+    @usableFromInline package func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(position)
     }

@@ -1,6 +1,6 @@
 /// A position in a machine file: 1-based line and column (columns count Unicode scalars).
 ///
-/// Machines built in Swift have no file; their parts carry ``SourcePosition/unknown``. A
+/// Machines built in Swift have no file; their parts carry line and column 0 (unknown). A
 /// position with a line but column 0 names a line only (an SCXML document's elements: libxml2
 /// reports their lines).
 public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -28,7 +28,7 @@ public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConver
     }
 
     /// The position of something that does not come from a file.
-    public static let unknown = SourcePosition(line: 0, column: 0)
+    @usableFromInline package static let unknown = SourcePosition(line: 0, column: 0)
 
     /// The position of the byte at `offset` in UTF-8 text.
     package init(offset: Int, in bytes: [UInt8]) {

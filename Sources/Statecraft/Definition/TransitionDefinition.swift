@@ -1,7 +1,7 @@
 /// One transition: on `input` from `source`, optionally guarded, to `target` or staying.
-public struct TransitionDefinition: Sendable {
+@usableFromInline package struct TransitionDefinition: Sendable {
     /// The states a transition leaves from.
-    public enum Source: Sendable {
+    @usableFromInline package enum Source: Sendable {
         /// The listed states.
         case states([Named])
         /// `"*"`: every state that is not final.
@@ -13,16 +13,16 @@ public struct TransitionDefinition: Sendable {
 
     /// `type: internal`: a transition from a compound state to its own descendants does not
     /// leave the compound state. External (false) is the default, as in SCXML.
-    public var isInternal: Bool
+    @usableFromInline package var isInternal: Bool
     /// Taken as soon as its guard holds, without an input (a mapping without `input` or `after`).
-    public var isEventless: Bool
+    @usableFromInline package var isEventless: Bool
     /// With ``spellings``: how many source states and effects after the first of each are kept
     /// in the table's ``SpellingTable/moreNames``, from ``moreNamesStart`` (sources first).
     /// Declared here, where the flags leave room, so that the transition stays at 80 bytes.
     @usableFromInline package private(set) var moreSourceCount: UInt8
     @usableFromInline package private(set) var moreEffectCount: UInt8
     /// Where the transition is written (the row, or the mapping's first key).
-    public var position: SourcePosition
+    @usableFromInline package var position: SourcePosition
     @usableFromInline package private(set) var moreNamesStart: Int32
 
     // MARK: - Compact storage
@@ -215,7 +215,7 @@ public struct TransitionDefinition: Sendable {
 
     /// The input it is taken on; for an eventless transition (``isEventless``), an empty name
     /// at the transition's position. A name ending in `.*`, or `*`, is a pattern (``isPattern``).
-    public var input: Named {
+    package var input: Named {
         get { spellings.map { $0.named(compactInput.spelling, at: compactInput.position) } ?? rare!.names!.input }
         set {
             let names = wideNames
@@ -224,7 +224,7 @@ public struct TransitionDefinition: Sendable {
     }
 
     /// The target; `nil` stays in the current state without running exit or entry effects.
-    public var target: Named? {
+    package var target: Named? {
         get {
             guard let spellings else { return rare!.names!.target }
             return compactTarget.spelling < 0 ? nil : spellings.named(compactTarget.spelling, at: compactTarget.position)
@@ -313,7 +313,7 @@ public struct TransitionDefinition: Sendable {
     }
 
     /// The states it leaves from.
-    public var source: Source {
+    package var source: Source {
         get {
             switch storedSource {
             case .state(let name): .states([name])
@@ -327,7 +327,7 @@ public struct TransitionDefinition: Sendable {
     }
 
     /// Effects run when it is taken, in order, between exit and entry effects.
-    public var effects: [Named] {
+    package var effects: [Named] {
         get { effectList.array }
         set {
             let names = wideNames
@@ -336,33 +336,33 @@ public struct TransitionDefinition: Sendable {
     }
 
     /// A `bool` expression that must hold for it to be taken.
-    public var guardExpression: ExpressionSource? {
+    package var guardExpression: ExpressionSource? {
         get { rare?.guardExpression }
         set { restore(guardExpression: .some(newValue)) }
     }
 
     /// `after: DURATION`: taken when its source state has been active for this long, instead of
     /// on an input (``input`` is then an empty name at the transition's position).
-    public var after: Delay? {
+    package var after: Delay? {
         get { rare?.after }
         set { restore(after: .some(newValue)) }
     }
 
     /// The targets after ``target`` when `to` lists several (one per parallel region).
-    public var moreTargets: [Named] {
+    package var moreTargets: [Named] {
         get { rare?.moreTargets ?? [] }
         set { restore(moreTargets: newValue) }
     }
 
     /// `reject: MESSAGE`: when selected, the transition refuses the input with this message
     /// (error kind `refused`) and changes nothing; such a transition has no target or effects.
-    public var refusal: String? {
+    package var refusal: String? {
         get { rare?.refusal }
         set { restore(refusal: .some(newValue)) }
     }
 
     /// What the transition is for, shown by diagrams; no part of what the machine does.
-    public var description: String? {
+    package var description: String? {
         get { rare?.description }
         set { restore(description: .some(newValue)) }
     }
@@ -374,7 +374,7 @@ public struct TransitionDefinition: Sendable {
     /// Inlinable, so that a decoder's call builds the transition in place: called across
     /// modules, the initialiser copied the whole transition it had built and destroyed the original.
     @inlinable
-    public init(
+    package init(
         _ input: Named, from source: Source, to target: Named?, when guardExpression: ExpressionSource? = nil,
         effects: [Named] = [], rejecting refusal: String? = nil, description: String? = nil,
         at position: SourcePosition = .unknown, moreTargets: [Named] = [], isInternal: Bool = false, isEventless: Bool = false,
@@ -522,17 +522,17 @@ public struct TransitionDefinition: Sendable {
     }
 
     /// Every target, in the order written; empty for a transition that stays.
-    public var targets: [Named] {
+    package var targets: [Named] {
         guard let target else { return [] }
         return moreTargets.isEmpty ? [target] : [target] + moreTargets
     }
 
     /// How messages name the transition's trigger: its input, or `after 30s`.
-    public var trigger: String { after.map { "after \($0.text)" } ?? input.name }
+    package var trigger: String { after.map { "after \($0.text)" } ?? input.name }
 
     /// Whether ``input`` is a pattern that stands for several inputs: `*` (every input) or
     /// `NAME.*` (`NAME` and every input whose name starts with `NAME.`).
-    public var isPattern: Bool {
+    package var isPattern: Bool {
         Self.isPattern(input.name, isEventless: isEventless, hasDelay: after != nil)
     }
 

@@ -79,7 +79,7 @@ extension Value: CustomStringConvertible {
 
     /// The value as compact JSON (`[1,2,3]`, `{"name":1}`): what smrun's JSON output and
     /// snapshots write. A double is written as ``description`` writes it.
-    public var jsonText: String {
+    package var jsonText: String {
         switch self {
         case .list(let items): "[" + items.map(\.jsonText).joined(separator: ",") + "]"
         case .record(let record): "{" + record.fields.map { JSONText.quoted($0.name) + ":" + $0.value.jsonText }.joined(separator: ",") + "}"

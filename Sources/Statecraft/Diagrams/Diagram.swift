@@ -16,7 +16,7 @@
 /// machine always yields the same text.
 public enum Diagram {
     /// A diagram language.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         /// Graphviz DOT (`dot -Tsvg`).
         case dot
         /// Mermaid `stateDiagram-v2`.
@@ -24,7 +24,7 @@ public enum Diagram {
     }
 
     /// Which way a diagram flows.
-    public enum Direction: String, Sendable, CaseIterable {
+    package enum Direction: String, Sendable, CaseIterable {
         /// Left to right (DOT `rankdir=LR`, Mermaid `direction LR`).
         case leftToRight = "LR"
         /// Top to bottom (DOT `rankdir=TB`, Mermaid `direction TB`).
@@ -32,16 +32,16 @@ public enum Diagram {
     }
 
     /// How to draw a machine, beyond what it is.
-    public struct Options: Sendable, Hashable {
+    package struct Options: Sendable, Hashable {
         /// The direction, or `nil` for each format's usual one: left to right in DOT; Mermaid's
         /// own default (top to bottom), with no `direction` line.
-        public var direction: Direction?
+        package var direction: Direction?
         /// The states to highlight, by id (the current state of a saved run, or a statechart's
         /// active atomic states): filled in DOT, with a `current` class in Mermaid.
-        public var highlightedStates: Set<Int>
+        package var highlightedStates: Set<Int>
 
         /// Options with `direction` and `highlightedStates`; the defaults draw as without options.
-        public init(direction: Direction? = nil, highlightedStates: Set<Int> = []) {
+        package init(direction: Direction? = nil, highlightedStates: Set<Int> = []) {
             self.direction = direction
             self.highlightedStates = highlightedStates
         }
@@ -53,7 +53,7 @@ public enum Diagram {
     /// were written `from: "*"` or `from: { not: [...] }`, and gives the descriptions. Without it
     /// (or with another machine's), those transitions are drawn from every state they leave
     /// from, and there are no descriptions.
-    public static func render(
+    package static func render(
         _ machine: CompiledMachine, definition: MachineDefinition? = nil, format: Format, options: Options = Options()
     ) -> String {
         let graph = DiagramGraph(machine, definition: definition)
@@ -63,12 +63,17 @@ public enum Diagram {
         }
     }
 
-    /// `machine` as a Graphviz `digraph`; see ``render(_:definition:format:)``.
+    /// `machine` as a Graphviz `digraph`.
+    ///
+    /// `definition` is the definition the machine was compiled from (a load result's): it tells
+    /// which transitions were written `from: "*"` or `from: { not: [...] }`, and gives the
+    /// descriptions. Without it (or with another machine's), those transitions are drawn from
+    /// every state they leave from, and there are no descriptions.
     public static func dot(_ machine: CompiledMachine, definition: MachineDefinition? = nil) -> String {
         render(machine, definition: definition, format: .dot)
     }
 
-    /// `machine` as a Mermaid `stateDiagram-v2`; see ``render(_:definition:format:)``.
+    /// `machine` as a Mermaid `stateDiagram-v2`; `definition` as in ``dot(_:definition:)``.
     public static func mermaid(_ machine: CompiledMachine, definition: MachineDefinition? = nil) -> String {
         render(machine, definition: definition, format: .mermaid)
     }

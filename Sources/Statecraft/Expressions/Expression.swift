@@ -51,7 +51,7 @@ package indirect enum Expression: Hashable, Sendable {
     }
 
     /// The states that `in()` tests anywhere in the expression, in order.
-    public var testedStates: [String] {
+    package var testedStates: [String] {
         switch self {
         case .inState(let name, _): [name]
         case .literal, .variable, .argument: []

@@ -1,5 +1,10 @@
 /// JSON string quoting, shared by value descriptions, diagnostics and output writers.
-@_spi(Engine) public enum JSONText {
+///
+/// `@usableFromInline` with `@inlinable package` members, not `@_spi` public: smrun inlines
+/// this on its per-line path, and Swift 6.3 inlines a `package` member into another module
+/// only when its type is `@usableFromInline` (a plain `package` type cost 19% more
+/// instructions per script line, callgrind; see README, Source layout).
+@usableFromInline package enum JSONText {
     /// `s` as a JSON string literal, quotes included.
     package static func quoted(_ s: String) -> String {
         var out: [UInt8] = []
@@ -55,14 +60,14 @@
     /// Whether `byte` stands for itself inside a JSON string as Statecraft writes one: printable
     /// ASCII other than `"` and `\` (DEL and control characters are escaped).
     @inlinable
-    @_spi(Engine) public static func isPlain(_ byte: UInt8) -> Bool {
+    package static func isPlain(_ byte: UInt8) -> Bool {
         byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
     }
 
     /// Whether every byte of `bytes` is ``isPlain(_:)``, tested eight bytes at a time: the check
     /// that lets printers copy a string's bytes between quotes as they are.
     @inlinable
-    @_spi(Engine) public static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isPlain(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress, bytes.count >= 4 else { return bytes.allSatisfy(isPlain) }
         if bytes.count < 8 {
             // Two four-byte halves that overlap in the middle.

@@ -5,7 +5,12 @@
 /// bytes, or four, or three single bytes for a name shorter than four). For a name of at most
 /// sixteen bytes the key is the name, so a lookup is two loads, two multiplies that run side
 /// by side, and one compare; a longer name also hashes and compares its middle bytes.
-@_spi(Engine) public struct NameTable: Sendable {
+///
+/// `@usableFromInline` with `@inlinable package` members, not `@_spi` public: smrun inlines
+/// this on its per-line path, and Swift 6.3 inlines a `package` member into another module
+/// only when its type is `@usableFromInline` (a plain `package` type cost 19% more
+/// instructions per script line, callgrind; see README, Source layout).
+@usableFromInline package struct NameTable: Sendable {
     @usableFromInline
     struct Slot {
         @usableFromInline var head: UInt64
@@ -88,23 +93,23 @@
 
     /// A table of `names`, each with its tag (by default 0), which a lookup also returns: what
     /// the caller would otherwise look up by the id, read with the name.
-    @_spi(Engine) public init(_ names: [String], tags: [Int32] = []) {
+    package init(_ names: [String], tags: [Int32] = []) {
         storage = Storage(names, tags: tags)
     }
 
     /// The length in bytes of the longest name: a longer spelling names nothing.
     @inlinable
-    @_spi(Engine) public var longestName: Int { storage.longest }
+    package var longestName: Int { storage.longest }
 
     /// The id of the name spelt by `name`, or `nil`.
     @inlinable @inline(__always)
-    @_spi(Engine) public func id(of name: UnsafeRawBufferPointer) -> Int? {
+    package func id(of name: UnsafeRawBufferPointer) -> Int? {
         entry(of: name)?.id
     }
 
     /// The id and tag of the name spelt by `name`, or `nil`.
     @inlinable @inline(__always)
-    @_spi(Engine) public func entry(of name: UnsafeRawBufferPointer) -> (id: Int, tag: Int32)? {
+    package func entry(of name: UnsafeRawBufferPointer) -> (id: Int, tag: Int32)? {
         let storage = self.storage
         let key = Self.key(name)
         let count = name.count
@@ -124,7 +129,7 @@
     }
 
     /// The id of `name`, or `nil`.
-    @_spi(Engine) public func id(of name: String) -> Int? {
+    package func id(of name: String) -> Int? {
         var name = name
         return name.withUTF8 { id(of: UnsafeRawBufferPointer($0)) }
     }
@@ -143,7 +148,7 @@
     /// Two words that, with the length, spell a name of up to sixteen bytes: overlapping loads
     /// from both ends.
     @inlinable @inline(__always)
-    @_spi(Engine) public static func key(_ bytes: UnsafeRawBufferPointer) -> (head: UInt64, tail: UInt64) {
+    package static func key(_ bytes: UnsafeRawBufferPointer) -> (head: UInt64, tail: UInt64) {
         let count = bytes.count
         guard let base = bytes.baseAddress, count > 0 else { return (0, 0) }
         if count >= 8 {
@@ -197,7 +202,7 @@
     /// Whether the bytes between the first and the last eight are equal (for names longer than
     /// sixteen bytes, of equal length): up to 24 bytes one word, in line.
     @inlinable @inline(__always)
-    @_spi(Engine) public static func middleEqual(_ stored: UnsafePointer<UInt8>, _ name: UnsafeRawBufferPointer) -> Bool {
+    package static func middleEqual(_ stored: UnsafePointer<UInt8>, _ name: UnsafeRawBufferPointer) -> Bool {
         guard name.count <= 24 else { return longMiddleEqual(stored, name) }
         return UnsafeRawPointer(stored).loadUnaligned(fromByteOffset: 8, as: UInt64.self)
             == name.baseAddress!.loadUnaligned(fromByteOffset: 8, as: UInt64.self)

@@ -1,31 +1,31 @@
 /// A duration as machine files, scripts and `--wait` write it: a number (integer or decimal)
 /// and a unit, `ms`, `s`, `m` or `h` (`250ms`, `30s`, `1.5s`, `5m`, `1h`), from 0 up to 100
 /// years, with a resolution of one millisecond (docs/machine-files.md).
-public struct Delay: Hashable, Sendable, CustomStringConvertible {
+@usableFromInline package struct Delay: Hashable, Sendable, CustomStringConvertible {
     /// The duration in milliseconds.
-    public let milliseconds: Int
+    package let milliseconds: Int
     /// The duration as written (`30s`), for results and diagrams.
-    public let text: String
+    package let text: String
 
     /// The longest duration: 100 years of 365.25 days, in milliseconds.
-    public static let maximumMilliseconds = 3_155_760_000_000
+    package static let maximumMilliseconds = 3_155_760_000_000
 
     /// Why a text is not a duration, and at which character (from 0).
-    public struct ParseError: Error, Sendable, Equatable {
+    package struct ParseError: Error, Sendable, Equatable {
         /// What is wrong, as one clause (`a duration needs a unit: ms, s, m or h`).
-        public let message: String
+        package let message: String
         /// The offset, in characters, of the first character at fault.
-        public let offset: Int
+        package let offset: Int
     }
 
     /// A duration of `milliseconds`, written `text`.
-    public init(milliseconds: Int, text: String) {
+    package init(milliseconds: Int, text: String) {
         self.milliseconds = milliseconds
         self.text = text
     }
 
     /// `text`.
-    public var description: String { text }
+    @usableFromInline package var description: String { text }
 
     /// `milliseconds` written in the largest unit that writes it whole: `1h`, `5m`, `30s`,
     /// `1500ms`.
@@ -37,13 +37,13 @@ public struct Delay: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses `text` (surrounding blanks are not allowed; the caller trims).
-    public init(parsing text: String) throws(ParseError) {
+    package init(parsing text: String) throws(ParseError) {
         let bytes = Array(text.utf8)
         self.init(milliseconds: try Self.milliseconds(bytes), text: text)
     }
 
     /// Parses UTF-8 bytes, as ``init(parsing:)``, to milliseconds.
-    public static func milliseconds(_ bytes: some Collection<UInt8>) throws(ParseError) -> Int {
+    package static func milliseconds(_ bytes: some Collection<UInt8>) throws(ParseError) -> Int {
         let bytes = Array(bytes)
         let example = "write a number and a unit, as 250ms, 30s, 1.5s, 5m or 1h"
         guard !bytes.isEmpty else { throw ParseError(message: "a duration is empty; \(example)", offset: 0) }

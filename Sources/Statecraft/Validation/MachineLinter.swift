@@ -5,9 +5,9 @@
 ///
 /// Transitions are read by index, field by field: iterating `machine.transitions` would copy
 /// each one, retaining and releasing all its arrays.
-public enum MachineLinter {
+package enum MachineLinter {
     /// Warnings for `machine`, compiled from `definition`, in file order.
-    public static func lint(_ machine: CompiledMachine, definition: MachineDefinition) -> [Diagnostic] {
+    package static func lint(_ machine: CompiledMachine, definition: MachineDefinition) -> [Diagnostic] {
         var warnings: [Diagnostic] = []
         if let chart = machine.chart {
             warnings += chartReachability(machine, chart, definition)

@@ -1,15 +1,15 @@
-@_spi(Engine) import Statecraft
+import Statecraft
 
 /// Writes a definition as an SCXML document (docs/scxml.md): what `smrun export --format scxml`
 /// prints. Each transition is written in every state it leaves from (`*` and `not` expanded
 /// over the top-level states, in file order, so that each state tries its transitions in the
 /// same order), effects as `<sc:effect name="...">` around their bodies, and what SCXML cannot
 /// say in Statecraft's namespace (typed inputs, refusals, descriptions, on_unhandled).
-public enum SCXMLWriter {
+package enum SCXMLWriter {
     /// Why a definition cannot be written as SCXML.
-    public struct Problem: Error, Sendable, CustomStringConvertible {
+    package struct Problem: Error, Sendable, CustomStringConvertible {
         /// What cannot be said.
-        public var description: String
+        package var description: String
     }
 
     /// The definition as SCXML text.
@@ -17,7 +17,7 @@ public enum SCXMLWriter {
     /// - Throws: ``Problem`` for a transition on an input `NAME` while the machine has inputs
     ///   `NAME.more` (SCXML's descriptor `NAME` would take those too), and for an `after`
     ///   transition (SCXML has no delayed transitions).
-    public static func text(of definition: MachineDefinition) throws -> String {
+    package static func text(of definition: MachineDefinition) throws -> String {
         let inputNames = definition.inputs.map { $0.map(\.name.name) } ?? definition.transitions.map(\.input.name)
         let extended = Set(inputNames.flatMap { name in
             name.indices.filter { name[$0] == "." }.map { String(name[..<$0]) }

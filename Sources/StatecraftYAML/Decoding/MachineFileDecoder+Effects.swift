@@ -17,10 +17,10 @@ extension MachineFileDecoder {
     /// A body: a list of steps, or one step written as a mapping; nothing for an empty value.
     private mutating func steps(_ node: Int, of owner: String) -> [Step] {
         var steps: [Step] = []
-        var open: EffectDefinition.Conditional?
+        var openIf: EffectDefinition.Conditional?
         switch document[node].kind {
         case .mapping:
-            step(node, of: owner, into: &steps, open: &open)
+            step(node, of: owner, into: &steps, openIf: &openIf)
         case .sequence:
             for item in document.items(node) {
                 guard document[item].kind == .mapping else {
@@ -29,7 +29,7 @@ extension MachineFileDecoder {
                         document[item].position)
                     continue
                 }
-                step(item, of: owner, into: &steps, open: &open)
+                step(item, of: owner, into: &steps, openIf: &openIf)
             }
         default:
             if !document.isNull(node) {
@@ -38,13 +38,13 @@ extension MachineFileDecoder {
                     document[node].position)
             }
         }
-        if let open { steps.append(.conditional(open)) }
+        if let openIf { steps.append(.conditional(openIf)) }
         return steps
     }
 
-    /// One step mapping, appended to `steps`; `open` is an `if` that an `elif` or `else` step may
+    /// One step mapping, appended to `steps`; `openIf` is an `if` that an `elif` or `else` step may
     /// still continue (appended once something else follows).
-    private mutating func step(_ map: Int, of owner: String, into steps: inout [Step], open: inout EffectDefinition.Conditional?) {
+    private mutating func step(_ map: Int, of owner: String, into steps: inout [Step], openIf: inout EffectDefinition.Conditional?) {
         checkKeys(map, allowed: MachineFileKeys.effectStep, in: "a step of \(owner)")
         // The step's kind is the first of these keys it has; `send` may go with `set`, and `else`
         // with `if` or `elif`: any other key of these in the same mapping is an error.
@@ -75,9 +75,9 @@ extension MachineFileDecoder {
             }
             return
         }
-        if kind != "elif" && kind != "else", let conditional = open {
+        if kind != "elif" && kind != "else", let conditional = openIf {
             steps.append(.conditional(conditional))
-            open = nil
+            openIf = nil
         }
         switch kind {
         case "set", "send", "cancel", "cancel_expr":
@@ -94,30 +94,30 @@ extension MachineFileDecoder {
             if let loop = forEach(entry.value, of: owner) { steps.append(.forEach(loop)) }
         case "else":
             let otherwise = self.steps(entry.value, of: owner)
-            guard var conditional = open else {
+            guard var conditional = openIf else {
                 error(.invalidValue, "'else' without an 'if' step before it", document[entry.key].position)
                 return
             }
             conditional.otherwise = otherwise
             steps.append(.conditional(conditional))
-            open = nil
+            openIf = nil
         default:  // "if", "elif"
             let condition = expression(entry.value, "the condition of '\(kind)'")
             let body = doEntry.map { self.steps($0.value, of: owner) } ?? []
             let otherwise = document.entry(map, "else").map { self.steps($0.value, of: owner) }
-            if kind == "elif" && open == nil {
+            if kind == "elif" && openIf == nil {
                 error(.invalidValue, "'elif' without an 'if' step before it", document[entry.key].position)
                 return
             }
             guard let condition else { return }
-            var conditional = open ?? EffectDefinition.Conditional([])
+            var conditional = openIf ?? EffectDefinition.Conditional([])
             conditional.branches.append(.init(condition, body))
             if let otherwise {
                 conditional.otherwise = otherwise
                 steps.append(.conditional(conditional))
-                open = nil
+                openIf = nil
             } else {
-                open = conditional
+                openIf = conditional
             }
         }
     }

@@ -1,12 +1,12 @@
-@_spi(Engine) import Statecraft
+import Statecraft
 
 /// Writes a definition as a machine file (docs/machine-files.md): what `smrun export --format
 /// yaml` prints. A name, text or expression is written plain when YAML reads it back as the same
 /// text, else as a JSON string (YAML's double-quoted scalar); transitions take the mapping form.
 /// Loading the text gives a machine that behaves as the definition does.
-public enum MachineFileWriter {
+package enum MachineFileWriter {
     /// The definition as machine-file text.
-    public static func text(of definition: MachineDefinition) -> String {
+    package static func text(of definition: MachineDefinition) -> String {
         var out = "machine: \(quoted(definition.name))\n"
         if let description = definition.description { out += "description: \(quoted(description))\n" }
         out += "initial: \(list([definition.initial] + definition.otherInitialStates))\n"

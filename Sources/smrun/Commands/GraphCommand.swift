@@ -1,5 +1,5 @@
 import ArgumentParser
-@_spi(Engine) import Statecraft
+import Statecraft
 import StatecraftYAML
 
 /// `smrun graph MACHINE.yaml`: prints the machine as a Graphviz DOT or Mermaid state diagram.

@@ -1,4 +1,4 @@
-@_spi(Engine) import SmrunCore
+import SmrunCore
 import Statecraft
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-@_spi(Engine) import Statecraft
+import Statecraft
 import StatecraftYAML
 
 /// `smrun test --coverage`: per machine, the states entered, transitions taken and effects

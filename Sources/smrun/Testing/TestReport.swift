@@ -1,4 +1,4 @@
-@_spi(Engine) import Statecraft
+import Statecraft
 import StatecraftYAML
 
 /// `smrun test`'s results in its three formats (docs/testing-machines.md).

@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(Engine) @testable import Statecraft
+@testable import Statecraft
 
 struct JSONTextTests {
     /// The word-at-a-time check agrees with the byte-by-byte definition for every byte value,

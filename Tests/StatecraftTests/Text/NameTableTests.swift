@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(Engine) @testable import Statecraft
+@testable import Statecraft
 
 struct NameTableTests {
     @Test func findsEveryNameByItsBytesAndNothingElse() {
