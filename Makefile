@@ -4,7 +4,7 @@ PREFIX ?= /usr/local
 # smrun's release build links the Swift runtime statically and libyaml dynamically; libxml2
 # (for SCXML) and libedit (for `smrun repl`) are loaded with dlopen when first needed, as
 # Debian's ICU, lzma and zlib, which libxml2 needs, cannot be linked into a static executable.
-# README.md says what the binary needs at run time. It has a scratch path of its own, as its
+# docs/development.md says what the binary needs at run time. It has a scratch path of its own, as its
 # flags differ from the other builds'.
 RELEASE_SCRATCH = .build/static
 SMRUN = $(RELEASE_SCRATCH)/release/smrun

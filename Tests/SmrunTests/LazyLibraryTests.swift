@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// smrun loads libxml2 only to read SCXML and libedit only for `smrun repl` at a terminal
-/// (README, what the binary needs at run time): neither is linked, so a run that needs neither
+/// (docs/development.md, what the binary needs at run time): neither is linked, so a run that needs neither
 /// starts without them, and one that needs a missing library says which, and why.
 @Suite struct LazyLibraryTests {
     static let env = ExternalTool(name: "env", install: "apt-get install coreutils")
