@@ -4,7 +4,7 @@ import Statecraft
 /// elements stream by, no tree kept) ->
 /// compiled machine, collecting every diagnostic on the way, as `YAMLFile` does for YAML.
 /// The bounds of machine files (``LoadLimits``) apply: file size, nesting depth, node count and
-/// table cells. `try FileMachine(loaded)` runs what it loads.
+/// table cells. `try StateMachine(loaded)` runs what it loads.
 public enum SCXMLFile {
     /// Loads an SCXML document's text. `defaultName` names the machine when `<scxml>` has no `name`.
     /// The text is freed once decoded, before the machine is compiled, when the caller hands it

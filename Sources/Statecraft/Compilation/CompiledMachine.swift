@@ -1,7 +1,7 @@
 /// A checked machine in its runnable form: names interned to dense ids, transitions in a
 /// `state x input` dispatch table, expressions type-checked and resolved.
 ///
-/// Loading a machine file gives one (``FileMachine`` runs it). Its public part names what the
+/// Loading a machine file gives one (``StateMachine`` runs it). Its public part names what the
 /// machine has; the table, ids and the rest are the engine's (package-internal).
 public struct CompiledMachine: Sendable {
     /// The machine's name (a file's `machine` key, or its base name).

@@ -7,7 +7,7 @@ package struct InputDeclaration: Sendable {
     /// What the input means, for readers.
     package var description: String?
     /// An internal input may be sent only by the machine's effects: sent from outside (a
-    /// script, `--send`, ``FileMachine/send(_:_:)``) it is an `unknown-input` rejection.
+    /// script, `--send`, ``StateMachine/send(_:_:)``) it is an `unknown-input` rejection.
     package var isInternal: Bool
     /// Where the argument type was written, for diagnostics.
     package var argumentTypePosition: SourcePosition

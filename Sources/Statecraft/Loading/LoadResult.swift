@@ -1,6 +1,6 @@
 /// What loading a machine file produced, in either format (`YAMLFile.load` in StatecraftYAML,
 /// `SCXMLFile.load` in StatecraftSCXML): the definition, the compiled machine when there were no
-/// errors, and every diagnostic. `try FileMachine(loaded)` runs it, or throws ``LoadError``.
+/// errors, and every diagnostic. `try StateMachine(loaded)` runs it, or throws ``LoadError``.
 public struct LoadResult: Sendable {
     /// The definition, when the file could be read and decoded.
     public var definition: MachineDefinition?

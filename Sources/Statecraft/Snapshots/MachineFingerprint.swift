@@ -13,15 +13,15 @@
 /// machine, its inputs, states and transitions), source positions, and the order in which states, inputs, variables and effects are declared (they
 /// are written sorted by name; only transition order, which decides selection, is kept).
 /// Expressions count as written, so reformatting a guard changes the fingerprint.
-public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
+package struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
     /// `sha256:` and 64 hexadecimal digits.
-    public let text: String
+    package let text: String
 
     /// The version of the canonical form; part of what is hashed.
     static let scheme = "statecraft-machine-fingerprint-1"
 
     /// The fingerprint of `machine` (walks the whole machine).
-    public init(_ machine: CompiledMachine) {
+    package init(_ machine: CompiledMachine) {
         self.init(canonicalForm: Self.canonicalForm(of: machine))
     }
 
@@ -38,7 +38,7 @@ public struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The ``text``.
-    public var description: String { text }
+    package var description: String { text }
 
     /// The bytes hashed: one record per line, every string length-prefixed (`5:hello`) so that
     /// no name or expression text can be mistaken for a separator.
@@ -163,7 +163,7 @@ extension MachineFingerprint {
 
 extension CompiledMachine {
     /// The machine's ``MachineFingerprint``; computing it walks the whole definition, so keep it.
-    public var fingerprint: MachineFingerprint { MachineFingerprint(self) }
+    package var fingerprint: MachineFingerprint { MachineFingerprint(self) }
 }
 
 private struct CanonicalWriter {

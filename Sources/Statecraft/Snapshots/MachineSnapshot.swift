@@ -3,39 +3,40 @@
 ///
 /// A snapshot is bound to one machine definition by its ``MachineFingerprint``: it resumes
 /// only a machine whose definition hashes the same.
-public struct MachineSnapshot: Hashable, Sendable {
+@usableFromInline
+package struct MachineSnapshot: Hashable, Sendable {
     /// The JSON document's `"format"`.
-    public static let formatName = "statecraft-snapshot"
+    package static let formatName = "statecraft-snapshot"
     /// The version of the JSON document this library writes and reads.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
     /// The name of the machine that saved it (for messages; the fingerprint decides).
-    public var machineName: String
+    package var machineName: String
     /// The fingerprint of the machine that saved it.
-    public var fingerprint: MachineFingerprint
+    package var fingerprint: MachineFingerprint
     /// The current state's id.
-    public var state: Int
+    package var state: Int
     /// Context values by slot, each of its variable's type.
-    public var context: [Value]
+    package var context: [Value]
     /// For a statechart: the active atomic states in document order (``state`` is the first);
     /// empty for a flat machine.
-    public var configuration: [Int]
+    package var configuration: [Int]
     /// For a statechart: what each history state recorded, by the history state's id; a history
     /// whose parent was never left has no entry.
-    public var histories: [Int: [Int]]
+    package var histories: [Int: [Int]]
     /// The clock that ``time`` and the timers' due times are on.
-    public var clock: Clock
+    package var clock: Clock
     /// The virtual clock's time when the snapshot was taken, in milliseconds (not saved for the
     /// real clock, whose time is the wall clock's).
-    public var time: Int
+    package var time: Int
     /// The pending timers, in the order they would fire (ties on the due time in the order
     /// they were started).
-    public var timers: [SnapshotTimer]
+    package var timers: [SnapshotTimer]
 
     /// A snapshot of `state` and `context` for the machine with this name and fingerprint, for
     /// a statechart its configuration and history records, and for a machine with timers its
     /// clock and pending timers.
-    public init(
+    package init(
         machineName: String, fingerprint: MachineFingerprint, state: Int, context: [Value], configuration: [Int] = [],
         histories: [Int: [Int]] = [:], clock: Clock = .virtual, time: Int = 0, timers: [SnapshotTimer] = []
     ) {

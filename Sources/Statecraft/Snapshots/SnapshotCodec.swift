@@ -25,11 +25,11 @@
 /// must hold exactly the machine's variables, each a value of the variable's type.
 ///
 /// Computing the fingerprint walks the whole machine: make one codec per machine and keep it.
-public struct SnapshotCodec: Sendable {
+package struct SnapshotCodec: Sendable {
     /// The machine it reads and writes snapshots for.
-    public let machine: CompiledMachine
+    package let machine: CompiledMachine
     /// The machine's fingerprint, computed once.
-    public let fingerprint: MachineFingerprint
+    package let fingerprint: MachineFingerprint
     /// Whether `"state"` is a configuration (an array): the machine is a statechart with nested
     /// states. A statechart without nesting is always in one state, saved as a name.
     let savesConfiguration: Bool
@@ -37,7 +37,7 @@ public struct SnapshotCodec: Sendable {
     let savesHistory: Bool
 
     /// A codec for `machine`; computes its fingerprint.
-    public init(_ machine: CompiledMachine) {
+    package init(_ machine: CompiledMachine) {
         self.init(machine, fingerprint: MachineFingerprint(machine))
     }
 
@@ -71,7 +71,7 @@ public struct SnapshotCodec: Sendable {
 
     /// The JSON document for `snapshot`, ending with a newline. A machine with timers also
     /// saves the clock and the pending timers.
-    public func encode(_ snapshot: MachineSnapshot) -> [UInt8] {
+    package func encode(_ snapshot: MachineSnapshot) -> [UInt8] {
         let configuration = snapshot.configuration.isEmpty ? [snapshot.state] : snapshot.configuration
         let context = snapshot.context
         precondition(
@@ -166,7 +166,7 @@ public struct SnapshotCodec: Sendable {
     }
 
     /// Reads a snapshot document and checks it against the machine.
-    public func decode(_ bytes: [UInt8]) throws(SnapshotError) -> MachineSnapshot {
+    package func decode(_ bytes: [UInt8]) throws(SnapshotError) -> MachineSnapshot {
         try check(SavedSnapshot.read(bytes))
     }
 

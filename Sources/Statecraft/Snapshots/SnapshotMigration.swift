@@ -1,40 +1,40 @@
 /// What carrying a snapshot over to an edited definition of its machine keeps and drops
 /// (``SnapshotCodec/migrate(_:)``, `smrun --state FILE --migrate`).
-public struct SnapshotMigration: Sendable {
+package struct SnapshotMigration: Sendable {
     /// A saved context value that did not carry over, and why.
-    public struct Dropped: Hashable, Sendable {
+    package struct Dropped: Hashable, Sendable {
         /// The variable's name.
-        public let variable: String
+        package let variable: String
         /// Why: it is no longer a variable of the machine, or its value is not of the type the
         /// variable has now.
-        public let reason: String
+        package let reason: String
     }
 
     /// The snapshot to resume from: the saved state, the saved values that still fit, and the
     /// initial value of every other variable.
-    public let snapshot: MachineSnapshot
+    package let snapshot: MachineSnapshot
     /// The variables whose saved value was kept, in the machine's order.
-    public let kept: [String]
+    package let kept: [String]
     /// The saved values that were dropped, in the file's order.
-    public let dropped: [Dropped]
+    package let dropped: [Dropped]
     /// The machine's variables that start at their initial value, having no saved value that
     /// fits, in the machine's order.
-    public let initialized: [String]
+    package let initialized: [String]
     /// A statechart's history states whose saved record no longer fits the machine, forgotten
     /// (as if their parent had never been left), in the file's order.
-    public let forgottenHistories: [String]
+    package let forgottenHistories: [String]
     /// Whether the snapshot was already one of this very definition (nothing was migrated).
-    public let wasCurrent: Bool
+    package let wasCurrent: Bool
     /// A saved pending timer that did not carry over, and why.
-    public struct DroppedTimer: Hashable, Sendable {
+    package struct DroppedTimer: Hashable, Sendable {
         /// The timer in words: `after 30s of red`, `cross (sent by requestCrossing, timer crossing)`.
-        public let timer: String
+        package let timer: String
         /// Why: it names an `after` transition, input, effect or send id the machine no longer
         /// has, or its argument no longer fits its input.
-        public let reason: String
+        package let reason: String
     }
     /// The saved pending timers that were dropped, in the file's order (the others are kept).
-    public let droppedTimers: [DroppedTimer]
+    package let droppedTimers: [DroppedTimer]
 }
 
 extension SnapshotCodec {
@@ -50,7 +50,7 @@ extension SnapshotCodec {
     ///   it belongs to a machine of another name (``SnapshotError/Kind/differentMachine``), or
     ///   when its state (or configuration) is no longer one of the machine's
     ///   (``SnapshotError/Kind/unknownState``, naming it).
-    public func migrate(_ bytes: [UInt8]) throws(SnapshotError) -> SnapshotMigration {
+    package func migrate(_ bytes: [UInt8]) throws(SnapshotError) -> SnapshotMigration {
         let saved = try SavedSnapshot.read(bytes)
         if saved.fingerprint == fingerprint.text, let current = try? check(saved) {
             return SnapshotMigration(

@@ -1,25 +1,25 @@
 /// A timer that was pending when a snapshot was taken: when it falls due and what it fires, so
 /// that a resumed run fires it as the run that saved it would have (docs/snapshots.md).
-public struct SnapshotTimer: Hashable, Sendable {
+package struct SnapshotTimer: Hashable, Sendable {
     /// When it is due, in milliseconds on the machine's clock (``MachineSnapshot/clock``).
-    public var due: Int
+    package var due: Int
     /// For an `after` timer, the id of the state it belongs to (its transition's source); -1 for
     /// a delayed send.
-    public var state: Int
+    package var state: Int
     /// The input processed when it fires: an `after` transition's internal input, or the input
     /// a delayed send sends.
-    public var input: Int
+    package var input: Int
     /// A delayed send's argument (`.null` for an `after` timer and an input without one).
-    public var argument: Value
+    package var argument: Value
     /// The effect whose delayed send scheduled it; -1 for an `after` timer.
-    public var sentBy: Int
+    package var sentBy: Int
     /// A delayed send's id (an index into the machine's send ids, in order of first mention),
     /// or -1.
-    public var timer: Int
+    package var timer: Int
 
     /// A timer due at `due` that fires `input`, scheduled by the `after` transitions of `state`
     /// (`sentBy` -1) or by effect `sentBy`'s delayed send (`state` -1).
-    public init(due: Int, state: Int, input: Int, argument: Value = .null, sentBy: Int, timer: Int = -1) {
+    package init(due: Int, state: Int, input: Int, argument: Value = .null, sentBy: Int, timer: Int = -1) {
         self.due = due
         self.state = state
         self.input = input
@@ -29,7 +29,7 @@ public struct SnapshotTimer: Hashable, Sendable {
     }
 
     /// Whether it is an `after` transition's timer (else a delayed send).
-    public var isAfter: Bool { state >= 0 }
+    package var isAfter: Bool { state >= 0 }
 
     init(_ pending: TimerQueue.Timer) {
         self.init(
@@ -46,7 +46,7 @@ public struct SnapshotTimer: Hashable, Sendable {
 
 extension MachineSnapshot {
     /// Which clock a snapshot's times are on.
-    public enum Clock: String, Hashable, Sendable {
+    package enum Clock: String, Hashable, Sendable {
         /// A virtual clock, in milliseconds since the machine started; it stands still while no
         /// run is going.
         case virtual

@@ -4,7 +4,7 @@
 /// anywhere are the same input, so they need not be shared singletons (Jester's `BaseInput`
 /// made a fresh UUID per instance). Making an input interns its name and argument type for the
 /// life of the process, as selectors are; make inputs from declarations, not from unbounded
-/// run-time data (a ``FileMachine`` takes names as strings for that).
+/// run-time data (a ``StateMachine`` takes names as strings for that).
 ///
 /// ```swift
 /// enum Inputs {
@@ -54,7 +54,7 @@ public struct SentInput: Sendable, CustomStringConvertible {
     enum Identity: Sendable {
         /// A typed machine's input.
         case interned(InputKey)
-        /// A name sent to a ``FileMachine`` (known to it or not, and with any argument), compared
+        /// A name sent to a ``StateMachine`` (known to it or not, and with any argument), compared
         /// by its text, so that names sent at run time are not interned.
         case named(String, argumentType: ObjectIdentifier)
     }

@@ -10,7 +10,7 @@
 /// clock.advance(by: .seconds(1))      // green: the timer fired inside advance(by:)
 /// ```
 ///
-/// Machines (``TypedStateMachine``, ``FileMachine``) given a manual clock fire their timers
+/// Machines (``TypedStateMachine``, ``StateMachine``) given a manual clock fire their timers
 /// inside ``advance(by:)``, on the caller's thread, before it returns: every timer due by the
 /// new time fires in time order, the clock standing at each one's due time while it fires, ties
 /// in the order the timers were started, machines' ties in the order the machines were made.

@@ -1,7 +1,7 @@
 import Statecraft
 
 /// Loads YAML machine files: bytes -> YAML nodes -> definition -> compiled machine, collecting
-/// every diagnostic on the way, as `SCXMLFile` does for SCXML documents. `try FileMachine(loaded)`
+/// every diagnostic on the way, as `SCXMLFile` does for SCXML documents. `try StateMachine(loaded)`
 /// runs what it loads.
 public enum YAMLFile {
     /// Loads machine-file text. `defaultName` names the machine when the file has no `machine` key.

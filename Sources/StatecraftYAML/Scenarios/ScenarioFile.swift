@@ -27,6 +27,14 @@ public enum ScenarioFile {
             compiled = machine
         } else {
             let machinePath = ScenarioFileLoader.machinePath(of: file, scenarioPath: path)
+            if machinePath.hasSuffix(".scxml") {
+                throw LoadError(diagnostics: [
+                    .error(
+                        .invalidValue,
+                        "machine '\(machinePath)' is an SCXML document: load it with SCXMLFile.load(path:) and pass it as `machine`",
+                        at: file.machinePathPosition)
+                ])
+            }
             let named = YAMLFile.load(path: machinePath, limits: limits)
             guard let machine = named.machine else { throw LoadError(diagnostics: named.diagnostics) }
             compiled = machine

@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func theFileMachineShowsTheValues() throws {
-        let machine = try FileMachine(try compile(Self.car))
+        let machine = try StateMachine(try compile(Self.car))
         #expect(
             machine.send("drive", .string("sport")).error?.message
                 == #"every guard of 'drive' from 'picking' is false: 'passengers > 0' (passengers = 0); 'arg == mode && passengers >= 0 && mode != "x"' (arg = "sport", mode = "eco", passengers = 0)"#)

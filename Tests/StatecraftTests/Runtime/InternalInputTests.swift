@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func theSwiftAPIRefusesThemFromOutside() throws {
-        let machine = try FileMachine(try compile(Self.job))
+        let machine = try StateMachine(try compile(Self.job))
         let result = machine.send("finished")
         #expect(result.error?.kind == .unknownInput)
         #expect(result.error?.message == "input 'finished' is internal: only effects may send it")
@@ -47,7 +47,7 @@ import Testing
                 TransitionDefinition("start", from: .states(["idle"]), to: "running", effects: ["work"]),
                 TransitionDefinition("finished", from: .states(["running"]), to: "done"),
             ])
-        let machine = try FileMachine(try compile(definition), effects: ["work": { call in call.machine.send("finished") }])
+        let machine = try StateMachine(try compile(definition), effects: ["work": { call in call.machine.send("finished") }])
         #expect(machine.send("start").isSuccess)
         #expect(machine.state == "done")
     }

@@ -79,7 +79,7 @@ import Testing
 
     @Test func theSwiftAPIReportsARefusalAsItsOwnKind() throws {
         let machine = try compile(Self.review)
-        let fileMachine = try FileMachine(machine)
+        let fileMachine = try StateMachine(machine)
         let result = fileMachine.send("approve", .string("ann"))
         #expect(result.error?.kind == .refused)
         #expect(result.error?.message == "self-approval is not allowed")

@@ -151,7 +151,7 @@ struct StreamedTransitionsTests {
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         #expect(rows(result) == ["go:a->b@1:15", "stop:b->a@1:28", "go:b->c@1:45"])
         let compiled = try #require(result.machine)
-        let machine = try FileMachine(compiled)
+        let machine = try StateMachine(compiled)
         for input in ["go", "stop", "go", "go"] { _ = machine.send(input) }
         #expect(machine.state == "c")
     }

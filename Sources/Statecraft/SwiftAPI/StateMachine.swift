@@ -13,7 +13,7 @@
 /// `send:` bodies (run to completion).
 ///
 /// ```swift
-/// let launcher = try FileMachine(YAMLFile.load(path: "machines/app-launcher.yaml"), effects: [
+/// let launcher = try StateMachine(YAMLFile.load(path: "machines/app-launcher.yaml"), effects: [
 ///     "logIn": { call in showLoggedInExperience() },
 /// ])
 /// launcher.send("initialize")
@@ -21,7 +21,7 @@
 ///
 /// A machine saves itself with ``snapshot()`` in the document `smrun --state` writes, and a new
 /// one resumes from it with ``init(_:restoring:stepLimit:clock:effects:)``.
-public final class FileMachine: @unchecked Sendable {
+public final class StateMachine: @unchecked Sendable {
     /// A binding to an effect name that the machine does not have.
     public struct BindingError: Error, Sendable, CustomStringConvertible {
         /// The name bound.
@@ -311,7 +311,7 @@ public final class FileMachine: @unchecked Sendable {
     /// Publishes the runner's results and runs the bound closures.
     private struct Host<Runner: MachineRunner>: ResultSink {
         static var queuesInputs: Bool { true }
-        unowned let machine: FileMachine
+        unowned let machine: StateMachine
         /// The external input, or nil at start and for timers.
         let external: SentInput?
         /// The external input's argument as the runner took it.
@@ -370,7 +370,7 @@ public final class FileMachine: @unchecked Sendable {
                 case .eventless: "(eventless)"
                 default: result.input >= 0 ? compiled.inputNames[result.input] : "?"
                 }
-            return FileMachine.sent(name, runner.queuedArgument(of: result), queued: result.trigger != .external && result.trigger != .start)
+            return StateMachine.sent(name, runner.queuedArgument(of: result), queued: result.trigger != .external && result.trigger != .start)
         }
     }
 }
@@ -389,12 +389,12 @@ public struct EffectCall: Sendable {
     /// The context after the step's effect bodies.
     public let context: [String: Value]
     /// The machine, to read or send to (sends are queued).
-    public let machine: FileMachine
+    public let machine: StateMachine
 }
 
 // MARK: - Clock
 
-extension FileMachine: ClockDrivenMachine {
+extension StateMachine: ClockDrivenMachine {
     func nextTimerDue() -> Int? {
         observers.lock.withLock { observers.lock.depth > 1 ? nil : runner.nextTimerDue() }
     }

@@ -6,7 +6,7 @@ import Testing
 
 /// Machines loaded from files, run from Swift with the typed machines' observation API, their
 /// effect names bound to closures.
-struct FileMachineTests {
+struct StateMachineTests {
     static let machines = URLPath.packageRoot + "/machines/"
 
     /// Effect calls as `effect from->to (input)`.
@@ -24,7 +24,7 @@ struct FileMachineTests {
         let calls = Calls()
         let record: @Sendable (EffectCall) -> Void = { calls.record($0) }
         let loggedInWith = Mutex<[String: Value]>([:])
-        let launcher = try FileMachine(
+        let launcher = try StateMachine(
             YAMLFile.load(path: Self.machines + "app-launcher.yaml"),
             effects: [
                 "logIn": { call in
@@ -71,7 +71,7 @@ struct FileMachineTests {
 
     @Test(.timeLimit(.minutes(1)))
     func itsStatesStreamStartsWithTheCurrentState() async throws {
-        let car = try FileMachine(YAMLFile.load(path: Self.machines + "self-driving-car.yaml"))
+        let car = try StateMachine(YAMLFile.load(path: Self.machines + "self-driving-car.yaml"))
         car.send("startEngine")
         let states = car.states
         car.send("pickUpPassengers")
@@ -81,7 +81,7 @@ struct FileMachineTests {
     }
 
     @Test func logStepsReachTheLogHandler() throws {
-        let machine = try FileMachine(YAMLFile.load(path: URLPath.packageRoot + "/Tests/SmrunTests/Fixtures/effect-steps.yaml"))
+        let machine = try StateMachine(YAMLFile.load(path: URLPath.packageRoot + "/Tests/SmrunTests/Fixtures/effect-steps.yaml"))
         let lines = Mutex<[String]>([])
         machine.logHandler = { entry in lines.withLock { $0.append("\(entry.effect): \(entry)") } }
         machine.send("measure", .int(7))
@@ -91,7 +91,7 @@ struct FileMachineTests {
     }
 
     @Test func resultsReportArgumentsAsSwiftValuesOfTheirInputs() throws {
-        let car = try FileMachine(YAMLFile.load(path: Self.machines + "self-driving-car.yaml"))
+        let car = try StateMachine(YAMLFile.load(path: Self.machines + "self-driving-car.yaml"))
         #expect(car.send("startEngine").input.is(Input("startEngine")))
         car.send("pickUpPassengers")
         let entered = car.send("passengersHaveEntered", .int(4))
@@ -100,7 +100,7 @@ struct FileMachineTests {
     }
 
     @Test func badInputsAreFailuresWithTheEnginesMessages() throws {
-        let car = try FileMachine(YAMLFile.load(path: Self.machines + "self-driving-car.yaml"))
+        let car = try StateMachine(YAMLFile.load(path: Self.machines + "self-driving-car.yaml"))
         let unknown = car.send("strtEngine")
         #expect(unknown.error?.kind == .unknownInput)
         #expect(unknown.error?.message == "unknown input 'strtEngine' (did you mean 'startEngine'?)")
@@ -113,7 +113,7 @@ struct FileMachineTests {
     }
 
     @Test func anIntIsAcceptedForADouble() throws {
-        let scale = try FileMachine(
+        let scale = try StateMachine(
             YAMLFile.load(bytes: Array("""
                 initial: idle
                 context: { weight: 0.0 }
@@ -130,7 +130,7 @@ struct FileMachineTests {
     @Test func boundClosuresRunAtStartAndQueueWhatTheySend() throws {
         let calls = Calls()
         let returned = Mutex<StateTransitionError<String>.Kind?>(nil)
-        let machine = try FileMachine(
+        let machine = try StateMachine(
             YAMLFile.load(bytes: Array("""
                 initial: a
                 states:
@@ -166,16 +166,16 @@ struct FileMachineTests {
 
     @Test func bindingAnEffectTheMachineLacksIsAnError() {
         #expect {
-            try FileMachine(YAMLFile.load(path: Self.machines + "app-launcher.yaml"), effects: ["logout": { _ in }])
+            try StateMachine(YAMLFile.load(path: Self.machines + "app-launcher.yaml"), effects: ["logout": { _ in }])
         } throws: { error in
-            (error as? FileMachine.BindingError)?.description
+            (error as? StateMachine.BindingError)?.description
                 == "machine 'app-launcher' has no effect 'logout' (did you mean 'logOut'?)"
         }
     }
 
     @Test func anInvalidFileIsAnErrorWithItsDiagnostics() {
         #expect {
-            try FileMachine(YAMLFile.load(bytes: Array("initial: a\nstates: [a]\ntransitions:\n  - go | a => b\n".utf8), defaultName: "machine"))
+            try StateMachine(YAMLFile.load(bytes: Array("initial: a\nstates: [a]\ntransitions:\n  - go | a => b\n".utf8), defaultName: "machine"))
         } throws: { error in
             (error as? LoadError)?.description == "4:15: transition refers to undefined state 'b'"
         }
@@ -183,7 +183,7 @@ struct FileMachineTests {
 
     @Test func aFileThatCannotBeReadIsAnErrorWithoutAPosition() {
         #expect {
-            try FileMachine(YAMLFile.load(path: "/nonexistent/machine.yaml"))
+            try StateMachine(YAMLFile.load(path: "/nonexistent/machine.yaml"))
         } throws: { error in
             (error as? LoadError)?.description == "cannot open: No such file or directory"
         }

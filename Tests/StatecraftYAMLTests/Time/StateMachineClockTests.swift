@@ -4,14 +4,14 @@ import TestSupport
 import Testing
 
 /// Machine files with timers run from Swift: `after:` transitions and delayed sends fire on the
-/// clock given to the ``FileMachine``, a ``ManualClock`` here (deterministic), a real one in the
+/// clock given to the ``StateMachine``, a ``ManualClock`` here (deterministic), a real one in the
 /// end-to-end test.
-struct FileMachineClockTests {
+struct StateMachineClockTests {
     static let machines = URLPath.packageRoot + "/machines/"
 
     /// Every result `machine` publishes from now on, as `input: from -> to` (queued ones
     /// indented), each timer's with its delay.
-    static func record(_ machine: FileMachine) -> (Log<String>, Observation) {
+    static func record(_ machine: StateMachine) -> (Log<String>, Observation) {
         let log = Log<String>()
         let observation = machine.observeResults { result in
             let input = result.input
@@ -27,7 +27,7 @@ struct FileMachineClockTests {
 
     @Test func theTimedTrafficLightTurnsAsAManualClockAdvances() throws {
         let clock = ManualClock()
-        let light = try FileMachine(YAMLFile.load(path: Self.machines + "timed-traffic-light.yaml"), clock: clock)
+        let light = try StateMachine(YAMLFile.load(path: Self.machines + "timed-traffic-light.yaml"), clock: clock)
         let (log, observation) = Self.record(light)
         clock.advance(by: .seconds(29))
         #expect(light.state == "red")
@@ -49,7 +49,7 @@ struct FileMachineClockTests {
 
     @Test func leavingAStateCancelsItsDelayedSendThroughItsExitEffect() throws {
         let clock = ManualClock()
-        let light = try FileMachine(YAMLFile.load(path: Self.machines + "timed-traffic-light.yaml"), clock: clock)
+        let light = try StateMachine(YAMLFile.load(path: Self.machines + "timed-traffic-light.yaml"), clock: clock)
         clock.advance(by: .seconds(51))  // green since 30s, until 55s
         let (log, observation) = Self.record(light)
         light.send("button")  // cross due at 56s; green's exit effect cancels it at 55s
@@ -66,7 +66,7 @@ struct FileMachineClockTests {
 
     @Test func aLoginSessionRetriesAfter250Milliseconds() throws {
         let clock = ManualClock()
-        let session = try FileMachine(YAMLFile.load(path: Self.machines + "login-session.yaml"), clock: clock)
+        let session = try StateMachine(YAMLFile.load(path: Self.machines + "login-session.yaml"), clock: clock)
         let (log, observation) = Self.record(session)
         session.send("logIn")
         session.send("refused")
@@ -87,7 +87,7 @@ struct FileMachineClockTests {
     }
 
     @Test func theInitialStatesZeroDelayFiresWhenTheMachineStarts() throws {
-        let machine = try FileMachine(
+        let machine = try StateMachine(
             YAMLFile.load(bytes: Array("""
                 initial: booting
                 states:
@@ -103,7 +103,7 @@ struct FileMachineClockTests {
 
     @Test func aMachineWithoutTimersNeverReadsItsClock() throws {
         let clock = CountingClock()
-        let light = try FileMachine(YAMLFile.load(path: Self.machines + "traffic-light.yaml"), clock: clock)
+        let light = try StateMachine(YAMLFile.load(path: Self.machines + "traffic-light.yaml"), clock: clock)
         light.send("green")
         #expect(light.state == "green")
         #expect(clock.reads == 0)
@@ -113,7 +113,7 @@ struct FileMachineClockTests {
     func onARealClockTimersFireWhileNothingIsSent() async throws {
         // 60 seconds in `idle`, then, on `go`, 20 milliseconds in `running`: the driver's sleep
         // must be moved from the first timer to the earlier second one.
-        let machine = try FileMachine(
+        let machine = try StateMachine(
             YAMLFile.load(bytes: Array("""
                 initial: idle
                 inputs: [go]
