@@ -24,15 +24,7 @@ public enum SCXMLFile {
     /// Loads the document at `path`. An unreadable path (missing, a directory, a FIFO, too large)
     /// is one `unreadable-file` or `limit-exceeded` diagnostic without a position.
     public static func load(path: String, limits: LoadLimits = .default) -> LoadResult {
-        let bytes: [UInt8]
-        switch FileReader.contents(of: path, maximumBytes: limits.maximumBytes) {
-        case .success(let contents):
-            bytes = contents
-        case .failure(let diagnostic):
-            return LoadResult(failure: [diagnostic])
-        }
-        // Handed over, so that the document's text is freed before compiling.
-        return load(bytes: consume bytes, defaultName: FileReader.baseName(of: path, extensions: [".scxml"]), limits: limits)
+        LoadResult(reading: path, limits: limits, extensions: [".scxml"]) { load(bytes: $0, defaultName: $1, limits: $2) }
     }
 
     /// Reads and decodes a document into a definition, without compiling it.

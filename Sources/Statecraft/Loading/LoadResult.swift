@@ -27,4 +27,21 @@ public struct LoadResult: Sendable {
     package init(failure diagnostics: [Diagnostic]) {
         self.init(definition: nil, machine: nil, diagnostics: diagnostics)
     }
+
+    /// Reads the file at `path` and hands its bytes over to `load`, with the machine's default
+    /// name: the file's, without its extension (one of `extensions`). An unreadable path
+    /// (missing, a directory, a FIFO, too large) is one `unreadable-file` or `limit-exceeded`
+    /// diagnostic without a position. The bytes are handed over (consumed), so that the file's
+    /// text is freed before compiling.
+    package init(
+        reading path: String, limits: LoadLimits, extensions: [String],
+        _ load: (consuming [UInt8], _ defaultName: String, LoadLimits) -> LoadResult
+    ) {
+        switch FileReader.contents(of: path, maximumBytes: limits.maximumBytes) {
+        case .success(let bytes):
+            self = load(bytes, FileReader.baseName(of: path, extensions: extensions), limits)
+        case .failure(let diagnostic):
+            self.init(failure: [diagnostic])
+        }
+    }
 }

@@ -170,21 +170,14 @@ extension ChartRunner {
             case .effect(let effect):
                 id = Int(effect)
             }
-            let effect = effects[id]
-            guard effect.hasBody else { continue }
-            if !copied {
-                for slot in values.indices { scratch[slot] = values[slot] }
-                copied = true
-            }
-            if let failure = effect.run(
-                in: &scratch, argument: argument, queue: &queue, externalCount: &externalCount, timerRequests: &timerRequests,
-                log: logHandler, iterationLimit: stepLimit, effectNames: machine.effectNames, effect: id,
-                queuing: { QueuedInput(input: $0, argument: $1, sender: id) })
+            if let failure = effects[id].run(
+                copying: values, into: &scratch, copied: &copied, argument: argument, queue: &queue, externalCount: &externalCount,
+                timerRequests: &timerRequests, log: logHandler, iterationLimit: stepLimit, effectNames: machine.effectNames, effect: id)
             {
                 // SCXML's rule: the failing step ends its block, what ran before it stays, and
                 // error.execution is raised; the step goes on.
                 if chart.raisesErrors {
-                    let text = effect.expressionTexts[failure.expression]
+                    let text = effects[id].expressionTexts[failure.expression]
                     raiseError(failure.error, in: "effect '\(machine.effectNames[id])' at '\(text)'", sender: id)
                     continue
                 }

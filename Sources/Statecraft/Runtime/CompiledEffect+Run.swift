@@ -4,18 +4,34 @@ extension CompiledEffect {
         let site: Int
     }
 
-    /// Runs the body against `context`: its steps in written order, each seeing the values
-    /// assigned before it. `log` receives log lines (naming effect `effect` from `effectNames`), and a
-    /// `foreach` of more than `iterationLimit` items fails. Delayed sends and cancels go to
-    /// `timerRequests`, for the runner to apply once the transition commits. Sent inputs are queued as `queuing` makes them: internal ones before
-    /// the `externalCount` external ones at `queue`'s tail, external ones at its end. Returns the
-    /// error and the index of the expression that failed, or nil. The caller owns all-or-nothing:
-    /// on failure, `context` and `queue` hold what ran before the failing expression (log lines
-    /// written are written).
-    func run<Queued>(
-        in context: inout [Value], argument: Value, queue: inout [Queued], externalCount: inout Int,
-        timerRequests: inout [TimerRequest], log: EffectLogHandler?, iterationLimit: Int, effectNames: [String], effect: Int,
-        queuing: (_ input: Int, _ argument: Value) -> Queued
+    /// Runs the body, if the effect has one, against `scratch`, which is first made a copy of
+    /// `values` unless `copied` (an earlier body of the step made it): the steps in written
+    /// order, each seeing the values assigned before it. `log` receives log lines (naming effect
+    /// `effect` from `effectNames`), and a `foreach` of more than `iterationLimit` items fails.
+    /// Delayed sends and cancels go to `timerRequests`, for the runner to apply once the step
+    /// commits. Sent inputs are queued as sent by `effect`: internal ones before the
+    /// `externalCount` external ones at `queue`'s tail, external ones at its end. Returns the
+    /// error and the index of the expression that failed, or nil. The caller owns
+    /// all-or-nothing: on failure, `scratch` and `queue` hold what ran before the failing
+    /// expression (log lines written are written).
+    func run(
+        copying values: [Value], into scratch: inout [Value], copied: inout Bool, argument: Value, queue: inout [QueuedInput],
+        externalCount: inout Int, timerRequests: inout [TimerRequest], log: EffectLogHandler?, iterationLimit: Int, effectNames: [String],
+        effect: Int
+    ) -> (error: EvaluationError, expression: Int)? {
+        guard hasBody else { return nil }
+        if !copied {
+            for slot in values.indices { scratch[slot] = values[slot] }
+            copied = true
+        }
+        return run(
+            in: &scratch, argument: argument, queue: &queue, externalCount: &externalCount, timerRequests: &timerRequests, log: log,
+            iterationLimit: iterationLimit, effectNames: effectNames, effect: effect)
+    }
+
+    private func run(
+        in context: inout [Value], argument: Value, queue: inout [QueuedInput], externalCount: inout Int,
+        timerRequests: inout [TimerRequest], log: EffectLogHandler?, iterationLimit: Int, effectNames: [String], effect: Int
     ) -> (error: EvaluationError, expression: Int)? {
         func evaluate(_ expression: CompiledExpression, _ site: Int) throws(Failure) -> Value {
             do {
@@ -37,10 +53,10 @@ extension CompiledEffect {
                     } else if send.delay >= 0 {
                         timerRequests.append(.send(input: send.input, argument: value, sentBy: effect, delay: send.delay, timer: send.timer))
                     } else if send.isExternal {
-                        queue.append(queuing(send.input, value))
+                        queue.append(QueuedInput(input: send.input, argument: value, sender: effect))
                         externalCount += 1
                     } else {
-                        queue.appendInternal(queuing(send.input, value), externalCount: externalCount)
+                        queue.appendInternal(QueuedInput(input: send.input, argument: value, sender: effect), externalCount: externalCount)
                     }
                 case .cancel(let timer):
                     timerRequests.append(.cancel(timer: timer))

@@ -372,16 +372,9 @@ package struct TableRunner: MachineRunner {
         var copied = false
         let queuedBefore = (internalEnd: queue.count - externalCount, externalCount: externalCount)
         for id in effects {
-            let effect = machine.effects[id]
-            guard effect.hasBody else { continue }
-            if !copied {
-                for slot in values.indices { scratch[slot] = values[slot] }
-                copied = true
-            }
-            if let failure = effect.run(
-                in: &scratch, argument: argument, queue: &queue, externalCount: &externalCount, timerRequests: &timerRequests,
-                log: logHandler, iterationLimit: stepLimit, effectNames: machine.effectNames, effect: id,
-                queuing: { QueuedInput(input: $0, argument: $1, sender: id) })
+            if let failure = machine.effects[id].run(
+                copying: values, into: &scratch, copied: &copied, argument: argument, queue: &queue, externalCount: &externalCount,
+                timerRequests: &timerRequests, log: logHandler, iterationLimit: stepLimit, effectNames: machine.effectNames, effect: id)
             {
                 queue.removeSent(since: queuedBefore, externalCount: &externalCount)
                 if !timerRequests.isEmpty { timerRequests.removeAll(keepingCapacity: true) }

@@ -40,46 +40,31 @@ extension SnapshotCodec {
     /// `context`, and for a machine with timers the clock (virtual), its `time` and its pending
     /// `timers`. A context that is an object has one member a line, as smrun writes variables.
     func encodeTyped(state: SnapshotJSON, context: SnapshotJSON, time: Int, timers: [SnapshotTimer]) -> [UInt8] {
-        var out: [UInt8] = []
-        func member(_ key: String, _ first: Bool = false) {
-            out.append(contentsOf: first ? "{\n  ".utf8 : ",\n  ".utf8)
-            JSONText.appendQuoted(key.utf8, to: &out)
-            out.append(contentsOf: ": ".utf8)
-        }
-        func string(_ s: String) { JSONText.appendQuoted(s.utf8, to: &out) }
-        member("format", true)
-        string(MachineSnapshot.formatName)
-        member("version")
-        out.append(contentsOf: String(MachineSnapshot.formatVersion).utf8)
-        member("machine")
-        string(machine.name)
-        member("fingerprint")
-        string(fingerprint.text)
-        member("state")
-        out.append(contentsOf: state.spacedJSONText.utf8)
-        member("context")
+        var writer = SnapshotDocumentWriter(machine: machine.name, fingerprint: fingerprint.text)
+        writer.member("state")
+        writer.append(state.spacedJSONText)
+        writer.member("context")
         if case .object(let members) = context, !members.isEmpty {
-            out.append(UInt8(ascii: "{"))
+            writer.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
-                out.append(contentsOf: (index == 0 ? "\n    " : ",\n    ").utf8)
-                string(key)
-                out.append(contentsOf: ": ".utf8)
-                out.append(contentsOf: value.spacedJSONText.utf8)
+                writer.append(index == 0 ? "\n    " : ",\n    ")
+                writer.string(key)
+                writer.append(": ")
+                writer.append(value.spacedJSONText)
             }
-            out.append(contentsOf: "\n  }".utf8)
+            writer.append("\n  }")
         } else {
-            out.append(contentsOf: context.spacedJSONText.utf8)
+            writer.append(context.spacedJSONText)
         }
         if machine.hasTimers {
-            member("clock")
-            string(MachineSnapshot.Clock.virtual.rawValue)
-            member("time")
-            out.append(contentsOf: String(time).utf8)
-            member("timers")
-            appendTimers(timers, to: &out)
+            writer.member("clock")
+            writer.string(MachineSnapshot.Clock.virtual.rawValue)
+            writer.member("time")
+            writer.append(String(time))
+            writer.member("timers")
+            appendTimers(timers, to: &writer.bytes)
         }
-        out.append(contentsOf: "\n}\n".utf8)
-        return out
+        return writer.finish()
     }
 
     /// The pending timers of a typed machine's snapshot, checked against the machine, which is

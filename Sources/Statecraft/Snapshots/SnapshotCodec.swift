@@ -77,63 +77,48 @@ package struct SnapshotCodec: Sendable {
         precondition(
             configuration.allSatisfy(machine.stateNames.indices.contains) && (savesConfiguration || configuration.count == 1)
                 && context.count == machine.variableNames.count)
-        var out: [UInt8] = []
-        func member(_ key: String, _ first: Bool = false) {
-            out.append(contentsOf: first ? "{\n  ".utf8 : ",\n  ".utf8)
-            JSONText.appendQuoted(key.utf8, to: &out)
-            out.append(contentsOf: ": ".utf8)
-        }
-        func string(_ s: String) { JSONText.appendQuoted(s.utf8, to: &out) }
-        member("format", true)
-        string(MachineSnapshot.formatName)
-        member("version")
-        out.append(contentsOf: String(MachineSnapshot.formatVersion).utf8)
-        member("machine")
-        string(machine.name)
-        member("fingerprint")
-        string(fingerprint.text)
-        member("state")
+        var writer = SnapshotDocumentWriter(machine: machine.name, fingerprint: fingerprint.text)
+        writer.member("state")
         func names(_ states: [Int]) {
-            out.append(UInt8(ascii: "["))
+            writer.append(UInt8(ascii: "["))
             for (index, state) in states.enumerated() {
-                if index > 0 { out.append(contentsOf: ", ".utf8) }
-                string(machine.stateNames[state])
+                if index > 0 { writer.append(", ") }
+                writer.string(machine.stateNames[state])
             }
-            out.append(UInt8(ascii: "]"))
+            writer.append(UInt8(ascii: "]"))
         }
-        if savesConfiguration { names(configuration) } else { string(machine.stateNames[configuration[0]]) }
+        if savesConfiguration { names(configuration) } else { writer.string(machine.stateNames[configuration[0]]) }
         if savesHistory {
-            member("history")
-            out.append(UInt8(ascii: "{"))
+            writer.member("history")
+            writer.append(UInt8(ascii: "{"))
             for (index, history) in snapshot.histories.keys.sorted().enumerated() {
-                out.append(contentsOf: (index == 0 ? "\n    " : ",\n    ").utf8)
-                string(machine.stateNames[history])
-                out.append(contentsOf: ": ".utf8)
+                writer.append(index == 0 ? "\n    " : ",\n    ")
+                writer.string(machine.stateNames[history])
+                writer.append(": ")
                 names(snapshot.histories[history]!)
             }
-            out.append(contentsOf: (snapshot.histories.isEmpty ? "}" : "\n  }").utf8)
+            writer.append(snapshot.histories.isEmpty ? "}" : "\n  }")
         }
-        member("context")
-        out.append(UInt8(ascii: "{"))
+        writer.member("context")
+        writer.append(UInt8(ascii: "{"))
         for (slot, value) in context.enumerated() {
-            out.append(contentsOf: (slot == 0 ? "\n    " : ",\n    ").utf8)
-            string(machine.variableNames[slot])
-            out.append(contentsOf: ": ".utf8)
-            Self.append(value, to: &out)
+            writer.append(slot == 0 ? "\n    " : ",\n    ")
+            writer.string(machine.variableNames[slot])
+            writer.append(": ")
+            Self.append(value, to: &writer.bytes)
         }
-        out.append(contentsOf: (context.isEmpty ? "}" : "\n  }").utf8)
+        writer.append(context.isEmpty ? "}" : "\n  }")
         if machine.hasTimers || !snapshot.timers.isEmpty {
-            member("clock")
-            string(snapshot.clock.rawValue)
+            writer.member("clock")
+            writer.string(snapshot.clock.rawValue)
             if snapshot.clock == .virtual {
-                member("time")
-                out.append(contentsOf: String(snapshot.time).utf8)
+                writer.member("time")
+                writer.append(String(snapshot.time))
             }
-            member("timers")
-            appendTimers(snapshot.timers, to: &out)
+            writer.member("timers")
+            appendTimers(snapshot.timers, to: &writer.bytes)
         }
-        out.append(contentsOf: "\n}\n".utf8)
-        return out
+        return writer.finish()
     }
 
     /// A context value or an argument as typed JSON (a double that is not finite as a string).

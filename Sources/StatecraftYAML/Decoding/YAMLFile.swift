@@ -32,14 +32,6 @@ public enum YAMLFile {
     /// Loads the file at `path`. An unreadable path (missing, a directory, a FIFO, too large) is
     /// one `unreadable-file` or `limit-exceeded` diagnostic without a position.
     public static func load(path: String, limits: LoadLimits = .default) -> LoadResult {
-        let bytes: [UInt8]
-        switch FileReader.contents(of: path, maximumBytes: limits.maximumBytes) {
-        case .success(let contents):
-            bytes = contents
-        case .failure(let diagnostic):
-            return LoadResult(failure: [diagnostic])
-        }
-        // Handed over, so that the file's text is freed before compiling (``load(bytes:defaultName:limits:)``).
-        return load(bytes: consume bytes, defaultName: FileReader.baseName(of: path, extensions: [".yaml", ".yml"]), limits: limits)
+        LoadResult(reading: path, limits: limits, extensions: [".yaml", ".yml"]) { load(bytes: $0, defaultName: $1, limits: $2) }
     }
 }
