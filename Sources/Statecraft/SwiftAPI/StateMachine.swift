@@ -69,6 +69,9 @@ public final class StateMachine: @unchecked Sendable {
         observers.lock.withLock {
             if machine.hasTimers { timerDriver = TimerDriver(clock: clock, machine: self) }
             runHosted(.start, external: nil, argument: .null)
+            // A start that ran no effect published nothing: the configuration entered is read here.
+            currentStates = runner.activeStates
+            currentContext = runner.context
             timerDriver?.schedule(nextDue: runner.nextTimerDue(), for: self)
         }
     }
@@ -217,7 +220,17 @@ public final class StateMachine: @unchecked Sendable {
     /// the step before.
     public func snapshot() -> [UInt8] {
         let codec = SnapshotCodec(machine)
-        return codec.encode(observers.lock.withLock { codec.snapshot(of: runner) })
+        let snapshot = observers.lock.withLock {
+            // The machine's clock is brought to now (firing what fell due), so that the pending
+            // timers resume as far from their due times as they are now.
+            if observers.lock.depth == 1, let timerDriver {
+                fireTimers(dueBy: timerDriver.now(notBefore: runner.time))
+                timerDriver.schedule(nextDue: runner.nextTimerDue(), for: self)
+            }
+            return codec.snapshot(of: runner)
+        }
+        observers.deliver()
+        return codec.encode(snapshot)
     }
 
     // MARK: - Running
