@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "StatecraftTests", dependencies: ["Statecraft", "TestSupport"]),
         .testTarget(name: "StatecraftYAMLTests", dependencies: ["StatecraftYAML", "TestSupport"]),
-        .testTarget(name: "StatecraftSCXMLTests", dependencies: ["StatecraftSCXML", "TestSupport"]),
+        .testTarget(name: "StatecraftSCXMLTests", dependencies: ["StatecraftSCXML", "StatecraftYAML", "TestSupport"]),
         .testTarget(name: "SmrunCoreTests", dependencies: ["SmrunCore", "Statecraft"]),
         .testTarget(name: "SmrunTests", dependencies: ["smrun", "Statecraft", "StatecraftYAML", "TestSupport"], exclude: ["Fixtures"]),
     ]

@@ -1,6 +1,6 @@
 /// A state machine as written: names, not yet checked or compiled.
 ///
-/// Machine files decode to a definition (``StatecraftYAML``, ``StatecraftSCXML``), which loading
+/// Machine files decode to a definition (`StatecraftYAML`, `StatecraftSCXML`), which loading
 /// compiles to a ``CompiledMachine``. Its parts (states, transitions, effect bodies) are the
 /// decoders' model and internal to the package: a machine built in Swift is a
 /// ``TypedStateMachine``, and a machine built as text loads from its YAML.

@@ -59,7 +59,11 @@ public final class StateMachine: @unchecked Sendable {
     /// published to observers; a ``ManualClock`` in tests, where they fire inside its
     /// ``ManualClock/advance(by:)``. A machine without timers never reads the clock.
     ///
-    /// - Parameter stepLimit: queued inputs and eventless steps per input before `step-limit`.
+    /// - Parameters:
+    ///   - machine: the compiled machine, from `YAMLFile.load` or `SCXMLFile.load`.
+    ///   - stepLimit: queued inputs and eventless steps per input before `step-limit`.
+    ///   - clock: the clock the machine's timers fire on.
+    ///   - effects: Swift closures, by the effect names they bind.
     /// - Throws: ``BindingError`` when a bound name is not one of the machine's effects.
     public convenience init(
         _ machine: CompiledMachine, stepLimit: Int = RunLimits.defaultStepLimit, clock: any Clock<Duration> = ContinuousClock(),
@@ -158,7 +162,7 @@ public final class StateMachine: @unchecked Sendable {
 
     /// Sends the input named `input`, with `argument` if it takes one; returns its result, also
     /// published to observers. An unknown name is an `unknownInput` failure, and so is an
-    /// internal input (``InputDeclaration/isInternal``: only effects may send it); a missing,
+    /// internal input (declared `internal: true`: only effects may send it); a missing,
     /// extra or mistyped argument is a `badArgument` one (an int is accepted for a double).
     ///
     /// Called from inside one of this machine's bound closures (the Swift side of an effect), a

@@ -11,7 +11,7 @@
 /// ```
 ///
 /// The rows compile to the engine's `state x input` dispatch table (``CompiledMachine``) and run
-/// through ``TableRunner``, as machine files do; Swift guards, builders and effects are bound to the
+/// on the engine that runs machine files; Swift guards, builders and effects are bound to the
 /// table's transitions.
 ///
 /// **Order.** On an input, the machine selects the first row (in written order) for the current

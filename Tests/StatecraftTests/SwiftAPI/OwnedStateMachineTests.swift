@@ -355,7 +355,7 @@ struct OwnedStateMachineTests {
         }
     }
 
-    /// The DocC article's example (Statecraft.docc/SharedOrOwned.md), as written there.
+    /// The DocC article's example (Statecraft.docc/TypedMachines.md), as written there.
     @Test func theArticlesDoorControllerLocksOnce() async {
         #expect(await DoorController().lock(by: "Ada"))
         let controller = DoorController()

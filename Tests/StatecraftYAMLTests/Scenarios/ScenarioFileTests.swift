@@ -46,8 +46,6 @@ struct ScenarioFileTests {
                 1 passed, 1 failed
                 FAIL \(path):7: mutes at once
                 step 1 at \(path):9: send mute
-                  - ok: true
-                  + ok: false
                   - state: muted
                   + state: stopped
 
