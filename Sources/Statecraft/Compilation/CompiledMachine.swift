@@ -42,7 +42,7 @@ public struct CompiledMachine: Sendable {
     /// The state tree and what the statechart runner reads, for a machine that needs it (any
     /// nesting, eventless transition or `in()`); `nil` for a flat machine, which ``TableRunner``
     /// runs through its dispatch table.
-    package let chart: StateChart?
+    @usableFromInline package let chart: StateChart?
     /// Whether the machine is a statechart (any nesting, eventless transition or `in()`): run
     /// it with ``ChartRunner``; ``TableRunner`` runs the others.
     package var isStatechart: Bool { chart != nil }

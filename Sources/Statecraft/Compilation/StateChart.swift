@@ -5,6 +5,7 @@
 ///
 /// A machine has one when any state has children, any transition is eventless or any
 /// expression uses `in()`; other machines run on the flat ``DispatchTable``.
+@usableFromInline
 package struct StateChart: Sendable {
     /// A transition from one source state.
     package struct Transition: Sendable {
