@@ -68,7 +68,7 @@ package struct ChartRunner: MachineRunner {
     /// The active atomic state as last seen (ChartRunner+LeafTable.swift), or -1.
     var leafHint: Int32 = -1
 
-    // Timers (ChartRunner+Timers.swift): untouched by a machine without them.
+    // Timers (RunnerTimers.swift): untouched by a machine without them.
     /// The pending timers.
     @usableFromInline package var timers: TimerQueue
     /// The machine's clock, in milliseconds: 0 at start, moved by ``advance(to:into:)``.
@@ -265,7 +265,7 @@ package struct ChartRunner: MachineRunner {
             let next = queue[queueHead]
             if queueHead >= queue.count - externalCount { externalCount -= 1 }
             queueHead += 1
-            // Input -1 marks where timers already due fire (a `0s` delay): see ChartRunner+Timers.
+            // Input -1 marks where timers already due fire (a `0s` delay): see RunnerTimers.swift.
             if next.input < 0 {
                 if !fireDueTimer(steps: &steps, into: &sink) { return }
                 continue

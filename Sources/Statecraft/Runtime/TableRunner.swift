@@ -34,7 +34,7 @@ package struct TableRunner: MachineRunner {
     /// Where effect bodies write until a transition commits (`expression-error` assigns nothing).
     private var scratch: [Value]
 
-    // Timers (TableRunner+Timers.swift): untouched by a machine without them.
+    // Timers (RunnerTimers.swift): untouched by a machine without them.
     /// The pending timers.
     @usableFromInline package var timers: TimerQueue
     /// The machine's clock, in milliseconds: 0 at start, moved by ``advance(to:into:)``.

@@ -1,4 +1,4 @@
-@_spi(Engine) import Statecraft
+import Statecraft
 
 /// The end of a JSON result line that shows the context, `,"context":{"a":1,"b":"x"}}` and a
 /// newline, kept from one result to the next: a result line copies it whole, and it is brought

@@ -1,4 +1,4 @@
-@_spi(Engine) import Statecraft
+import Statecraft
 
 /// Prints diagnostics compiler style: `FILE:LINE:COL: error: MESSAGE [code]` (`FILE:LINE:` in an SCXML
 /// document, whose elements have lines but no columns), or

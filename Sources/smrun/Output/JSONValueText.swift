@@ -1,4 +1,4 @@
-@_spi(Engine) import Statecraft
+import Statecraft
 
 /// A value as JSON text (`12`, `1.5`, `true`, `null`, `"text"`, `[1,2]`), handed over in pieces
 /// without building a `String` (but for a list or a record), so that the printer writes it into

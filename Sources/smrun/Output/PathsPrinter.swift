@@ -1,5 +1,5 @@
-@_spi(Engine) import SmrunCore
-@_spi(Engine) import Statecraft
+import SmrunCore
+import Statecraft
 
 /// Writes `smrun paths`' output: each path replayed on the engine, then printed as a script or
 /// as a scenario of a scenario file; what no path reaches, as comments at the end.

@@ -1,5 +1,5 @@
-@_spi(Engine) import SmrunCore
-@_spi(Engine) import Statecraft
+import SmrunCore
+import Statecraft
 
 // JSON Lines results: one object per result, the context after accepted ones.
 extension ResultPrinter {

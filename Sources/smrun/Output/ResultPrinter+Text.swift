@@ -1,5 +1,5 @@
-@_spi(Engine) import SmrunCore
-@_spi(Engine) import Statecraft
+import SmrunCore
+import Statecraft
 
 // Text results: `INPUT [ARG]: FROM -> TO [/ EFFECTS]`, rejections with their message after
 // `line N: ` when the input came from script line N (a queued input's rejection too, after its

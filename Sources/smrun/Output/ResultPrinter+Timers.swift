@@ -1,5 +1,5 @@
-@_spi(Engine) import SmrunCore
-@_spi(Engine) import Statecraft
+import SmrunCore
+import Statecraft
 
 // The fields of results that timers produce (docs/cli.md): an `after` transition's shows
 // `"after":"30s"` instead of an input, every timer's the clock `"at"` (milliseconds), and a

@@ -1,5 +1,5 @@
-@_spi(Engine) import SmrunCore
-@_spi(Engine) import Statecraft
+import SmrunCore
+import Statecraft
 
 /// Prints results as they arrive, in text or JSON Lines, straight into an ``OutputBuffer``: one
 /// printer for every machine, flat or statechart, on whichever runner its compiler chose.

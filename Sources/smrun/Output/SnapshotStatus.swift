@@ -1,4 +1,4 @@
-@_spi(Engine) import Statecraft
+import Statecraft
 
 #if canImport(Glibc)
     import Glibc

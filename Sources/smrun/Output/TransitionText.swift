@@ -1,4 +1,4 @@
-@_spi(Engine) import Statecraft
+import Statecraft
 
 /// A compiled transition as a row would write it, for `smrun test --coverage` and `smrun
 /// paths`: `lock | closed => locked`, at most three sources named, `(stays)` without a target,

@@ -1,4 +1,4 @@
-@_spi(Engine) import Statecraft
+import Statecraft
 
 /// The diagnostics of every validated file, rendered in a ``ValidationFormat``.
 struct ValidationReport {

@@ -1,5 +1,5 @@
 import ArgumentParser
-@_spi(Engine) import SmrunCore
+import SmrunCore
 import Statecraft
 
 #if canImport(Glibc)
