@@ -4,7 +4,8 @@ import Testing
 /// `smrun export` loses nothing a machine does: every example machine, written as SCXML and
 /// read back (and written as YAML again), gives the same results on its scripts, and every
 /// SCXML example the other way round (docs/scxml.md, export). A machine with `after`
-/// transitions, which SCXML cannot say, is refused by the SCXML writer and checked YAML to YAML.
+/// transitions is written with a delayed `<send>` per timer, which SCXML reads as an input of
+/// its own: the same steps at the same times, to the same states and contexts.
 @Suite struct ExportRoundTripTests {
     static let examples = ExampleMachineTests.examples
 
@@ -27,22 +28,71 @@ import Testing
         let other = files.path(isSCXML ? "\(name).yaml" : "\(name).scxml")
         let back = files.path(isSCXML ? "back-\(name).scxml" : "back-\(name).yaml")
         let original = try results(example.machine, example.script)
-        var converted = [other, back]
+        try export(example.machine, as: isSCXML ? "yaml" : "scxml", to: other)
+        try export(other, as: isSCXML ? "scxml" : "yaml", to: back)
         if !isSCXML, try String(contentsOf: Paths.packageRoot.appendingPathComponent(example.machine), encoding: .utf8).contains("after:") {
-            // SCXML has no delayed transitions: the export says so, and YAML to YAML is checked.
-            let refused = try Smrun.run(["export", "--format", "scxml", example.machine])
-            #expect(refused.status == 2 && refused.errorText.contains("cannot be written in SCXML"), "\(refused.errorText)")
-            let yaml = files.path("again-\(name).yaml")
-            try export(example.machine, as: "yaml", to: yaml)
-            converted = [yaml]
-        } else {
-            try export(example.machine, as: isSCXML ? "yaml" : "scxml", to: other)
-            try export(other, as: isSCXML ? "scxml" : "yaml", to: back)
+            // Timers are sends of their own in SCXML: the same steps, told as inputs.
+            try expectSameSteps(example, other, back)
+            return
         }
-        for converted in converted {
+        for converted in [other, back] {
             let found = try results(converted, example.script)
             #expect(found.text == original.text, "\(converted)")
             #expect(found.json == original.json, "\(converted)")
+        }
+    }
+
+    /// The machines whose `after` transitions SCXML writes as delayed sends.
+    static let timedMachines = ["machines/timed-traffic-light.yaml", "machines/login-session.yaml"]
+
+    /// Each timed machine, exported as SCXML: every `after` is a delayed `<send>` in CSS2 time
+    /// in its state's `<onentry>`, cancelled in its `<onexit>`, and the same script takes the
+    /// same steps.
+    @Test(arguments: timedMachines)
+    func afterTransitionsAreWrittenAsDelayedSends(_ machine: String) throws {
+        let example = try #require(Self.examples.first { $0.machine == machine })
+        let files = try TemporaryFiles()
+        let scxml = files.path("timed.scxml")
+        let back = files.path("back-timed.yaml")
+        try export(machine, as: "scxml", to: scxml)
+        try export(scxml, as: "yaml", to: back)
+        let document = try String(contentsOfFile: scxml, encoding: .utf8)
+        #expect(document.contains(#"<send event="after.1" delay="#) && document.contains(#"<cancel sendid="after.1"/>"#), "\(document)")
+        #expect(!document.contains(#"delay="30m""#) && !document.contains(#"delay="5m""#), "CSS2 times: \(document)")
+        if machine.contains("login") {
+            #expect(document.contains(#"<send event="after.3" delay="300s" id="after.3"/>"#), "\(document)")
+            #expect(document.contains(#"<send event="after.1" delay="250ms" id="after.1"/>"#), "\(document)")
+        }
+        try expectSameSteps(example, scxml, back)
+    }
+
+    /// The original machine and each converted one take the same steps on the example's script:
+    /// at the same lines and times, between the same states, with the same contexts and
+    /// results, and the same effects but the `STATE.onentry` and `STATE.onexit` that start and
+    /// cancel timers; where the original took an `after` transition, the converted ones take
+    /// the input of its timer.
+    private func expectSameSteps(
+        _ example: ExampleMachineTests.Example, _ converted: String..., sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let input = StandardInput.file(Paths.packageRoot.appendingPathComponent(example.script))
+        func steps(_ machine: String) throws -> [[String: String]] {
+            let run = try Smrun.run([machine, "--format", "json"], input: input)
+            return try run.jsonLines().map { line in
+                var step: [String: String] = [:]
+                for key in ["start", "line", "at", "ok", "from", "to", "error", "context", "input"] {
+                    guard let value = line[key] else { continue }
+                    step[key] = String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]), as: UTF8.self)
+                }
+                if line["after"] != nil || (line["timer"] as? String)?.hasPrefix("after.") == true { step["input"] = "(timer)" }
+                let effects = (line["effects"] as? [String] ?? []).filter { !$0.hasSuffix(".onentry") && !$0.hasSuffix(".onexit") }
+                step["effects"] = effects.joined(separator: ",")
+                return step
+            }
+        }
+        let original = try steps(example.machine)
+        #expect(original.count > 3, sourceLocation: sourceLocation)
+        for machine in converted {
+            #expect(try steps(machine) == original, "\(machine)", sourceLocation: sourceLocation)
         }
     }
 

@@ -179,6 +179,120 @@ import Testing
         #expect(run.errorText.contains("svg"), "\(run.errorText)")
     }
 
+    // MARK: Statecharts
+
+    /// A flat machine with entry and exit effects, descriptions and staying transitions.
+    static let flatMachine = """
+        machine: desk
+        initial: idle
+        inputs: [work, rest, ping]
+        states:
+          idle: { entry: [relax], description: nothing to do }
+          busy: { entry: [start], exit: [stop, file] }
+        transitions:
+          - work | idle => busy
+          - input: rest
+            from: busy
+            to: idle
+            description: the day is over
+          - ping | idle, busy
+        """
+
+    /// The same machine nested in one parent state, which has entry and exit effects and a
+    /// description of its own.
+    static let nestedMachine = """
+        machine: desk
+        initial: office
+        inputs: [work, rest, ping]
+        states:
+          office:
+            entry: [unlock]
+            exit: [lock]
+            description: the office hours
+            states:
+              idle: { entry: [relax], description: nothing to do }
+              busy: { entry: [start], exit: [stop, file] }
+        transitions:
+          - work | idle => busy
+          - input: rest
+            from: busy
+            to: idle
+            description: the day is over
+          - ping | idle, busy
+        """
+
+    /// Nesting a machine in one parent state keeps what its flat diagram shows: entry and exit
+    /// effects under the states' names, descriptions as tooltips and the dashed staying
+    /// transitions in DOT; effect lines, notes, descriptions and `(stays)` in Mermaid. The
+    /// parent's own effects are on its cluster's label.
+    @Test func nestingAMachineKeepsWhatItsFlatDiagramShows() throws {
+        let files = try TemporaryFiles()
+        let flat = try files.file("flat.yaml", Self.flatMachine)
+        let nested = try files.file("nested.yaml", Self.nestedMachine)
+        try expectDrawnByGraphviz(nested)
+        // What follows a node's or an edge's id: the same in both, ids apart.
+        func attributes(_ lines: [String]) -> [String] {
+            lines.compactMap { line in line.firstRange(of: " [label=").map { String(line[$0.lowerBound...]) } }
+                .map { $0.replacing(#/, (ltail|lhead)=cluster_s[0-9]+/#, with: "") }
+        }
+        let flatDot = try Smrun.run(["graph", flat])
+        let nestedDot = try Smrun.run(["graph", nested])
+        #expect(flatDot.exited(0) && nestedDot.exited(0), "\(flatDot.errorText)\(nestedDot.errorText)")
+        let flatAttributes = attributes(flatDot.lines)
+        #expect(flatAttributes.contains(#" [label="busy\nentry / start\nexit / stop, file"];"#), "\(flatDot.text)")
+        #expect(flatAttributes.contains(#" [label="ping", style=dashed];"#), "\(flatDot.text)")
+        #expect(Set(flatAttributes).isSubset(of: attributes(nestedDot.lines)), "\(flatDot.text)\n\(nestedDot.text)")
+        #expect(nestedDot.lines.contains(#"        label="office\nentry / unlock\nexit / lock";"#), "\(nestedDot.text)")
+        #expect(nestedDot.lines.contains(#"        tooltip="the office hours";"#), "\(nestedDot.text)")
+
+        // Mermaid: description lines, edge labels and notes, ids apart.
+        func statements(_ lines: [String]) -> [String] {
+            lines.map { $0.trimmingCharacters(in: .whitespaces) }.compactMap { line in
+                if let match = line.wholeMatch(of: #/s[0-9]+ --> s[0-9]+ : (.+)/#) { return "edge: \(match.1)" }
+                if let match = line.wholeMatch(of: #/s[0-9]+ : (.+)/#) { return "line: \(match.1)" }
+                if let match = line.wholeMatch(of: #/note right of s[0-9]+ : (.+)/#) { return "note: \(match.1)" }
+                return nil
+            }
+        }
+        let flatMermaid = try Smrun.run(["graph", flat, "--format", "mermaid"])
+        let nestedMermaid = try expectValidMermaid(nested)
+        let flatStatements = statements(flatMermaid.lines)
+        #expect(flatStatements.contains("edge: ping<br/>(stays)") && flatStatements.contains("note: nothing to do"), "\(flatMermaid.text)")
+        #expect(statements(nestedMermaid).sorted() == (flatStatements + ["note: the office hours"]).sorted(), "\(nestedMermaid)")
+        #expect(nestedMermaid.contains(#"    state "office<br/>entry / unlock<br/>exit / lock" as s0 {"#), "\(nestedMermaid)")
+    }
+
+    /// A transition from a compound state to its own child (`goHome | session => home`,
+    /// internal), or from a child to its parent, is drawn from (or to) the parent's own hollow
+    /// point, not its initial one, and Graphviz draws it without a warning.
+    @Test func transitionsBetweenAParentAndItsChildrenAreDrawnWithoutWarnings() throws {
+        let files = try TemporaryFiles()
+        let machine = try files.file(
+            "session.yaml",
+            """
+            machine: session
+            initial: session
+            states:
+              session:
+                states:
+                  home:
+                  page:
+            transitions:
+              - goHome | session => home (internal)
+              - open | home => page
+              - leave | page => session
+              - ping | session
+            """)
+        try expectDrawnByGraphviz(machine)
+        let run = try Smrun.run(["graph", machine])
+        #expect(run.exited(0), "\(run.errorText)")
+        #expect(run.lines.contains(#"        o0 [shape=point, width=0.1, style=filled, fillcolor=white, label=""];"#), "\(run.text)")
+        #expect(run.lines.contains(#"    o0 -> s1 [label="goHome"];"#), "\(run.text)")
+        #expect(run.lines.contains(#"    s2 -> o0 [label="leave"];"#), "\(run.text)")
+        #expect(run.lines.contains(#"    o0 -> o0 [label="ping", style=dashed];"#), "\(run.text)")
+        #expect(!run.text.contains("ltail") && run.lines.filter { $0.contains("i0 ->") } == ["        i0 -> s1;"], "\(run.text)")
+    }
+
     // MARK: Checks
 
     /// Runs `smrun graph FILE --format dot | dot -Tsvg` and checks that Graphviz drew every
@@ -189,6 +303,7 @@ import Testing
         #expect(run.text.hasPrefix("digraph "), "\(run.text.prefix(500))", sourceLocation: sourceLocation)
         let dot = try Graphviz.run(["-Tsvg"], input: run.stdout)
         #expect(dot.status == 0, "dot -Tsvg exit \(dot.status): \(dot.errorText)\n\(run.text)", sourceLocation: sourceLocation)
+        #expect(dot.errorText.isEmpty, "Graphviz warned: \(dot.errorText)\n\(run.text)", sourceLocation: sourceLocation)
         #expect(dot.text.contains("<svg") && dot.text.contains("</svg>"), "\(dot.text.prefix(500))", sourceLocation: sourceLocation)
         // Every `ID [...]` statement is a node and every `A -> B` an edge (the `node [` and `edge [` defaults aside).
         let statements = run.lines.map { $0.trimmingCharacters(in: .whitespaces) }

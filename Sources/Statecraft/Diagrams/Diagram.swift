@@ -11,7 +11,12 @@
 /// `from: { not: [a, b] }` from an "any state except a, b" node (one per set of excluded
 /// states). Transitions leaving from a final state are left out: they can never be taken
 /// (`smrun validate` warns `from-final-state`). States' and transitions' descriptions are DOT
-/// tooltips, and Mermaid notes (states) or a line under the label (transitions). Everything
+/// tooltips, and Mermaid notes (states) or a line under the label (transitions). A statechart
+/// is drawn with all of that inside its clusters (DOT) or composite states (Mermaid); a compound
+/// or parallel state's own entry and exit effects are lines of its cluster's label (of its
+/// composite state's name). In DOT, an edge between a compound state and a state inside it (or
+/// a loop on a compound state) ends at the state's own hollow point, not at the point that
+/// marks its initial child, so that Graphviz draws it without a warning. Everything
 /// taken from the machine is escaped, so any name or guard yields valid output, and the same
 /// machine always yields the same text.
 public enum Diagram {

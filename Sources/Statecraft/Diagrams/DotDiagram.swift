@@ -26,15 +26,15 @@ enum DotDiagram {
             }
             out += "    start -> \(anchor(graph.initialState, tree))\(head(graph.initialState, tree));\n"
             for edge in graph.edges {
-                var attributes = "label=\(quoted(edge.labels.joined(separator: "\n")))"
-                // A loop on a cluster is drawn on its point (Graphviz cannot clip both ends to one cluster).
-                if edge.from != edge.to, case .state(let from) = edge.from, tree.kinds[from] == .compound || tree.kinds[from] == .parallel {
-                    attributes += ", ltail=cluster_s\(from)"
-                }
-                if edge.from != edge.to, case .state(let to) = edge.to, tree.kinds[to] == .compound || tree.kinds[to] == .parallel {
-                    attributes += ", lhead=cluster_s\(to)"
-                }
-                out += "    \(node(edge.from, tree)) -> \(node(edge.to, tree)) [\(attributes)];\n"
+                var attributes = edgeAttributes(edge)
+                let inner = Self.innerEnds(edge, tree)
+                // An edge between a cluster and a state inside it (or a loop on a cluster) ends at
+                // the cluster's own point: Graphviz cannot clip an end to a cluster the other end is in.
+                if !inner.from, case .state(let from) = edge.from, isCluster(from, tree) { attributes.append("ltail=cluster_s\(from)") }
+                if !inner.to, case .state(let to) = edge.to, isCluster(to, tree) { attributes.append("lhead=cluster_s\(to)") }
+                let from = inner.from ? "o\(Self.stateID(edge.from))" : node(edge.from, tree)
+                let to = inner.to ? "o\(Self.stateID(edge.to))" : node(edge.to, tree)
+                out += "    \(from) -> \(to) [\(attributes.joined(separator: ", "))];\n"
             }
             out += "}\n"
             return out
@@ -64,17 +64,22 @@ enum DotDiagram {
     ) {
         switch tree.kinds[state] {
         case .atomic:
-            let highlight = options.highlightedStates.contains(state) ? ", style=\"rounded,filled,bold\", fillcolor=\"\(highlightColor)\"" : ""
-            out += "\(indent)s\(state) [label=\(quoted(graph.stateNames[state]))\(tree.isFinal[state] ? ", peripheries=2" : "")\(highlight)];\n"
+            out += "\(indent)s\(state) [\(stateAttributes(state, graph, options).joined(separator: ", "))];\n"
         case .shallowHistory, .deepHistory:
             out += "\(indent)s\(state) [label=\(quoted(tree.kinds[state] == .deepHistory ? "H*" : "H")), shape=circle];\n"
         case .compound, .parallel:
             let parallel = tree.kinds[state] == .parallel
             out += "\(indent)subgraph cluster_s\(state) {\n"
-            out += "\(indent)    label=\(quoted(graph.stateNames[state]));\n"
+            out += "\(indent)    label=\(quoted(([graph.stateNames[state]] + graph.effectLines(of: state)).joined(separator: "\n")));\n"
             out += "\(indent)    style=\(parallel ? "\"rounded,dashed\"" : "rounded");\n"
+            if let description = graph.stateDescriptions[state] { out += "\(indent)    tooltip=\(quoted(description));\n" }
             // A parallel state's point is smaller: it marks no initial child (every region is entered).
             out += "\(indent)    i\(state) [shape=point, width=\(parallel ? "0.05" : "0.1"), label=\"\"];\n"
+            if graph.edges.contains(where: { Self.innerEnds($0, tree) != (false, false) && ($0.from == .state(state) || $0.to == .state(state)) }) {
+                // The state itself, apart from its initial point: a hollow point that the edges
+                // between it and its own descendants (and its loops) start or end at.
+                out += "\(indent)    o\(state) [shape=point, width=0.1, style=filled, fillcolor=white, label=\"\"];\n"
+            }
             for child in tree.children[state] { cluster(Int(child), graph, tree, options, indent: indent + "    ", into: &out) }
             for history in tree.histories[state] { cluster(Int(history), graph, tree, options, indent: indent + "    ", into: &out) }
             if !parallel, let first = tree.defaultEntries[state].first {
@@ -82,6 +87,36 @@ enum DotDiagram {
             }
             out += "\(indent)}\n"
         }
+    }
+
+    /// Whether `state` is drawn as a cluster.
+    private static func isCluster(_ state: Int, _ tree: StateTree) -> Bool {
+        tree.kinds[state] == .compound || tree.kinds[state] == .parallel
+    }
+
+    /// Which ends of `edge` are a cluster drawn at its hollow point: a loop on a cluster, or a
+    /// cluster and a state inside it (a transition from a compound state to its own child, or
+    /// from a state to one of its ancestors).
+    static func innerEnds(_ edge: DiagramGraph.Edge, _ tree: StateTree) -> (from: Bool, to: Bool) {
+        guard case .state(let from) = edge.from, case .state(let to) = edge.to else { return (false, false) }
+        if from == to { return isCluster(from, tree) ? (true, true) : (false, false) }
+        return (isCluster(from, tree) && isAncestor(from, of: to, tree), isCluster(to, tree) && isAncestor(to, of: from, tree))
+    }
+
+    /// Whether `ancestor` is a proper ancestor of `state`.
+    private static func isAncestor(_ ancestor: Int, of state: Int, _ tree: StateTree) -> Bool {
+        var parent = Int(tree.parents[state])
+        while parent >= 0 {
+            if parent == ancestor { return true }
+            parent = Int(tree.parents[parent])
+        }
+        return false
+    }
+
+    /// The id of a state node (only called for states).
+    private static func stateID(_ node: DiagramGraph.Node) -> Int {
+        if case .state(let id) = node { return id }
+        return -1
     }
 
     /// The node that stands for `state`: its own, or its cluster's point.

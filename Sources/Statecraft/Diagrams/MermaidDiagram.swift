@@ -20,10 +20,8 @@ enum MermaidDiagram {
                 out += "    state \"\(escaped(graph.exceptionLabel(index), inName: true))\" as anyStateExcept\(index)\n"
             }
             out += "    [*] --> s\(graph.initialState)\n"
-            for edge in graph.edges {
-                let label = edge.labels.map { escaped($0) }.joined(separator: "<br/>")
-                out += "    \(id(edge.from)) --> \(id(edge.to)) : \(label)\n"
-            }
+            for edge in graph.edges { out += "    \(id(edge.from)) --> \(id(edge.to)) : \(label(edge))\n" }
+            notes(graph, into: &out)
             for state in tree.topLevel where tree.isFinal[Int(state)] { out += "    s\(state) --> [*]\n" }
             highlight(options, into: &out)
             return out
@@ -41,20 +39,28 @@ enum MermaidDiagram {
             out += "    state \"\(escaped(graph.exceptionLabel(index), inName: true))\" as anyStateExcept\(index)\n"
         }
         out += "    [*] --> s\(graph.initialState)\n"
-        for edge in graph.edges {
-            let label = (zip(edge.labels, edge.descriptions).map { label, description in
-                escaped(label) + (description.map { "<br/>(" + escaped($0) + ")" } ?? "")
-            } + (edge.stays ? ["(stays)"] : [])).joined(separator: "<br/>")
-            out += "    \(id(edge.from)) --> \(id(edge.to)) : \(label)\n"
-        }
-        for (id, description) in graph.stateDescriptions.enumerated() {
-            if let description { out += "    note right of s\(id) : \(escaped(description))\n" }
-        }
+        for edge in graph.edges { out += "    \(id(edge.from)) --> \(id(edge.to)) : \(label(edge))\n" }
+        notes(graph, into: &out)
         for (id, isFinal) in graph.isFinal.enumerated() where isFinal {
             out += "    s\(id) --> [*]\n"
         }
         highlight(options, into: &out)
         return out
+    }
+
+    /// An edge's label: each transition's, its description under it in parentheses, and a
+    /// `(stays)` line for a staying transition.
+    private static func label(_ edge: DiagramGraph.Edge) -> String {
+        (zip(edge.labels, edge.descriptions).map { label, description in
+            escaped(label) + (description.map { "<br/>(" + escaped($0) + ")" } ?? "")
+        } + (edge.stays ? ["(stays)"] : [])).joined(separator: "<br/>")
+    }
+
+    /// Each state's description, as a note right of it.
+    private static func notes(_ graph: DiagramGraph, into out: inout String) {
+        for (id, description) in graph.stateDescriptions.enumerated() {
+            if let description { out += "    note right of s\(id) : \(escaped(description))\n" }
+        }
     }
 
     /// The `current` class and the states that have it.
@@ -72,10 +78,14 @@ enum MermaidDiagram {
         switch tree.kinds[state] {
         case .atomic:
             out += "\(indent)state \"\(name)\" as s\(state)\n"
+            for line in graph.effectLines(of: state) { out += "\(indent)s\(state) : \(escaped(line))\n" }
         case .shallowHistory, .deepHistory:
             out += "\(indent)state \"\(tree.kinds[state] == .deepHistory ? "H*" : "H")\" as s\(state)\n"
         case .compound, .parallel:
-            out += "\(indent)state \"\(name)\" as s\(state) {\n"
+            // A composite state's entry and exit effects are lines of its name: Mermaid draws
+            // no description lines on a composite state.
+            let label = ([name] + graph.effectLines(of: state).map { escaped($0, inName: true) }).joined(separator: "<br/>")
+            out += "\(indent)state \"\(label)\" as s\(state) {\n"
             let inner = indent + "    "
             if tree.kinds[state] == .parallel {
                 for (index, region) in tree.children[state].enumerated() {

@@ -14,19 +14,19 @@ package enum SCXMLWriter {
 
     /// The definition as SCXML text.
     ///
+    /// SCXML has no delayed transitions: an `after` transition is written as SCXML does it by
+    /// hand, a delayed `<send>` of an event of its own (`after.1`, `after.2`, ..., declared
+    /// internal when the machine declares its inputs) in its state's `<onentry>`, with a delay in
+    /// CSS2 time (`1800s`, `250ms`), cancelled in the state's `<onexit>`, and a transition on
+    /// that event.
+    ///
     /// - Throws: ``Problem`` for a transition on an input `NAME` while the machine has inputs
-    ///   `NAME.more` (SCXML's descriptor `NAME` would take those too), and for an `after`
-    ///   transition (SCXML has no delayed transitions).
+    ///   `NAME.more` (SCXML's descriptor `NAME` would take those too).
     package static func text(of definition: MachineDefinition) throws -> String {
         let inputNames = definition.inputs.map { $0.map(\.name.name) } ?? definition.transitions.map(\.input.name)
         let extended = Set(inputNames.flatMap { name in
             name.indices.filter { name[$0] == "." }.map { String(name[..<$0]) }
         })
-        if let timed = definition.transitions.first(where: { $0.after != nil }) {
-            throw Problem(
-                description:
-                    "the transition after \(timed.after!.text) (line \(timed.position.line)) cannot be written in SCXML, which has no delayed transitions; a delayed <send> in the state's <onentry>, cancelled in its <onexit>, says the same by hand")
-        }
         for transition in definition.transitions where !transition.isEventless && !transition.isPattern && extended.contains(transition.input.name) {
             throw Problem(
                 description:
@@ -39,14 +39,28 @@ package enum SCXMLWriter {
     private struct Writer {
         let definition: MachineDefinition
         let bodies: [String: EffectDefinition]
-        /// Per state name, its transitions in file order.
-        var transitionsByState: [String: [TransitionDefinition]] = [:]
+        /// Per state name, its transitions in file order, with the event of an `after` one.
+        var transitionsByState: [String: [(transition: TransitionDefinition, timerEvent: String?)]] = [:]
+        /// Per state name, the timers of its `after` transitions, in file order.
+        var timersByState: [String: [Timer]] = [:]
+        /// Every timer event, in the order they were named.
+        var timerEventNames: [String] = []
         var out = ""
+
+        /// A delayed `<send>` that stands for an `after` transition from one state.
+        struct Timer {
+            var event: String
+            var delay: Delay
+        }
 
         init(definition: MachineDefinition) {
             self.definition = definition
             bodies = Dictionary(definition.effects.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
             let topLevel = definition.states.filter { !$0.isFinal }.map(\.name.name)
+            // Timer events are named `after.N`, after a prefix that no input starts with.
+            let inputNames = (definition.inputs.map { $0.map(\.name.name) } ?? []) + definition.transitions.map(\.input.name)
+            var base = "after"
+            while inputNames.contains(where: { $0 == base || $0.hasPrefix(base + ".") }) { base = "_" + base }
             for transition in definition.transitions {
                 let sources: [String]
                 switch transition.source {
@@ -56,8 +70,22 @@ package enum SCXMLWriter {
                     let excluded = Set(names.map(\.name))
                     sources = topLevel.filter { !excluded.contains($0) }
                 }
-                for source in sources { transitionsByState[source, default: []].append(transition) }
+                for source in sources {
+                    var timerEvent: String?
+                    if let delay = transition.after {
+                        let event = "\(base).\(timerEventNames.count + 1)"
+                        timerEventNames.append(event)
+                        timersByState[source, default: []].append(Timer(event: event, delay: delay))
+                        timerEvent = event
+                    }
+                    transitionsByState[source, default: []].append((transition, timerEvent))
+                }
             }
+        }
+
+        /// A delay in CSS2 time, as SCXML writes it: whole seconds as `1800s`, else `250ms`.
+        static func css2Time(_ delay: Delay) -> String {
+            delay.milliseconds % 1000 == 0 ? "\(delay.milliseconds / 1000)s" : "\(delay.milliseconds)ms"
         }
 
         mutating func document() -> String {
@@ -76,6 +104,10 @@ package enum SCXMLWriter {
                 if input.isInternal { attributes.append(("internal", "true")) }
                 if let description = input.description { attributes.append(("description", description)) }
                 empty("sc:input", attributes, indent: "  ")
+            }
+            // The timers' events, which only the state's own <send> sends.
+            if definition.inputs != nil {
+                for event in timerEventNames { empty("sc:input", [("name", event), ("internal", "true")], indent: "  ") }
             }
             if !definition.context.isEmpty {
                 open("datamodel", [], indent: "  ")
@@ -107,26 +139,46 @@ package enum SCXMLWriter {
             if !state.initial.isEmpty && !initialElement { attributes.append(("initial", names(state.initial))) }
             if let description = state.description { attributes.append(("sc:description", description)) }
             let transitions = transitionsByState[name] ?? []
+            let timers = timersByState[name] ?? []
             if state.entry.isEmpty && state.exit.isEmpty && transitions.isEmpty && state.children.isEmpty && state.defaultEffects.isEmpty {
                 return empty(element, attributes, indent: indent)
             }
             open(element, attributes, indent: indent)
             let inner = indent + "  "
-            block("onentry", state.entry, indent: inner)
-            block("onexit", state.exit, indent: inner)
+            if timers.isEmpty {
+                block("onentry", state.entry, indent: inner)
+                block("onexit", state.exit, indent: inner)
+            } else {
+                // Each `after` transition's timer starts on entry and is cancelled on exit.
+                open("onentry", [], indent: inner)
+                effects(state.entry, indent: inner + "  ")
+                for timer in timers {
+                    empty("send", [("event", timer.event), ("delay", Self.css2Time(timer.delay)), ("id", timer.event)], indent: inner + "  ")
+                }
+                close("onentry", indent: inner)
+                open("onexit", [], indent: inner)
+                for timer in timers { empty("cancel", [("sendid", timer.event)], indent: inner + "  ") }
+                effects(state.exit, indent: inner + "  ")
+                close("onexit", indent: inner)
+            }
             if initialElement, let first = state.children.first(where: { $0.history == nil }) {
                 open("initial", [], indent: inner)
                 pseudoStateTransition(to: state.initial.isEmpty ? [first.name] : state.initial, state.defaultEffects, indent: inner + "  ")
                 close("initial", indent: inner)
             }
-            for transition in transitions { write(transition, indent: inner) }
+            for (transition, timerEvent) in transitions { write(transition, timerEvent: timerEvent, indent: inner) }
             for child in state.children { write(child, indent: inner) }
             close(element, indent: indent)
         }
 
-        private mutating func write(_ transition: TransitionDefinition, indent: String) {
+        /// A transition; `timerEvent` is the event of its timer for an `after` transition.
+        private mutating func write(_ transition: TransitionDefinition, timerEvent: String?, indent: String) {
             var attributes: [(String, String)] = []
-            if !transition.isEventless { attributes.append(("event", transition.input.name)) }
+            if let timerEvent {
+                attributes.append(("event", timerEvent))
+            } else if !transition.isEventless {
+                attributes.append(("event", transition.input.name))
+            }
             if let guardExpression = transition.guardExpression { attributes.append(("cond", guardExpression.text)) }
             if !transition.targets.isEmpty { attributes.append(("target", names(transition.targets))) }
             if transition.isInternal { attributes.append(("type", "internal")) }

@@ -8,7 +8,7 @@ import Statecraft
 
 /// The row form of a transition, as in the seeds' DSL: `INPUT | FROM => TO [GUARD] | EFFECT, EFFECT`,
 /// where `=> TO`, the guard and the effects are optional and FROM is names separated by commas,
-/// or `*`. The guard, an expression in brackets, ends the FROM => TO part; a `|` inside it
+/// or `*`. `=> TO (internal)` makes the transition internal (`type: internal`). The guard, an expression in brackets, ends the FROM => TO part; a `|` inside it
 /// (`[a || b]`) does not split the row.
 enum RowFormParser {
     /// A row: a scalar's text, where the scalar is written and how its text lies on the line.
@@ -86,9 +86,16 @@ enum RowFormParser {
         // FROM => TO
         var sourceField = middleField
         var target: Name?
+        var isInternal = false
         if let arrow = text.arrowIndex(in: middleField) {
             sourceField = middleField.lowerBound..<arrow
-            guard let name = text.singleName(in: (arrow + 2)..<middleField.upperBound, &spellings) else {
+            var targetField = (arrow + 2)..<middleField.upperBound
+            // `=> TO (internal)`: `type: internal` in the mapping form.
+            if let marker = text.internalMarker(in: targetField) {
+                targetField = targetField.lowerBound..<marker
+                isInternal = true
+            }
+            guard let name = text.singleName(in: targetField, &spellings) else {
                 return fail("'=>' is followed by one target state; \(form)", at: arrow)
             }
             target = name
@@ -130,6 +137,7 @@ enum RowFormParser {
                     compactInput: input.compact, source: source.compact, moreSources: sources.rest.lazy.map(\.compact),
                     target: target?.compact ?? .none, effect: effects.first?.compact ?? .none,
                     moreEffects: effects.rest.lazy.map(\.compact), when: consume guardExpression, at: row.position, spellings: table))
+            if isInternal { transitions[transitions.count - 1].isInternal = true }
             return nil
         }
         // What is left: a lone `*`, or lists longer than a compact transition keeps.
@@ -149,6 +157,7 @@ enum RowFormParser {
             TransitionDefinition(
                 input.named(in: spellings), from: consume source, to: target?.named(in: spellings), when: consume guardExpression,
                 effects: effectList, at: row.position, spellings: table))
+        if isInternal { transitions[transitions.count - 1].isInternal = true }
         return nil
     }
 
@@ -278,6 +287,18 @@ enum RowFormParser {
                 searched = equals + 1
             }
             return nil
+        }
+
+        /// Where ` (internal)` starts when `field` ends with it (blanks after it aside), after a
+        /// blank: the target of an internal transition, `=> home (internal)`.
+        func internalMarker(in field: Range<Int>) -> Int? {
+            let marker = Array("(internal)".utf8)
+            var end = field.upperBound
+            while end > field.lowerBound, Self.isBlank(bytes[end - 1]) { end -= 1 }
+            let start = end - marker.count
+            guard start > field.lowerBound, Self.isBlank(bytes[start - 1]) else { return nil }
+            for (offset, byte) in marker.enumerated() where bytes[start + offset] != byte { return nil }
+            return start
         }
 
         /// The one name of `field`; `nil` when it has none or several.

@@ -87,7 +87,7 @@ enum MachineFileSchema {
       }
     },
     "transitions": {
-      "description": "The transitions, in the order they are tried: rows `INPUT | FROM => TO | EFFECTS` or mappings { input, from, to, when, effects }. For an input, the first transition whose `from` matches and whose guard holds is taken.",
+      "description": "The transitions, in the order they are tried: rows `INPUT | FROM => TO (internal) [GUARD] | EFFECTS` or mappings { input, from, to, when, effects }. For an input, the first transition whose `from` matches and whose guard holds is taken.",
       "type": ["array", "null"],
       "items": {
         "oneOf": [{ "$ref": "#/$defs/row" }, { "$ref": "#/$defs/transition" }]
@@ -307,7 +307,7 @@ enum MachineFileSchema {
       ]
     },
     "row": {
-      "description": "A transition as a row: `INPUT | FROM => TO | EFFECTS`. FROM is names separated by commas, or * (every non-final state); `=> TO` (leave it out to stay, without exit or entry effects) and `| EFFECTS` are optional.",
+      "description": "A transition as a row: `INPUT | FROM => TO (internal) [GUARD] | EFFECTS`. FROM is names separated by commas, or * (every non-final state); `=> TO` (leave it out to stay, without exit or entry effects), `(internal)` (`type: internal`: a transition from a compound state to its own descendant does not leave it), `[GUARD]` and `| EFFECTS` are optional.",
       "type": "string",
       "pattern": "^\\s*[^\\s|]+\\s*\\|"
     },
