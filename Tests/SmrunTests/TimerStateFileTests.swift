@@ -131,12 +131,12 @@ import Testing
         #expect(text.lines.suffix(4) == [
             "clock: virtual, at 60000 ms",
             "timers:",
-            "  warn (sent by scheduleWarning, timer idleWarning), due at 240000 ms",
-            "  after 5m of loggedIn, due at 300000 ms",
+            "  warn (sent by scheduleWarning, timer idleWarning), due in 3m",
+            "  after 5m of loggedIn, due in 4m",
         ])
         let json = try Smrun.run(["status", "--state", path, "--format", "json"])
         #expect(json.text.contains(
-            #""pending":[],"clock":"virtual","time":60000,"timers":[{"due":240000,"input":"warn","sent_by":"scheduleWarning","timer":"idleWarning"},{"due":300000,"after":"5m","state":"loggedIn"}]}"#),
+            #""pending":[],"clock":"virtual","time":60000,"timers":[{"due":240000,"input":"warn","sent_by":"scheduleWarning","timer":"idleWarning"},{"due":300000,"after":"5m","state":"loggedIn"}],"due_in":[180000,240000]}"#),
             "\(json.text)")
     }
 
