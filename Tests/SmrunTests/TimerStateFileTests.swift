@@ -140,7 +140,7 @@ import Testing
             "\(json.text)")
     }
 
-    @Test func migratingDropsTheTimersThatNameWhatTheMachineNoLongerHasAndKeepsTheOthers() throws {
+    @Test func migratingKeepsATimerWhoseAfterChangedFromItsStatesEntry() throws {
         let files = try TemporaryFiles()
         let path = files.path("login.json")
         _ = try Smrun.run([Self.login, "--state", path, "--send", "logIn", "--send", "accepted", "--wait", "1m"])
@@ -155,9 +155,11 @@ import Testing
         let migrated = try Smrun.run([edited, "--state", path, "--migrate", "--wait", "4m"])
         #expect(migrated.exited(0), "\(migrated.errorText)")
         #expect(migrated.errorText.contains(
-            "kept state 'loggedIn' and context attempts; dropped timer after 5m of loggedIn (names an 'after: 5m' transition from 'loggedIn', which machine 'login-session' does not have)"),
+            "kept state 'loggedIn' and context attempts; kept timer after 5m of loggedIn as after 6m, due at 360000 ms (in 5m)"),
             "\(migrated.errorText)")
         #expect(migrated.lines == ["warn (sent by scheduleWarning, timer idleWarning): loggedIn -> loggedIn / showWarning"])
+        let later = try Smrun.run([edited, "--state", path, "--wait", "1m"])
+        #expect(later.lines == ["after 6m: loggedIn -> loggedOut / cancelWarning, timedOut"], "\(later.text)")
     }
 
     @Test(arguments: [

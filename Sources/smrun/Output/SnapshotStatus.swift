@@ -22,7 +22,9 @@ struct SnapshotStatus {
             _ = try codec.check(saved)
             return .matches
         } catch {
-            return .differs(reason: error.message, migration: Result { () throws(SnapshotError) in try codec.migrate(bytes) })
+            return .differs(
+                reason: error.message,
+                migration: Result { () throws(SnapshotError) in try codec.migrate(bytes, now: saved.clock == .real ? WallClock.now() : nil) })
         }
     }
 
@@ -87,6 +89,13 @@ struct SnapshotStatus {
         migration.droppedTimers.map { "{\"timer\":\(JSONText.quoted($0.timer)),\"reason\":\(JSONText.quoted($0.reason))}" }
     }
 
+    /// `{timer, as, state, due}` objects for the timers a migration reschedules.
+    private func rescheduledTimers(_ migration: SnapshotMigration) -> [String] {
+        migration.rescheduledTimers.map {
+            "{\"timer\":\(JSONText.quoted($0.timer)),\"as\":\(JSONText.quoted($0.after)),\"state\":\(JSONText.quoted($0.state)),\"due\":\($0.due)}"
+        }
+    }
+
     var json: String {
         var members = [
             "\"file\":\(JSONText.quoted(file))",
@@ -131,7 +140,10 @@ struct SnapshotStatus {
                             + "\"kept\":\(names(migration.kept)),\"dropped\":[\(dropped.joined(separator: ","))],"
                             + "\"initialized\":\(names(migration.initialized))"
                             + (migration.forgottenHistories.isEmpty ? "" : ",\"forgotten_history\":\(names(migration.forgottenHistories))")
-                            + (migration.droppedTimers.isEmpty ? "" : ",\"dropped_timers\":[\(droppedTimers(migration).joined(separator: ","))]") + "}")
+                            + (migration.droppedTimers.isEmpty ? "" : ",\"dropped_timers\":[\(droppedTimers(migration).joined(separator: ","))]")
+                            + (migration.rescheduledTimers.isEmpty
+                                ? "" : ",\"rescheduled_timers\":[\(rescheduledTimers(migration).joined(separator: ","))]")
+                            + (migration.unstartedAfters.isEmpty ? "" : ",\"unstarted_afters\":\(names(migration.unstartedAfters))") + "}")
                 case .failure(let error):
                     members.append("\"migration\":{\"possible\":false,\"reason\":\(JSONText.quoted(error.message))}")
                 }
