@@ -10,6 +10,7 @@ import Testing
     @Test(arguments: [
         ("@wait 250ms", 250), ("@wait 30s", 30_000), ("@wait 5m", 300_000), ("@wait 1h", 3_600_000),
         ("@wait 1.5s", 1_500), ("@wait 0s", 0), ("  @wait   2s  ", 2_000), ("@wait 0.001s", 1),
+        ("@wait 9m59s", 599_000), ("@wait 1h30m", 5_400_000),
     ])
     mutating func aWaitLineGivesItsDurationInMilliseconds(line: String, milliseconds: Int) {
         #expect(script.parse(line) == .wait(milliseconds))
@@ -21,6 +22,10 @@ import Testing
         ("@wait 99999999999h", #""99999999999h" is not a duration: a duration is at most 100 years"#),
         ("@wait 1.5.2s", #""1.5.2s" is not a duration: a duration's number has one decimal point at most"#),
         ("@wait 30", #""30" is not a duration: a duration needs a unit: ms, s, m or h"#),
+        ("@wait 1h1h", #""1h1h" is not a duration: 'h' appears twice in a duration; write each unit once, as 1h30m"#),
+        ("@wait 5m3h", #""5m3h" is not a duration: 'h' comes after 'm' in a duration; write the units from the largest to the smallest, as 1h30m"#),
+        ("@wait 1.5m30s", #""1.5m30s" is not a duration: only the last number of a duration may have a decimal point; write 1m30s, not 1.5m30s"#),
+        ("@wait 876600h1s", #""876600h1s" is not a duration: a duration is at most 100 years"#),
         ("@wait", "'@wait' needs a duration, such as @wait 30s"),
     ])
     mutating func aBadDurationSaysWhy(line: String, problem: String) {

@@ -131,16 +131,16 @@ import Testing
         #expect(text.lines.suffix(4) == [
             "clock: virtual, at 60000 ms",
             "timers:",
-            "  warn (sent by scheduleWarning, timer idleWarning), due at 240000 ms",
-            "  after 5m of loggedIn, due at 300000 ms",
+            "  warn (sent by scheduleWarning, timer idleWarning), due in 3m",
+            "  after 5m of loggedIn, due in 4m",
         ])
         let json = try Smrun.run(["status", "--state", path, "--format", "json"])
         #expect(json.text.contains(
-            #""pending":[],"clock":"virtual","time":60000,"timers":[{"due":240000,"input":"warn","sent_by":"scheduleWarning","timer":"idleWarning"},{"due":300000,"after":"5m","state":"loggedIn"}]}"#),
+            #""pending":[],"clock":"virtual","time":60000,"timers":[{"due":240000,"input":"warn","sent_by":"scheduleWarning","timer":"idleWarning"},{"due":300000,"after":"5m","state":"loggedIn"}],"due_in":[180000,240000]}"#),
             "\(json.text)")
     }
 
-    @Test func migratingDropsTheTimersThatNameWhatTheMachineNoLongerHasAndKeepsTheOthers() throws {
+    @Test func migratingKeepsATimerWhoseAfterChangedFromItsStatesEntry() throws {
         let files = try TemporaryFiles()
         let path = files.path("login.json")
         _ = try Smrun.run([Self.login, "--state", path, "--send", "logIn", "--send", "accepted", "--wait", "1m"])
@@ -155,9 +155,11 @@ import Testing
         let migrated = try Smrun.run([edited, "--state", path, "--migrate", "--wait", "4m"])
         #expect(migrated.exited(0), "\(migrated.errorText)")
         #expect(migrated.errorText.contains(
-            "kept state 'loggedIn' and context attempts; dropped timer after 5m of loggedIn (names an 'after: 5m' transition from 'loggedIn', which machine 'login-session' does not have)"),
+            "kept state 'loggedIn' and context attempts; kept timer after 5m of loggedIn as after 6m, due at 360000 ms (in 5m)"),
             "\(migrated.errorText)")
         #expect(migrated.lines == ["warn (sent by scheduleWarning, timer idleWarning): loggedIn -> loggedIn / showWarning"])
+        let later = try Smrun.run([edited, "--state", path, "--wait", "1m"])
+        #expect(later.lines == ["after 6m: loggedIn -> loggedOut / cancelWarning, timedOut"], "\(later.text)")
     }
 
     @Test(arguments: [

@@ -1,7 +1,7 @@
 /// A snapshot document as read, before it is checked against a machine: its format and members
 /// are valid, but its state and context are names and JSON values that no machine has vouched
 /// for yet. What `smrun status` shows, and what ``SnapshotCodec/decode(_:)`` and
-/// ``SnapshotCodec/migrate(_:)`` check.
+/// ``SnapshotCodec/migrate(_:now:)`` check.
 package struct SavedSnapshot {
     /// The `"machine"` member: the name of the machine that saved it.
     package let machineName: String

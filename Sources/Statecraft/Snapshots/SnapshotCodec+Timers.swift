@@ -100,6 +100,81 @@ extension SnapshotCodec {
         return (timers, dropped)
     }
 
+    /// The saved timers carried over to an edited machine (`--migrate`, docs/snapshots.md):
+    /// each timer that still resolves is kept as saved; a state's `after` timers that no longer
+    /// do (their duration changed, or their place among the state's `after`s), when the state
+    /// is still active and has `after` transitions, are rescheduled: the state's k-th such
+    /// timer, in the file's order, becomes its k-th `after` that no kept timer has, in document
+    /// order, entered when the old duration says (its due time less the old duration) and due
+    /// the new duration after that, or at `now` if that has passed. The others are dropped,
+    /// with the reason. `now` is the snapshot's `"time"` on the virtual clock, and the time
+    /// given (else the entry time plus the new duration) on the real clock.
+    func migratedTimers(_ saved: SavedSnapshot, configuration: [Int], now: Int?) throws(SnapshotError) -> (
+        timers: [SnapshotTimer], dropped: [SnapshotMigration.DroppedTimer], rescheduled: [SnapshotMigration.RescheduledTimer],
+        unstarted: [String]
+    ) {
+        let active = activeStates(configuration)
+        var kept: [SavedTimer] = []
+        // The after timers to reschedule, by state, in the file's order.
+        var unmatched: [(state: Int, entries: [SavedTimer])] = []
+        var dropped: [SnapshotMigration.DroppedTimer] = []
+        for entry in saved.timers {
+            if case .after(_, let stateName, _) = entry.kind, let info = machine.timers,
+                let state = machine.stateNames.firstIndex(of: stateName), active.contains(state), !info.afters[state].isEmpty,
+                (try? resolve(entry, active: active)) == nil
+            {
+                if let index = unmatched.firstIndex(where: { $0.state == state }) {
+                    unmatched[index].entries.append(entry)
+                } else {
+                    unmatched.append((state, [entry]))
+                }
+            } else {
+                kept.append(entry)
+            }
+        }
+        let (keptTimers, keptDropped) = try savedTimers(
+            kept, clock: saved.clock, time: saved.time, configuration: configuration, lenient: true)
+        dropped += keptDropped
+        var timers = keptTimers
+        var rescheduled: [SnapshotMigration.RescheduledTimer] = []
+        let now = saved.clock == .virtual ? saved.time : now
+        for (state, entries) in unmatched {
+            let free = machine.timers!.afters[state].filter { after in !timers.contains { $0.state == state && $0.input == after.input } }
+            for (k, entry) in entries.enumerated() {
+                guard case .after(let duration, let stateName, _) = entry.kind else { continue }
+                guard k < free.count else {
+                    let count = machine.timers!.afters[state].count
+                    dropped.append(
+                        .init(
+                            timer: entry.label,
+                            reason: "state '\(stateName)' has \(count) 'after' transition\(count == 1 ? "" : "s"), each with a timer already"))
+                    continue
+                }
+                let after = free[k]
+                let old = (try? Delay.milliseconds(duration.utf8)) ?? 0
+                let entered = entry.due - old
+                var due = entered + after.milliseconds
+                if let now, due < now { due = now }
+                timers.append(SnapshotTimer(due: due, state: state, input: after.input, sentBy: -1))
+                let (text, nth) = afterName(of: timers.last!)
+                rescheduled.append(
+                    .init(timer: entry.label, after: "after \(text)\(nth > 1 ? " #\(nth)" : "")", state: stateName, due: due))
+            }
+        }
+        // Stable: timers due at one instant keep the order they were started in.
+        timers = timers.enumerated().sorted { ($0.element.due, $0.offset) < ($1.element.due, $1.offset) }.map(\.element)
+        var unstarted: [String] = []
+        if let info = machine.timers {
+            for state in info.timedStates where active.contains(state) {
+                for after in info.afters[state] where !timers.contains(where: { $0.state == state && $0.input == after.input }) {
+                    let (text, nth) = afterName(of: SnapshotTimer(due: 0, state: state, input: after.input, sentBy: -1))
+                    unstarted.append("after \(text)\(nth > 1 ? " #\(nth)" : "") of \(machine.stateNames[state])")
+                }
+            }
+        }
+        return (timers, dropped, rescheduled, unstarted)
+    }
+
     /// The states active in `configuration`: its atomic states and their ancestors.
     private func activeStates(_ configuration: [Int]) -> Set<Int> {
         var active = Set<Int>()

@@ -1,5 +1,5 @@
 /// What carrying a snapshot over to an edited definition of its machine keeps and drops
-/// (``SnapshotCodec/migrate(_:)``, `smrun --state FILE --migrate`).
+/// (``SnapshotCodec/migrate(_:now:)``, `smrun --state FILE --migrate`).
 package struct SnapshotMigration: Sendable {
     /// A saved context value that did not carry over, and why.
     package struct Dropped: Hashable, Sendable {
@@ -35,6 +35,26 @@ package struct SnapshotMigration: Sendable {
     }
     /// The saved pending timers that were dropped, in the file's order (the others are kept).
     package let droppedTimers: [DroppedTimer]
+    /// A saved `after` timer carried over to another `after` of its state (its duration
+    /// changed): entered when the saved due time less the old duration says, due the new
+    /// duration after that, or at once if that has passed.
+    package struct RescheduledTimer: Hashable, Sendable {
+        /// The timer as saved, in words: `after 30m of awaitingPayment`.
+        package let timer: String
+        /// The `after` it is now, in words: `after 45m` (`after 45m #2` for the second of that
+        /// duration).
+        package let after: String
+        /// The state it belongs to.
+        package let state: String
+        /// Its new due time, in milliseconds on the snapshot's clock.
+        package let due: Int
+    }
+    /// The saved `after` timers rescheduled, by state in the file's order.
+    package let rescheduledTimers: [RescheduledTimer]
+    /// The `after` transitions of active states that have no pending timer after the
+    /// migration, in words (`after 45m of shipping`): each starts when its state is next
+    /// entered.
+    package let unstartedAfters: [String]
 }
 
 extension SnapshotCodec {
@@ -44,18 +64,23 @@ extension SnapshotCodec {
     /// statechart keeps its configuration when it is still one the machine can be in, and each
     /// history record that still fits; the others are forgotten. Each pending timer is kept
     /// when what it names (its `after` transition and state, or its input, argument type,
-    /// effect and id) is still the machine's, and dropped otherwise.
+    /// effect and id) is still the machine's; an `after` timer of an active state whose `after`
+    /// changed is rescheduled (``SnapshotMigration/rescheduledTimers``); the others are dropped.
     ///
+    /// - Parameter now: on the real clock, the time now, in milliseconds since the Unix epoch:
+    ///   a rescheduled timer is due no earlier (without it, a timer whose new due time has
+    ///   passed keeps it, and fires as soon as a run resumes). Unused on the virtual clock,
+    ///   whose time is the snapshot's.
     /// - Throws: ``SnapshotError`` when the document is not a snapshot (as ``decode(_:)``), when
     ///   it belongs to a machine of another name (``SnapshotError/Kind/differentMachine``), or
     ///   when its state (or configuration) is no longer one of the machine's
     ///   (``SnapshotError/Kind/unknownState``, naming it).
-    package func migrate(_ bytes: [UInt8]) throws(SnapshotError) -> SnapshotMigration {
+    package func migrate(_ bytes: [UInt8], now: Int? = nil) throws(SnapshotError) -> SnapshotMigration {
         let saved = try SavedSnapshot.read(bytes)
         if saved.fingerprint == fingerprint.text, let current = try? check(saved) {
             return SnapshotMigration(
                 snapshot: current, kept: machine.variableNames, dropped: [], initialized: [], forgottenHistories: [], wasCurrent: true,
-                droppedTimers: [])
+                droppedTimers: [], rescheduledTimers: [], unstartedAfters: [])
         }
         guard saved.machineName == machine.name else {
             throw SnapshotError(
@@ -83,13 +108,13 @@ extension SnapshotCodec {
         }
         for slot in machine.variableNames.indices where taken.contains(slot) { kept.append(machine.variableNames[slot]) }
         let initialized = machine.variableNames.indices.filter { !taken.contains($0) }.map { machine.variableNames[$0] }
-        let (timers, droppedTimers) = try savedTimers(saved, configuration: configuration, lenient: true)
+        let (timers, droppedTimers, rescheduled, unstarted) = try migratedTimers(saved, configuration: configuration, now: now)
         return SnapshotMigration(
             snapshot: MachineSnapshot(
                 machineName: machine.name, fingerprint: fingerprint, state: configuration[0], context: context,
                 configuration: machine.isStatechart ? configuration : [], histories: histories, clock: saved.clock, time: saved.time,
                 timers: timers),
             kept: kept, dropped: dropped, initialized: initialized, forgottenHistories: forgottenHistories, wasCurrent: false,
-            droppedTimers: droppedTimers)
+            droppedTimers: droppedTimers, rescheduledTimers: rescheduled, unstartedAfters: unstarted)
     }
 }

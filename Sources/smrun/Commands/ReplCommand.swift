@@ -8,7 +8,8 @@ import StatecraftYAML
     import Darwin
 #endif
 
-/// `smrun repl MACHINE.yaml`: an interactive session over one machine.
+/// `smrun repl MACHINE.yaml [--state FILE]`: an interactive session over one machine, from its
+/// initial state or from a saved instance's snapshot (which it never writes).
 struct ReplCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repl",
@@ -19,7 +20,9 @@ struct ReplCommand: ParsableCommand {
             prints it. Commands start with ':' (:help lists them). On a terminal, lines are edited with \
             libedit (TAB completes inputs and commands; history in ~/.smrun_history), Ctrl-C cancels the \
             line and Ctrl-D leaves. Without a terminal, lines are read from standard input without prompts. \
-            Exit status: 0, or 2 for an invalid machine or a usage error.
+            With --state FILE the session starts from the instance saved in FILE (state, context, clock and \
+            pending timers) and never writes FILE; :save-state writes a snapshot to another file. \
+            Exit status: 0, or 2 for an invalid machine, a state file that does not resume it, or a usage error.
             """
     )
 
@@ -32,6 +35,12 @@ struct ReplCommand: ParsableCommand {
     @Option(name: .customLong("max-steps"), help: "Most queued inputs processed for one external input before step-limit.")
     var stepLimit = RunLimits.defaultStepLimit
 
+    @Option(
+        name: .customLong("state"),
+        help: ArgumentHelp("Start from the instance saved in this state file, which the session never writes.", valueName: "file"),
+        completion: .file(extensions: ["json"]))
+    var stateFile: String?
+
     @OptionGroup var limits: LimitOptions
 
     func validate() throws {
@@ -42,7 +51,30 @@ struct ReplCommand: ParsableCommand {
         let loaded = limits.load(machine)
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
-        try compiled.visitRunner(Interacting(command: self, machine: compiled, definition: loaded.definition)).get()
+        let snapshot = try stateFile.map { try Self.snapshot(in: $0, of: compiled, machinePath: machine) }
+        try compiled.visitRunner(Interacting(command: self, machine: compiled, definition: loaded.definition, snapshot: snapshot)).get()
+    }
+
+    /// The snapshot in `path`, read without locking or changing it, which must resume `machine`
+    /// on the virtual clock; otherwise says why on standard error and throws exit status 2.
+    static func snapshot(in path: String, of machine: CompiledMachine, machinePath: String) throws -> MachineSnapshot {
+        let (bytes, _) = try StateFile.readDocument(path)
+        func refuse(_ message: String) -> ExitCode {
+            FileHandleOutput.standardError("smrun: state file \(path): \(message)\n")
+            return ExitCode(Smrun.Status.invalid)
+        }
+        let snapshot: MachineSnapshot
+        do {
+            snapshot = try SnapshotCodec(machine).decode(bytes)
+        } catch {
+            throw refuse(
+                "\(error.message); smrun repl explores a snapshot of this very machine (`smrun status --state \(path) \(machinePath)` says why it is not; `smrun \(machinePath) --state \(path) --migrate` carries it over)")
+        }
+        if snapshot.clock == .real && !snapshot.timers.isEmpty {
+            let count = snapshot.timers.count == 1 ? "its pending timer is" : "its \(snapshot.timers.count) pending timers are"
+            throw refuse("\(count) on the real clock, and smrun repl runs the virtual clock (its time moves with :wait)")
+        }
+        return snapshot
     }
 
     /// The REPL on a session with the runner the machine's compiler chose.
@@ -50,11 +82,12 @@ struct ReplCommand: ParsableCommand {
         let command: ReplCommand
         let machine: CompiledMachine
         let definition: MachineDefinition?
+        let snapshot: MachineSnapshot?
 
         func visit<Runner: MachineRunner>(_ runner: Runner.Type) -> Result<Void, any Error> {
             var session = ReplSession(
-                RunSession<Runner>(machine: machine, format: command.format, stepLimit: command.stepLimit, state: nil), definition: definition,
-                machinePath: command.machine)
+                RunSession<Runner>(machine: machine, format: command.format, stepLimit: command.stepLimit, state: nil, snapshot: snapshot),
+                definition: definition, machinePath: command.machine, stateFile: command.stateFile)
             return Result { try ReplLoop.run(&session, machine) }
         }
     }

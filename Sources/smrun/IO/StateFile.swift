@@ -88,7 +88,7 @@ final class StateFile {
                 case .migrate:
                     let migration: SnapshotMigration
                     do {
-                        migration = try codec.migrate(bytes)
+                        migration = try codec.migrate(bytes, now: clock == .real ? WallClock.now() : nil)
                     } catch {
                         throw Failure(message: error.message, hint: error.kind == .unknownState ? "; use --reset to start afresh, keeping a backup" : "")
                     }

@@ -1,11 +1,5 @@
 import Statecraft
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What `smrun status` shows about a state file: the saved state, context and pending queue,
 /// and, given a machine, whether the snapshot resumes it and what `--migrate` would do if not.
 struct SnapshotStatus {
@@ -28,7 +22,9 @@ struct SnapshotStatus {
             _ = try codec.check(saved)
             return .matches
         } catch {
-            return .differs(reason: error.message, migration: Result { () throws(SnapshotError) in try codec.migrate(bytes) })
+            return .differs(
+                reason: error.message,
+                migration: Result { () throws(SnapshotError) in try codec.migrate(bytes, now: saved.clock == .real ? WallClock.now() : nil) })
         }
     }
 
@@ -65,7 +61,10 @@ struct SnapshotStatus {
                 lines.append("timers: none")
             } else {
                 lines.append("timers:")
-                lines += saved.timers.map { "  \(JSONText.escapingControls($0.label)), due at \(dueText($0.due))" }
+                let now = DueTime.now(saved.clock, time: saved.time)
+                lines += saved.timers.map {
+                    "  \(JSONText.escapingControls($0.label)), due \(DueTime.status($0.due, clock: saved.clock, now: now))"
+                }
             }
         }
         if let machine {
@@ -90,20 +89,11 @@ struct SnapshotStatus {
         migration.droppedTimers.map { "{\"timer\":\(JSONText.quoted($0.timer)),\"reason\":\(JSONText.quoted($0.reason))}" }
     }
 
-    /// A due time: milliseconds on the virtual clock (`90000 ms`), or on the real clock since
-    /// the Unix epoch, with the UTC time it stands for (`1795573769898 (2026-11-25T02:49:29.898Z)`).
-    private func dueText(_ due: Int) -> String {
-        guard saved.clock == .real else { return "\(due) ms" }
-        var seconds = time_t(due / 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func digits(_ value: Int32, _ count: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, count - text.count)) + text
+    /// `{timer, as, state, due}` objects for the timers a migration reschedules.
+    private func rescheduledTimers(_ migration: SnapshotMigration) -> [String] {
+        migration.rescheduledTimers.map {
+            "{\"timer\":\(JSONText.quoted($0.timer)),\"as\":\(JSONText.quoted($0.after)),\"state\":\(JSONText.quoted($0.state)),\"due\":\($0.due)}"
         }
-        let date = "\(digits(parts.tm_year + 1900, 4))-\(digits(parts.tm_mon + 1, 2))-\(digits(parts.tm_mday, 2))"
-        let time = "\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2)).\(digits(Int32(due % 1000), 3))"
-        return "\(due) (\(date)T\(time)Z)"
     }
 
     var json: String {
@@ -124,6 +114,8 @@ struct SnapshotStatus {
             members.append("\"clock\":\(JSONText.quoted(saved.clock.rawValue))")
             if saved.clock == .virtual { members.append("\"time\":\(saved.time)") }
             members.append("\"timers\":[" + saved.timers.map(\.json).joined(separator: ",") + "]")
+            let now = DueTime.now(saved.clock, time: saved.time)
+            members.append("\"due_in\":[" + saved.timers.map { String($0.due - now) }.joined(separator: ",") + "]")
         }
         if let machine {
             members.append("\"machine_file\":\(JSONText.quoted(machine.file))")
@@ -148,7 +140,10 @@ struct SnapshotStatus {
                             + "\"kept\":\(names(migration.kept)),\"dropped\":[\(dropped.joined(separator: ","))],"
                             + "\"initialized\":\(names(migration.initialized))"
                             + (migration.forgottenHistories.isEmpty ? "" : ",\"forgotten_history\":\(names(migration.forgottenHistories))")
-                            + (migration.droppedTimers.isEmpty ? "" : ",\"dropped_timers\":[\(droppedTimers(migration).joined(separator: ","))]") + "}")
+                            + (migration.droppedTimers.isEmpty ? "" : ",\"dropped_timers\":[\(droppedTimers(migration).joined(separator: ","))]")
+                            + (migration.rescheduledTimers.isEmpty
+                                ? "" : ",\"rescheduled_timers\":[\(rescheduledTimers(migration).joined(separator: ","))]")
+                            + (migration.unstartedAfters.isEmpty ? "" : ",\"unstarted_afters\":\(names(migration.unstartedAfters))") + "}")
                 case .failure(let error):
                     members.append("\"migration\":{\"possible\":false,\"reason\":\(JSONText.quoted(error.message))}")
                 }

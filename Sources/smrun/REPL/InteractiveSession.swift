@@ -20,6 +20,12 @@ protocol InteractiveSession: ~Copyable {
     var inputsForCompletion: [Int] { get }
     /// `:inputs`: what can be sent now and where each input leads, one line each.
     var availableInputs: String { get }
+    /// `:timers`: the pending timers in the order they would fire, each with the time left
+    /// until it is due, one line each.
+    var pendingTimers: String { get }
+    /// `:save-state`: the machine's state, context, clock and pending timers as a snapshot
+    /// document (docs/snapshots.md), on the virtual clock.
+    var snapshotDocument: [UInt8] { get }
 
     /// Goes back to `saved`, without running effects.
     mutating func restore(_ saved: Saved)

@@ -15,6 +15,8 @@ struct ReplSession<Session: InteractiveSession & ~Copyable>: ~Copyable {
     private let definition: MachineDefinition?
     /// The machine file as given, for the scenario files `:save` writes.
     private let machinePath: String
+    /// The state file the session was loaded from (`--state`), which it never writes.
+    private let stateFile: String?
     /// Before each input still in the session: what to go back to.
     private var undoStack: [Session.Saved] = []
     /// The session's inputs, as typed (script lines), for `:save`.
@@ -25,10 +27,11 @@ struct ReplSession<Session: InteractiveSession & ~Copyable>: ~Copyable {
     /// The number of the line being handled, counting every line read (JSON results' `line`).
     private var lineNumber = 0
 
-    init(_ session: consuming Session, definition: MachineDefinition?, machinePath: String) {
+    init(_ session: consuming Session, definition: MachineDefinition?, machinePath: String, stateFile: String? = nil) {
         self.session = session
         self.definition = definition
         self.machinePath = machinePath
+        self.stateFile = stateFile
         self.session.flush()
     }
 
@@ -92,6 +95,8 @@ struct ReplSession<Session: InteractiveSession & ~Copyable>: ~Copyable {
             }
         case .inputs:
             say(session.availableInputs, newline: false)
+        case .timers:
+            say(session.pendingTimers)
         case .undo:
             guard let previous = undoStack.popLast() else { return fail("nothing to undo") }
             let undone = inputs.removeLast()
@@ -117,6 +122,8 @@ struct ReplSession<Session: InteractiveSession & ~Copyable>: ~Copyable {
             send("@wait " + (argument ?? ""))
         case .save:
             save(to: argument ?? "")
+        case .saveState:
+            saveState(to: argument ?? "")
         case .load:
             load(from: argument ?? "")
         case .help:
@@ -140,6 +147,18 @@ struct ReplSession<Session: InteractiveSession & ~Copyable>: ~Copyable {
         let left = steps.count - kept.count
         let note = left == 0 ? "" : " (left out \(left) line\(left == 1 ? "" : "s") that \(left == 1 ? "is" : "are") no input of the machine)"
         say("saved \(kept.count) input\(kept.count == 1 ? "" : "s") to \(path) as a scenario\(note)")
+    }
+
+    /// Writes a snapshot of the machine to `path`, which `smrun MACHINE --state FILE` resumes;
+    /// never the state file the session was loaded from.
+    private mutating func saveState(to path: String) {
+        if let stateFile, SessionFile.sameFile(path, stateFile) {
+            return fail(
+                "\(SessionCommand.saveState.spelling) does not write '\(path)', the state file this session was loaded from (--state); save to another file, and resume that one")
+        }
+        let text = String(decoding: session.snapshotDocument, as: UTF8.self)
+        if let problem = SessionFile.write(text, to: path) { return fail("cannot save the state to '\(path)': \(problem)") }
+        say("saved state '\(session.stateDescription)' to \(path)")
     }
 
     private mutating func load(from path: String) {

@@ -1,6 +1,6 @@
 /// What TAB completes in `smrun repl`: the first word as an input name (those with a
 /// transition from the current state first) or a `:` command, `:graph`'s format, and the
-/// file of `:load` and `:save`.
+/// file of `:load`, `:save` and `:save-state`.
 struct SessionCompletion: Equatable {
     /// A word that completes the one being typed, and whether a space should follow it (the
     /// word takes an argument).
@@ -17,7 +17,7 @@ struct SessionCompletion: Equatable {
     /// - Parameters:
     ///   - line: the line's text up to the cursor.
     ///   - inputs: the input names, in the order to offer them, and whether each takes an argument.
-    ///   - files: the paths that complete a typed one (after `:load` and `:save`).
+    ///   - files: the paths that complete a typed one (after `:load`, `:save` and `:save-state`).
     init(
         line: String, inputs: [(name: String, takesArgument: Bool)],
         files: (String) -> [Candidate] = FileNameCompletion.candidates(for:)
@@ -39,7 +39,7 @@ struct SessionCompletion: Equatable {
         switch leading[..<blank] {
         case SessionCommand.graph.spelling where !rest.contains(" "):
             candidates = ["dot", "mermaid"].filter { $0.hasPrefix(rest) }.map { Candidate(word: $0, addsSpace: false) }
-        case SessionCommand.load.spelling, SessionCommand.save.spelling:
+        case SessionCommand.load.spelling, SessionCommand.save.spelling, SessionCommand.saveState.spelling:
             candidates = files(prefix)
         default:
             candidates = []

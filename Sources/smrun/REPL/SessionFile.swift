@@ -35,6 +35,16 @@ enum SessionFile {
         return .success(String(decoding: bytes, as: UTF8.self))
     }
 
+    /// Whether `path` and `other` name one file: the same path, or the same existing file
+    /// (device and inode) by another path.
+    static func sameFile(_ path: String, _ other: String) -> Bool {
+        if path == other { return true }
+        var first = stat()
+        var second = stat()
+        guard stat(path, &first) == 0, stat(other, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
     /// Writes `text` to `path` (created or truncated); the reason when it cannot, or `nil`.
     static func write(_ text: String, to path: String) -> String? {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

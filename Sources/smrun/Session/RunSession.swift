@@ -21,11 +21,12 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
     let firesOnWallClock: Bool
 
     /// Resumes from the state file's snapshot (configuration, history records, context and
-    /// timers), firing on the wall clock what fell due since it was saved, or starts the machine
-    /// (printing a start result when its initial configuration's entry effects ran).
+    /// timers), or from `snapshot` when there is no state file (`smrun repl --state`, which
+    /// never saves), firing on the wall clock what fell due since it was saved, or starts the
+    /// machine (printing a start result when its initial configuration's entry effects ran).
     init(
         machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int = RunLimits.defaultTimerLimit, state: StateFile?,
-        clock: ClockOption = .virtual
+        snapshot: MachineSnapshot? = nil, clock: ClockOption = .virtual
     ) {
         runner = Runner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
         runner.logHandler = FileHandleOutput.logLine
@@ -35,7 +36,7 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
         isJSON = format == .json
         self.clock = clock
         firesOnWallClock = clock == .real && machine.hasTimers
-        if let snapshot = state?.snapshot {
+        if let snapshot = state?.snapshot ?? snapshot {
             runner.restore(snapshot)
             if firesOnWallClock { catchUp() }
         } else {

@@ -145,9 +145,12 @@ import Testing
 
         let edited = try TimedTrace.machine(Self.flat.replacing("  - after: 5s\n    from: waiting\n    to: resting", with: "  - after: 6s\n    from: waiting\n    to: resting"))
         let migration = try SnapshotCodec(edited).migrate(saved)
-        #expect(migration.snapshot.timers.map(\.due) == [5000, 10000])
-        #expect(migration.droppedTimers.map(\.timer) == ["after 5s #2 of waiting"])
-        #expect(migration.droppedTimers.map(\.reason) == ["names 'after: 5s' transition 2 from 'waiting', but there are 1"])
+        // The second 5 s became 6 s: its timer is kept as the state's other after, from the
+        // state's entry at 0 (issue 35); the first 5 s and the 10 s are kept as saved.
+        #expect(migration.snapshot.timers.map(\.due) == [5000, 6000, 10000])
+        #expect(migration.droppedTimers.isEmpty)
+        #expect(migration.rescheduledTimers.map { [$0.timer, $0.after, $0.state, String($0.due)] } == [["after 5s #2 of waiting", "after 6s", "waiting", "6000"]])
+        #expect(migration.unstartedAfters.isEmpty)
         #expect(throws: SnapshotError.self) { try SnapshotCodec(edited).decode(saved) }
     }
 }
