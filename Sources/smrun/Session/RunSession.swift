@@ -120,6 +120,7 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
     /// as too long; a read error throws exit status 2, after what came before was saved.
     mutating func runScript(maximumLineBytes: Int) throws -> Int {
         var reader = LineReader(fd: 0, maximumLineBytes: maximumLineBytes)
+        reader.skipByteOrderMark(willBlock: { pauseForInput() })
         var lineNumber = 0
         var skipped = 0
         // Before a read that may wait: save (under --state), then show the results; on the
