@@ -106,7 +106,9 @@ import Statecraft
         scratch.reserveCapacity(256)
     }
 
-    /// Parses one script line (without its `\n`): blank lines and `#` comments are skipped.
+    /// Parses one script line (without its `\n`): blank lines and `#` comments are skipped, and
+    /// so is a trailing comment, a blank followed by `#` outside a JSON-quoted argument
+    /// (``commentStart(_:from:end:)``).
     package mutating func parse(line: UnsafeRawBufferPointer) -> Parsed {
         var end = line.count
         if end > 0 && line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
@@ -118,11 +120,41 @@ import Statecraft
         let name = UnsafeRawBufferPointer(rebasing: line[start..<nameEnd])
         var argStart = nameEnd
         while argStart < end && Self.isBlank(line[argStart]) { argStart += 1 }
+        // A JSON-quoted argument's comment can only start after its closing quote.
+        let searchFrom = argStart < end && line[argStart] == UInt8(ascii: "\"") ? Self.quotedEnd(line, from: argStart, end: end) : nameEnd
+        end = Self.commentStart(line, from: searchFrom, end: end)
         while end > argStart && Self.isBlank(line[end - 1]) { end -= 1 }
         let argument = argStart < end ? UnsafeRawBufferPointer(rebasing: line[argStart..<end]) : nil
         // No input name starts with `@`: such a line is a directive.
         if name.elementsEqual(Self.waitDirective.utf8) { return Self.parseWait(argument) }
         return parse(name: name, argument: argument)
+    }
+
+    /// Where a trailing comment starts: the first blank at or after `from`, and before `end`,
+    /// that a `#` follows; `end` when there is none. No allocation: one pass over the bytes.
+    @inline(__always)
+    package static func commentStart(_ line: UnsafeRawBufferPointer, from: Int, end: Int) -> Int {
+        var index = from
+        while index &+ 1 < end {
+            if line[index &+ 1] == UInt8(ascii: "#") && isBlank(line[index]) { return index }
+            index &+= 1
+        }
+        return end
+    }
+
+    /// The index just past the JSON string that opens at `start` (a `"`), skipping its escapes;
+    /// `end` when it is not closed (the argument is then refused as it is).
+    @inline(__always)
+    static func quotedEnd(_ line: UnsafeRawBufferPointer, from start: Int, end: Int) -> Int {
+        var index = start &+ 1
+        while index < end {
+            switch line[index] {
+            case UInt8(ascii: "\\"): index &+= 2
+            case UInt8(ascii: "\""): return index &+ 1
+            default: index &+= 1
+            }
+        }
+        return end
     }
 
     /// The directive that moves the clock: `@wait DURATION`.

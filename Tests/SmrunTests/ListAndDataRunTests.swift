@@ -79,7 +79,7 @@ import Testing
         let saved = try String(contentsOfFile: state, encoding: .utf8)
         #expect(saved.contains(#""marks": [15,3],"#), "\(saved)")
         #expect(saved.contains(#""input": "report", "arg": {"sum":15,"count":2}, "sent_by": "closing""#), "\(saved)")
-        let resumed = try Smrun.run([file, "--state", state, "--wait", "1s", "--format", "json"])
+        let resumed = try Smrun.run([file, "--state", state, "--format", "json"], input: .bytes(.init("@wait 1s\n".utf8)))
         #expect(resumed.exited(0), "\(resumed.errorText)")
         #expect(resumed.lines.last?.contains(#""best":152"#) == true, "\(resumed.text)")
     }
@@ -188,7 +188,7 @@ import Testing
               <final id="pass"/>
             </scxml>
             """)
-        let run = try Smrun.run([document, "--wait", "1s"])
+        let run = try Smrun.run([document], input: .bytes(.init("@wait 1s\n".utf8)))
         #expect(run.exited(0), "\(run.errorText)")
         #expect(run.lines.last?.hasSuffix("checked -> pass") == true, "\(run.text)")
     }

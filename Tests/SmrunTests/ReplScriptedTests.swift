@@ -22,7 +22,7 @@ import Testing
     /// fire, each with its result.
     @Test func aWaitLineFiresTheTimersThatFallDue() throws {
         let session = try Self.repl("machines/timed-traffic-light.yaml", ["@wait 30s", ":state", "@wait 1 minute"])
-        let run = try Smrun.run(["machines/timed-traffic-light.yaml", "--wait", "30s"])
+        let run = try Smrun.run(["machines/timed-traffic-light.yaml"], input: .bytes(.init("@wait 30s\n".utf8)))
         #expect(session.lines.prefix(2) == run.lines[...], "\(session.text)")
         #expect(session.lines.dropFirst(2).first == "green", "\(session.text)")
         #expect(session.lines.last == #"line 3: @wait: green: rejected: bad-argument: "1 minute" is not a duration: ' minute' is not a unit of duration: ms, s, m or h"#, "\(session.text)")

@@ -17,7 +17,11 @@ import Testing
         let path = files.path("state.json")
         var split: [String] = []
         for step in steps {
-            let run = try Smrun.run([machine, "--state", path] + step)
+            // A wait alone is a script's `@wait` line (--wait needs --send).
+            let run =
+                step.first == "--wait" && step.count == 2
+                ? try Smrun.run([machine, "--state", path], input: .bytes(.init("@wait \(step[1])\n".utf8)))
+                : try Smrun.run([machine, "--state", path] + step)
             #expect(run.exited(0), "\(run.errorText)")
             split += run.lines
         }
@@ -96,12 +100,12 @@ import Testing
         #expect(text.contains(#"{"due": 5000, "after": "5s", "state": "waiting"},"#), "\(text)")
         #expect(text.contains(#"{"due": 5000, "after": "5s", "state": "waiting", "nth": 2},"#), "\(text)")
         #expect(text.contains(#"{"due": 10000, "input": "remind", "arg": 42, "sent_by": "schedule"}"#), "\(text)")
-        let second = try Smrun.run([machine, "--state", path, "--wait", "10s", "--format", "json"])
+        let second = try Smrun.run([machine, "--state", path, "--format", "json"], input: .bytes(.init("@wait 10s\n".utf8)))
         #expect(second.exited(0), "\(second.errorText)")
         #expect(second.lines == [
-            #"{"after":"5s","at":5000,"ok":true,"from":"waiting","to":"waiting","effects":["first"],"context":{"total":0}}"#,
-            #"{"after":"5s","at":5000,"ok":true,"from":"waiting","to":"waiting","effects":["second"],"context":{"total":0}}"#,
-            #"{"input":"remind","arg":42,"at":10000,"ok":true,"from":"waiting","to":"waiting","effects":["add"],"sent_by":"schedule","context":{"total":42}}"#,
+            #"{"line":1,"after":"5s","at":5000,"ok":true,"from":"waiting","to":"waiting","effects":["first"],"context":{"total":0}}"#,
+            #"{"line":1,"after":"5s","at":5000,"ok":true,"from":"waiting","to":"waiting","effects":["second"],"context":{"total":0}}"#,
+            #"{"line":1,"input":"remind","arg":42,"at":10000,"ok":true,"from":"waiting","to":"waiting","effects":["add"],"sent_by":"schedule","context":{"total":42}}"#,
         ])
     }
 
@@ -117,7 +121,7 @@ import Testing
         #expect(text.contains(#""state": ["busy"]"#) && text.contains(#""time": 5000"#), "\(text)")
         #expect(text.contains(#"{"due": 10000, "after": "10s", "state": "busy"}"#), "\(text)")
         #expect(text.contains(#"{"due": 60000, "after": "1m", "state": "online"}"#), "\(text)")
-        let second = try Smrun.run([machine, "--state", path, "--wait", "1m"])
+        let second = try Smrun.run([machine, "--state", path], input: .bytes(.init("@wait 1m\n".utf8)))
         #expect(second.exited(0), "\(second.errorText)")
         #expect(second.lines == ["after 10s: busy -> idle", "after 1m: idle -> offline"])
     }
@@ -152,7 +156,7 @@ import Testing
         #expect(refused.exited(2) && refused.stdout.isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
 
-        let migrated = try Smrun.run([edited, "--state", path, "--migrate", "--wait", "4m"])
+        let migrated = try Smrun.run([edited, "--state", path, "--migrate"], input: .bytes(.init("@wait 4m\n".utf8)))
         #expect(migrated.exited(0), "\(migrated.errorText)")
         #expect(migrated.errorText.contains(
             "kept state 'loggedIn' and context attempts; kept timer after 5m of loggedIn as after 6m, due at 360000 ms (in 5m)"),
@@ -186,7 +190,7 @@ import Testing
         #expect(saved.contains(good))
         let bad = Data(saved.replacingOccurrences(of: good, with: timer).utf8)
         try bad.write(to: URL(fileURLWithPath: path))
-        let run = try Smrun.run([Self.light, "--state", path, "--wait", "1m"])
+        let run = try Smrun.run([Self.light, "--state", path], input: .bytes(.init("@wait 1m\n".utf8)))
         #expect(run.exited(2) && run.stdout.isEmpty)
         #expect(run.errorText.contains("smrun: state file \(path): \(message); the file was not changed"), "\(run.errorText)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bad)

@@ -27,9 +27,10 @@
         out.append(UInt8(ascii: "\""))
     }
 
-    /// `s` with its control characters (C0, DEL, C1) escaped the way a JSON string escapes
-    /// them (`\n`, `\u007f`), and nothing else changed: text that shows a name or a value read
-    /// from a user safely, in the one escape style that smrun's output and diagnostics use.
+    /// `s` with its control and invisible characters (``isControl(_:)``) escaped the way a JSON
+    /// string escapes them (`\n`, `\u007f`, `\ufeff`), and nothing else changed: text that
+    /// shows a name or a value read from a user safely, in the one escape style that smrun's
+    /// output and diagnostics use.
     package static func escapingControls(_ s: String) -> String {
         guard mayHoldControls(s) else { return s }
         guard s.unicodeScalars.contains(where: isControl) else { return s }
@@ -40,21 +41,29 @@
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Whether `s` may hold a control character: its UTF-8 has a byte below 0x20, DEL, or 0xC2
-    /// (the lead byte of the C1 controls, U+0080 to U+009F). One pass over the bytes, where
-    /// decoding every scalar of every message cost `smrun validate` of a large file more than
-    /// building the messages.
+    /// Whether `s` may hold a control or invisible character: its UTF-8 has a byte below 0x20,
+    /// DEL, or one that starts a character beyond U+007F (from 0xC2: the C1 controls, the soft
+    /// hyphen, the format characters). One pass over the bytes, where decoding every scalar of
+    /// every message cost `smrun validate` of a large file more than building the messages.
     private static func mayHoldControls(_ s: String) -> Bool {
         var s = s
         return s.withUTF8 { bytes in
             // Most messages are plain ASCII, which ``isPlain(_:)`` tells eight bytes at a time.
-            !isPlain(UnsafeRawBufferPointer(bytes)) && bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
+            !isPlain(UnsafeRawBufferPointer(bytes)) && bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 >= 0xC2 }
         }
     }
 
-    /// C0 controls, DEL and C1 controls: the characters a terminal would act on rather than show.
+    /// The characters a terminal would act on, or show as nothing, rather than show: C0
+    /// controls, DEL and C1 controls, and the invisible ones: format characters (a byte order
+    /// mark U+FEFF, zero-width spaces and joiners, direction marks and overrides, the soft
+    /// hyphen) and the line and paragraph separators.
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return true }
+        guard scalar.value >= 0xAD else { return false }
+        switch scalar.properties.generalCategory {
+        case .format, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
     }
 
     /// Whether `byte` stands for itself inside a JSON string as Statecraft writes one: printable
@@ -106,10 +115,12 @@
         case "\r": out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
         case "\t": out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
         case _ where isControl(scalar):
-            let hex = Array("0123456789abcdef".utf8)
-            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-            out.append(hex[Int(scalar.value >> 4)])
-            out.append(hex[Int(scalar.value & 0xF)])
+            // Beyond U+FFFF (the tag characters) as a surrogate pair, as JSON writes it.
+            for unit in UTF16.encode(scalar)! {
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u")])
+                for shift in stride(from: 12, through: 0, by: -4) { out.append(hex[Int(unit >> UInt16(shift)) & 0xF]) }
+            }
         default:
             out.append(contentsOf: String(Character(scalar)).utf8)
         }

@@ -77,6 +77,17 @@ struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {
             return nil
         }
         guard let top = mapping(root, "a machine file") else { return nil }
+        // A scenario file given where a machine file is expected: one error that says so, not
+        // one per key it lacks and has.
+        if let scenarios = document.entry(top, "scenarios"),
+            document.entry(top, "initial") == nil, document.entry(top, "states") == nil, document.entry(top, "transitions") == nil
+        {
+            error(
+                .unknownKey,
+                "this is a scenario file ('scenarios' lists tests of a machine), not a machine file; run it with 'smrun test'",
+                document[scenarios.key].position)
+            return nil
+        }
         checkKeys(top, allowed: MachineFileKeys.topLevel, in: "a machine file")
 
         let name = document.entry(top, "machine").flatMap { string($0.value, "'machine'") } ?? defaultName

@@ -90,7 +90,11 @@ struct DocumentBuilder {
                 if start > 0, bytes[start - 1] >= 0xC0 { offset = start - 1 }
             }
             let what = problem == "invalid leading UTF-8 octet" || problem.contains("UTF-8") ? "invalid UTF-8" : problem
-            return YAMLError(.encoding, "\(what) (byte \(offset)); machine files must be UTF-8 text", at: SourcePosition(offset: offset, in: bytes))
+            let position = SourcePosition(offset: offset, in: bytes)
+            // The byte itself, in hexadecimal, where it is: an offset into the file reads as a byte.
+            let byte = offset < bytes.count ? "byte 0x\(bytes[offset] < 0x10 ? "0" : "")\(String(bytes[offset], radix: 16, uppercase: true)) " : ""
+            return YAMLError(
+                .encoding, "\(what): \(byte)at line \(position.line), column \(position.column); machine files must be UTF-8 text", at: position)
         }
         let mark = parser.problem_mark
         let position = Self.position(mark)

@@ -16,9 +16,15 @@ struct RunCommand: ParsableCommand {
         abstract: "Run a machine over inputs given with --send or, one per line, on standard input.",
         discussion: """
             Each input line is INPUT or INPUT ARG; ARG is the rest of the line, and a string may be \
-            JSON-quoted. Blank lines and lines starting with # are skipped. Exit status: 0 when every \
+            JSON-quoted. Blank lines and lines starting with # are skipped, and so is a comment \
+            after a blank outside a JSON-quoted argument (go # note). Exit status: 0 when every \
             input was accepted or ignored, 1 when any was rejected, 2 for an invalid machine or a usage \
             or I/O error.
+
+            Examples:
+              smrun machines/traffic-light.yaml < machines/traffic-light.script
+              smrun machines/checkout.yaml --send addItem=5 --send checkout
+              smrun light.yaml --state light.json --wait 30s --send button
             """
     )
 
@@ -92,6 +98,11 @@ struct RunCommand: ParsableCommand {
             } catch {
                 throw ValidationError("--wait '\(wait)' is not a duration: \(error.message)")
             }
+        }
+        // With --wait, inputs come only from --send: standard input would be dropped unread.
+        if let wait = waits.first, inputs.isEmpty {
+            throw ValidationError(
+                "--wait needs --send: without --send, inputs are read from standard input, where a line '@wait \(wait)' moves the clock")
         }
     }
 

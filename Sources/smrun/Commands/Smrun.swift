@@ -1,4 +1,5 @@
 import ArgumentParser
+import Statecraft
 
 #if canImport(Glibc)
     import Glibc
@@ -37,6 +38,10 @@ struct Smrun: ParsableCommand {
     /// with 2 (docs/cli.md) rather than 64.
     static func main() {
         do {
+            if let message = mistypedSubcommand(CommandLine.arguments.dropFirst()) {
+                FileHandleOutput.standardError(fullMessage(for: ValidationError(message)) + "\n")
+                Glibc.exit(Status.invalid)
+            }
             if let machine = loneMachine(CommandLine.arguments.dropFirst()) {
                 try RunSettings(machine: machine).run()
                 return
@@ -51,6 +56,19 @@ struct Smrun: ParsableCommand {
             }
             exit(withError: error)
         }
+    }
+
+    /// What to say when the first argument is no file but close to a subcommand's name
+    /// (`smrun valdate x.yaml`), which would otherwise be taken as a machine file and give
+    /// "Unexpected argument" or "no such file"; `nil` for anything else. Costs a look at a file
+    /// only for a first argument that is close to a subcommand.
+    static func mistypedSubcommand(_ arguments: ArraySlice<String>) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-"), first != "help" else { return nil }
+        let names = configuration.subcommands.map { $0._commandName }
+        guard !names.contains(first), let closest = Suggestion.closest(to: first, in: names + ["help"]),
+            access(first, F_OK) != 0
+        else { return nil }
+        return "'\(JSONText.escapingControls(first))' is neither a subcommand nor a file (did you mean '\(closest)'?)"
     }
 
     /// The machine of `smrun MACHINE` or `smrun run MACHINE` with nothing else, the most common

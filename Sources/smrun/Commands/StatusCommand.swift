@@ -28,6 +28,32 @@ struct StatusCommand: ParsableCommand {
 
     @OptionGroup var limits: LimitOptions
 
+    /// `--state` names one file: the argument parser keeps the last of several, which would show
+    /// one file silently in place of the others, so they are counted on the command line.
+    func validate() throws {
+        let given = Self.stateOptions(in: CommandLine.arguments)
+        if given.count > 1 {
+            throw ValidationError(
+                "--state names one file, given \(given.count) times (\(given.joined(separator: ", "))); run smrun status once per file")
+        }
+    }
+
+    /// The values of the `--state FILE` and `--state=FILE` options in `arguments`, before `--`.
+    static func stateOptions(in arguments: [String]) -> [String] {
+        var values: [String] = []
+        var index = 0
+        while index < arguments.count, arguments[index] != "--" {
+            if arguments[index] == "--state" {
+                values.append(index + 1 < arguments.count ? arguments[index + 1] : "")
+                index += 1
+            } else if arguments[index].hasPrefix("--state=") {
+                values.append(String(arguments[index].dropFirst("--state=".count)))
+            }
+            index += 1
+        }
+        return values
+    }
+
     func run() throws {
         let (bytes, saved) = try StateFile.readDocument(stateFile)
         var status = SnapshotStatus(file: stateFile, saved: saved)

@@ -13,6 +13,11 @@ struct TestCommand: ParsableCommand {
             skipped); no path means the current directory. Every file is checked before any runs. \
             Exit status: 0 when every scenario passed, 1 when any failed (or coverage is below \
             --min-coverage), 2 for an unreadable or invalid scenario or machine file, or nothing to run.
+
+            Examples:
+              smrun test
+              smrun test machines/scenarios --coverage
+              smrun test door.test.yaml --filter locks --format junit
             """
     )
 

@@ -12,6 +12,11 @@ struct ValidateCommand: ParsableCommand {
             A directory stands for every *.yaml, *.yml and *.scxml file under it. Exit status: 0 when no file \
             has an error (nor, with --strict, a warning), 1 otherwise, 2 for a usage error or an \
             unreadable file.
+
+            Examples:
+              smrun validate machines/traffic-light.yaml
+              smrun validate --strict machines
+              smrun validate --format github machines
             """
     )
 

@@ -68,6 +68,17 @@ struct LineReader: ~Copyable {
         }
     }
 
+    /// Skips a UTF-8 byte order mark (EF BB BF) at the start of the input, which an editor may
+    /// write before a script's first line: it is no part of the first input, as a final `\r` is
+    /// no part of a line. Call once, before the first ``next(willBlock:)``; reads until the first
+    /// three bytes (or the first line, or the end of input) are there.
+    mutating func skipByteOrderMark(willBlock: () -> Int32) {
+        while end - start < 3 && !atEOF && newlineIndex(from: start) == nil { fill(willBlock: willBlock) }
+        guard end - start >= 3 else { return }
+        let bytes = UnsafeRawBufferPointer(buffer)
+        if bytes[start] == 0xEF && bytes[start + 1] == 0xBB && bytes[start + 2] == 0xBF { start += 3 }
+    }
+
     /// The index of the first `\n` in `buffer[index..<end]`, or `nil`. Script lines are short:
     /// their first 32 bytes are searched a word at a time, in line (a call to `memchr` costs
     /// more than the search), and only the rest of a longer line with `memchr`.

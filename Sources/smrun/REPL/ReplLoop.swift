@@ -57,6 +57,7 @@ enum ReplLoop {
     /// Without a terminal: one command or input per line of standard input, no prompt.
     static func runFromStandardInput<Session: InteractiveSession & ~Copyable>(_ session: inout ReplSession<Session>) {
         var reader = LineReader(fd: 0, maximumLineBytes: 64 << 20)
+        reader.skipByteOrderMark(willBlock: { -1 })
         while let line = reader.next(willBlock: { -1 }) {
             guard case .text(let bytes) = line else {
                 FileHandleOutput.standardError("error: line longer than 64 MiB skipped\n")

@@ -54,7 +54,8 @@ struct SessionScenario {
 
     /// The duration of a valid `@wait DURATION` line, as written.
     static func durationText(ofWaitLine line: UnsafeRawBufferPointer) -> String {
-        let text = String(decoding: line, as: UTF8.self).trimmingBlanks
+        let uncommented = UnsafeRawBufferPointer(rebasing: line[..<ScriptLineParser.commentStart(line, from: 0, end: line.count)])
+        let text = String(decoding: uncommented, as: UTF8.self).trimmingBlanks
         return text.dropFirst(ScriptLineParser.waitDirective.count).trimmingBlanks
     }
 

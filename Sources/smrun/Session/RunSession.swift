@@ -121,6 +121,7 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
     /// as too long; a read error throws exit status 2, after what came before was saved.
     mutating func runScript(maximumLineBytes: Int) throws -> Int {
         var reader = LineReader(fd: 0, maximumLineBytes: maximumLineBytes)
+        reader.skipByteOrderMark(willBlock: { pauseForInput() })
         var lineNumber = 0
         var skipped = 0
         // Before a read that may wait: save (under --state), then show the results; on the
@@ -199,8 +200,26 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
             let buffer = UnsafeRawBufferPointer(all)
             let name = UnsafeRawBufferPointer(rebasing: buffer[..<(separator ?? buffer.count)])
             let argument = separator.map { UnsafeRawBufferPointer(rebasing: buffer[($0 + 1)...]) }
-            process(parser.parse(name: name, argument: argument))
+            let parsed = parser.parse(name: name, argument: argument)
+            if case .unknownInput = parsed, separator == nil, let hint = sendHint(name) {
+                printer.receiveScriptRejection(.unknownInput, name: name, input: -1, problem: hint, runner: &runner)
+                return
+            }
+            process(parsed)
         }
+    }
+
+    /// For `--send 'INPUT ARG'`, written as a script line is, what to write instead
+    /// (`--send INPUT=ARG`); `nil` unless the name before the first blank is an input.
+    private mutating func sendHint(_ text: UnsafeRawBufferPointer) -> String? {
+        guard let blank = text.firstIndex(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return nil }
+        let name = UnsafeRawBufferPointer(rebasing: text[..<blank])
+        if case .unknownInput = parser.parse(name: name, argument: nil) { return nil }
+        var rest = blank
+        while rest < text.count && (text[rest] == UInt8(ascii: " ") || text[rest] == UInt8(ascii: "\t")) { rest += 1 }
+        let argument = String(decoding: UnsafeRawBufferPointer(rebasing: text[rest...]), as: UTF8.self)
+        let input = JSONText.escapingControls(String(decoding: name, as: UTF8.self))
+        return "to send '\(input)' with an argument, write --send \(input)=\(JSONText.escapingControls(argument))"
     }
 
     /// The general path, kept out of the plain path's loop.
