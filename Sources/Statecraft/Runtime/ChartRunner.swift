@@ -15,7 +15,7 @@ package struct ChartRunner: MachineRunner {
     package let chart: StateChart
     /// The active states, one bit per state id (a state's bit is `1 << (id % 64)` of word
     /// `id / 64`).
-    package internal(set) var configuration: [UInt64]
+    @usableFromInline package internal(set) var configuration: [UInt64]
     /// The configuration before the latest result's step (what a result shows as `from`).
     package internal(set) var previousConfiguration: [UInt64]
     /// The context's variables, then a bool per state that `in()` tests (``StateChart/activityTests``),
@@ -333,6 +333,29 @@ extension ChartRunner {
 
     @usableFromInline package func forEachEffectList(of result: TransitionResult, _ body: (EffectList) -> Void) {
         for effect in effectsRun { body(.effect(Int(effect))) }
+    }
+
+    /// The states of ``configuration``, in id order.
+    @usableFromInline package func forEachActiveState(_ body: (Int) -> Void) {
+        Self.forEachState(in: configuration, body)
+    }
+
+    /// The states of ``configuration`` not in ``previousConfiguration`` (which is empty at the
+    /// start), in id order.
+    @usableFromInline package func forEachStateEntered(by result: TransitionResult, _ body: (Int) -> Void) {
+        Self.forEachState(in: configuration.indices.lazy.map { configuration[$0] & ~previousConfiguration[$0] }, body)
+    }
+
+    /// Calls `body` with each state of a configuration's words, in id order: linear in the
+    /// words and the states set, not in the machine's states.
+    private static func forEachState(in words: some Sequence<UInt64>, _ body: (Int) -> Void) {
+        for (index, word) in words.enumerated() {
+            var bits = word
+            while bits != 0 {
+                body(index << 6 | bits.trailingZeroBitCount)
+                bits &= bits &- 1
+            }
+        }
     }
 
     @usableFromInline package func forEachTransitionTaken(

@@ -76,6 +76,20 @@ package protocol MachineRunner: Sendable {
     /// state; a statechart that entered a top-level final state).
     var isFinished: Bool { get }
 
+    /// Where the machine rests, as a value that tells configurations apart: two runners of one
+    /// machine have equal configurations exactly when the same states are active (a flat
+    /// machine's state, a statechart's active states).
+    associatedtype Configuration: Hashable
+    /// The active states now, as a ``Configuration`` (the path search counts its visits per
+    /// configuration).
+    var configuration: Configuration { get }
+    /// Calls `body` with every active state now, atomic states and their ancestors, in id order.
+    func forEachActiveState(_ body: (Int) -> Void)
+    /// Calls `body` with each state the step of `result` made active (while a sink receives it):
+    /// active after it and not before it, in id order; a state exited and entered again by the
+    /// step is not one. For the start, every state of the configuration it entered.
+    func forEachStateEntered(by result: TransitionResult, _ body: (Int) -> Void)
+
     /// Starts the `after` timers of every active state, in document order, as entering them
     /// does: for a machine resumed in a given configuration (a scenario's `state:`).
     mutating func startTimersOfActiveStates()

@@ -424,6 +424,17 @@ extension TableRunner {
 
     @usableFromInline package var isFinished: Bool { machine.isFinal[current] }
 
+    /// The one active state.
+    @usableFromInline package var configuration: Int { current }
+
+    /// The one active state.
+    @usableFromInline package func forEachActiveState(_ body: (Int) -> Void) { body(current) }
+
+    /// The state the step of `result` moved to, when it moved; the initial state for the start.
+    @usableFromInline package func forEachStateEntered(by result: TransitionResult, _ body: (Int) -> Void) {
+        if result.isStart || result.to != result.from { body(current) }
+    }
+
     @usableFromInline package mutating func setContextBeforeStart(_ context: [Value]) {
         restore(state: current, context: context)
     }

@@ -1,63 +1,49 @@
-/// A path of ``MachinePaths`` run again from the machine's start on a fresh ``TableRunner`` (or
-/// ``ChartRunner`` for a statechart), its waits on the runner's virtual clock, so that what is
-/// printed is what the engine does.
+/// A path of ``MachinePaths`` run again from the machine's start on a fresh runner of the kind
+/// its compiler chose (``CompiledMachine/visitRunner(_:)``), its waits on the runner's virtual
+/// clock, so that what is printed is what the engine does.
 package struct PathReplay: Sendable {
-    /// The state the machine rests in after each step: one state for a flat machine, a
-    /// statechart's active atomic states.
+    /// The active atomic states after each step (a flat machine's: its one state).
     package private(set) var statesAfter: [[Int]] = []
-    /// The state (or active atomic states) the machine starts in.
+    /// The active atomic states the machine starts in.
     package private(set) var statesAtStart: [Int] = []
     /// The states the last step (the start, for an empty path) entered.
     private var enteredLast: [Int] = []
     /// The compiled transitions the last step took, or selected as a refusal.
     private var takenLast: [Int] = []
 
-    private struct Collector: ResultSink {
-        var results: [TransitionResult] = []
-        mutating func receive(_ result: TransitionResult, from runner: inout TableRunner) { results.append(result) }
-    }
-
     /// Runs `path` on `machine` from its start.
     package init(_ path: [MachinePaths.Step], on machine: CompiledMachine) {
-        if machine.isStatechart {
-            replayChart(path, on: machine)
-            return
-        }
-        var runner = TableRunner(machine)
-        var collector = Collector()
-        runner.start(into: &collector)
-        statesAtStart = [runner.state]
-        for step in path {
-            collector.results.removeAll(keepingCapacity: true)
-            if step.isWait {
-                runner.advance(to: runner.time + step.waitMilliseconds, into: &collector)
-            } else {
-                runner.send(step.input, argument: step.argument, into: &collector)
-            }
-            statesAfter.append([runner.state])
-        }
-        enteredLast = path.isEmpty ? [machine.initialState] : collector.results.filter(\.isAccepted).map(\.to)
-        takenLast = collector.results.filter { $0.isAccepted || $0.rejection == .refused }.map(\.transition)
+        self = machine.visitRunner(Replayer(machine: machine, path: path))
     }
 
-    private mutating func replayChart(_ path: [MachinePaths.Step], on machine: CompiledMachine) {
-        var runner = ChartRunner(machine)
-        var collector = MachinePaths.ChartSearch.Collector()
-        runner.start(into: &collector)
-        collector.entered.removeAll()
-        MachinePaths.ChartSearch.forEachState(in: runner.configuration) { collector.entered.append($0) }
-        statesAtStart = runner.activeAtomicStates
-        for step in path {
-            collector.clear()
-            if step.isWait {
-                runner.advance(to: runner.time + step.waitMilliseconds, into: &collector)
-            } else {
-                runner.send(step.input, argument: step.argument, into: &collector)
+    private init() {}
+
+    /// Replays with the runner type of the machine.
+    private struct Replayer: RunnerVisitor {
+        let machine: CompiledMachine
+        let path: [MachinePaths.Step]
+
+        func visit<Runner: MachineRunner>(_ runner: Runner.Type) -> PathReplay {
+            var replay = PathReplay()
+            var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
+            var collector = StepCollector<Runner>()
+            runner.start(into: &collector)
+            // The configuration the start rests in, whether or not a start result showed it.
+            runner.forEachActiveState { collector.entered.append($0) }
+            replay.statesAtStart = runner.activeStates
+            for step in path {
+                collector.clear()
+                if step.isWait {
+                    runner.advance(to: runner.time + step.waitMilliseconds, into: &collector)
+                } else {
+                    runner.send(step.input, argument: step.argument, into: &collector)
+                }
+                replay.statesAfter.append(runner.activeStates)
             }
-            statesAfter.append(runner.activeAtomicStates)
+            replay.enteredLast = collector.entered
+            replay.takenLast = collector.taken
+            return replay
         }
-        enteredLast = collector.entered
-        takenLast = collector.taken
     }
 
     /// Whether the path's last step entered `state` (an empty path: the start is in it).
