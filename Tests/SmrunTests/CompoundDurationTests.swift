@@ -27,10 +27,14 @@ import Testing
         let script = try Smrun.run([path], input: .bytes(Data("@wait 9m58s\n@wait 1s\n@wait 1h29m59.999s\n@wait 1ms\n".utf8)))
         #expect(script.exited(0), "\(script.errorText)")
         #expect(script.lines == ["after 9m59s: steeping -> ready", "after 1h30m: ready -> stale"], "\(script.text)")
-        let options = try Smrun.run([path, "--wait", "9m58.999s", "--wait", "1ms", "--wait", "1h29m59s"])
-        #expect(options.lines == ["after 9m59s: steeping -> ready"], "\(options.text)")
-        let rest = try Smrun.run([path, "--wait", "9m59s", "--wait", "1h30m"])
-        #expect(rest.lines == ["after 9m59s: steeping -> ready", "after 1h30m: ready -> stale"], "\(rest.text)")
+        // `--wait` goes with `--send` (a `taste` the machine ignores): without it, smrun reads the script.
+        let tasting = try files.file("tasting.yaml", "on_unhandled: ignore\ninputs: [taste]\n" + Self.machine)
+        let options = try Smrun.run([tasting, "--wait", "9m58.999s", "--wait", "1ms", "--wait", "1h29m59s", "--send", "taste"])
+        #expect(options.lines == ["after 9m59s: steeping -> ready", "taste: ready: ignored (no transition)"], "\(options.text)")
+        let rest = try Smrun.run([tasting, "--wait", "9m59s", "--wait", "1h30m", "--send", "taste"])
+        #expect(
+            rest.lines == ["after 9m59s: steeping -> ready", "after 1h30m: ready -> stale", "taste: stale: ignored (no transition)"],
+            "\(rest.text)")
     }
 
     @Test func aScenarioWaitsACompoundDurationAndMatchesACompoundAfter() throws {

@@ -39,7 +39,7 @@ import Testing
                 == "error: :save-state does not write '\(path)', the state file this session was loaded from (--state); save to another file, and resume that one\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         // The snapshot written resumes where the session was.
-        let resumed = try Smrun.run([Self.light, "--state", copy, "--wait", "5s"])
+        let resumed = try Smrun.run([Self.light, "--state", copy], input: .bytes(Data("@wait 5s\n".utf8)))
         #expect(resumed.exited(0), "\(resumed.errorText)")
         #expect(resumed.lines == ["after 5s: yellow -> red / stop"], "\(resumed.text)")
     }

@@ -30,7 +30,7 @@ import Testing
     private func savedAt10Minutes(_ files: TemporaryFiles, editedTo after: String?) throws -> (machine: String, state: String) {
         let machine = try files.file("order.yaml", Self.order(after: "30m"))
         let state = files.path("order.json")
-        let first = try Smrun.run([machine, "--state", state, "--wait", "10m"])
+        let first = try Smrun.run([machine, "--state", state], input: .bytes(Data("@wait 10m\n".utf8)))
         #expect(first.exited(0), "\(first.errorText)")
         #expect(try String(contentsOfFile: state, encoding: .utf8).contains(#"{"due": 1800000, "after": "30m", "state": "awaitingPayment"}"#))
         try Data(Self.order(after: after).utf8).write(to: URL(fileURLWithPath: machine))
@@ -40,14 +40,14 @@ import Testing
     @Test func aTimerWhoseAfterChangedIsKeptFromItsStatesEntryAndFiresThatMuchLater() throws {
         let files = try TemporaryFiles()
         let (machine, state) = try savedAt10Minutes(files, editedTo: "45m")
-        let early = try Smrun.run([machine, "--state", state, "--migrate", "--wait", "34m59s"])
+        let early = try Smrun.run([machine, "--state", state, "--migrate"], input: .bytes(Data("@wait 34m59s\n".utf8)))
         #expect(early.exited(0), "\(early.errorText)")
         #expect(early.lines.isEmpty, "\(early.text)")
         #expect(
             early.errorText.contains(
                 "migrated to this definition of machine 'order': kept state 'awaitingPayment'; kept timer after 30m of awaitingPayment as after 45m, due at 2700000 ms (in 35m); the old file is "
             ), "\(early.errorText)")
-        let due = try Smrun.run([machine, "--state", state, "--wait", "1s"])
+        let due = try Smrun.run([machine, "--state", state], input: .bytes(Data("@wait 1s\n".utf8)))
         #expect(due.exited(0), "\(due.errorText)")
         #expect(due.lines == ["after 45m: awaitingPayment -> cancelled"], "\(due.text)")
     }
@@ -55,7 +55,7 @@ import Testing
     @Test func aTimerWhoseNewDurationHasPassedIsDueNow() throws {
         let files = try TemporaryFiles()
         let (machine, state) = try savedAt10Minutes(files, editedTo: "5m")
-        let run = try Smrun.run([machine, "--state", state, "--migrate", "--wait", "0s"])
+        let run = try Smrun.run([machine, "--state", state, "--migrate"], input: .bytes(Data("@wait 0s\n".utf8)))
         #expect(run.exited(0), "\(run.errorText)")
         #expect(run.errorText.contains("kept timer after 30m of awaitingPayment as after 5m, due at 600000 ms (now)"), "\(run.errorText)")
         #expect(run.lines == ["after 5m: awaitingPayment -> cancelled"], "\(run.text)")
@@ -82,7 +82,7 @@ import Testing
     @Test func aTimerWhoseAfterIsGoneIsDroppedLoudly() throws {
         let files = try TemporaryFiles()
         let (machine, state) = try savedAt10Minutes(files, editedTo: nil)
-        let run = try Smrun.run([machine, "--state", state, "--migrate", "--wait", "1h"])
+        let run = try Smrun.run([machine, "--state", state, "--migrate"], input: .bytes(Data("@wait 1h\n".utf8)))
         #expect(run.exited(0), "\(run.errorText)")
         #expect(
             run.errorText.contains(
@@ -96,7 +96,7 @@ import Testing
         let state = files.path("order.json")
         #expect(try Smrun.run([machine, "--state", state]).exited(0))
         try Data(Self.order(after: "30m").utf8).write(to: URL(fileURLWithPath: machine))
-        let run = try Smrun.run([machine, "--state", state, "--migrate", "--wait", "1h"])
+        let run = try Smrun.run([machine, "--state", state, "--migrate"], input: .bytes(Data("@wait 1h\n".utf8)))
         #expect(run.exited(0), "\(run.errorText)")
         #expect(
             run.errorText.contains("after 30m of awaitingPayment has no pending timer: it starts when its state is next entered"),

@@ -162,7 +162,7 @@ import Testing
             "kept state 'loggedIn' and context attempts; kept timer after 5m of loggedIn as after 6m, due at 360000 ms (in 5m)"),
             "\(migrated.errorText)")
         #expect(migrated.lines == ["warn (sent by scheduleWarning, timer idleWarning): loggedIn -> loggedIn / showWarning"])
-        let later = try Smrun.run([edited, "--state", path, "--wait", "1m"])
+        let later = try Smrun.run([edited, "--state", path], input: .bytes(Data("@wait 1m\n".utf8)))
         #expect(later.lines == ["after 6m: loggedIn -> loggedOut / cancelWarning, timedOut"], "\(later.text)")
     }
 

@@ -37,7 +37,7 @@ package struct ChartRunner: MachineRunner {
     package internal(set) var transitionsTaken: [Int32] = []
 
     @usableFromInline package var queue: [QueuedInput] = []
-    var queueHead = 0
+    @usableFromInline package var queueHead = 0
     /// How many inputs at the queue's tail were sent to the external queue (docs/semantics.md).
     @usableFromInline package var externalCount = 0
     /// What each history pseudo-state recorded: slot `s` holds `historyCounts[s]` states from

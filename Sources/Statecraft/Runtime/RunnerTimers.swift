@@ -10,6 +10,8 @@ package protocol TimedRunner: MachineRunner {
     var timers: TimerQueue { get set }
     var time: Int { get set }
     var queue: [QueuedInput] { get set }
+    /// Where the next queued input is.
+    var queueHead: Int { get set }
     var externalCount: Int { get set }
     /// Whether the queue holds the marker where timers already due fire.
     var dueMarkerQueued: Bool { get set }
@@ -106,6 +108,27 @@ extension TimedRunner {
         timers.discardDue(by: time)
     }
 
+    /// At the due-timer marker in the queue: fires the next timer already due once the inputs
+    /// queued before it are processed, and puts the marker back while more are due. `nil` when
+    /// nothing fired (the marker moved to the end, or no timer is due any more). Past the step
+    /// limit (`steps` above ``stepLimit``), the `step-limit` result of the timers then due.
+    mutating func nextDueTimerResult(steps: inout Int) -> TransitionResult? {
+        dueMarkerQueued = false
+        if queueHead < queue.count {
+            queueDueMarker()
+            return nil
+        }
+        while let due = timers.nextDue(), due <= time, let timer = timers.pop() {
+            steps += 1
+            if steps > stepLimit { return stepLimitResult(for: timer) }
+            if let result = fire(timer) {
+                if let next = timers.nextDue(), next <= time { queueDueMarker() }
+                return result
+            }
+        }
+        return nil
+    }
+
     /// Queues the marker where timers already due fire, unless it is queued.
     mutating func queueDueMarker() {
         guard !dueMarkerQueued else { return }
@@ -134,26 +157,6 @@ extension TableRunner: TimedRunner {
     @usableFromInline package mutating func runToCompletion<Sink: ResultSink & ~Copyable>(after result: TransitionResult, into sink: inout Sink)
     where Sink.Runner == Self {
         if queueHead < queue.count { drainQueue(into: &sink) }
-    }
-
-    /// At the due-timer marker in the queue: fires the next timer already due once the inputs
-    /// queued before it are processed, and puts the marker back while more are due. `nil` when
-    /// nothing fired (the marker moved to the end, or no timer is due any more).
-    mutating func nextDueTimerResult(steps: inout Int) -> TransitionResult? {
-        dueMarkerQueued = false
-        if queueHead < queue.count {
-            queueDueMarker()
-            return nil
-        }
-        while let due = timers.nextDue(), due <= time, let timer = timers.pop() {
-            steps += 1
-            if steps > stepLimit { return stepLimitResult(for: timer) }
-            if let result = fire(timer) {
-                if let next = timers.nextDue(), next <= time { queueDueMarker() }
-                return result
-            }
-        }
-        return nil
     }
 
     /// Whether taking `transition` from the current state keeps the pending timers within
@@ -212,26 +215,15 @@ extension ChartRunner: TimedRunner {
     /// At the due-timer marker: fires the next timer already due once the inputs queued
     /// before it are processed; `false` when the step limit was passed (the rest discarded).
     mutating func fireDueTimer<Sink: ResultSink & ~Copyable>(steps: inout Int, into sink: inout Sink) -> Bool where Sink.Runner == Self {
-        dueMarkerQueued = false
-        if queueHead < queue.count {
-            queueDueMarker()
-            return true
+        guard var result = nextDueTimerResult(steps: &steps) else { return true }
+        guard steps <= stepLimit else {
+            // The queued inputs are discarded with the timers.
+            result.discarded += queue.count - queueHead
+            sink.receive(result, from: &self)
+            discardQueue()
+            return false
         }
-        while let due = timers.nextDue(), due <= time, let timer = timers.pop() {
-            steps += 1
-            if steps > stepLimit {
-                var result = stepLimitResult(for: timer)
-                result.discarded += queue.count - queueHead
-                sink.receive(result, from: &self)
-                discardQueue()
-                return false
-            }
-            if let result = fire(timer) {
-                if let next = timers.nextDue(), next <= time { queueDueMarker() }
-                sink.receive(result, from: &self)
-                return true
-            }
-        }
+        sink.receive(result, from: &self)
         return true
     }
 

@@ -28,7 +28,7 @@ package struct TableRunner: MachineRunner {
     // The queue and the steps of a transition are internal, not private: `send` is inlinable so
     // that it is specialised for the caller's sink.
     @usableFromInline package var queue: [QueuedInput] = []
-    @usableFromInline var queueHead = 0
+    @usableFromInline package var queueHead = 0
     /// How many inputs at the queue's tail were sent to the external queue (docs/semantics.md).
     @usableFromInline package var externalCount = 0
     /// Where effect bodies write until a transition commits (`expression-error` assigns nothing).
