@@ -577,7 +577,33 @@ struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {
             error(.wrongKind, "\(what) must be an expression, not \(document.kindDescription(node))", scalar.position)
             return nil
         }
+        if scalar.style == .plain, scalar.hasTag, let tag = document.tags[node], tag.hasPrefix("!") {
+            error(.expressionSyntax, tagHint(node, tag: tag, what), scalar.position)
+            return nil
+        }
         let offset = scalar.style == .singleQuoted || scalar.style == .doubleQuoted ? 1 : 0
         return ExpressionSource(interned(node), at: scalar.position, columnOffset: offset)
+    }
+
+    /// `when: !pedRequested`: YAML reads an unquoted value's leading `!` as a tag, leaving the
+    /// expression empty (or without its first name). Says so, and shows the value quoted, with
+    /// its key when the line names one.
+    private func tagHint(_ node: Int, tag: String, _ what: String) -> String {
+        let rest = document.string(node)
+        let text = rest.isEmpty ? tag : "\(tag) \(rest)"
+        let quoted = text.contains("\"") ? "'\(text.replacing("'", with: "''"))'" : "\"\(text)\""
+        var key = ""
+        let position = document[node].position
+        let lines = document.source.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if position.line >= 1, position.line <= lines.count {
+            let line = Array(String(decoding: lines[position.line - 1], as: UTF8.self).unicodeScalars)
+            var before = String(String.UnicodeScalarView(line[..<min(max(position.column - 1, 0), line.count)]))
+            while before.hasSuffix(" ") { before.removeLast() }
+            if before.hasSuffix(":") {
+                key = String(before.dropLast().reversed().prefix { !" {,".contains($0) }.reversed())
+            }
+        }
+        return "\(what) starts with '!', which YAML reads as a tag (\(tag)), leaving the expression "
+            + (rest.isEmpty ? "empty" : "'\(rest)'") + "; quote it: " + (key.isEmpty ? quoted : "\(key): \(quoted)")
     }
 }
