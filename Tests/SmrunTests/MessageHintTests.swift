@@ -35,4 +35,38 @@ extension ValidateCommandTests {
                 #"\#(path):11:40: error: 'when' starts with '!', which YAML reads as a tag (!pedRequested), leaving the expression '== false'; quote it: when: "!pedRequested == false" [expression-syntax]"#,
             ], "\(run.text)")
     }
+
+    /// libyaml's words for a key without a space after its colon, with the hint after them.
+    @Test(arguments: [
+        ("initial:cart\ninputs: [go]\nstates: [cart, b]\ntransitions:\n  - go | cart => b\n",
+         "2:7: error: mapping values are not allowed in this context; a key needs a space after its colon: 'initial: cart' [yaml-syntax]"),
+        ("inputs: [go]\ninitial:cart\nstates:\n  - cart\ntransitions:\n  - go | cart => cart\n",
+         "3:1: error: could not find expected ':' while scanning a simple key at line 2, column 1; a key needs a space after its colon: 'initial: cart' [yaml-syntax]"),
+    ])
+    func aKeyWithoutASpaceAfterItsColonIsExplained(text: String, message: String) throws {
+        let (path, run) = try Self.validate(text)
+        #expect(run.lines == ["\(path):\(message)"], "\(run.text)")
+    }
+
+    /// An unquoted `*` is a YAML alias to libyaml; the hint quotes it, in either mapping style.
+    @Test(arguments: [
+        ("  - input: go\n    from: *\n    to: b\n",
+         #"6:12: error: did not find expected alphabetic or numeric character while scanning an alias at line 6, column 11; an unquoted '*' starts a YAML alias (*name): quote it, from: "*" [yaml-syntax]"#),
+        ("  - {input: go, from: *, to: b}\n",
+         #"5:24: error: did not find expected alphabetic or numeric character while scanning an alias at line 5, column 23; an unquoted '*' starts a YAML alias (*name): quote it, from: "*" [yaml-syntax]"#),
+    ])
+    func anUnquotedStarIsExplained(rows: String, message: String) throws {
+        let (path, run) = try Self.validate("initial: a\ninputs: [go]\nstates: [a, b]\ntransitions:\n" + rows)
+        #expect(run.lines == ["\(path):\(message)"], "\(run.text)")
+    }
+
+    /// A row without its `- ` is a key without a `:` to libyaml: each row is a list item.
+    @Test func aRowWithoutItsDashIsExplained() throws {
+        let (path, run) = try Self.validate(
+            "initial: a\ninputs: [go, back]\nstates: [a, b]\ntransitions:\n  - go | a => b\n  back | b => a\n  - go | b => b\n")
+        #expect(
+            run.lines == [
+                "\(path):7:3: error: could not find expected ':' while scanning a simple key at line 6, column 3; each row is a list item: write '  - back | b => a' [yaml-syntax]"
+            ], "\(run.text)")
+    }
 }

@@ -103,9 +103,14 @@ struct DocumentBuilder {
             return YAMLError(.yamlSyntax, "tab character where YAML expects indentation or a value; indent with spaces", at: position)
         }
         var message = problem
-        if let context = parser.context.map({ String(cString: $0) }) {
+        let context = parser.context.map { String(cString: $0) }
+        if let context {
             message = "\(problem) \(context) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1)"
         }
+        message += YAMLSyntaxHint.hint(
+            problem: problem, context: context, problemLine: Int(mark.line),
+            contextLine: context == nil ? nil : Int(parser.context_mark.line),
+            contextColumn: context == nil ? nil : Int(parser.context_mark.column), in: bytes)
         return YAMLError(.yamlSyntax, message, at: position)
     }
 
