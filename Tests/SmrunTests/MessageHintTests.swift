@@ -69,4 +69,63 @@ extension ValidateCommandTests {
                 "\(path):7:3: error: could not find expected ':' while scanning a simple key at line 6, column 3; each row is a list item: write '  - back | b => a' [yaml-syntax]"
             ], "\(run.text)")
     }
+
+    /// Mistakes in expressions from other languages: a quoted state in in(), an unquoted string,
+    /// `and`, `or` and `not`.
+    @Test func expressionMistakesFromOtherLanguagesAreExplained() throws {
+        let (path, run) = try Self.validate(
+            """
+            initial: a
+            inputs: [go]
+            context:
+              turn: ew
+              x: 0
+              y: true
+            states: [a, b, ewRed]
+            transitions:
+              - go | a => b [in('ewRed')]
+              - go | a => b [turn == ns]
+              - go | a => b [ns != turn]
+              - go | a => b [x > 0 and y]
+              - go | a => b [x > 0 or y]
+              - go | a => b [not y]
+              - go | a => b [in("ewRedd")]
+              - go | a => b [x == ns]
+            """)
+        #expect(
+            run.lines == [
+                "\(path):9:18: error: in a guard 'in('ewRed')': in() refers to undefined state 'ewRed'; in() takes a state's name without quotes: in(ewRed) [expression-type]",
+                #"\#(path):10:26: error: in a guard 'turn == ns': undefined context variable 'ns'; to compare with the string, quote it: "ns" [undefined-variable]"#,
+                #"\#(path):11:18: error: in a guard 'ns != turn': undefined context variable 'ns'; to compare with the string, quote it: "ns" [undefined-variable]"#,
+                "\(path):12:24: error: in a guard 'x > 0 and y': expected an operator or the end of the expression, found 'and'; write '&&' for 'and' [expression-syntax]",
+                "\(path):13:24: error: in a guard 'x > 0 or y': expected an operator or the end of the expression, found 'or'; write '||' for 'or' [expression-syntax]",
+                "\(path):14:22: error: in a guard 'not y': expected an operator or the end of the expression, found 'y'; write '!' for 'not' [expression-syntax]",
+                #"\#(path):15:18: error: in a guard 'in("ewRedd")': in() refers to undefined state "ewRedd" (did you mean 'ewRed'?); in() takes a state's name without quotes: in(ewRedd) [expression-type]"#,
+                // Compared with a number, the name is no string: no hint.
+                "\(path):16:23: error: in a guard 'x == ns': undefined context variable 'ns' [undefined-variable]",
+            ], "\(run.text)")
+    }
+
+    /// `str` is `string` in other languages: the did-you-mean the docs promise, and the input is
+    /// read as taking a string, so its uses of `arg` are not each an error too.
+    @Test func aMisnamedArgumentTypeSuggestsTheTypeWithoutACascade() throws {
+        let (path, run) = try Self.validate(
+            """
+            initial: a
+            inputs:
+              go: str
+            states: [a, b]
+            context:
+              name: ""
+            effects:
+              keep: { set: { name: arg } }
+            transitions:
+              - go | a => b [arg == "x"] | keep
+              - go | b => a [arg != ""]
+            """)
+        #expect(
+            run.lines == [
+                "\(path):3:7: error: argument type is int, double, bool or string, not 'str' (did you mean 'string'?) [argument-type]"
+            ], "\(run.text)")
+    }
 }

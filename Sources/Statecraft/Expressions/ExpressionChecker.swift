@@ -52,8 +52,7 @@ package enum ExpressionChecker {
             return (.variable(variable.slot), variable.type)
         case .inState(let name, let offset):
             guard let slot = scope.activitySlots[name] else {
-                throw ExpressionTypeError(
-                    message: "in() refers to undefined state '\(name)'" + Suggestion.didYouMean(name, in: scope.stateNames), offset: offset)
+                throw ExpressionTypeError(message: undefinedStateMessage(name, in: scope), offset: offset)
             }
             return (.variable(slot), .bool)
         case .argument(let offset):
@@ -87,8 +86,20 @@ package enum ExpressionChecker {
         case .field(let record, let name, let offset):
             return try checkField(record, name, offset, in: scope)
         case .binary(let op, let lhs, let rhs, let offset):
-            let (left, leftType) = try check(lhs, in: scope)
-            let (right, rightType) = try check(rhs, in: scope)
+            let comparing = op == .equal || op == .notEqual
+            let left: CompiledExpression, leftType: ExpressionType
+            do {
+                (left, leftType) = try check(lhs, in: scope)
+            } catch {
+                guard comparing, let other = try? check(rhs, in: scope) else { throw error }
+                throw unquotedText(lhs, comparedWith: other.1, error)
+            }
+            let right: CompiledExpression, rightType: ExpressionType
+            do {
+                (right, rightType) = try check(rhs, in: scope)
+            } catch {
+                throw comparing ? unquotedText(rhs, comparedWith: leftType, error) : error
+            }
             let operands = "\(leftType) \(op.rawValue) \(rightType)"
             switch op {
             case .and, .or:
@@ -122,6 +133,31 @@ package enum ExpressionChecker {
                 return (.arithmetic(op, left, right), ExpressionType(base, nullable: leftType.isNullable || rightType.isNullable))
             }
         }
+    }
+
+    /// "in() refers to undefined state", with a hint when the name is quoted (`in('ewRed')`):
+    /// in() takes a state's name as written in `states`, without quotes.
+    private static func undefinedStateMessage(_ name: String, in scope: ExpressionScope) -> String {
+        let scalars = Array(name.unicodeScalars)
+        if scalars.count >= 2, let first = scalars.first, first == "'" || first == "\"", scalars.last == first {
+            let unquoted = String(String.UnicodeScalarView(scalars[1..<(scalars.count - 1)]))
+            let known = scope.activitySlots[unquoted] != nil || scope.stateNames.contains(unquoted)
+            return "in() refers to undefined state \(name)"
+                + (known ? "" : Suggestion.didYouMean(unquoted, in: scope.stateNames))
+                + "; in() takes a state's name without quotes: in(\(unquoted))"
+        }
+        return "in() refers to undefined state '\(name)'" + Suggestion.didYouMean(name, in: scope.stateNames)
+    }
+
+    /// `turn == ns`: a name that is no variable, compared with a string, is most likely text
+    /// meant to be quoted. `error`, checking `operand`, with that hint when it applies.
+    private static func unquotedText(_ operand: Expression, comparedWith other: ExpressionType, _ error: ExpressionTypeError)
+        -> ExpressionTypeError
+    {
+        guard case .variable(let text, let offset) = operand, offset == error.offset, other.base == .string,
+            error.message.hasPrefix("undefined context variable")
+        else { return error }
+        return ExpressionTypeError(message: error.message + "; to compare with the string, quote it: \"\(text)\"", offset: offset)
     }
 
     /// Checks an expression whose value is stored where `expected` is expected (an assignment or a sent argument).

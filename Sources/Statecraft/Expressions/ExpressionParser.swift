@@ -11,6 +11,8 @@ package struct ExpressionParser {
     private let scalars: [Unicode.Scalar]
     private var position = 0
     private var token: Token = .end
+    /// The token before ``token``: `not y` is reported at `y`, with a hint about `not`.
+    private var previousToken: Token = .end
     private var tokenOffset = 0
     /// Parentheses and unary operators nest; past this depth an expression is refused.
     private static let maximumDepth = 64
@@ -188,12 +190,27 @@ package struct ExpressionParser {
         case .double(let d): found = "'\(d)'"
         case .string(let s): found = JSONText.quoted(s)
         }
-        return ExpressionSyntaxError(message: "expected \(expected), found \(found)", offset: tokenOffset)
+        return ExpressionSyntaxError(message: "expected \(expected), found \(found)" + wordOperatorHint, offset: tokenOffset)
+    }
+
+    /// Other languages' `and`, `or` and `not` are `&&`, `||` and `!` here: a hint for the
+    /// error they cause (`x > 0 and y` finds `and` where an operator belongs; `not y` finds `y`
+    /// after a name), or "".
+    private var wordOperatorHint: String {
+        let operators = ["and": "&&", "or": "||", "not": "!"]
+        if case .identifier(let word) = token, let op = operators[word.lowercased()], word.lowercased() != "not" {
+            return "; write '\(op)' for '\(word)'"
+        }
+        if case .identifier(let word) = previousToken, word.lowercased() == "not", token != .end {
+            return "; write '!' for '\(word)'"
+        }
+        return ""
     }
 
     // MARK: - Lexer
 
     private mutating func advance() throws(ExpressionSyntaxError) {
+        previousToken = token
         while position < scalars.count, scalars[position].properties.isWhitespace { position += 1 }
         tokenOffset = position
         guard position < scalars.count else {

@@ -229,15 +229,26 @@ struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {
         }
     }
 
+    /// The other languages' names of the argument types, for "did you mean": `str` is no typo
+    /// of `string` by edit distance.
+    private static let argumentTypeAliases: [String: ValueType] = [
+        "str": .string, "text": .string, "String": .string, "integer": .int, "Int": .int, "number": .double,
+        "float": .double, "Double": .double, "Float": .double, "boolean": .bool, "Bool": .bool,
+    ]
+
+    /// An input's argument type. A misspelt one is an error that suggests the type meant, and
+    /// the input is then read as taking it, so that its transitions' uses of `arg` are not each
+    /// an error too.
     private mutating func argumentType(_ node: Int) -> ValueType? {
         let text = document.string(node)
         if let type = ValueType(rawValue: text), ValueType.argumentTypes.contains(type) { return type }
+        let meant = Self.argumentTypeAliases[text]
+            ?? Suggestion.closest(to: text, in: ValueType.argumentTypes.map(\.rawValue)).flatMap(ValueType.init(rawValue:))
         error(
             .argumentType,
-            "argument type is int, double, bool or string, not '\(text)'"
-                + Suggestion.didYouMean(text, in: ValueType.argumentTypes.map(\.rawValue)),
+            "argument type is int, double, bool or string, not '\(text)'" + (meant.map { " (did you mean '\($0.rawValue)'?)" } ?? ""),
             document[node].position)
-        return nil
+        return meant
     }
 
     /// States nest at most this deep (`states` inside a state's options): deeper is refused
