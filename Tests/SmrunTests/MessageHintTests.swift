@@ -129,3 +129,24 @@ extension ValidateCommandTests {
             ], "\(run.text)")
     }
 }
+
+extension StatechartScenarioTests {
+    /// A scenario starting in a compound or parallel state is refused with the atomic states it
+    /// could start in.
+    @Test(arguments: [
+        ("audio", "names 'audio', a compound state; a scenario starts in atomic states, and those inside it are 'sound', 'muted'"),
+        ("playing", "names 'playing', a parallel state; a scenario starts in atomic states, and those inside it are 'sound', 'muted', 'hd', 'sd' (one of each region, as a list)"),
+        ("[stopped, active]", "names 'active', a compound state; a scenario starts in atomic states, and those inside it are 'sound', 'muted', 'hd', 'sd', 'paused'"),
+    ])
+    func aStartInACompoundStateNamesItsAtomicStates(state: String, problem: String) throws {
+        let files = try TemporaryFiles()
+        let path = try files.file(
+            "player.test.yaml", "machine: \(Self.player)\nscenarios:\n  - name: parent\n    state: \(state)\n    steps: []\n")
+        let run = try Smrun.run(["test", path])
+        #expect(run.exited(2), "\(run.text)\(run.errorText)")
+        let column = state.hasPrefix("[") ? 13 : 12
+        #expect(
+            run.diagnostic(path, 4, column, "invalid-value") == "\(path):4:\(column): error: 'state' \(problem) [invalid-value]",
+            "\(run.errorText)")
+    }
+}

@@ -4,7 +4,22 @@ extension ScenarioRunner {
     /// What is wrong with starting a statechart with `states` as its active atomic states.
     static func chartStartProblem(_ states: [Int], in machine: CompiledMachine) -> String? {
         guard let tree = machine.chart?.tree else { return nil }
+        if let parent = states.first(where: { tree.kinds[$0] == .compound || tree.kinds[$0] == .parallel }) {
+            return startInParentProblem(parent, in: machine, tree)
+        }
         return tree.configuration(ofAtomicStates: states).problem.map { "is no configuration the machine can be in: it \($0)" }
+    }
+
+    /// A start that names a compound or parallel state: a scenario starts in atomic states, so
+    /// the message names those inside it (one of them for a compound state of atomic states;
+    /// one per region, `[a, b]`, for a parallel state).
+    private static func startInParentProblem(_ parent: Int, in machine: CompiledMachine, _ tree: StateTree) -> String {
+        let names = machine.stateNames
+        let atomic = (0..<machine.stateCount).filter { tree.kinds[$0] == .atomic && tree.isDescendant($0, of: parent) }
+        let kind = tree.kinds[parent] == .parallel ? "a parallel state" : "a compound state"
+        return "names '\(names[parent])', \(kind); a scenario starts in atomic states, and those inside it are "
+            + atomic.map { "'\(names[$0])'" }.joined(separator: ", ")
+            + (tree.kinds[parent] == .parallel ? " (one of each region, as a list)" : "")
     }
 
     /// Whether `state` is a statechart's history pseudo-state, which is never active.
