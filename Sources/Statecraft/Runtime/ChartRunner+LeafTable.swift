@@ -57,15 +57,8 @@ extension ChartRunner {
             position += 1
             let compiled = Int(table.plans[index].compiled)
             if table.plans[index].isGuarded {
-                do {
-                    guard case .bool(true) = try machine.transitions[compiled].guardExpression!.evaluate(values, argument: argument)
-                    else { continue }
-                } catch {
-                    result.outcome = .rejected(.expressionError)
-                    result.evaluationError = error
-                    result.failedExpression = .guardOf(transition: compiled)
-                    return
-                }
+                guard let holds = machine.guardHolds(compiled, on: values, argument: argument, &result) else { return }
+                if !holds { continue }
             }
             if table.plans[index].refuses {
                 result.outcome = .rejected(.refused)

@@ -327,15 +327,8 @@ package struct TableRunner: MachineRunner {
             let index = Int(machine.table.cellTransitions[candidate])
             candidate &+= 1
             if machine.table.isGuarded[index] {
-                do {
-                    guard case .bool(true) = try machine.transitions[index].guardExpression!.evaluate(values, argument: argument)
-                    else { continue }
-                } catch {
-                    result.outcome = .rejected(.expressionError)
-                    result.evaluationError = error
-                    result.failedExpression = .guardOf(transition: index)
-                    return
-                }
+                guard let holds = machine.guardHolds(index, on: values, argument: argument, &result) else { return }
+                if !holds { continue }
             }
             result.transition = index
             if machine.table.refuses[index] {
