@@ -222,6 +222,21 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
         return "to send '\(input)' with an argument, write --send \(input)=\(JSONText.escapingControls(argument))"
     }
 
+    /// An event that the machine never names, which an SCXML document without `<sc:input>`
+    /// declarations accepts (docs/scxml.md): its results show its name, though `input` takes it.
+    private mutating func receiveUndeclaredEvent(input: Int?, name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) {
+        if let argument {
+            let message = "'\(ResultPrinter<Runner>.printable(name))' takes no argument, got \(ScriptLineParser.show(argument))"
+            printer.receiveScriptRejection(.badArgument, name: name, input: input ?? -1, problem: "", runner: &runner, message: message)
+        } else if let input {
+            printer.eventName = Array(name)
+            runner.send(input, argument: .null, into: &printer)
+            printer.eventName = []
+        } else {
+            printer.receiveUnmatchedEvent(name, runner: &runner)
+        }
+    }
+
     /// The general path, kept out of the plain path's loop.
     @inline(never)
     private mutating func process(_ parsed: ScriptLineParser.Parsed) {
@@ -242,6 +257,8 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
                 printer.receiveScriptRejection(
                     .badArgument, name: UnsafeRawBufferPointer($0), input: -1, problem: "", runner: &runner, message: problem)
             }
+        case .undeclaredEvent(let input, let name, let argument):
+            receiveUndeclaredEvent(input: input, name: name, argument: argument)
         case .badArgument(let input, let problem):
             var name = Array(runner.machine.inputNames[input].utf8)
             name.withUnsafeMutableBytes {
