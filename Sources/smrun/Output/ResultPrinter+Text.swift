@@ -20,11 +20,13 @@ extension ResultPrinter {
                 return
             }
         }
-        if result.isFollowUp { output.append("  " as StaticString) }
+        if result.isFollowUp && indentsFollowUps { output.append("  " as StaticString) }
         // A rejection starts with the script line it came from.
         if result.isRejected { appendLineNumber() }
         switch result.trigger {
         case .start:
+            // The steps that follow have a line to stand under.
+            indentsFollowUps = true
             output.append("start: " as StaticString)
         case .eventless:
             output.append("(eventless): " as StaticString)

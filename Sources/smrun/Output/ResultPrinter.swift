@@ -19,6 +19,10 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     var line: Int?
     /// The external input's argument.
     var argument = ScriptArgument.absent
+    /// Whether text indents a queued input's, a done event's or an eventless step's result under
+    /// the line that led to it; `false` while a start that has printed no line runs to
+    /// completion in `smrun repl`, until a start line is printed.
+    var indentsFollowUps = true
     /// The event name the external input's results show instead of the input's, as the script
     /// wrote it: an event that an SCXML document without `<sc:input>` declarations never names,
     /// taken by the input of a name that prefixes it (``ScriptLineParser/Parsed/undeclaredEvent(input:name:argument:)``);

@@ -19,6 +19,9 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
     private let clock: ClockOption
     /// Whether the machine has timers and runs on the wall clock (`--clock real`).
     let firesOnWallClock: Bool
+    /// Whether the steps that follow a start that printed no line (no entry effect ran) start
+    /// at the margin, not indented under a line that is not there (`smrun repl`).
+    private let startsAtMargin: Bool
 
     /// Resumes from the state file's snapshot (configuration, history records, context and
     /// timers), or from `snapshot` when there is no state file (`smrun repl --state`, which
@@ -26,7 +29,7 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
     /// machine (printing a start result when its initial configuration's entry effects ran).
     init(
         machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int = RunLimits.defaultTimerLimit, state: StateFile?,
-        snapshot: MachineSnapshot? = nil, clock: ClockOption = .virtual
+        snapshot: MachineSnapshot? = nil, clock: ClockOption = .virtual, startsAtMargin: Bool = false
     ) {
         runner = Runner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
         runner.logHandler = FileHandleOutput.logLine
@@ -36,12 +39,13 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
         isJSON = format == .json
         self.clock = clock
         firesOnWallClock = clock == .real && machine.hasTimers
+        self.startsAtMargin = startsAtMargin
         if let snapshot = state?.snapshot ?? snapshot {
             runner.restore(snapshot)
             if firesOnWallClock { catchUp() }
         } else {
             if firesOnWallClock { runner.restoreTimers(time: WallClock.now(), pending: []) }
-            runner.start(into: &printer)
+            start()
         }
     }
 
@@ -64,7 +68,14 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
         runner = Runner(runner.machine, stepLimit: runner.stepLimit, timerLimit: runner.timerLimit)
         runner.logHandler = FileHandleOutput.logLine
         printer.forgetContextVersion()
+        start()
+    }
+
+    /// Starts the machine, printing its results (``startsAtMargin``).
+    private mutating func start() {
+        printer.indentsFollowUps = !startsAtMargin
         runner.start(into: &printer)
+        printer.indentsFollowUps = true
     }
 
     /// Whether `line` is blank or a comment, which a script skips.
