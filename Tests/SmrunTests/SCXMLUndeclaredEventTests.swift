@@ -68,6 +68,9 @@ import Testing
             ], "\(output.text)")
         let sent = try run(chain, script: "", ["--send", "zap=1"])
         #expect(sent.lines == ["zap: a: rejected: bad-argument: 'zap' takes no argument, got \"1\""], "\(sent.text)\(sent.errorText)")
+        // `--send 'EVENT ARG'` is not told to write `EVENT=ARG`: such an event takes no argument.
+        let spaced = try run(chain, script: "", ["--send", "zap 1"])
+        #expect(spaced.lines == [#""zap 1": a: rejected: unknown-input: unknown input 'zap 1'"#], "\(spaced.text)\(spaced.errorText)")
         let declared = try run(
             "<sc:input name=\"foo.bar.bat\"/><sc:input name=\"foo\"/><sc:input name=\"back\"/>\n" + chain, script: "foo.bar.bat.bif\n")
         #expect(declared.status == 1, "\(declared.text)\(declared.errorText)")

@@ -221,11 +221,15 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
     }
 
     /// For `--send 'INPUT ARG'`, written as a script line is, what to write instead
-    /// (`--send INPUT=ARG`); `nil` unless the name before the first blank is an input.
+    /// (`--send INPUT=ARG`); `nil` unless the name before the first blank is an input (an
+    /// undeclared SCXML event takes no argument: no hint).
     private mutating func sendHint(_ text: UnsafeRawBufferPointer) -> String? {
         guard let blank = text.firstIndex(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return nil }
         let name = UnsafeRawBufferPointer(rebasing: text[..<blank])
-        if case .unknownInput = parser.parse(name: name, argument: nil) { return nil }
+        switch parser.parse(name: name, argument: nil) {
+        case .unknownInput, .undeclaredEvent: return nil
+        default: break
+        }
         var rest = blank
         while rest < text.count && (text[rest] == UInt8(ascii: " ") || text[rest] == UInt8(ascii: "\t")) { rest += 1 }
         let argument = String(decoding: UnsafeRawBufferPointer(rebasing: text[rest...]), as: UTF8.self)
