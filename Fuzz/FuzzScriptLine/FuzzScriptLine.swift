@@ -165,6 +165,8 @@ private func process(_ parsed: ScriptLineParser.Parsed, _ runner: inout TableRun
             "a known input reported unknown")
         guard describe else { return }
         _ = machine.message(for: runner.rejection(.unknownInput, input: -1), inputName: String(decoding: name, as: UTF8.self))
+    case .undeclaredEvent:
+        preconditionFailure("an undeclared event for a machine file, whose inputs are exact")
     case .badArgument(let input, let problem):
         guard describe else { return }
         _ = machine.message(for: runner.rejection(.badArgument, input: input)) + problem
@@ -215,6 +217,7 @@ private func checkSend(
     case .input(let id, let argument): (input, value) = (id, argument)
     case .badArgument(let id, _): (input, value) = (id, nil)
     case .wait, .badWait: preconditionFailure("--send parsed as a directive")
+    case .undeclaredEvent: preconditionFailure("an undeclared event for a machine file, whose inputs are exact")
     }
     precondition(machine.inputNames[input].utf8.elementsEqual(name), "'\(machine.inputNames[input])' parsed from another name")
     guard let type = machine.argumentTypes[input] else {

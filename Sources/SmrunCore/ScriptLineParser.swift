@@ -19,6 +19,12 @@ import Statecraft
         case wait(milliseconds: Int)
         /// `@wait` without a valid duration; `problem` says why.
         case badWait(problem: String)
+        /// A valid event name that is no input, sent to a machine that accepts such events (an
+        /// SCXML document without `<sc:input>` declarations, docs/scxml.md): `input` takes it,
+        /// the input of the longest name that prefixes it on `.` boundaries (`a.b` prefixes
+        /// `a.b.c`, not `a.bc`), or `nil` when none does and no transition takes it. Such an
+        /// event takes no argument: `argument` is the one written, if any.
+        case undeclaredEvent(input: Int?, name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?)
     }
 
     /// A plain line, parsed (``parsePlain(line:)``): plain data, so that passing one around
@@ -85,6 +91,9 @@ import Statecraft
     /// ``NameTable/longestName`` of ``names``, kept beside it so that the check before a whole
     /// line's lookup reads no memory of the table's.
     @usableFromInline let longestName: Int
+    /// Whether a valid name that is no input is an event that its longest prefixing input takes
+    /// (``CompiledMachine/acceptsUndeclaredEvents``), rather than an unknown input.
+    let acceptsUndeclaredEvents: Bool
     /// Where JSON-quoted strings are decoded, reused across lines.
     private var scratch: [UInt8] = []
     /// The values of the plain string arguments seen last.
@@ -103,6 +112,7 @@ import Statecraft
                 (machine.argumentTypes[input] == nil ? 0 : Self.takesArgumentTag) | (isInternal[input] ? Self.internalTag : 0)
             })
         longestName = names.longestName
+        acceptsUndeclaredEvents = machine.acceptsUndeclaredEvents
         scratch.reserveCapacity(256)
     }
 
@@ -268,7 +278,11 @@ import Statecraft
     /// Parses an input given as a name and an optional argument (`--send NAME=ARG`). An internal
     /// input is unknown to scripts: only the machine's effects may send it.
     package mutating func parse(name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) -> Parsed {
-        guard let (input, tag) = names.entry(of: name), tag & Self.internalTag == 0 else { return .unknownInput(name: name) }
+        guard let (input, tag) = names.entry(of: name) else {
+            if acceptsUndeclaredEvents && Self.isEventName(name) { return undeclaredEvent(name, argument: argument) }
+            return .unknownInput(name: name)
+        }
+        guard tag & Self.internalTag == 0 else { return .unknownInput(name: name) }
         guard let type = argumentTypes[input] else {
             if let argument { return .badArgument(input: input, problem: "got \(Self.show(argument))") }
             return .input(input, .absent)
@@ -278,6 +292,32 @@ import Statecraft
         case .some(let value): return .input(input, value)
         case .none: return .badArgument(input: input, problem: "got \(Self.show(argument))")
         }
+    }
+
+    /// `name`, which is no input, as an event: taken by the input of its longest prefix that is
+    /// one, token by token (SCXML 3.12.1), that takes no argument and is not internal.
+    private func undeclaredEvent(_ name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) -> Parsed {
+        var end = name.count
+        while end > 0 {
+            end -= 1
+            guard name[end] == UInt8(ascii: ".") else { continue }
+            if let (input, tag) = names.entry(of: UnsafeRawBufferPointer(rebasing: name[..<end])), tag == 0 {
+                return .undeclaredEvent(input: input, name: name, argument: argument)
+            }
+        }
+        return .undeclaredEvent(input: nil, name: name, argument: argument)
+    }
+
+    /// Whether `name` may name an event: a valid input name (``NameRules``) whose `.`-separated
+    /// tokens are not empty.
+    static func isEventName(_ name: UnsafeRawBufferPointer) -> Bool {
+        guard name.first != UInt8(ascii: "."), name.last != UInt8(ascii: "."), JSONString.isValidUTF8(name) else { return false }
+        var previous: UInt8 = 0
+        for byte in name {
+            if byte == UInt8(ascii: ".") && previous == byte { return false }
+            previous = byte
+        }
+        return NameRules.problem(withInputName: String(decoding: name, as: UTF8.self)) == nil
     }
 
     @inline(__always)
@@ -341,7 +381,7 @@ import Statecraft
     }
 
     /// The argument as it was written, for a message.
-    static func show(_ bytes: UnsafeRawBufferPointer) -> String {
+    package static func show(_ bytes: UnsafeRawBufferPointer) -> String {
         let shown = bytes.count > 60 ? UnsafeRawBufferPointer(rebasing: bytes[..<60]) : bytes
         return JSONText.quoted(String(decoding: shown, as: UTF8.self)) + (bytes.count > 60 ? "..." : "")
     }

@@ -17,6 +17,8 @@ enum Outcome: Equatable, CustomStringConvertible {
     /// `@wait DURATION`, in milliseconds.
     case wait(Int)
     case badWait(String)
+    /// An event no input names, taken by the named input (`nil`: by none).
+    case undeclared(String, by: String?)
 
     var description: String {
         switch self {
@@ -27,6 +29,7 @@ enum Outcome: Equatable, CustomStringConvertible {
         case .bad(let name, let problem): "bad \(name): \(problem)"
         case .wait(let milliseconds): "wait \(milliseconds)"
         case .badWait(let problem): "bad wait: \(problem)"
+        case .undeclared(let name, let input): "undeclared \(name) by \(input ?? "none")"
         }
     }
 }
@@ -83,6 +86,7 @@ struct Script {
         case .badArgument(let input, let problem): return .bad(name(input), problem: problem)
         case .wait(let milliseconds): return .wait(milliseconds)
         case .badWait(let problem): return .badWait(problem)
+        case .undeclaredEvent(let input, let event, _): return .undeclared(String(decoding: event, as: UTF8.self), by: input.map(name))
         }
     }
 

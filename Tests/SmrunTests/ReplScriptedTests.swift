@@ -18,6 +18,27 @@ import Testing
         #expect(repl.text.contains(#"driveToLocation "The Witches Brew": pickingUpPassengers -> drivingToLocation"#))
     }
 
+    /// A start that prints no line (no entry effect ran) but takes an eventless step shows that
+    /// step at the margin, not indented under nothing; the steps after an input stay indented,
+    /// and so does `:reset`'s start.
+    @Test func anEventlessStepAfterAnUnshownStartIsNotIndented() throws {
+        let files = try TemporaryFiles()
+        let machine = try files.file(
+            "hop.scxml",
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
+            <state id="a"><transition target="b"/></state>
+            <state id="b"><transition event="go" target="a"/></state>
+            </scxml>
+
+            """)
+        let session = try Self.repl(machine, ["go", ":reset"])
+        #expect(session.exited(0), "\(session.errorText)")
+        #expect(
+            session.lines == ["(eventless): a -> b", "go: b -> a", "  (eventless): a -> b", "(eventless): a -> b", "reset: back in b",
+            ], "\(session.text)")
+    }
+
     /// `@wait DURATION` moves the clock in a session as in a script: a timed machine's timers
     /// fire, each with its result.
     @Test func aWaitLineFiresTheTimersThatFallDue() throws {

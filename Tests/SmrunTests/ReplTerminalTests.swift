@@ -26,6 +26,14 @@ import Testing
         #expect(try terminal.screen().last == "red>")
     }
 
+    /// The banner counts the inputs a user sends: not the done events `done.state.NAME` of the
+    /// compound and parallel states, which the machine raises itself.
+    @Test func theBannerCountsTheUsersInputsOnly() throws {
+        let terminal = try session("machines/media-player.yaml")
+        let lines = try terminal.screen()
+        #expect(lines.first == "media-player: 12 states, 8 inputs. :help lists the commands, Ctrl-D leaves.", "\(lines)")
+    }
+
     @Test func tabCompletesAnInputName() throws {
         let terminal = try session()
         try terminal.type("gr")

@@ -37,6 +37,40 @@ struct StatechartScenarioTests {
             ])
     }
 
+    /// `in:` holds when each named state is active, compound and parallel ones included, and
+    /// says what was active when it does not; a state the machine lacks is an error.
+    @Test func inChecksThatTheConfigurationIncludesCompoundStates() throws {
+        let files = try TemporaryFiles()
+        let path = try files.file(
+            "player.test.yaml",
+            """
+            machine: \(Self.player)
+            scenarios:
+              - name: inside
+                steps:
+                  - send: play
+                    expect: { in: [active, playing, audio, sound] }
+                  - send: pause
+                    expect: { in: active }
+              - name: not inside
+                steps:
+                  - send: play
+                    expect: { in: [paused, active] }
+            """)
+        let run = try Smrun.run(["test", path])
+        #expect(run.exited(1), "\(run.text)\(run.errorText)")
+        #expect(
+            run.lines == [
+                "FAIL \(path):9: not inside", "  step 1 at \(path):11: send play", "    - in: [paused, active]",
+                "    + in: [active, playing, audio, sound, video, hd]", "  inputs: play", "1 passed, 1 failed",
+            ], "\(run.text)")
+        let wrong = try files.file(
+            "wrong.test.yaml", "machine: \(Self.player)\nscenarios:\n  - name: typo\n    steps:\n      - expect: { in: [activ] }\n")
+        let invalid = try Smrun.run(["test", wrong])
+        #expect(invalid.exited(2), "\(invalid.text)\(invalid.errorText)")
+        #expect(invalid.diagnostic(wrong, 5, 24, "undefined-state")?.contains("did you mean 'active'?") == true, "\(invalid.errorText)")
+    }
+
     @Test func aStartThatIsNoConfigurationIsInvalid() throws {
         let files = try TemporaryFiles()
         let path = try files.file(

@@ -33,6 +33,10 @@ public struct CompiledMachine: Sendable {
     /// Whether each input is internal: only the machine's effects may send it, and a caller
     /// sending it from outside treats it as an unknown input (``InputDeclaration/isInternal``).
     package let inputIsInternal: [Bool]
+    /// Whether a caller may send an event name that is no input
+    /// (``MachineDefinition/acceptsUndeclaredEvents``): smrun's script parser maps such a name
+    /// to the input of its longest prefix, so the runners never see it.
+    package var acceptsUndeclaredEvents = false
     /// Whether each state, by id, is final.
     package let isFinal: [Bool]
     package let entryEffects: [[Int]]

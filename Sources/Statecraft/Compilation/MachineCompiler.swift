@@ -194,7 +194,7 @@ struct CompilationPass {
             chart = built
         }
         let states = states
-        return CompiledMachine(
+        var machine = CompiledMachine(
             name: definition.name, description: definition.description, stateNames: states.map(\.name.name),
             inputNames: inputNames, effectNames: effectNames,
             variableNames: definition.context.map(\.name.name), initialState: max(initial, 0),
@@ -204,6 +204,8 @@ struct CompilationPass {
             transitions: transitions, effects: effects, chart: chart,
             variableTypes: definition.context.map { variables[$0.name.name]?.type ?? ExpressionType(of: $0.initialValue) },
             inputIsInternal: inputIsInternal, timers: timers)
+        machine.acceptsUndeclaredEvents = definition.acceptsUndeclaredEvents
+        return machine
     }
 
     mutating func readsArgument(_ text: String) -> Bool {

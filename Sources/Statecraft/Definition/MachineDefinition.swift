@@ -38,6 +38,11 @@ public struct MachineDefinition: Sendable {
     package var onUnhandled: UnhandledPolicy
     /// What a step that fails when it runs does.
     package var onError: ErrorPolicy = .reject
+    /// Whether a caller may send an event that the machine never names, as SCXML allows a
+    /// document without `<sc:input>` declarations (docs/scxml.md): it is taken by the input of
+    /// the longest name that prefixes it on `.` boundaries, and otherwise has no transition.
+    /// `false` for a machine file, whose inputs are exact.
+    package var acceptsUndeclaredEvents = false
     /// The extended state's variables.
     package var context: [ContextVariable]
     /// The declared inputs, or `nil` when the machine's inputs are the ones its transitions use.

@@ -37,6 +37,10 @@ struct SCXMLDecoder {
     var knownEventNames: Set<String> = []
     /// By spelling (``Named/spelling``): whether an event name of that spelling is in ``knownEventNames``.
     var usedEventSpellings: [Bool] = []
+    /// The names that `NAME.*` descriptors extend, in order: without `<sc:input>` declarations
+    /// each is an event name too, since the descriptor takes `NAME` itself and every event that
+    /// extends it (``eventNames``).
+    var patternStems: [Named] = []
     /// `<sc:input>` declarations; when there is one, the machine's inputs are exactly these.
     var declaredInputs: [InputDeclaration] = []
     /// States with children, whose done events transitions may name.
@@ -131,6 +135,7 @@ struct SCXMLDecoder {
         }
         let initial = decodeRootInitial(root) ?? [first.name]
         let name = root.attribute("name") ?? defaultName
+        if declaredInputs.isEmpty { for stem in patternStems { useEvent(stem) } }
         resolvePatterns()
         declareLoopVariables()
         var definition = MachineDefinition(
@@ -139,6 +144,8 @@ struct SCXMLDecoder {
             effects: effects, transitions: transitions)
         definition.otherInitialStates = Array(initial.dropFirst())
         definition.onError = onError
+        // Without declarations every valid event name is an input, named or not (SCXML 3.12.1).
+        definition.acceptsUndeclaredEvents = declaredInputs.isEmpty
         return definition
     }
 
@@ -164,7 +171,8 @@ struct SCXMLDecoder {
     }
 
     /// The machine's inputs: the `<sc:input>` declarations when there are any, else every
-    /// event name the document uses (and the done events of its compound states it names).
+    /// event name the document uses, the names its `NAME.*` descriptors extend among them (and
+    /// the done events of its compound states it names).
     private func machineInputs() -> [InputDeclaration] {
         if !declaredInputs.isEmpty { return declaredInputs }
         return eventNames.map { InputDeclaration($0) }
@@ -393,7 +401,11 @@ struct SCXMLDecoder {
         // A transition on several descriptors is one transition per descriptor, in a row: for any
         // event, the first of them that matches is taken, as the one SCXML transition would be.
         for descriptor in descriptors {
-            if !descriptor.isPattern { useEvent(Named(descriptor.name, at: position)) }
+            if !descriptor.isPattern {
+                useEvent(Named(descriptor.name, at: position))
+            } else if descriptor.name != "*" {
+                patternStems.append(Named(descriptor.name, at: position))
+            }
             let input = descriptor.isPattern && descriptor.name != "*" ? descriptor.name + ".*" : descriptor.name
             transitions.append(transition(Named(input, at: position), isEventless: false))
         }

@@ -23,6 +23,7 @@ enum ScenarioChecker {
                 let expectation = step.expectation
                 if let state = expectation.state { check(state: state.value) }
                 for state in expectation.states?.value ?? [] { check(state: state) }
+                for state in expectation.includes?.value ?? [] { check(state: state) }
                 for effect in expectation.effects?.value ?? [] where names.effects[effect.name] == nil {
                     error(.invalidValue, "machine '\(machine.name)' has no effect '\(effect.name)'" + Suggestion.didYouMean(effect.name, in: machine.effectNames), effect.position)
                 }

@@ -64,9 +64,12 @@ extension ScenarioRunner {
             recording(into: &results) { $0.advance(to: overflow ? Int.max : end, into: &$1) }
         }
 
-        /// The machine now.
-        func after() -> After {
-            After(states: runner.activeStates, context: runner.context, isFinished: runner.isFinished)
+        /// The machine now; with `active`, every active state too (compound ones included), which
+        /// only an `in:` expectation reads.
+        func after(active: Bool = false) -> After {
+            After(
+                states: runner.activeStates, context: runner.context, isFinished: runner.isFinished,
+                active: active ? (0..<runner.machine.stateCount).filter { runner.isActive($0) } : [])
         }
 
         /// Runs `body` on the runner with this driver as its sink, recording into `results`.

@@ -10,7 +10,7 @@ struct ScenarioFileDecoder: YAMLShapeReading {
     static let topLevelKeys: [StaticString] = ["machine", "scenarios"]
     static let scenarioKeys: [StaticString] = ["name", "context", "state", "steps"]
     static let stepKeys: [StaticString] = ["send", "wait", "expect"]
-    static let expectKeys: [StaticString] = ["ok", "state", "states", "effects", "context", "error", "sent", "finished"]
+    static let expectKeys: [StaticString] = ["ok", "state", "states", "in", "effects", "context", "error", "sent", "finished"]
     static let sentKeys: [StaticString] = ["input", "after", "timer", "state", "error"]
     /// The rejection kinds a scenario may expect: not `queued` (the typed API's only), nor
     /// `unknown-input` and `bad-argument`, which make a scenario invalid before it runs.
@@ -125,6 +125,8 @@ struct ScenarioFileDecoder: YAMLShapeReading {
                 expectation.state = name(value, "'state'").map { .init(value: $0, position: position) }
             } else if document.text(of: entry.key, is: "states") {
                 expectation.states = .init(value: names(value, "'states'"), position: position)
+            } else if document.text(of: entry.key, is: "in") {
+                expectation.includes = .init(value: names(value, "'in'"), position: position)
             } else if document.text(of: entry.key, is: "effects") {
                 expectation.effects = .init(value: names(value, "'effects'"), position: position)
             } else if document.text(of: entry.key, is: "context") {

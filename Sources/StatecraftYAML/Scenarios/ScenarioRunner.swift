@@ -26,11 +26,15 @@ package struct ScenarioRunner {
         return states.count == 1 ? nil : "names \(states.count) states; a flat machine is in one"
     }
 
-    /// The machine after a step: what `state`, `states`, `context` and `finished` are checked against.
+    /// The machine after a step: what `state`, `states`, `in`, `context` and `finished` are checked against.
     struct After {
+        /// The active atomic states.
         var states: [Int]
         var context: [Value]
         var isFinished: Bool
+        /// Every active state, ancestors included, in id order: empty unless an `in:`
+        /// expectation asked for them (``Driver/after(active:)``).
+        var active: [Int] = []
     }
 
     /// Runs `scenario`, recording what it exercised in `coverage`.
@@ -72,7 +76,7 @@ package struct ScenarioRunner {
                 driver.wait(milliseconds: wait.milliseconds, into: &results)
             }
             coverage.record(results)
-            let mismatches = check(step.expectation, results: results, waited: step.wait != nil, after: driver.after())
+            let mismatches = check(step.expectation, results: results, waited: step.wait != nil, after: driver.after(active: step.expectation.includes != nil))
             // A check alone sees the start's results only as the first step.
             results.removeAll()
             if !mismatches.isEmpty {
@@ -113,6 +117,11 @@ package struct ScenarioRunner {
         if let states = expected.states {
             let holds = Set(states.value.map(\.name)) == Set(after.states.map { machine.stateNames[$0] }) && states.value.count == after.states.count
             compare("states", holds, list(states.value.map(\.name)), list(after.states.map { machine.stateNames[$0] }))
+        }
+        if let includes = expected.includes {
+            let active = Set(after.active.map { machine.stateNames[$0] })
+            let holds = includes.value.allSatisfy { active.contains($0.name) }
+            compare("in", holds, list(includes.value.map(\.name)), list(after.active.map { machine.stateNames[$0] }))
         }
         if let effects = expected.effects {
             var ran = results.effects.makeIterator()

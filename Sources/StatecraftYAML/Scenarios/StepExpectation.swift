@@ -25,6 +25,9 @@ package struct StepExpectation: Sendable {
     package var state: Key<Named>?
     /// The active atomic states, in any order (a statechart's configuration).
     package var states: Key<[Named]>?
+    /// States the configuration includes after the step (`in:`), compound and parallel ones
+    /// included: each is active, whatever else is.
+    package var includes: Key<[Named]>?
     package var effects: Key<[Named]>?
     package var context: Key<[(variable: Named, value: Value, position: SourcePosition)]>?
     package var error: Key<RejectionKind>?

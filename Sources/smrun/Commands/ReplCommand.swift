@@ -86,7 +86,9 @@ struct ReplCommand: ParsableCommand {
 
         func visit<Runner: MachineRunner>(_ runner: Runner.Type) -> Result<Void, any Error> {
             var session = ReplSession(
-                RunSession<Runner>(machine: machine, format: command.format, stepLimit: command.stepLimit, state: nil, snapshot: snapshot),
+                RunSession<Runner>(
+                    machine: machine, format: command.format, stepLimit: command.stepLimit, state: nil, snapshot: snapshot,
+                    startsAtMargin: true),
                 definition: definition, machinePath: command.machine, stateFile: command.stateFile)
             return Result { try ReplLoop.run(&session, machine) }
         }

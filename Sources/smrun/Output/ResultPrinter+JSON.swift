@@ -26,7 +26,11 @@ extension ResultPrinter {
                 // An `after` transition has no input.
             } else {
                 output.append("\"input\":" as StaticString)
-                output.append(inputs.json[result.input])
+                if !showsEventName || result.trigger != .external || result.isTimer {
+                    output.append(inputs.json[result.input])
+                } else {
+                    appendEventName(json: true)
+                }
             }
             if result.isTimer {
                 appendQueuedArgument(result, runner)

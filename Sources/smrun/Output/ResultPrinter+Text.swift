@@ -14,22 +14,24 @@ extension ResultPrinter {
             let text = cellText[runner.cell(before: result)]
             if !text.isEmpty {
                 if result.isRejected { appendLineNumber() }
-                output.append(inputs.text[result.input])
+                appendTextInput(result)
                 appendTextArgument(result, runner)
                 output.append(text)
                 return
             }
         }
-        if result.isFollowUp { output.append("  " as StaticString) }
+        if result.isFollowUp && indentsFollowUps { output.append("  " as StaticString) }
         // A rejection starts with the script line it came from.
         if result.isRejected { appendLineNumber() }
         switch result.trigger {
         case .start:
+            // The steps that follow have a line to stand under.
+            indentsFollowUps = true
             output.append("start: " as StaticString)
         case .eventless:
             output.append("(eventless): " as StaticString)
         case .external, .sent, .done:
-            output.append(inputs.text[result.input])
+            appendTextInput(result)
             appendTextArgument(result, runner)
             switch result.trigger {
             case .sent(let effect):
@@ -100,6 +102,23 @@ extension ResultPrinter {
         appendJSONValue(argument.value)
     }
 
+    /// The name of `result`'s input: ``eventName`` for the external input it names, else the input's own.
+    @inline(__always)
+    mutating func appendTextInput(_ result: TransitionResult) {
+        if !showsEventName || result.trigger != .external || result.isTimer {
+            output.append(inputs.text[result.input])
+        } else {
+            appendEventName(json: false)
+        }
+    }
+
+    /// ``eventName``, as text shows a name from the script or as a JSON string.
+    @inline(never)
+    mutating func appendEventName(json: Bool) {
+        let name = eventName
+        name.withUnsafeBytes { json ? appendJSONString($0) : appendTextName($0) }
+    }
+
     /// Shows a name that is not the machine's as is when it is plain, else JSON-quoted.
     mutating func appendTextName(_ name: UnsafeRawBufferPointer) {
         if name.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
@@ -121,7 +140,7 @@ extension ResultPrinter {
         ResultWording.writeNoTransition(
             input: true, state: false, words: { output.append($0) },
             name: { isInput in
-                if isInput { output.append(inputs.text[result.input]) } else { appendStates(before: true, of: result, runner) }
+                if isInput { appendTextInput(result) } else { appendStates(before: true, of: result, runner) }
             })
     }
 

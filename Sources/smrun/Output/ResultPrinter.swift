@@ -19,6 +19,19 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     var line: Int?
     /// The external input's argument.
     var argument = ScriptArgument.absent
+    /// Whether text indents a queued input's, a done event's or an eventless step's result under
+    /// the line that led to it; `false` while a start that has printed no line runs to
+    /// completion in `smrun repl`, until a start line is printed.
+    var indentsFollowUps = true
+    /// The event name the external input's results show instead of the input's, as the script
+    /// wrote it: an event that an SCXML document without `<sc:input>` declarations never names,
+    /// taken by the input of a name that prefixes it (``ScriptLineParser/Parsed/undeclaredEvent(input:name:argument:)``);
+    /// empty otherwise.
+    var eventName: [UInt8] = [] {
+        didSet { showsEventName = !eventName.isEmpty }
+    }
+    /// Whether ``eventName`` is set: a flag beside the printer's others, read per result.
+    private(set) var showsEventName = false
     /// How many results were rejections (exit status 1).
     private(set) var rejected = 0
 
@@ -302,7 +315,41 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// raises the cap).
     mutating func message(for result: TransitionResult, _ kind: RejectionKind, _ runner: borrowing Runner) -> String {
         if kind == .timerLimit { return ResultWording.timerLimit(option: "--max-timers") }
+        if showsEventName && result.trigger == .external && !result.isTimer {
+            let name = eventName
+            return runner.message(
+                for: result, inputName: name.withUnsafeBytes { Self.printable($0) }, argument: messageArgument(result, runner))
+        }
         return runner.message(for: result, argument: messageArgument(result, runner))
+    }
+
+    /// An event that an SCXML document without `<sc:input>` declarations never names and that no
+    /// input's name prefixes: no transition takes it, so it is ignored, or rejected as
+    /// `no-transition` under `sc:on-unhandled="reject"`, as an input without a transition is.
+    mutating func receiveUnmatchedEvent(_ name: UnsafeRawBufferPointer, runner: inout Runner) {
+        guard runner.machine.onUnhandled == .ignore else {
+            receiveScriptRejection(.noTransition, name: name, input: -1, problem: "", runner: &runner)
+            return
+        }
+        let result = runner.rejection(.noTransition, input: -1)
+        switch format {
+        case .text:
+            appendTextName(name)
+            output.append(": " as StaticString)
+            appendStates(before: true, of: result, runner)
+            output.append(": ignored (no transition)\n" as StaticString)
+        case .json:
+            appendJSONLineStart()
+            output.append("\"input\":" as StaticString)
+            appendJSONString(name)
+            output.append(",\"ok\":true,\"ignored\":true,\"from\":" as StaticString)
+            appendStates(before: true, of: result, runner)
+            output.append(",\"to\":" as StaticString)
+            appendStates(before: true, of: result, runner)
+            output.append(",\"effects\":[]" as StaticString)
+            if listsTransitions { output.append(",\"transitions\":[]" as StaticString) }
+            output.append("}\n" as StaticString)
+        }
     }
 
     /// The argument a rejection's message may show: the external input's, or a queued one's.

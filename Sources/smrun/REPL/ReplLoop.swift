@@ -36,9 +36,7 @@ enum ReplLoop {
         }
         TerminalSignals.install()
         let prompt = ReplPrompt(coloured: ReplPrompt.terminalAllowsColour)
-        SessionFile.writeAll(
-            "\(machine.name): \(machine.stateCount) states, \(machine.inputCount) inputs. :help lists the commands, Ctrl-D leaves.\n",
-            to: 1)
+        SessionFile.writeAll(banner(machine), to: 1)
         while true {
             completions.inputs = session.inputNamesForCompletion
             editor.setPrompt(prompt.text(state: session.stateName))
@@ -52,6 +50,20 @@ enum ReplLoop {
                 return
             }
         }
+    }
+
+    /// The first line at a terminal: the machine's states and the inputs a user sends, without
+    /// the internal ones (`after` timers', inputs declared `internal`) and the done events
+    /// (`done.state.NAME`) that the machine raises itself.
+    static func banner(_ machine: CompiledMachine) -> String {
+        let stateNames = Set(machine.stateNames)
+        let donePrefix = "done.state."
+        let inputs = machine.inputNames.indices.count { input in
+            let name = machine.inputNames[input]
+            let isDoneEvent = name.hasPrefix(donePrefix) && stateNames.contains(String(name.dropFirst(donePrefix.count)))
+            return !machine.inputIsInternal[input] && !isDoneEvent
+        }
+        return "\(machine.name): \(machine.stateCount) states, \(inputs) \(inputs == 1 ? "input" : "inputs"). :help lists the commands, Ctrl-D leaves.\n"
     }
 
     /// Without a terminal: one command or input per line of standard input, no prompt.

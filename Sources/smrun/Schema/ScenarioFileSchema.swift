@@ -83,6 +83,14 @@ enum ScenarioFileSchema {
         "ok": { "description": "Whether the input was accepted or ignored (true) or rejected (false); for a wait, whether no fired timer's result was rejected.", "type": "boolean" },
         "error": { "description": "The input's rejection kind; for a wait, the first rejected result's.", "$ref": "#/$defs/errorKind" },
         "state": { "description": "The state the machine rests in after the step.", "$ref": "#/$defs/name" },
+        "states": {
+          "description": "Exactly the active atomic states after the step (a statechart's configuration), in any order.",
+          "oneOf": [{ "$ref": "#/$defs/name" }, { "type": ["array", "null"], "items": { "$ref": "#/$defs/name" } }]
+        },
+        "in": {
+          "description": "States that are active after the step, compound and parallel ones included; others may be too.",
+          "oneOf": [{ "$ref": "#/$defs/name" }, { "type": ["array", "null"], "items": { "$ref": "#/$defs/name" } }]
+        },
         "effects": {
           "description": "Exactly the effects that ran, in order.",
           "oneOf": [{ "$ref": "#/$defs/name" }, { "type": ["array", "null"], "items": { "$ref": "#/$defs/name" } }]

@@ -19,6 +19,9 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
     private let clock: ClockOption
     /// Whether the machine has timers and runs on the wall clock (`--clock real`).
     let firesOnWallClock: Bool
+    /// Whether the steps that follow a start that printed no line (no entry effect ran) start
+    /// at the margin, not indented under a line that is not there (`smrun repl`).
+    private let startsAtMargin: Bool
 
     /// Resumes from the state file's snapshot (configuration, history records, context and
     /// timers), or from `snapshot` when there is no state file (`smrun repl --state`, which
@@ -26,7 +29,7 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
     /// machine (printing a start result when its initial configuration's entry effects ran).
     init(
         machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int = RunLimits.defaultTimerLimit, state: StateFile?,
-        snapshot: MachineSnapshot? = nil, clock: ClockOption = .virtual
+        snapshot: MachineSnapshot? = nil, clock: ClockOption = .virtual, startsAtMargin: Bool = false
     ) {
         runner = Runner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
         runner.logHandler = FileHandleOutput.logLine
@@ -36,12 +39,13 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
         isJSON = format == .json
         self.clock = clock
         firesOnWallClock = clock == .real && machine.hasTimers
+        self.startsAtMargin = startsAtMargin
         if let snapshot = state?.snapshot ?? snapshot {
             runner.restore(snapshot)
             if firesOnWallClock { catchUp() }
         } else {
             if firesOnWallClock { runner.restoreTimers(time: WallClock.now(), pending: []) }
-            runner.start(into: &printer)
+            start()
         }
     }
 
@@ -64,7 +68,14 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
         runner = Runner(runner.machine, stepLimit: runner.stepLimit, timerLimit: runner.timerLimit)
         runner.logHandler = FileHandleOutput.logLine
         printer.forgetContextVersion()
+        start()
+    }
+
+    /// Starts the machine, printing its results (``startsAtMargin``).
+    private mutating func start() {
+        printer.indentsFollowUps = !startsAtMargin
         runner.start(into: &printer)
+        printer.indentsFollowUps = true
     }
 
     /// Whether `line` is blank or a comment, which a script skips.
@@ -210,16 +221,35 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
     }
 
     /// For `--send 'INPUT ARG'`, written as a script line is, what to write instead
-    /// (`--send INPUT=ARG`); `nil` unless the name before the first blank is an input.
+    /// (`--send INPUT=ARG`); `nil` unless the name before the first blank is an input (an
+    /// undeclared SCXML event takes no argument: no hint).
     private mutating func sendHint(_ text: UnsafeRawBufferPointer) -> String? {
         guard let blank = text.firstIndex(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return nil }
         let name = UnsafeRawBufferPointer(rebasing: text[..<blank])
-        if case .unknownInput = parser.parse(name: name, argument: nil) { return nil }
+        switch parser.parse(name: name, argument: nil) {
+        case .unknownInput, .undeclaredEvent: return nil
+        default: break
+        }
         var rest = blank
         while rest < text.count && (text[rest] == UInt8(ascii: " ") || text[rest] == UInt8(ascii: "\t")) { rest += 1 }
         let argument = String(decoding: UnsafeRawBufferPointer(rebasing: text[rest...]), as: UTF8.self)
         let input = JSONText.escapingControls(String(decoding: name, as: UTF8.self))
         return "to send '\(input)' with an argument, write --send \(input)=\(JSONText.escapingControls(argument))"
+    }
+
+    /// An event that the machine never names, which an SCXML document without `<sc:input>`
+    /// declarations accepts (docs/scxml.md): its results show its name, though `input` takes it.
+    private mutating func receiveUndeclaredEvent(input: Int?, name: UnsafeRawBufferPointer, argument: UnsafeRawBufferPointer?) {
+        if let argument {
+            let message = "'\(ResultPrinter<Runner>.printable(name))' takes no argument, got \(ScriptLineParser.show(argument))"
+            printer.receiveScriptRejection(.badArgument, name: name, input: input ?? -1, problem: "", runner: &runner, message: message)
+        } else if let input {
+            printer.eventName = Array(name)
+            runner.send(input, argument: .null, into: &printer)
+            printer.eventName = []
+        } else {
+            printer.receiveUnmatchedEvent(name, runner: &runner)
+        }
     }
 
     /// The general path, kept out of the plain path's loop.
@@ -242,6 +272,8 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
                 printer.receiveScriptRejection(
                     .badArgument, name: UnsafeRawBufferPointer($0), input: -1, problem: "", runner: &runner, message: problem)
             }
+        case .undeclaredEvent(let input, let name, let argument):
+            receiveUndeclaredEvent(input: input, name: name, argument: argument)
         case .badArgument(let input, let problem):
             var name = Array(runner.machine.inputNames[input].utf8)
             name.withUnsafeMutableBytes {
