@@ -301,7 +301,7 @@ public final class StateMachine: @unchecked Sendable {
         var result = TransitionResult(.external, input: id, outcome: .rejected(kind))
         result.from = currentStates.first ?? -1
         let message = machine.message(
-            for: result, inputName: input.name, before: states, after: states, stepLimit: RunLimits.defaultStepLimit, falseGuards: { nil })
+            for: result, inputName: input.name, before: states, after: { states }, stepLimit: RunLimits.defaultStepLimit, falseGuards: { nil })
         let failure = StateTransitionResult<String>.failure(
             StateTransitionError(state: states, input: input, kind: kind, explanation: .text(message)))
         observers.publish(failure, newState: nil)
