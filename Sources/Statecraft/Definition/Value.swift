@@ -130,7 +130,7 @@ extension Value {
     /// Why items cannot make a list, and the first item at fault.
     package struct ListProblem: Error {
         package var index: Int
-        package var message: String
+        @usableFromInline package var message: String
     }
 }
 

@@ -91,6 +91,6 @@ package indirect enum Expression: Hashable, Sendable {
 
 /// A syntax error in an expression, at an offset into its text.
 package struct ExpressionSyntaxError: Error, Hashable, Sendable {
-    package var message: String
+    @usableFromInline package var message: String
     package var offset: Int
 }

@@ -1,6 +1,6 @@
 /// A type error in an expression, at an offset into its text.
 package struct ExpressionTypeError: Error, Hashable, Sendable {
-    package var message: String
+    @usableFromInline package var message: String
     package var offset: Int
 }
 

@@ -96,6 +96,14 @@ package protocol MachineRunner: Sendable {
     /// Sets the context before ``start(into:)``, as a scenario's `context` does: the start's
     /// entry effects and guards then read these values.
     mutating func setContextBeforeStart(_ context: [Value])
+    /// A sentence saying why `result` was rejected or ignored (or what an accepted step did),
+    /// naming the input and the configuration it met, while a sink receives it
+    /// (ResultMessages.swift). Built only when a result is reported, never on the hot path.
+    ///
+    /// - Parameters:
+    ///   - inputName: the name as written, for an input unknown to the machine.
+    ///   - argument: the input's argument, shown by a `guard-rejected` message when a guard reads it.
+    func message(for result: TransitionResult, inputName: String?, argument: Value) -> String
     /// The guards of `input` that the step of `result` found false, as a `guard-rejected`
     /// message shows them (the values each read), or `nil`.
     func falseGuards(of result: TransitionResult, argument: Value) -> String?

@@ -1,28 +1,29 @@
 // The wording of every result, flat or statechart: one sentence per outcome and rejection kind,
 // naming the input and the states the step met (one state for a flat machine, the active
-// atomic states joined by `, ` for a statechart).
+// atomic states joined by `, ` for a statechart). Each runner hands its states over itself
+// (reading `machine` through the protocol would copy the compiled machine on every message).
+
+extension TableRunner {
+    /// ``MachineRunner/message(for:inputName:argument:)``: the state before and after the step.
+    @usableFromInline package func message(for result: TransitionResult, inputName: String? = nil, argument: Value = .null) -> String {
+        machine.message(
+            for: result, inputName: inputName, before: machine.stateNames[result.from >= 0 ? result.from : current],
+            after: { machine.stateNames[current] }, stepLimit: stepLimit, falseGuards: { falseGuards(of: result, argument: argument) })
+    }
+}
+
+extension ChartRunner {
+    /// ``MachineRunner/message(for:inputName:argument:)``: the configurations before and after
+    /// the step (the start shows the one it entered).
+    @usableFromInline package func message(for result: TransitionResult, inputName: String? = nil, argument: Value = .null) -> String {
+        machine.message(
+            for: result, inputName: inputName, before: configurationText(result.isStart ? configuration : previousConfiguration),
+            after: { configurationText(configuration) }, stepLimit: stepLimit, falseGuards: { falseGuards(of: result, argument: argument) })
+    }
+}
 
 extension MachineRunner {
-    /// A sentence saying why `result` was rejected or ignored (or what an accepted step did),
-    /// naming the input and the configuration it met, while a sink receives it. Built only when
-    /// a result is reported, never on the hot path of accepted inputs.
-    ///
-    /// - Parameters:
-    ///   - inputName: the name as written, for an input unknown to the machine.
-    ///   - argument: the input's argument, shown by a `guard-rejected` message when a guard reads it.
-    ///
-    /// Inlinable, so that it is specialised for the runner: called generically, each read of
-    /// ``machine`` copied the compiled machine (`smrun --format json` of the player chart took
-    /// 12,212 instructions a line instead of 8,018).
-    @inlinable
-    package func message(for result: TransitionResult, inputName: String? = nil, argument: Value = .null) -> String {
-        machine.message(
-            for: result, inputName: inputName, before: statesText(before: true, of: result), after: { statesText(before: false, of: result) },
-            stepLimit: stepLimit, falseGuards: { falseGuards(of: result, argument: argument) })
-    }
-
     /// The active atomic states before or after `result`'s step, joined by `, `.
-    @inlinable
     package func statesText(before: Bool, of result: TransitionResult) -> String {
         var text = ""
         forEachState(before: before, of: result) { state in
@@ -43,7 +44,7 @@ extension CompiledMachine {
     ///   - context: for `guard-rejected`, the context the guards read, so that the message shows
     ///     the values each guard read; `nil` to name the guards only.
     ///   - argument: for `guard-rejected`, the input's argument, shown when a guard reads `arg`.
-    package func message(
+    @usableFromInline package func message(
         for result: TransitionResult, inputName: String? = nil, stepLimit: Int = RunLimits.defaultStepLimit,
         context: [Value]? = nil, argument: Value = .null
     ) -> String {

@@ -45,5 +45,5 @@ package struct SharedLibrary {
 /// Why a ``SharedLibrary`` or one of its functions could not be loaded.
 package struct SharedLibraryError: Error, Sendable {
     /// The dynamic loader's message, which names the library.
-    package let message: String
+    @usableFromInline package let message: String
 }

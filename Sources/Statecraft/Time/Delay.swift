@@ -14,7 +14,7 @@
     /// Why a text is not a duration, and at which character (from 0).
     package struct ParseError: Error, Sendable, Equatable {
         /// What is wrong, as one clause (`a duration needs a unit: ms, s, m or h`).
-        package let message: String
+        @usableFromInline package let message: String
         /// The offset, in characters, of the first character at fault.
         package let offset: Int
     }

@@ -269,7 +269,7 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     ) {
         rejected += 1
         let result = runner.rejection(kind, input: input)
-        let base = runner.message(for: result, inputName: Self.printable(name))
+        let base = runner.message(for: result, inputName: Self.printable(name), argument: .null)
         let message = whole ?? (problem.isEmpty ? base : "\(base), \(problem)")
         switch format {
         case .text:
@@ -320,7 +320,7 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
             return runner.message(
                 for: result, inputName: name.withUnsafeBytes { Self.printable($0) }, argument: messageArgument(result, runner))
         }
-        return runner.message(for: result, argument: messageArgument(result, runner))
+        return runner.message(for: result, inputName: nil, argument: messageArgument(result, runner))
     }
 
     /// An event that an SCXML document without `<sc:input>` declarations never names and that no
