@@ -108,8 +108,8 @@ package struct TableRunner: MachineRunner {
     @inlinable @inline(__always)
     package mutating func send<Sink: ResultSink & ~Copyable>(_ input: Int, argument: Value = .null, into sink: inout Sink) where Sink.Runner == Self {
         // The hot path: a cell settled by its code, whose result is built here and handed
-        // straight to the sink. A cell taken directly runs only copies, which queue nothing,
-        // so there is no queue to drain either.
+        // straight to the sink. A cell taken directly runs only copies, which queue nothing:
+        // only a sink that queues inputs itself (bound closures) leaves a queue to drain.
         let from = current
         let cell = dispatchCell(of: input)
         if cell.code >= 0 {

@@ -86,12 +86,19 @@ public final class StateMachine: @unchecked Sendable {
     ///
     /// - Throws: ``SnapshotError`` when the document is not a snapshot of this machine's
     ///   definition (another fingerprint: another table of states, inputs and transitions),
-    ///   or is malformed; ``BindingError`` when a bound name is not one of its effects.
+    ///   is malformed, or has timers pending on the wall clock (`smrun --clock real`); ``BindingError`` when a bound name is not one of its effects.
     public convenience init(
         _ machine: CompiledMachine, restoring snapshot: [UInt8], stepLimit: Int = RunLimits.defaultStepLimit,
         clock: any Clock<Duration> = ContinuousClock(), effects: [String: @Sendable (EffectCall) -> Void] = [:]
     ) throws {
         let restored = try SnapshotCodec(machine).decode(snapshot)
+        // Timers saved on the wall clock (`smrun --clock real`) are due at times since 1970, which
+        // mean nothing on the machine's own clock: refused rather than left to fire decades on.
+        guard restored.clock == .virtual || restored.timers.isEmpty else {
+            throw SnapshotError(
+                .invalidField,
+                "\"clock\" is \"real\": its pending timers are due on the wall clock, and a Swift machine restores timers saved on its own clock (smrun without --clock real)")
+        }
         try self.init(unstarted: machine, stepLimit: stepLimit, effects: effects)
         observers.lock.withLock {
             runner.restore(restored)

@@ -26,10 +26,10 @@ extension ResultPrinter {
                 // An `after` transition has no input.
             } else {
                 output.append("\"input\":" as StaticString)
-                if !showsEventName || result.trigger != .external || result.isTimer {
-                    output.append(inputs.json[result.input])
-                } else {
+                if showsEventName(of: result) {
                     appendEventName(json: true)
+                } else {
+                    output.append(inputs.json[result.input])
                 }
             }
             if result.isTimer {

@@ -105,10 +105,10 @@ extension ResultPrinter {
     /// The name of `result`'s input: ``eventName`` for the external input it names, else the input's own.
     @inline(__always)
     mutating func appendTextInput(_ result: TransitionResult) {
-        if !showsEventName || result.trigger != .external || result.isTimer {
-            output.append(inputs.text[result.input])
-        } else {
+        if showsEventName(of: result) {
             appendEventName(json: false)
+        } else {
+            output.append(inputs.text[result.input])
         }
     }
 

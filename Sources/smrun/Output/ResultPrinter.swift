@@ -315,7 +315,7 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// raises the cap).
     mutating func message(for result: TransitionResult, _ kind: RejectionKind, _ runner: borrowing Runner) -> String {
         if kind == .timerLimit { return ResultWording.timerLimit(option: "--max-timers") }
-        if showsEventName && result.trigger == .external && !result.isTimer {
+        if showsEventName(of: result) {
             let name = eventName
             return runner.message(
                 for: result, inputName: name.withUnsafeBytes { Self.printable($0) }, argument: messageArgument(result, runner))
@@ -331,25 +331,28 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
             receiveScriptRejection(.noTransition, name: name, input: -1, problem: "", runner: &runner)
             return
         }
-        let result = runner.rejection(.noTransition, input: -1)
+        var result = runner.rejection(.noTransition, input: -1)
+        result.outcome = .ignored
         switch format {
         case .text:
             appendTextName(name)
             output.append(": " as StaticString)
-            appendStates(before: true, of: result, runner)
-            output.append(": ignored (no transition)\n" as StaticString)
+            appendTextOutcome(result, &runner)
         case .json:
             appendJSONLineStart()
             output.append("\"input\":" as StaticString)
             appendJSONString(name)
-            output.append(",\"ok\":true,\"ignored\":true,\"from\":" as StaticString)
-            appendStates(before: true, of: result, runner)
-            output.append(",\"to\":" as StaticString)
-            appendStates(before: true, of: result, runner)
-            output.append(",\"effects\":[]" as StaticString)
-            if listsTransitions { output.append(",\"transitions\":[]" as StaticString) }
+            output.append(UInt8(ascii: ","))
+            appendJSONOutcome(result, &runner)
             output.append("}\n" as StaticString)
         }
+    }
+
+    /// Whether `result` is an external input's that shows ``eventName`` (an undeclared SCXML
+    /// event) rather than its input's name.
+    @inline(__always)
+    func showsEventName(of result: TransitionResult) -> Bool {
+        showsEventName && result.trigger == .external && !result.isTimer
     }
 
     /// The argument a rejection's message may show: the external input's, or a queued one's.

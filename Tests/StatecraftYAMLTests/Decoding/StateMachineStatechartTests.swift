@@ -1,3 +1,4 @@
+import Foundation
 import Statecraft
 import StatecraftYAML
 import Synchronization
@@ -130,5 +131,22 @@ extension StateMachineStatechartTests {
         #expect(resumed.state == "off")
         withExtendedLifetime(observation) {}
         #expect(results.withLock { $0 } == ["after 1m: heating -> off"])
+    }
+}
+
+extension StateMachineStatechartTests {
+    @Test func timersSavedOnTheWallClockAreRefused() throws {
+        let machine = try #require(YAMLFile.load(bytes: Array(Self.kettle.utf8), defaultName: "kettle").machine)
+        let kettle = try StateMachine(machine, clock: ManualClock())
+        kettle.send("switchOn")
+        var lines = String(decoding: kettle.snapshot(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        lines.removeAll { $0.contains(#""time""#) }
+        let onTheWallClock = lines.joined(separator: "\n").replacingOccurrences(of: #""virtual""#, with: #""real""#)
+        #expect(onTheWallClock.contains(#""real""#))
+        #expect {
+            try StateMachine(machine, restoring: Array(onTheWallClock.utf8), clock: ManualClock())
+        } throws: { error in
+            (error as? SnapshotError)?.kind == .invalidField && "\(error)".contains("wall clock")
+        }
     }
 }
