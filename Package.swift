@@ -7,10 +7,21 @@ let package = Package(
         .library(name: "Statecraft", targets: ["Statecraft"]),
         .library(name: "StatecraftYAML", targets: ["StatecraftYAML"]),
         .library(name: "StatecraftSCXML", targets: ["StatecraftSCXML"]),
+        // Durable keyed instances of machines (SQLite), and the HTTP API that serves them: apart
+        // from `Statecraft`, so that an app that runs machines in-process builds none of their
+        // packages.
+        .library(name: "StatecraftStore", targets: ["StatecraftStore"]),
+        .library(name: "StatecraftServer", targets: ["StatecraftServer"]),
         .executable(name: "smrun", targets: ["smrun"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(
@@ -27,8 +38,28 @@ let package = Package(
         .target(name: "Statecraft"),
         .target(name: "StatecraftYAML", dependencies: ["Statecraft", "CLibYAML"]),
         .target(name: "StatecraftSCXML", dependencies: ["Statecraft", "CLibXML2"]),
-        // smrun's input-script parsing, a library so that the fuzz targets can reach it.
+        // smrun's formats, shared with the server: script lines and arguments in, result lines
+        // out (a library, so that the fuzz targets and the server reach them).
         .target(name: "SmrunCore", dependencies: ["Statecraft"]),
+        .target(
+            name: "StatecraftStore",
+            dependencies: [
+                "Statecraft", "StatecraftYAML", "StatecraftSCXML", "SmrunCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "StatecraftServer",
+            dependencies: [
+                "Statecraft", "StatecraftStore", "SmrunCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            resources: [.embedInCode("openapi.json")]
+        ),
         .executableTarget(
             name: "smrun",
             dependencies: [
@@ -36,6 +67,8 @@ let package = Package(
                 "StatecraftYAML",
                 "StatecraftSCXML",
                 "SmrunCore",
+                "StatecraftStore",
+                "StatecraftServer",
                 "CLibEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

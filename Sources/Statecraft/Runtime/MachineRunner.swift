@@ -38,6 +38,9 @@ package protocol MachineRunner: Sendable {
     mutating func send<Sink: ResultSink & ~Copyable>(_ input: Int, argument: Value, into sink: inout Sink) where Sink.Runner == Self
     /// Moves the clock forward to `time`, firing every timer due by then in order.
     mutating func advance<Sink: ResultSink & ~Copyable>(to time: Int, into sink: inout Sink) where Sink.Runner == Self
+    /// Fires the next timer due by `time`, if any, and returns it: one step of ``advance(to:into:)``.
+    mutating func fireNextTimer<Sink: ResultSink & ~Copyable>(dueBy time: Int, instant: inout TimerInstant, into sink: inout Sink)
+        -> TimerQueue.Timer? where Sink.Runner == Self
     /// Queues `input` behind the inputs already queued, as sent by effect `sentBy`: for a sink's
     /// ``ResultSink/receive(_:from:)``. Its argument must be one the input accepts.
     mutating func enqueue(_ input: Int, argument: Value, sentBy: Int)

@@ -51,26 +51,32 @@ extension TimedRunner {
             self.time = time
             return
         }
-        var instant = -1
-        var firedAtInstant = 0
-        while let due = timers.nextDue(), due <= time {
-            self.time = due
-            if due != instant {
-                instant = due
-                firedAtInstant = 0
-            }
-            guard let timer = timers.pop() else { break }
-            firedAtInstant += 1
-            if firedAtInstant > stepLimit {
-                sink.receive(stepLimitResult(for: timer), from: &self)
-                continue
-            }
-            if let result = fire(timer) {
-                sink.receive(result, from: &self)
-                runToCompletion(after: result, into: &sink)
-            }
-        }
+        var instant = TimerInstant()
+        while fireNextTimer(dueBy: time, instant: &instant, into: &sink) != nil {}
         self.time = time
+    }
+
+    /// Fires the next timer due by `time`, if any, as ``advance(to:into:)`` does one step of
+    /// its way: the clock steps to its due time, its result and what it queued go to `sink`
+    /// (none for an `after` whose guards are false), and past ``stepLimit`` timers at one
+    /// `instant`, a `step-limit` result discards the rest due then. Returns the timer, or `nil`
+    /// when none is due by `time`: a caller that records each timer apart (a durable instance's
+    /// history) calls it until then.
+    @usableFromInline package mutating func fireNextTimer<Sink: ResultSink & ~Copyable>(
+        dueBy time: Int, instant: inout TimerInstant, into sink: inout Sink
+    ) -> TimerQueue.Timer? where Sink.Runner == Self {
+        guard let due = timers.nextDue(), due <= time else { return nil }
+        self.time = due
+        if due != instant.time { instant = TimerInstant(time: due) }
+        guard let timer = timers.pop() else { return nil }
+        instant.fired += 1
+        if instant.fired > stepLimit {
+            sink.receive(stepLimitResult(for: timer), from: &self)
+        } else if let result = fire(timer) {
+            sink.receive(result, from: &self)
+            runToCompletion(after: result, into: &sink)
+        }
+        return timer
     }
 
     /// Resumes the clock at `time` with these pending timers (a snapshot's), without firing any.
@@ -262,5 +268,17 @@ extension ChartRunner: TimedRunner {
             timerRequests.removeAll(keepingCapacity: true)
         }
         if dueNow { queueDueMarker() }
+    }
+}
+
+/// The instant at which timers are firing, and how many have fired at it: past the step limit
+/// the rest due then are discarded (``TimedRunner/fireNextTimer(dueBy:instant:into:)``).
+@usableFromInline
+package struct TimerInstant: Sendable {
+    package var time = -1
+    package var fired = 0
+
+    package init(time: Int = -1) {
+        self.time = time
     }
 }

@@ -7,44 +7,52 @@ extension SnapshotCodec {
     func appendTimers(_ timers: [SnapshotTimer], to out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))
         for (index, timer) in timers.enumerated() {
-            out.append(contentsOf: (index == 0 ? "\n    {" : ",\n    {").utf8)
-            func member(_ key: String, _ first: Bool = false) {
-                if !first { out.append(contentsOf: ", ".utf8) }
-                JSONText.appendQuoted(key.utf8, to: &out)
-                out.append(contentsOf: ": ".utf8)
-            }
-            func string(_ s: String) { JSONText.appendQuoted(s.utf8, to: &out) }
-            member("due", true)
-            out.append(contentsOf: String(timer.due).utf8)
-            if timer.isAfter {
-                let (duration, nth) = afterName(of: timer)
-                member("after")
-                string(duration)
-                member("state")
-                string(machine.stateNames[timer.state])
-                if nth > 1 {
-                    member("nth")
-                    out.append(contentsOf: String(nth).utf8)
-                }
-            } else {
-                member("input")
-                string(machine.inputNames[timer.input])
-                if machine.argumentTypes[timer.input] != nil || timer.argument.type == .record {
-                    member("arg")
-                    Self.append(timer.argument, to: &out)
-                }
-                if timer.sentBy >= 0 {
-                    member("sent_by")
-                    string(machine.effectNames[timer.sentBy])
-                }
-                if timer.timer >= 0, let names = machine.timers?.timerNames {
-                    member("timer")
-                    string(names[timer.timer])
-                }
-            }
-            out.append(UInt8(ascii: "}"))
+            out.append(contentsOf: (index == 0 ? "\n    " : ",\n    ").utf8)
+            appendTimer(timer, due: nil, compact: false, to: &out)
         }
         out.append(contentsOf: (timers.isEmpty ? "]" : "\n  ]").utf8)
+    }
+
+    /// One pending timer as the snapshot lists it: `{"due": 30000, "after": "30s", "state":
+    /// "red"}`, its due time in milliseconds or, when `due` is given, as that JSON string (a
+    /// time on the real clock, as the instances' API shows it); `compact` leaves out the blanks.
+    package func appendTimer(_ timer: SnapshotTimer, due: String?, compact: Bool, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        func member(_ key: String, _ first: Bool = false) {
+            if !first { out.append(contentsOf: (compact ? "," : ", ").utf8) }
+            JSONText.appendQuoted(key.utf8, to: &out)
+            out.append(contentsOf: (compact ? ":" : ": ").utf8)
+        }
+        func string(_ s: String) { JSONText.appendQuoted(s.utf8, to: &out) }
+        member("due", true)
+        if let due { string(due) } else { out.append(contentsOf: String(timer.due).utf8) }
+        if timer.isAfter {
+            let (duration, nth) = afterName(of: timer)
+            member("after")
+            string(duration)
+            member("state")
+            string(machine.stateNames[timer.state])
+            if nth > 1 {
+                member("nth")
+                out.append(contentsOf: String(nth).utf8)
+            }
+        } else {
+            member("input")
+            string(machine.inputNames[timer.input])
+            if machine.argumentTypes[timer.input] != nil || timer.argument.type == .record {
+                member("arg")
+                Self.append(timer.argument, to: &out)
+            }
+            if timer.sentBy >= 0 {
+                member("sent_by")
+                string(machine.effectNames[timer.sentBy])
+            }
+            if timer.timer >= 0, let names = machine.timers?.timerNames {
+                member("timer")
+                string(names[timer.timer])
+            }
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// An `after` timer's duration as written, and which of its state's `after`s of that

@@ -122,7 +122,7 @@ package struct SnapshotCodec: Sendable {
     }
 
     /// A context value or an argument as typed JSON (a double that is not finite as a string).
-    static func append(_ value: Value, to out: inout [UInt8]) {
+    package static func append(_ value: Value, to out: inout [UInt8]) {
         switch value {
         case .int(let i): out.append(contentsOf: String(i).utf8)
         case .double(let d) where d.isNaN: JSONText.appendQuoted("NaN".utf8, to: &out)

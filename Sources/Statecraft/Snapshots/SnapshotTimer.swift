@@ -31,7 +31,7 @@ package struct SnapshotTimer: Hashable, Sendable {
     /// Whether it is an `after` transition's timer (else a delayed send).
     package var isAfter: Bool { state >= 0 }
 
-    init(_ pending: TimerQueue.Timer) {
+    package init(_ pending: TimerQueue.Timer) {
         self.init(
             due: pending.due, state: pending.state, input: pending.input, argument: pending.argument, sentBy: pending.sentBy,
             timer: pending.timer)

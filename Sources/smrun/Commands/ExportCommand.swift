@@ -1,3 +1,4 @@
+import SmrunCore
 import ArgumentParser
 import Statecraft
 import StatecraftSCXML

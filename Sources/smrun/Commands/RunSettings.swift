@@ -1,3 +1,4 @@
+import SmrunCore
 import ArgumentParser
 import Statecraft
 import StatecraftYAML
@@ -70,3 +71,5 @@ struct RunSettings {
         if skippedLines > 0 || session.hadRejections { throw ExitCode(Smrun.Status.rejected) }
     }
 }
+
+extension OutputFormat: ExpressibleByArgument {}

@@ -1,3 +1,4 @@
+import SmrunCore
 import ArgumentParser
 
 /// `smrun schema`: prints the JSON Schema of machine files, for editors.

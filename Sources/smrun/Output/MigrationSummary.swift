@@ -1,3 +1,4 @@
+import SmrunCore
 import Statecraft
 
 /// What a ``SnapshotMigration`` keeps and drops, in words: `kept state 'a' and context x, y;

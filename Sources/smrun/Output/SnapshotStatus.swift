@@ -1,3 +1,4 @@
+import SmrunCore
 import Statecraft
 
 /// What `smrun status` shows about a state file: the saved state, context and pending queue,

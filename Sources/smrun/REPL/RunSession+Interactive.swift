@@ -1,3 +1,4 @@
+import SmrunCore
 import Statecraft
 
 /// A machine in `smrun repl`: the prompt shows the state (a statechart's configuration, as

@@ -1,3 +1,5 @@
+import SmrunCore
+
 /// A run on the wall clock (`--clock real`, docs/cli.md): timers fire as real time passes,
 /// while smrun waits for input, sleeps on `@wait`, or waits for the last timers
 /// (`--wait-pending`). ``RunSession`` provides the steps; the waiting is written here.

@@ -13,7 +13,7 @@ import Statecraft
 /// A value counts as unchanged when its bits are those of the value shown: then it is the same
 /// value (a string, the same storage, which the kept text holds), whose text is the same. Equal
 /// values with other bits (a string made again) are only written again.
-struct ContextJSONText: ~Copyable {
+package struct ContextJSONText: ~Copyable {
     /// Texts shown, each with its values; ``current`` is the one shown last.
     private let entries: UnsafeMutablePointer<Entry>
     /// How many texts are kept: ``keptTexts``, or one for a context of no variables or more than
@@ -33,7 +33,7 @@ struct ContextJSONText: ~Copyable {
 
     /// The text for variables whose keys (`,"context":{"name":` for the first, `,"name":` for
     /// the others) are `keys`, every value `null` until ``update(_:version:)``.
-    init(keys: borrowing BytePool) {
+    package init(keys: borrowing BytePool) {
         variableCount = keys.count
         // No variables: one text, which the printer never shows.
         entryCount = (1...Self.maximumVariablesForKeptTexts).contains(variableCount) ? Self.keptTexts : 1
@@ -49,11 +49,11 @@ struct ContextJSONText: ~Copyable {
 
     /// The text, as last brought up to date.
     @inline(__always)
-    var bytes: UnsafeRawBufferPointer { entries[current].bytes }
+    package var bytes: UnsafeRawBufferPointer { entries[current].bytes }
 
     /// Shows `context`, whose version is `version`: a text kept for its values, else the one
     /// shown last with the values that changed written again, kept in the place of their hash.
-    mutating func update(_ context: [Value], version: Int) {
+    package mutating func update(_ context: [Value], version: Int) {
         self.version = version
         // The closure reads these as locals: only `scratch` and `current` are accessed
         // through `self` inside it, so passing `&scratch` overlaps no other access to `self`.
@@ -74,7 +74,7 @@ struct ContextJSONText: ~Copyable {
 
     /// Forgets the version shown, so that the next ``update(_:version:)`` looks at every value:
     /// for a new runner, whose versions count anew.
-    mutating func forgetVersion() {
+    package mutating func forgetVersion() {
         version = -1
     }
 
@@ -128,7 +128,7 @@ struct ContextJSONText: ~Copyable {
         private let variableCount: Int
 
         /// Every value `null`.
-        init(keys: borrowing BytePool) {
+        package init(keys: borrowing BytePool) {
             variableCount = keys.count
             valueStarts = .allocate(capacity: max(variableCount, 1))
             valueEnds = .allocate(capacity: max(variableCount, 1))
@@ -152,18 +152,18 @@ struct ContextJSONText: ~Copyable {
         }
 
         @inline(__always)
-        var bytes: UnsafeRawBufferPointer { text.bytes }
+        package var bytes: UnsafeRawBufferPointer { text.bytes }
 
         /// Whether this text shows the values at `values`.
         @inline(__always)
-        func shows(_ values: UnsafePointer<Value>) -> Bool {
+        package func shows(_ values: UnsafePointer<Value>) -> Bool {
             for slot in 0..<variableCount where !ContextJSONText.hasSameBits(values + slot, shown + slot) { return false }
             return true
         }
 
         /// Becomes a copy of `other`.
         @inline(never)
-        mutating func copy(_ other: borrowing Entry) {
+        package mutating func copy(_ other: borrowing Entry) {
             text.set(other.text.bytes)
             valueStarts.update(from: other.valueStarts, count: variableCount)
             valueEnds.update(from: other.valueEnds, count: variableCount)
@@ -171,7 +171,7 @@ struct ContextJSONText: ~Copyable {
         }
 
         /// Shows the values at `values`, writing again those that changed.
-        mutating func show(_ values: UnsafePointer<Value>, scratch: inout Bytes) {
+        package mutating func show(_ values: UnsafePointer<Value>, scratch: inout Bytes) {
             for slot in 0..<variableCount where !ContextJSONText.hasSameBits(values + slot, shown + slot) {
                 write(values + slot, at: slot, scratch: &scratch)
             }
@@ -180,7 +180,7 @@ struct ContextJSONText: ~Copyable {
         /// Writes the text of the value at `value` as variable `slot`'s. Out of line: the digits'
         /// buffer on the stack would cost ``show(_:scratch:)`` a stack check on every call.
         @inline(never)
-        mutating func write(_ value: UnsafePointer<Value>, at slot: Int, scratch: inout Bytes) {
+        package mutating func write(_ value: UnsafePointer<Value>, at slot: Int, scratch: inout Bytes) {
             shown[slot] = value.pointee
             switch value.pointee {
             case .int(let number):
@@ -225,25 +225,25 @@ struct ContextJSONText: ~Copyable {
         private var capacity = 64
         private(set) var count = 0
 
-        init() {
+        package init() {
             storage = .allocate(byteCount: capacity, alignment: 16)
         }
 
         deinit { storage.deallocate() }
 
-        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
+        package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
 
-        mutating func removeAll() { count = 0 }
+        package mutating func removeAll() { count = 0 }
 
         /// Makes the buffer hold `bytes` alone.
-        mutating func set(_ bytes: UnsafeRawBufferPointer) {
+        package mutating func set(_ bytes: UnsafeRawBufferPointer) {
             count = 0
             append(bytes)
         }
 
         /// Moves the bytes from `start` on by `shift` (back when negative; `start + shift` is not
         /// negative), growing the buffer when they need more room.
-        mutating func moveTail(from start: Int, by shift: Int) {
+        package mutating func moveTail(from start: Int, by shift: Int) {
             if shift > capacity &- count { grow(toHold: count + shift) }
             let tail = count &- start
             if tail <= 128 {
@@ -257,13 +257,13 @@ struct ContextJSONText: ~Copyable {
 
         /// Writes `bytes` over as many bytes from `start`, which are there.
         @inline(__always)
-        mutating func replace(from start: Int, with bytes: UnsafeRawBufferPointer) {
+        package mutating func replace(from start: Int, with bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress else { return }
             SmallCopy.copy(from: base, count: bytes.count, to: storage + start)
         }
 
         @inline(__always)
-        mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        package mutating func append(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
             if bytes.count > capacity &- count { grow(toHold: count + bytes.count) }
             SmallCopy.copy(from: base, count: bytes.count, to: storage + count)
@@ -272,7 +272,7 @@ struct ContextJSONText: ~Copyable {
 
         /// Appends `bytes` (UTF-8) as a JSON string: between quotes as they are when they are
         /// plain (``JSONText/isPlain(_:)``), with one check for room.
-        mutating func appendJSONString(_ bytes: UnsafeRawBufferPointer) {
+        package mutating func appendJSONString(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, JSONText.isPlain(bytes) else {
                 JSONValueText.stringPieces(bytes) { append($0) }
                 return
@@ -284,7 +284,7 @@ struct ContextJSONText: ~Copyable {
             count &+= bytes.count &+ 2
         }
 
-        mutating func append(_ literal: StaticString) {
+        package mutating func append(_ literal: StaticString) {
             append(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
         }
 

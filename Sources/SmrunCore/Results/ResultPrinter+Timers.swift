@@ -1,4 +1,3 @@
-import SmrunCore
 import Statecraft
 
 // The fields of results that timers produce (docs/cli.md): an `after` transition's shows
@@ -7,7 +6,7 @@ import Statecraft
 extension ResultPrinter {
     /// `"after":"30s"` for the result of an `after` transition's timer; `false`, printing
     /// nothing, for any other input.
-    mutating func appendAfterField(input: Int) -> Bool {
+    package mutating func appendAfterField(input: Int) -> Bool {
         guard input >= 0, input < afterTexts.count, let text = afterTexts[input] else { return false }
         output.append("\"after\":" as StaticString)
         output.append(JSONText.quoted(text))
@@ -15,20 +14,20 @@ extension ResultPrinter {
     }
 
     /// `,"at":MILLISECONDS`.
-    mutating func appendAtField(_ time: Int) {
+    package mutating func appendAtField(_ time: Int) {
         output.append(",\"at\":" as StaticString)
         output.append(decimal: time)
     }
 
     /// `,"timer":"NAME"` for a delayed send with an id.
-    mutating func appendTimerField(_ timer: Int32) {
+    package mutating func appendTimerField(_ timer: Int32) {
         guard timer >= 0 else { return }
         output.append(",\"timer\":" as StaticString)
         output.append(JSONText.quoted(timerNames[Int(timer)]))
     }
 
     /// `, timer NAME` inside a text result's `(sent by ...)`.
-    mutating func appendTextTimer(_ timer: Int32) {
+    package mutating func appendTextTimer(_ timer: Int32) {
         guard timer >= 0 else { return }
         output.append(", timer " as StaticString)
         output.append(timerNames[Int(timer)])

@@ -1,4 +1,3 @@
-import SmrunCore
 import Statecraft
 
 /// Prints results as they arrive, in text or JSON Lines, straight into an ``OutputBuffer``: one
@@ -11,69 +10,69 @@ import Statecraft
 ///
 /// Every name, and every list of effect names a state or transition can contribute, is encoded
 /// once per machine into ``BytePool``s; printing an accepted result only copies bytes.
-struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
-    var output: OutputBuffer
-    let format: OutputFormat
-    let stepLimit: Int
+package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
+    package var output: OutputBuffer
+    package let format: OutputFormat
+    package let stepLimit: Int
     /// The script line of the external input being processed, or `nil` (start, `--send`).
-    var line: Int?
+    package var line: Int?
     /// The external input's argument.
-    var argument = ScriptArgument.absent
+    package var argument = ScriptArgument.absent
     /// Whether text indents a queued input's, a done event's or an eventless step's result under
     /// the line that led to it; `false` while a start that has printed no line runs to
     /// completion in `smrun repl`, until a start line is printed.
-    var indentsFollowUps = true
+    package var indentsFollowUps = true
     /// The event name the external input's results show instead of the input's, as the script
     /// wrote it: an event that an SCXML document without `<sc:input>` declarations never names,
     /// taken by the input of a name that prefixes it (``ScriptLineParser/Parsed/undeclaredEvent(input:name:argument:)``);
     /// empty otherwise.
-    var eventName: [UInt8] = [] {
+    package var eventName: [UInt8] = [] {
         didSet { showsEventName = !eventName.isEmpty }
     }
     /// Whether ``eventName`` is set: a flag beside the printer's others, read per result.
-    private(set) var showsEventName = false
+    package private(set) var showsEventName = false
     /// How many results were rejections (exit status 1).
-    private(set) var rejected = 0
+    package private(set) var rejected = 0
 
     /// Names as text and as JSON strings.
-    let states: Names
-    let inputs: Names
-    let effects: Names
+    package let states: Names
+    package let inputs: Names
+    package let effects: Names
     /// Effect lists joined for output: text `a, b`, JSON `"a","b"`.
-    let exitLists: Names
-    let entryLists: Names
-    let transitionLists: Names
+    package let exitLists: Names
+    package let entryLists: Names
+    package let transitionLists: Names
     /// Whether `from` and `to` are JSON arrays: some state has children.
-    let showsArrays: Bool
+    package let showsArrays: Bool
     /// Whether JSON results list the transitions taken.
-    let listsTransitions: Bool
+    package let listsTransitions: Bool
     /// Per cell of the runner (``MachineRunner/cell(of:)``), what an external input's result
     /// prints after `INPUT[ ARG]` when it depends on the cell alone
     /// (``MachineRunner/forEachSettledCell(_:)``): in text, the rest of the line
     /// (`: FROM -> TO / EFFECTS`); in JSON, the fields from `input` on (an argument goes after
     /// `input`), up to the context. Empty for the other cells, and for a runner that settles none.
-    var cellText: BytePool
+    package var cellText: BytePool
     /// `{"line":` and the digits of ``line``, kept from one result to the next.
-    var lineStart = JSONLineStart()
+    package var lineStart = JSONLineStart()
     /// In JSON, the end of a result line that shows the context (`,"context":{...}}` and a
     /// newline), as of the context version it shows.
-    var contextText: ContextJSONText
+    package var contextText: ContextJSONText
     /// Whether the machine has context variables (a JSON result line shows them).
-    let hasVariables: Bool
-    let inputCount: Int
+    package let hasVariables: Bool
+    package let inputCount: Int
     /// Per input, the delay of the `after` transition it stands for (`30s`), else `nil`.
-    let afterTexts: [String?]
+    package let afterTexts: [String?]
     /// The ids of delayed sends, by timer id.
-    let timerNames: [String]
+    package let timerNames: [String]
     /// What starts the `input` field of a JSON result, after the line number.
-    static var inputKey: StaticString { #","input":"# }
+    package static var inputKey: StaticString { #","input":"# }
 
     /// One set of strings in both encodings.
-    struct Names: ~Copyable {
-        let text: BytePool
-        let json: BytePool
+    package struct Names: ~Copyable {
+        package let text: BytePool
+        package let json: BytePool
 
-        init(_ lists: [[String]]) {
+        package init(_ lists: [[String]]) {
             text = BytePool(lists.map { Array($0.joined(separator: ", ").utf8) })
             json = BytePool(
                 lists.map { list in
@@ -87,7 +86,7 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
         }
     }
 
-    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, output: consuming OutputBuffer) {
+    package init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, output: consuming OutputBuffer) {
         self.output = output
         self.format = format
         self.stepLimit = stepLimit
@@ -145,7 +144,7 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
 
     /// The text of ``cellText`` for `cell`, empty when there is none.
     @inline(__always)
-    func precomputedText(cell: Int) -> UnsafeRawBufferPointer {
+    package func precomputedText(cell: Int) -> UnsafeRawBufferPointer {
         cellText.count > 0 ? cellText[cell] : UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
@@ -154,7 +153,7 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// text up to the `:`, after `line N: ` for a rejection; in JSON, the context comes from the
     /// runner after the result.
     @inline(__always)
-    mutating func printPlain(line: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer, rejected: Bool) {
+    package mutating func printPlain(line: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer, rejected: Bool) {
         if rejected {
             self.rejected += 1
             appendLineNumber()
@@ -165,7 +164,7 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// `line N: `, which starts a text rejection of an input from script line N; nothing for
     /// an input without a line (`--send`).
     @inline(never)
-    mutating func appendLineNumber() {
+    package mutating func appendLineNumber() {
         guard let line else { return }
         output.append("line " as StaticString)
         output.append(decimal: line)
@@ -177,7 +176,7 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// context's text, written with one check for room.
     /// The context text must be up to date (``showsContext(version:)``) for an accepted result.
     @inline(__always)
-    mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool) {
+    package mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool) {
         if rejected { self.rejected &+= 1 }
         let end = rejected || !hasVariables ? Self.lineEnd : contextText.bytes
         // `,"arg":` and the argument, when the line has one.
@@ -214,19 +213,19 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// Whether a JSON result line shows no context, or the context text shows the context of
     /// version `version`: false when ``updateContextText(_:version:)`` must run first.
     @inline(__always)
-    func showsContext(version: Int) -> Bool {
+    package func showsContext(version: Int) -> Bool {
         !hasVariables || contextText.version == version
     }
 
     /// What goes between a JSON result's `input` field and its argument.
-    static var argumentKey: StaticString { #","arg":"# }
+    package static var argumentKey: StaticString { #","arg":"# }
     /// ``argumentKey`` as a little-endian word, with a zero eighth byte.
-    static var argumentKeyWord: UInt64 { 0x003A_2267_7261_222C }
+    package static var argumentKeyWord: UInt64 { 0x003A_2267_7261_222C }
 
     /// ``printPlainJSON(_:text:rejected:)`` for a line number of more than eight digits or
     /// a line longer than the output buffer holds.
     @inline(never)
-    mutating func printPlainJSONInParts(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, end: UnsafeRawBufferPointer) {
+    package mutating func printPlainJSONInParts(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, end: UnsafeRawBufferPointer) {
         let number = line ?? 0
         if lineStart.advance(to: number) {
             output.append(JSONLineStart.opening, lineStart.digits, count: lineStart.count)
@@ -247,13 +246,13 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
 
     /// `}` and a newline: the end of a JSON result line that shows no context.
     @inline(__always)
-    static var lineEnd: UnsafeRawBufferPointer {
+    package static var lineEnd: UnsafeRawBufferPointer {
         let end: StaticString = "}\n"
         return UnsafeRawBufferPointer(start: end.utf8Start, count: end.utf8CodeUnitCount)
     }
 
     @inline(__always)
-    mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
+    package mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
         if result.isRejected { rejected += 1 }
         switch format {
         case .text: printText(result, &runner)
@@ -263,7 +262,7 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
 
     /// Prints a line that never reached the machine: an unknown input name or a bad argument
     /// (`whole`, when given, is the message).
-    mutating func receiveScriptRejection(
+    package mutating func receiveScriptRejection(
         _ kind: RejectionKind, name: UnsafeRawBufferPointer, input: Int, problem: String, runner: inout Runner,
         message whole: String? = nil
     ) {
@@ -299,7 +298,7 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// The active atomic states before or after `result`'s step: text `a, b`; JSON `["a","b"]`,
     /// or `"a"` for a machine without nesting.
     @inline(__always)
-    mutating func appendStates(before: Bool, of result: TransitionResult, _ runner: borrowing Runner) {
+    package mutating func appendStates(before: Bool, of result: TransitionResult, _ runner: borrowing Runner) {
         let json = format == .json
         if json && showsArrays { output.append(UInt8(ascii: "[")) }
         var first = true
@@ -313,7 +312,7 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
 
     /// Why a result was rejected, as the runner words it (`timer-limit` naming the option that
     /// raises the cap).
-    mutating func message(for result: TransitionResult, _ kind: RejectionKind, _ runner: borrowing Runner) -> String {
+    package mutating func message(for result: TransitionResult, _ kind: RejectionKind, _ runner: borrowing Runner) -> String {
         if kind == .timerLimit { return ResultWording.timerLimit(option: "--max-timers") }
         if showsEventName(of: result) {
             let name = eventName
@@ -326,7 +325,7 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// An event that an SCXML document without `<sc:input>` declarations never names and that no
     /// input's name prefixes: no transition takes it, so it is ignored, or rejected as
     /// `no-transition` under `sc:on-unhandled="reject"`, as an input without a transition is.
-    mutating func receiveUnmatchedEvent(_ name: UnsafeRawBufferPointer, runner: inout Runner) {
+    package mutating func receiveUnmatchedEvent(_ name: UnsafeRawBufferPointer, runner: inout Runner) {
         guard runner.machine.onUnhandled == .ignore else {
             receiveScriptRejection(.noTransition, name: name, input: -1, problem: "", runner: &runner)
             return
@@ -351,18 +350,18 @@ struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// Whether `result` is an external input's that shows ``eventName`` (an undeclared SCXML
     /// event) rather than its input's name.
     @inline(__always)
-    func showsEventName(of result: TransitionResult) -> Bool {
+    package func showsEventName(of result: TransitionResult) -> Bool {
         showsEventName && result.trigger == .external && !result.isTimer
     }
 
     /// The argument a rejection's message may show: the external input's, or a queued one's.
-    func messageArgument(_ result: TransitionResult, _ runner: borrowing Runner) -> Value {
+    package func messageArgument(_ result: TransitionResult, _ runner: borrowing Runner) -> Value {
         result.trigger == .external && !result.isTimer ? argument.value : runner.queuedArgument(of: result) ?? .null
     }
 
     /// A name from the script as text safe to print: control characters escaped as JSON
     /// escapes them (`\u007f`), the style of the quoted name beside it.
-    static func printable(_ name: UnsafeRawBufferPointer) -> String {
+    package static func printable(_ name: UnsafeRawBufferPointer) -> String {
         let shown = name.count > 200 ? UnsafeRawBufferPointer(rebasing: name[..<200]) : name
         let text = JSONText.escapingControls(String(decoding: shown, as: UTF8.self))
         return name.count > 200 ? text + "..." : text

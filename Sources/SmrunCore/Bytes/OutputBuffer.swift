@@ -5,33 +5,42 @@
 #endif
 
 /// A byte buffer in front of a file descriptor: results are appended as bytes and written in
-/// large blocks, so printing a result costs no `String` and no system call.
-struct OutputBuffer: ~Copyable {
+/// large blocks, so printing a result costs no `String` and no system call. Made with
+/// ``init(keepingInMemory:)``, it keeps everything for ``takeBytes()`` instead (the server's
+/// results).
+package struct OutputBuffer: ~Copyable {
     private let fd: Int32
     private let capacity: Int
     private let storage: UnsafeMutablePointer<UInt8>
     private var count = 0
+    /// In memory: what did not fit in the buffer, in order.
+    private var kept: [UInt8] = []
 
-    init(fd: Int32, capacity: Int = 1 << 20) {
+    package init(fd: Int32, capacity: Int = 1 << 20) {
         self.fd = fd
         self.capacity = capacity
         storage = .allocate(capacity: capacity)
     }
 
+    /// A buffer that writes nothing: ``takeBytes()`` returns everything appended.
+    package init(keepingInMemory capacity: Int) {
+        self.init(fd: -1, capacity: capacity)
+    }
+
     deinit {
-        if count > 0 { writeAll(UnsafeRawBufferPointer(start: storage, count: count)) }
+        if count > 0 && fd >= 0 { Self.writeOut(UnsafeRawBufferPointer(start: storage, count: count), to: fd) }
         storage.deallocate()
     }
 
     @inline(__always)
-    mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         if count == capacity { flush() }
         storage[count] = byte
         count &+= 1
     }
 
     @inline(__always)
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if bytes.count > capacity - count {
             flush()
             if bytes.count > capacity {
@@ -52,7 +61,7 @@ struct OutputBuffer: ~Copyable {
     /// Appends the first `byteCount` bytes (at most 16) of `low` and then `high`, each laid out
     /// little-endian: one 16-byte store.
     @inline(__always)
-    mutating func append(_ low: UInt64, _ high: UInt64, count byteCount: Int) {
+    package mutating func append(_ low: UInt64, _ high: UInt64, count byteCount: Int) {
         if capacity &- count < 16 { flush() }
         let target = UnsafeMutableRawPointer(storage + count)
         target.storeBytes(of: low.littleEndian, as: UInt64.self)
@@ -63,7 +72,7 @@ struct OutputBuffer: ~Copyable {
     /// Appends `first`, then `second`: one check for room when both are short (a plain result
     /// line and its cell's text).
     @inline(__always)
-    mutating func append(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {
+    package mutating func append(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {
         guard let a = first.baseAddress, let b = second.baseAddress, first.count <= 128, second.count <= 128,
             first.count &+ second.count <= capacity &- count
         else {
@@ -80,7 +89,7 @@ struct OutputBuffer: ~Copyable {
     /// many there, then says how many with ``didWrite(_:)``: a line of several parts checks for
     /// room once.
     @inline(__always)
-    mutating func room(for byteCount: Int) -> UnsafeMutableRawPointer? {
+    package mutating func room(for byteCount: Int) -> UnsafeMutableRawPointer? {
         if byteCount > capacity &- count {
             guard byteCount <= capacity else { return nil }
             flushForRoom()
@@ -90,7 +99,7 @@ struct OutputBuffer: ~Copyable {
 
     /// Counts `byteCount` bytes written where ``room(for:)`` said, which made room for them.
     @inline(__always)
-    mutating func didWrite(_ byteCount: Int) {
+    package mutating func didWrite(_ byteCount: Int) {
         count &+= byteCount
     }
 
@@ -108,41 +117,50 @@ struct OutputBuffer: ~Copyable {
     }
 
     @inline(__always)
-    mutating func append(_ bytes: [UInt8]) {
+    package mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
 
     @inline(__always)
-    mutating func append(_ literal: StaticString) {
+    package mutating func append(_ literal: StaticString) {
         append(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
-    mutating func append(_ string: String) {
+    package mutating func append(_ string: String) {
         var string = string
         string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends `value` in decimal without building a `String`.
     @inline(__always)
-    mutating func append(decimal value: Int) {
+    package mutating func append(decimal value: Int) {
         DecimalDigits.with(value) { append($0) }
     }
 
     /// The bytes appended since the last flush, removed without being written: what a printer
     /// renders once to copy later.
-    mutating func takeBytes() -> [UInt8] {
+    package mutating func takeBytes() -> [UInt8] {
         defer { count = 0 }
+        guard kept.isEmpty else {
+            defer { kept = [] }
+            return kept + UnsafeBufferPointer(start: storage, count: count)
+        }
         return Array(UnsafeBufferPointer(start: storage, count: count))
     }
 
     /// Writes out everything buffered.
-    mutating func flush() {
+    package mutating func flush() {
         guard count > 0 else { return }
         writeAll(UnsafeRawBufferPointer(start: storage, count: count))
         count = 0
     }
 
-    private func writeAll(_ bytes: UnsafeRawBufferPointer) {
+    private mutating func writeAll(_ bytes: UnsafeRawBufferPointer) {
+        guard fd >= 0 else { return kept.append(contentsOf: bytes) }
+        Self.writeOut(bytes, to: fd)
+    }
+
+    private static func writeOut(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
         var offset = 0
         while offset < bytes.count {
             let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)

@@ -1,7 +1,5 @@
-import ArgumentParser
-
 /// How `smrun run` prints results.
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+package enum OutputFormat: String, CaseIterable, Sendable {
     /// One short line per result, for people.
     case text
     /// JSON Lines, one object per result (docs/cli.md), for tools.

@@ -2,9 +2,9 @@
 /// one result to the next: lines mostly advance by one, and counting up in place is cheaper
 /// than formatting anew. The text is two words, `{"line":` and the digits, so that the output
 /// takes it with one 16-byte store (``OutputBuffer/append(_:_:count:)``).
-struct JSONLineStart {
+package struct JSONLineStart {
     /// `{"line":` as a little-endian word: the text's first eight bytes.
-    static var opening: UInt64 { 0x3A22_656E_696C_227B }
+    package static var opening: UInt64 { 0x3A22_656E_696C_227B }
 
     /// The digits of ``line``, the first in the lowest byte: the text's second word.
     private(set) var digits = UInt64(UInt8(ascii: "0"))
@@ -18,7 +18,7 @@ struct JSONLineStart {
     /// Makes the text spell `line` (not negative). False, with the text unchanged, for a line of
     /// more than eight digits: ``with(_:_:)`` spells that one.
     @inline(__always)
-    mutating func advance(to line: Int) -> Bool {
+    package mutating func advance(to line: Int) -> Bool {
         // Most often the next line, whose last digit alone changes.
         if line == self.line &+ 1 && (digits &>> lastDigit) & 0xFF != UInt64(UInt8(ascii: "9")) {
             digits &+= 1 &<< lastDigit
@@ -60,7 +60,7 @@ struct JSONLineStart {
     /// Calls `body` with `{"line":` and the digits of `line`, a line number (not negative).
     /// Out of line: its buffer on the stack would cost the plain path's frame a stack check.
     @inline(never)
-    mutating func with<Result>(_ line: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    package mutating func with<Result>(_ line: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         // `{"line":` and up to 19 digits.
         var text: (UInt64, UInt64, UInt64, UInt64) = (Self.opening.littleEndian, 0, 0, 0)
         return withUnsafeMutableBytes(of: &text) { bytes in

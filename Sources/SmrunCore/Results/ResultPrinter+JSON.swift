@@ -1,10 +1,9 @@
-import SmrunCore
 import Statecraft
 
 // JSON Lines results: one object per result, the context after accepted ones.
 extension ResultPrinter {
     /// `{"line":N,`, or `{` for a result without a script line.
-    mutating func appendJSONLineStart() {
+    package mutating func appendJSONLineStart() {
         guard let line else {
             output.append(UInt8(ascii: "{"))
             return
@@ -13,7 +12,7 @@ extension ResultPrinter {
         output.append(UInt8(ascii: ","))
     }
 
-    mutating func printJSON(_ result: TransitionResult, _ runner: inout Runner) {
+    package mutating func printJSON(_ result: TransitionResult, _ runner: inout Runner) {
         switch result.trigger {
         case .start:
             output.append("{\"start\":true," as StaticString)
@@ -69,7 +68,7 @@ extension ResultPrinter {
 
     /// A JSON result's fields from `ok` on, up to `sent_by`: `from`, `to`, the effects (and for a
     /// statechart the transitions taken), or the rejection with its message.
-    mutating func appendJSONOutcome(_ result: TransitionResult, _ runner: inout Runner) {
+    package mutating func appendJSONOutcome(_ result: TransitionResult, _ runner: inout Runner) {
         switch result.outcome {
         case .accepted:
             output.append("\"ok\":true," as StaticString)
@@ -120,7 +119,7 @@ extension ResultPrinter {
     /// Ends a JSON result line: `,"context":{...}` when `context` is given and the machine has
     /// variables, then `}` and a newline.
     @inline(__always)
-    mutating func endJSONLine(showing context: [Value]?, version: Int) {
+    package mutating func endJSONLine(showing context: [Value]?, version: Int) {
         if endJSONLineWithoutContext(showingContext: context != nil, version: version) { return }
         appendContext(context!, version: version)
     }
@@ -131,7 +130,7 @@ extension ResultPrinter {
     /// them with ``appendContext(_:version:)``. The hot path reads the runner's context only then,
     /// and so does not retain it per line.
     @inline(__always)
-    mutating func endJSONLineWithoutContext(showingContext: Bool, version: Int) -> Bool {
+    package mutating func endJSONLineWithoutContext(showingContext: Bool, version: Int) -> Bool {
         guard showingContext, hasVariables else {
             output.append("}\n" as StaticString)
             return true
@@ -142,28 +141,28 @@ extension ResultPrinter {
     }
 
     /// `,"context":{...}}` and a newline, for `context` of version `version`.
-    mutating func appendContext(_ context: [Value], version: Int) {
+    package mutating func appendContext(_ context: [Value], version: Int) {
         updateContextText(context, version: version)
         output.append(contextText.bytes)
     }
 
     /// Brings the context's text up to date with `context`, of version `version`.
     @inline(never)
-    mutating func updateContextText(_ context: [Value], version: Int) {
+    package mutating func updateContextText(_ context: [Value], version: Int) {
         contextText.update(context, version: version)
     }
 
     /// Forgets which context version the JSON context text shows: for a new runner (`smrun
     /// repl`'s `:undo` and `:reset`), whose versions count anew.
-    mutating func forgetContextVersion() {
+    package mutating func forgetContextVersion() {
         contextText.forgetVersion()
     }
 
-    mutating func appendJSONValue(_ value: Value) {
+    package mutating func appendJSONValue(_ value: Value) {
         JSONValueText.pieces(of: value) { output.append($0) }
     }
 
-    mutating func appendJSONString(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func appendJSONString(_ bytes: UnsafeRawBufferPointer) {
         JSONValueText.stringPieces(bytes) { output.append($0) }
     }
 }

@@ -1,0 +1,357 @@
+import Foundation
+import SmrunCore
+import Statecraft
+import StatecraftStore
+
+/// The instances API without HTTP: each operation checks its request, runs the machine in the
+/// store's transaction for the instance, and answers (``APIAnswer``). Every answer that
+/// changed something goes out after its transaction is durable.
+package final class InstanceService: Sendable {
+    package let store: any InstanceStore
+    package let catalog: DefinitionCatalog
+    /// How long an idempotency record is kept, in milliseconds.
+    package let idempotencyTTL: Int
+    /// Wakes the events feeds after each commit.
+    package let commits = CommitSignal()
+
+    package init(catalog: DefinitionCatalog, idempotencyTTL: Int) {
+        store = catalog.store
+        self.catalog = catalog
+        self.idempotencyTTL = idempotencyTTL
+    }
+
+    // MARK: - Create and send
+
+    /// `POST /machines/{m}/instances`.
+    package func create(machine name: String, body: [UInt8], idempotencyKey: String?) async throws -> APIAnswer {
+        guard let runtime = catalog.current(name) else { return Self.unknownMachine(name) }
+        let request: JSONValue
+        do { request = try Self.parseBody(body, allowEmpty: true) } catch { return .badRequest(error.message) }
+        if let problem = Self.unknownMembers(request, allowed: ["key", "context"]) { return .badRequest(problem) }
+        var key = UUID().uuidString.lowercased()
+        if let given = request["key"] {
+            guard case .string(let text) = given else { return .badRequest("'key' must be a string, got \(given.kindName)") }
+            guard InstanceID.isValidKey(text) else { return Self.badKey(text) }
+            key = text
+        }
+        var context: [Value]? = nil
+        if let given = request["context"] {
+            switch ContextValues.values(given, machine: runtime.machine) {
+            case .success(let values): context = values
+            case .failure(let problem): return .badRequest(problem.message)
+            }
+        }
+        let id = InstanceID(machine: name, key: key)
+        let scope = idempotencyKey.map { IdempotencyScope(scope: "", key: $0) }
+        let ttl = idempotencyTTL
+        let (newKey, startContext) = (key, context)
+        let answer = try await store.transact(id, idempotency: scope) { found in
+            if let repeated = Self.repeatedAnswer(found.idempotency, request: request) { return TransactionOutput(answer: repeated) }
+            if let existing = found.instance {
+                let json = (try? runtime.snapshot(existing.snapshot)).map { InstanceJSON.instance(existing, snapshot: $0, runtime: runtime) }
+                return TransactionOutput(
+                    answer: .problem(409, "Conflict", "instance '\(newKey)' of '\(name)' exists", extra: json.map { "\"instance\":\($0)" }))
+            }
+            let run = runtime.start(context: startContext, now: found.now, clock: .real)
+            let write = Self.write(run, id: id, runtime: runtime, previous: nil, now: found.now)
+            let body = Array(InstanceJSON.instance(write.instance, snapshot: run.snapshot, runtime: runtime).utf8)
+            let answer = APIAnswer(status: 201, version: write.instance.version, location: Self.location(id), body: body)
+            return TransactionOutput(
+                write: write, idempotency: Self.record(answer, request: request, scope: scope, key: newKey, now: found.now, ttl: ttl),
+                answer: answer)
+        }
+        if answer.status < 300 { commits.signal() }
+        return answer
+    }
+
+    /// `POST /machines/{m}/instances/{key}/inputs`.
+    package func send(machine name: String, key: String, body: [UInt8], ifMatch: IfMatch?, idempotencyKey: String?) async throws -> APIAnswer {
+        guard let current = catalog.current(name) else { return Self.unknownMachine(name) }
+        guard InstanceID.isValidKey(key) else { return Self.badKey(key) }
+        let request: JSONValue
+        do { request = try Self.parseBody(body, allowEmpty: false) } catch { return .badRequest(error.message) }
+        if let problem = Self.unknownMembers(request, allowed: ["input", "arg", "create"]) { return .badRequest(problem) }
+        guard case .string(let input) = request["input"] ?? .null else {
+            return .badRequest("'input' must name an input of '\(name)' as a string")
+        }
+        let argument = request["arg"].map(\.text)
+        var creates = false
+        if let flag = request["create"] {
+            guard case .bool(let value) = flag else { return .badRequest("'create' must be true or false, got \(flag.kindName)") }
+            creates = value
+        }
+        let id = InstanceID(machine: name, key: key)
+        let scope = idempotencyKey.map { IdempotencyScope(scope: key, key: $0) }
+        // An instance runs on its own definition, which may be older than the file's: one
+        // not compiled yet is loaded outside the transaction, which then runs again.
+        while true {
+            do {
+                return try await send(id, input: input, argument: argument, creates: creates, request: request, ifMatch: ifMatch, scope: scope, current: current)
+            } catch let missing as MissingDefinition {
+                _ = try await catalog.runtime(fingerprint: missing.fingerprint)
+            }
+        }
+    }
+
+    private func send(
+        _ id: InstanceID, input: String, argument: String?, creates: Bool, request: JSONValue, ifMatch: IfMatch?, scope: IdempotencyScope?,
+        current: MachineRuntime
+    ) async throws -> APIAnswer {
+        let (name, key) = (id.machine, id.key)
+        let catalog = catalog
+        let ttl = idempotencyTTL
+        let answer: APIAnswer = try await store.transact(id, idempotency: scope) { found in
+            if let repeated = Self.repeatedAnswer(found.idempotency, request: request) { return TransactionOutput(answer: repeated) }
+            var entries: [InstanceRun.Entry] = []
+            var previous = found.instance
+            var snapshot: MachineSnapshot
+            var instanceRuntime = current
+            if let stored = found.instance {
+                if let ifMatch, !ifMatch.matches(stored.version) {
+                    return TransactionOutput(answer: .preconditionFailed("instance '\(key)' is at version \(stored.version)"))
+                }
+                guard let runtime = catalog.loaded(fingerprint: stored.fingerprint) else { throw MissingDefinition(fingerprint: stored.fingerprint) }
+                instanceRuntime = runtime
+                snapshot = try runtime.snapshot(stored.snapshot)
+            } else {
+                if ifMatch != nil { return TransactionOutput(answer: .preconditionFailed("instance '\(key)' of '\(name)' does not exist")) }
+                guard creates else { return TransactionOutput(answer: .notFound("no instance '\(key)' of '\(name)'")) }
+                instanceRuntime = current
+                let start = current.start(context: nil, now: found.now, clock: .real)
+                entries = start.entries
+                snapshot = start.snapshot
+                previous = nil
+            }
+            let run: InstanceRun
+            do throws(InputRefusal) {
+                run = try instanceRuntime.send(snapshot, input: input, argument: argument, now: found.now)
+            } catch {
+                return TransactionOutput(answer: Self.refusal(error, machine: name))
+            }
+            let inputEntry = entries.count + run.entries.firstIndex { $0.kind == .input }!
+            var combined = run
+            combined.entries = entries + run.entries
+            let write = Self.write(combined, id: id, runtime: instanceRuntime, previous: previous, now: found.now)
+            let instanceJSON = InstanceJSON.instance(write.instance, snapshot: run.snapshot, runtime: instanceRuntime)
+            let body = Array("{\"instance\":\(instanceJSON),\"results\":\(write.entries[inputEntry].results)}".utf8)
+            let answer = APIAnswer(status: 200, version: write.instance.version, body: body)
+            return TransactionOutput(
+                write: write, idempotency: Self.record(answer, request: request, scope: scope, key: key, now: found.now, ttl: ttl), answer: answer)
+        }
+        if answer.status < 300 { commits.signal() }
+        return answer
+    }
+
+    /// Fires the timers of instance `id` due by now, each as a history entry; whether any fired.
+    package func fireDueTimers(of id: InstanceID) async throws -> Bool {
+        guard let stored = try await store.instance(id) else { return false }
+        let runtime = try await catalog.runtime(fingerprint: stored.fingerprint)
+        let fired = try await store.transact(id, idempotency: nil) { found in
+            // Deleted, or moved to another definition, since it was read: the next round sees it.
+            guard let stored = found.instance, stored.fingerprint == runtime.fingerprint else { return TransactionOutput(answer: false) }
+            let run = runtime.advance(try runtime.snapshot(stored.snapshot), to: found.now)
+            guard !run.entries.isEmpty else { return TransactionOutput(answer: false) }
+            return TransactionOutput(write: Self.write(run, id: id, runtime: runtime, previous: stored, now: found.now), answer: true)
+        }
+        if fired { commits.signal() }
+        return fired
+    }
+
+    // MARK: - Reads and delete
+
+    /// `GET /machines/{m}/instances/{key}`.
+    package func instance(machine name: String, key: String) async throws -> APIAnswer {
+        guard catalog.current(name) != nil else { return Self.unknownMachine(name) }
+        guard InstanceID.isValidKey(key) else { return Self.badKey(key) }
+        guard let stored = try await store.instance(InstanceID(machine: name, key: key)) else {
+            return .notFound("no instance '\(key)' of '\(name)'")
+        }
+        return APIAnswer(status: 200, version: stored.version, body: Array(try await render(stored).utf8))
+    }
+
+    /// `GET /machines/{m}/instances`.
+    package func list(machine name: String, state: String?, status: String?, cursor: String?, limit: Int) async throws -> APIAnswer {
+        guard catalog.current(name) != nil else { return Self.unknownMachine(name) }
+        var statusFilter: StoredInstance.Status? = nil
+        if let status {
+            guard let value = StoredInstance.Status(rawValue: status) else { return .badRequest("status must be 'running' or 'final', got '\(status)'") }
+            statusFilter = value
+        }
+        if let state {
+            let definitions = try await store.definitions(machine: name)
+            guard definitions.contains(where: { $0.stateNames.contains(state) }) else {
+                return .badRequest("no definition of '\(name)' has a state '\(JSONText.escapingControls(state))'")
+            }
+        }
+        var afterKey: String? = nil
+        if let cursor {
+            guard let key = Cursor.decode(cursor), InstanceID.isValidKey(key) else { return .badRequest("'cursor' is not one this server gave") }
+            afterKey = key
+        }
+        let page = try await store.instances(machine: name, state: state, status: statusFilter, afterKey: afterKey, limit: limit + 1)
+        var out = "{\"instances\":["
+        for (index, stored) in page.prefix(limit).enumerated() {
+            if index > 0 { out += "," }
+            out += try await render(stored)
+        }
+        out += "],\"next\":" + (page.count > limit ? "\"\(Cursor.encode(page[limit - 1].id.key))\"" : "null") + "}"
+        return APIAnswer(status: 200, body: Array(out.utf8))
+    }
+
+    /// `GET /machines/{m}/instances/{key}/history`.
+    package func history(machine name: String, key: String, after: Int, limit: Int) async throws -> APIAnswer {
+        guard catalog.current(name) != nil else { return Self.unknownMachine(name) }
+        guard InstanceID.isValidKey(key) else { return Self.badKey(key) }
+        let id = InstanceID(machine: name, key: key)
+        guard try await store.instance(id) != nil else { return .notFound("no instance '\(key)' of '\(name)'") }
+        let entries = try await store.history(id, afterSeq: after, limit: limit + 1)
+        var out = "{\"entries\":[" + entries.prefix(limit).map { InstanceJSON.entry($0) }.joined(separator: ",") + "],\"next\":"
+        out += entries.count > limit ? "\"\(entries[limit - 1].seq)\"" : "null"
+        return APIAnswer(status: 200, body: Array((out + "}").utf8))
+    }
+
+    /// `DELETE /machines/{m}/instances/{key}`.
+    package func delete(machine name: String, key: String, ifMatch: IfMatch?) async throws -> APIAnswer {
+        guard catalog.current(name) != nil else { return Self.unknownMachine(name) }
+        guard InstanceID.isValidKey(key) else { return Self.badKey(key) }
+        let id = InstanceID(machine: name, key: key)
+        var expected: Int? = nil
+        if let ifMatch {
+            guard let stored = try await store.instance(id) else { return .preconditionFailed("instance '\(key)' of '\(name)' does not exist") }
+            guard ifMatch.matches(stored.version) else { return .preconditionFailed("instance '\(key)' is at version \(stored.version)") }
+            expected = stored.version
+        }
+        switch try await store.delete(id, expectedVersion: expected) {
+        case .deleted:
+            commits.signal()
+            return APIAnswer(status: 204, body: [])
+        case .absent:
+            return ifMatch == nil ? .notFound("no instance '\(key)' of '\(name)'") : .preconditionFailed("instance '\(key)' of '\(name)' does not exist")
+        case .versionMismatch(let current):
+            return .preconditionFailed("instance '\(key)' is at version \(current)")
+        }
+    }
+
+    /// An instance as the API shows it.
+    package func render(_ stored: StoredInstance) async throws -> String {
+        let runtime = try await catalog.runtime(fingerprint: stored.fingerprint)
+        return InstanceJSON.instance(stored, snapshot: try runtime.snapshot(stored.snapshot), runtime: runtime)
+    }
+
+    // MARK: - Helpers
+
+    /// The instance row and history entries a run writes after `previous` (none for a create).
+    private static func write(_ run: InstanceRun, id: InstanceID, runtime: MachineRuntime, previous: StoredInstance?, now: Int) -> InstanceWrite {
+        var seq = previous?.version ?? 0
+        let entries = run.entries.map { entry in
+            seq += 1
+            return HistoryEntry(
+                id: id, seq: seq, at: entry.at, kind: entry.kind, input: entry.input, argument: entry.argument, timer: entry.timer,
+                results: entry.results)
+        }
+        let instance = StoredInstance(
+            id: id, fingerprint: runtime.fingerprint, status: run.isFinal ? .final : .running, snapshot: run.document, version: seq,
+            created: previous?.created ?? now, updated: now)
+        return InstanceWrite(instance: instance, isNew: previous == nil, entries: entries, activeStates: run.activeStates, timers: run.timers)
+    }
+
+    private static func repeatedAnswer(_ record: IdempotencyRecord?, request: JSONValue) -> APIAnswer? {
+        guard let record else { return nil }
+        let first = try? JSONValue.parse(record.request)
+        guard first == request else {
+            return .problem(422, "Unprocessable Content", "this Idempotency-Key was used with a different request body")
+        }
+        return APIAnswer(recorded: record.answer)
+    }
+
+    private static func record(_ answer: APIAnswer, request: JSONValue, scope: IdempotencyScope?, key: String, now: Int, ttl: Int) -> IdempotencyRecord? {
+        guard scope != nil, answer.status < 400 else { return nil }
+        var bytes: [UInt8] = []
+        request.append(to: &bytes)
+        return IdempotencyRecord(request: bytes, answer: answer.recorded, instanceKey: key, expires: now + ttl)
+    }
+
+    private static func refusal(_ error: InputRefusal, machine: String) -> APIAnswer {
+        switch error {
+        case .unknownInput(let name):
+            .problem(400, "Unknown Input", "'\(machine)' has no input '\(JSONText.escapingControls(name))' that can be sent from outside")
+        case .badArgument(_, let message):
+            .problem(400, "Bad Argument", message)
+        }
+    }
+
+    static func location(_ id: InstanceID) -> String { "/machines/\(id.machine)/instances/\(id.key)" }
+
+    static func unknownMachine(_ name: String) -> APIAnswer {
+        .notFound("no machine '\(JSONText.escapingControls(name))' is served here")
+    }
+
+    static func badKey(_ key: String) -> APIAnswer {
+        let shown = key.count > 40 ? String(key.prefix(40)) + "..." : key
+        return .badRequest("key '\(JSONText.escapingControls(shown))' is not valid: 1 to 200 of A-Z a-z 0-9 . _ ~ : @ -, not starting with '.'")
+    }
+
+    static func parseBody(_ body: [UInt8], allowEmpty: Bool) throws(JSONValue.SyntaxError) -> JSONValue {
+        if allowEmpty && body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .object([]) }
+        let value = try JSONValue.parse(body)
+        guard case .object = value else { throw JSONValue.SyntaxError(message: "the request body must be a JSON object, got \(value.kindName)", offset: 0) }
+        return value
+    }
+
+    static func unknownMembers(_ request: JSONValue, allowed: [String]) -> String? {
+        guard case .object(let members) = request, let unknown = members.first(where: { !allowed.contains($0.name) }) else { return nil }
+        return "unknown member '\(JSONText.escapingControls(unknown.name))' (expected \(allowed.map { "'\($0)'" }.joined(separator: ", ")))"
+    }
+}
+
+/// An instance runs on a definition not compiled yet: the transaction stops, the definition is
+/// loaded, and the transaction runs again.
+struct MissingDefinition: Error {
+    let fingerprint: String
+}
+
+/// `If-Match`: `*` or a list of `"VERSION"`s.
+package enum IfMatch: Sendable, Equatable {
+    case any
+    case versions([Int])
+
+    /// Parses the header; `nil` when it names no version this server could have given.
+    package init?(header: String) {
+        let trimmed = header.trimmingCharacters(in: .whitespaces)
+        if trimmed == "*" {
+            self = .any
+            return
+        }
+        var versions: [Int] = []
+        for part in trimmed.split(separator: ",") {
+            var tag = part.trimmingCharacters(in: .whitespaces)
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            guard tag.count >= 3, tag.hasPrefix("\""), tag.hasSuffix("\""), let version = Int(tag.dropFirst().dropLast()) else { return nil }
+            versions.append(version)
+        }
+        guard !versions.isEmpty else { return nil }
+        self = .versions(versions)
+    }
+
+    func matches(_ version: Int) -> Bool {
+        switch self {
+        case .any: true
+        case .versions(let versions): versions.contains(version)
+        }
+    }
+}
+
+/// The opaque cursor of a page of instances: the last key, base64url-encoded.
+enum Cursor {
+    static func encode(_ key: String) -> String {
+        Data(key.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ cursor: String) -> String? {
+        var text = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while text.count % 4 != 0 { text += "=" }
+        guard cursor.count <= 300, let data = Data(base64Encoded: text) else { return nil }
+        return String(data: data, encoding: .utf8)
+    }
+}

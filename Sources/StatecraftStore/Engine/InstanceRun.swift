@@ -1,0 +1,34 @@
+import Statecraft
+
+/// What running an instance did in one transaction: its new history entries (without their
+/// seq), and the instance after them.
+package struct InstanceRun: Sendable {
+    /// One history entry to append, numbered when stored.
+    package struct Entry: Sendable {
+        package var kind: HistoryEntry.Kind
+        package var at: Int
+        package var input: String?
+        package var argument: String?
+        package var timer: String?
+        /// The results, as a JSON array's text.
+        package var results: String
+    }
+
+    package var entries: [Entry]
+    package var snapshot: MachineSnapshot
+    /// The snapshot document, as `--state` saves it.
+    package var document: [UInt8]
+    package var isFinal: Bool
+    /// The active states and their ancestors, by name.
+    package var activeStates: [String]
+    package var timers: [PendingTimer]
+}
+
+/// Why an input sent from outside was refused before it reached the machine: nothing is
+/// stored, and the request is answered 400.
+package enum InputRefusal: Error, Sendable, Equatable {
+    /// No such input, or one the machine sends only to itself.
+    case unknownInput(String)
+    /// The argument does not fit the input's declared type.
+    case badArgument(input: String, message: String)
+}

@@ -1,0 +1,227 @@
+import SmrunCore
+import Statecraft
+import Synchronization
+
+/// One definition, ready to run its instances: the compiled machine, its snapshot codec, and
+/// the runner its compiler chose, with printers and script parsers kept for reuse (building
+/// one encodes every name of the machine). Safe to use from any thread.
+package final class MachineRuntime: Sendable {
+    package let machine: CompiledMachine
+    package let codec: SnapshotCodec
+    package let definition: StoredDefinition
+    /// `statechart` when some state has children, else `flat`.
+    package let kind: String
+    private let core: any RuntimeCore
+
+    package init(machine: CompiledMachine, definition: StoredDefinition) {
+        self.machine = machine
+        codec = SnapshotCodec(machine)
+        self.definition = definition
+        kind = machine.chart?.tree.parents.contains { $0 >= 0 } ?? false ? "statechart" : "flat"
+        core = machine.visitRunner(CoreMaker(machine: machine, codec: codec))
+    }
+
+    package var fingerprint: String { definition.fingerprint }
+
+    /// Starts a new instance with `context` (the initial values where `nil`), at `now` on
+    /// `clock`, then fires what is due at once.
+    package func start(context: [Value]?, now: Int, clock: MachineSnapshot.Clock) -> InstanceRun {
+        core.start(context: context, now: now, clock: clock)
+    }
+
+    /// Fires the timers due by `now`, each as an entry, then sends `input` with `argument`
+    /// (JSON text, `nil` when none is given), then fires what that makes due at once.
+    package func send(_ snapshot: MachineSnapshot, input: String, argument: String?, now: Int?) throws(InputRefusal) -> InstanceRun {
+        try core.send(snapshot, input: input, argument: argument, now: now)
+    }
+
+    /// Fires the timers due by `now` (on a virtual clock: moves the clock to `now`), each as an entry.
+    package func advance(_ snapshot: MachineSnapshot, to now: Int) -> InstanceRun {
+        core.advance(snapshot, to: now)
+    }
+
+    /// Decodes a stored snapshot document of this definition.
+    package func snapshot(_ document: [UInt8]) throws -> MachineSnapshot {
+        try codec.decode(document)
+    }
+
+    private struct CoreMaker: RunnerVisitor {
+        let machine: CompiledMachine
+        let codec: SnapshotCodec
+        func visit<Runner: MachineRunner>(_ runner: Runner.Type) -> any RuntimeCore {
+            RunnerCore<Runner>(machine: machine, codec: codec)
+        }
+    }
+}
+
+/// The runner-specific part of a ``MachineRuntime``.
+private protocol RuntimeCore: Sendable {
+    func start(context: [Value]?, now: Int, clock: MachineSnapshot.Clock) -> InstanceRun
+    func send(_ snapshot: MachineSnapshot, input: String, argument: String?, now: Int?) throws(InputRefusal) -> InstanceRun
+    func advance(_ snapshot: MachineSnapshot, to now: Int) -> InstanceRun
+}
+
+private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
+    let machine: CompiledMachine
+    let codec: SnapshotCodec
+    /// Printers and parsers not in use.
+    private let spare = Mutex<[Tools]>([])
+
+    /// A printer and a script parser, taken by one run at a time.
+    final class Tools: @unchecked Sendable {
+        var printer: ResultPrinter<Runner>?
+        var parser: ScriptLineParser
+
+        init(machine: CompiledMachine) {
+            printer = ResultPrinter(
+                machine: machine, format: .json, stepLimit: RunLimits.defaultStepLimit, output: OutputBuffer(keepingInMemory: 1 << 16))
+            parser = ScriptLineParser(machine: machine)
+        }
+
+        /// Whether the printer is back from the last run.
+        var isReady: Bool {
+            switch printer {
+            case .some: true
+            case .none: false
+            }
+        }
+    }
+
+    init(machine: CompiledMachine, codec: SnapshotCodec) {
+        self.machine = machine
+        self.codec = codec
+    }
+
+    private func withTools<T, Failure: Error>(_ body: (Tools) throws(Failure) -> T) throws(Failure) -> T {
+        let tools = spare.withLock { $0.popLast() } ?? Tools(machine: machine)
+        // A run that was refused kept its printer: the tools are dropped with it.
+        defer { if tools.isReady { spare.withLock { $0.append(tools) } } }
+        return try body(tools)
+    }
+
+    func start(context: [Value]?, now: Int, clock: MachineSnapshot.Clock) -> InstanceRun {
+        withTools { tools in
+            var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
+            if let context { runner.setContextBeforeStart(context) }
+            if machine.hasTimers { runner.restoreTimers(time: now, pending: []) }
+            var recorder = recorder(tools, clock: clock)
+            recorder.begin(InstanceRun.Entry(kind: .start, at: now, results: ""))
+            runner.start(into: &recorder)
+            fireDue(&runner, by: now, into: &recorder)
+            return finish(runner, recorder: recorder, tools: tools, clock: clock)
+        }
+    }
+
+    func send(_ snapshot: MachineSnapshot, input: String, argument: String?, now: Int?) throws(InputRefusal) -> InstanceRun {
+        try withTools { (tools) throws(InputRefusal) in
+            var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
+            runner.restore(snapshot)
+            let time = max(now ?? runner.time, runner.time)
+            var recorder = recorder(tools, clock: snapshot.clock)
+            fireDue(&runner, by: time, into: &recorder)
+            if machine.hasTimers && runner.time < time { runner.advance(to: time, into: &recorder) }
+            recorder.begin(InstanceRun.Entry(kind: .input, at: time, input: input, argument: argument, results: ""))
+            recorder.inInputRun = true
+            try Self.withBytes(input, argument) { (name, given) throws(InputRefusal) in
+                try dispatch(tools.parser.parse(name: name, argument: given), input: input, runner: &runner, recorder: &recorder)
+            }
+            recorder.inInputRun = false
+            return finish(runner, recorder: recorder, tools: tools, clock: snapshot.clock)
+        }
+    }
+
+    func advance(_ snapshot: MachineSnapshot, to now: Int) -> InstanceRun {
+        withTools { tools in
+            var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
+            runner.restore(snapshot)
+            var recorder = recorder(tools, clock: snapshot.clock)
+            let time = max(now, runner.time)
+            fireDue(&runner, by: time, into: &recorder)
+            if machine.hasTimers && runner.time < time { runner.advance(to: time, into: &recorder) }
+            return finish(runner, recorder: recorder, tools: tools, clock: snapshot.clock)
+        }
+    }
+
+    /// Runs what the parser made of an input sent from outside, or refuses it.
+    private func dispatch(
+        _ parsed: ScriptLineParser.Parsed, input name: String, runner: inout Runner, recorder: inout EntryRecorder<Runner>
+    ) throws(InputRefusal) {
+        switch parsed {
+        case .input(let input, let argument):
+            recorder.printer.argument = argument
+            runner.send(input, argument: argument.value, into: &recorder)
+            recorder.printer.argument = .absent
+        case .undeclaredEvent(let input, let eventName, let given):
+            if let given {
+                throw .badArgument(input: name, message: "'\(name)' takes no argument, got \(ScriptLineParser.show(given))")
+            }
+            if let input {
+                recorder.printer.eventName = Array(eventName)
+                runner.send(input, argument: .null, into: &recorder)
+                recorder.printer.eventName = []
+            } else {
+                recorder.printer.receiveUnmatchedEvent(eventName, runner: &runner)
+            }
+        case .badArgument(let input, let problem):
+            throw .badArgument(input: name, message: Self.argumentMessage(machine: machine, input: input, problem: problem))
+        case .unknownInput, .skip, .wait, .badWait:
+            throw .unknownInput(name)
+        }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `name` and of `argument` (`nil` when none).
+    private static func withBytes(
+        _ name: String, _ argument: String?, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws(InputRefusal) -> Void
+    ) throws(InputRefusal) {
+        var name = name
+        var argument = argument
+        let result: Result<Void, InputRefusal> = name.withUTF8 { name in
+            guard argument != nil else { return Result { () throws(InputRefusal) in try body(UnsafeRawBufferPointer(name), nil) } }
+            return argument!.withUTF8 { given in Result { () throws(InputRefusal) in try body(UnsafeRawBufferPointer(name), UnsafeRawBufferPointer(given)) } }
+        }
+        try result.get()
+    }
+
+    private static func argumentMessage(machine: CompiledMachine, input: Int, problem: String) -> String {
+        let type = machine.argumentTypes[input].map { "\($0)" } ?? "no"
+        return "input '\(machine.inputNames[input])' takes \(type == "no" ? "no argument" : "a \(type) argument"), \(problem)"
+    }
+
+    private func recorder(_ tools: Tools, clock: MachineSnapshot.Clock) -> EntryRecorder<Runner> {
+        var printer = tools.printer.take()!
+        printer.forgetContextVersion()
+        _ = printer.output.takeBytes()
+        return EntryRecorder(printer: printer, codec: codec, clock: clock)
+    }
+
+    /// Fires each timer due by `time` as an entry of its own (one whose `after` guards are all
+    /// false is an entry without results).
+    private func fireDue(_ runner: inout Runner, by time: Int, into recorder: inout EntryRecorder<Runner>) {
+        guard machine.hasTimers else { return }
+        var instant = TimerInstant()
+        while let due = runner.nextTimerDue(), due <= time {
+            let next = runner.pendingTimers.min { $0.due < $1.due }
+            recorder.begin(
+                InstanceRun.Entry(kind: .timer, at: due, timer: next.map { recorder.timerText(SnapshotTimer($0)) }, results: ""))
+            guard runner.fireNextTimer(dueBy: time, instant: &instant, into: &recorder) != nil else { break }
+        }
+    }
+
+    private func finish(_ runner: Runner, recorder: consuming EntryRecorder<Runner>, tools: Tools, clock: MachineSnapshot.Clock) -> InstanceRun {
+        let entries = recorder.finish()
+        tools.printer = Optional(recorder.takePrinter())
+        var snapshot = codec.snapshot(of: runner)
+        snapshot.clock = clock
+        if clock == .real { snapshot.time = runner.time }
+        var active: [String] = []
+        runner.forEachActiveState { active.append(machine.stateNames[$0]) }
+        let timers = snapshot.timers.map { timer in
+            var text: [UInt8] = []
+            codec.appendTimer(timer, due: clock == .real ? DueTime.utc(timer.due) : nil, compact: true, to: &text)
+            return PendingTimer(due: timer.due, description: String(decoding: text, as: UTF8.self))
+        }
+        return InstanceRun(
+            entries: entries, snapshot: snapshot, document: codec.encode(snapshot), isFinal: runner.isFinished, activeStates: active,
+            timers: timers)
+    }
+}

@@ -1,0 +1,126 @@
+/// Where durable instances live: SQLite embedded in one server (``SQLiteStore``), or a
+/// database that several servers share. The store serializes the inputs of one instance and
+/// commits each input's writes atomically; nothing in it assumes one process.
+package protocol InstanceStore: Sendable {
+    /// Runs one input's transaction on instance `id`: locks it, reads it and the idempotency
+    /// record under `idempotency` (if any), hands both to `decide` with the store's clock, and
+    /// writes what `decide` returns, atomically. Returns once the writes are durable; a
+    /// `decide` that throws writes nothing and its error is rethrown.
+    func transact<Answer: Sendable>(
+        _ id: InstanceID, idempotency: IdempotencyScope?,
+        _ decide: @escaping @Sendable (TransactionInput) throws -> TransactionOutput<Answer>
+    ) async throws -> Answer
+
+    /// Deletes an instance with its history, timers and idempotency records, if its version is
+    /// `expectedVersion` (when given).
+    func delete(_ id: InstanceID, expectedVersion: Int?) async throws -> DeleteOutcome
+
+    func instance(_ id: InstanceID) async throws -> StoredInstance?
+    /// A page of a machine's instances ordered by key, after `afterKey`: those in `state`
+    /// (active, or an ancestor of an active state) and of `status`, when given.
+    func instances(machine: String, state: String?, status: StoredInstance.Status?, afterKey: String?, limit: Int) async throws
+        -> [StoredInstance]
+    /// An instance's history entries after seq `afterSeq`, oldest first.
+    func history(_ id: InstanceID, afterSeq: Int, limit: Int) async throws -> [HistoryEntry]
+    /// A machine's history entries of every instance, in commit order, after `afterPosition`
+    /// (``HistoryEntry/position``), up to what every writer has committed.
+    func machineHistory(machine: String, afterPosition: Int64, limit: Int) async throws -> [HistoryEntry]
+    /// The position of the last entry of `machine` committed (0 when none): where a feed that
+    /// starts now begins.
+    func lastPosition(machine: String) async throws -> Int64
+
+    /// Keeps a definition's source (once per fingerprint).
+    func saveDefinition(_ definition: StoredDefinition) async throws
+    func definition(fingerprint: String) async throws -> StoredDefinition?
+    func definitions(machine: String) async throws -> [StoredDefinition]
+
+    /// Instances with a timer due by `now`, the earliest due first, at most `limit`.
+    func dueInstances(now: Int, limit: Int) async throws -> [InstanceID]
+    /// When the earliest pending timer of any instance is due, or `nil`.
+    func nextTimerDue() async throws -> Int?
+    /// Drops idempotency records that expired by `now`; how many.
+    func removeExpiredIdempotency(now: Int) async throws -> Int
+    /// How many instances there are and how many timers are pending (for metrics).
+    func counts() async throws -> (instances: Int, timers: Int)
+
+    /// Which clock the store's instances run on, recorded by the first process that opened it
+    /// (`real` for a server, `virtual` for `smrun run --by-key`); `nil` when new. Recording the
+    /// other clock on a store that holds instances is refused.
+    func clock(recording clock: String) async throws -> String
+
+    /// Finishes the writes in flight and closes the store.
+    func close() async throws
+}
+
+/// Where an idempotency key applies: a machine's creates (`scope` empty) or one instance's
+/// sends (`scope` is its key).
+package struct IdempotencyScope: Sendable, Hashable {
+    package var scope: String
+    package var key: String
+
+    package init(scope: String, key: String) {
+        self.scope = scope
+        self.key = key
+    }
+}
+
+/// What a transaction found, for its `decide` step.
+package struct TransactionInput: Sendable {
+    package var instance: StoredInstance?
+    package var idempotency: IdempotencyRecord?
+    /// The store's clock, in milliseconds since the Unix epoch: one reading per transaction.
+    package var now: Int
+}
+
+/// What a transaction writes, and what it answers.
+package struct TransactionOutput<Answer: Sendable>: Sendable {
+    package var write: InstanceWrite?
+    /// An answer to keep under the request's idempotency key.
+    package var idempotency: IdempotencyRecord?
+    package var answer: Answer
+
+    package init(write: InstanceWrite? = nil, idempotency: IdempotencyRecord? = nil, answer: Answer) {
+        self.write = write
+        self.idempotency = idempotency
+        self.answer = answer
+    }
+}
+
+/// An instance's new row, its new history entries, and what changed in its index rows.
+package struct InstanceWrite: Sendable {
+    package var instance: StoredInstance
+    /// Whether the row is new (a create), else it replaces the one read.
+    package var isNew: Bool
+    package var entries: [HistoryEntry]
+    /// The active states and their ancestors, when they changed.
+    package var activeStates: [String]?
+    /// The pending timers, when they changed.
+    package var timers: [PendingTimer]?
+
+    package init(instance: StoredInstance, isNew: Bool, entries: [HistoryEntry], activeStates: [String]?, timers: [PendingTimer]?) {
+        self.instance = instance
+        self.isNew = isNew
+        self.entries = entries
+        self.activeStates = activeStates
+        self.timers = timers
+    }
+}
+
+/// A pending timer of an instance: when it is due, and how the snapshot lists it (JSON).
+package struct PendingTimer: Sendable, Equatable {
+    package var due: Int
+    package var description: String
+
+    package init(due: Int, description: String) {
+        self.due = due
+        self.description = description
+    }
+}
+
+/// How a delete ended.
+package enum DeleteOutcome: Sendable, Equatable {
+    case deleted
+    case absent
+    /// The instance is at another version than the one expected.
+    case versionMismatch(current: Int)
+}

@@ -1,0 +1,18 @@
+/// Why a store could not do what was asked.
+package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The store was closed (the server is stopping).
+    case closed
+    /// The store's instances run on one clock and this process on the other.
+    case otherClock(stored: String, wanted: String)
+    /// The store file was written by a newer smrun, or is no Statecraft store.
+    case unreadable(String)
+
+    package var description: String {
+        switch self {
+        case .closed: "the store is closed"
+        case .otherClock(let stored, let wanted):
+            "the store's instances run on the \(stored) clock, and this run uses the \(wanted) clock"
+        case .unreadable(let message): message
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+
+/// The SQLite store's one writer: a thread of its own that takes every write waiting, runs
+/// each in a savepoint of one transaction, commits it (one sync of the disk for all of them,
+/// as `synchronous=FULL` asks), and only then answers each. A write that throws rolls back its
+/// own savepoint and leaves the others.
+final class GroupCommitWriter: @unchecked Sendable {
+    /// A write: it runs inside its savepoint, and is answered after the commit.
+    private struct Job {
+        let run: (Database) throws -> Void
+        let finish: (Error?) -> Void
+    }
+
+    private let pool: DatabasePool
+    private let condition = NSCondition()
+    private var waiting: [Job] = []
+    private var stopping = false
+    private var thread: Thread?
+    private let stopped = DispatchSemaphore(value: 0)
+    /// How many writes share a transaction at most.
+    private static let batchLimit = 512
+
+    init(pool: DatabasePool) {
+        self.pool = pool
+        let thread = Thread { [unowned self] in self.loop() }
+        thread.name = "statecraft-sqlite-writer"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Runs `body` in the next transaction and returns its result once that transaction is
+    /// committed (durable).
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+            let box = ResultBox<T>()
+            let job = Job(
+                run: { db in box.value = try body(db) },
+                finish: { error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else {
+                        continuation.resume(returning: box.value!)
+                    }
+                })
+            condition.lock()
+            if stopping {
+                condition.unlock()
+                continuation.resume(throwing: StoreError.closed)
+                return
+            }
+            waiting.append(job)
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    /// Finishes what is waiting, then stops the thread.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        condition.unlock()
+        stopped.wait()
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while waiting.isEmpty && !stopping { condition.wait() }
+            if waiting.isEmpty && stopping {
+                condition.unlock()
+                stopped.signal()
+                return
+            }
+            let count = min(waiting.count, Self.batchLimit)
+            let batch = Array(waiting.prefix(count))
+            waiting.removeFirst(count)
+            condition.unlock()
+            commit(batch)
+        }
+    }
+
+    private func commit(_ batch: [Job]) {
+        var errors = [Error?](repeating: nil, count: batch.count)
+        do {
+            try pool.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    for (index, job) in batch.enumerated() {
+                        do {
+                            try db.inSavepoint {
+                                try job.run(db)
+                                return .commit
+                            }
+                        } catch {
+                            errors[index] = error
+                        }
+                    }
+                    return .commit
+                }
+            }
+        } catch {
+            for job in batch { job.finish(error) }
+            return
+        }
+        for (job, error) in zip(batch, errors) { job.finish(error) }
+    }
+
+    /// A write's result, set on the writer thread before the commit and read after it.
+    private final class ResultBox<T>: @unchecked Sendable {
+        var value: T?
+    }
+}

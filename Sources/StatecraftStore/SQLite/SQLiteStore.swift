@@ -1,0 +1,289 @@
+import Foundation
+import GRDB
+
+/// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, through GRDB.
+/// Reads run in parallel on GRDB's readers; every write goes through one ``GroupCommitWriter``,
+/// which serializes the inputs of every instance (so each instance's inputs apply one at a
+/// time, in the order they arrive) and shares one sync among the writes waiting together.
+public final class SQLiteStore: InstanceStore {
+    private let pool: DatabasePool
+    private let writer: GroupCommitWriter
+    /// The file's path.
+    public let path: String
+
+    /// Opens the store at `path`, creating it (and its schema) when missing and migrating an
+    /// older schema.
+    public init(path: String) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        configuration.busyMode = .timeout(10)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            let migrator = SQLiteSchema.migrator
+            if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
+                throw StoreError.unreadable("\(path) was written by a newer smrun: its schema has migrations this one does not know")
+            }
+            try migrator.migrate(pool)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.unreadable("\(path): \(error)")
+        }
+        writer = GroupCommitWriter(pool: pool)
+    }
+
+    // MARK: - Writes
+
+    package func transact<Answer: Sendable>(
+        _ id: InstanceID, idempotency: IdempotencyScope?,
+        _ decide: @escaping @Sendable (TransactionInput) throws -> TransactionOutput<Answer>
+    ) async throws -> Answer {
+        try await writer.write { db in
+            let instance = try Self.fetchInstance(db, id)
+            let record = try idempotency.flatMap { try Self.fetchIdempotency(db, machine: id.machine, scope: $0) }
+            let output = try decide(TransactionInput(instance: instance, idempotency: record, now: Self.now()))
+            if let write = output.write { try Self.apply(write, in: db) }
+            if let record = output.idempotency, let idempotency {
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR REPLACE INTO idempotency
+                        (machine, scope, idempotency_key, instance_key, request, status, version, location, body, expires)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """
+                ).execute(arguments: [
+                    id.machine, idempotency.scope, idempotency.key, record.instanceKey, Data(record.request), record.answer.status,
+                    record.answer.version, record.answer.location, Data(record.answer.body), record.expires,
+                ])
+            }
+            return output.answer
+        }
+    }
+
+    private static func apply(_ write: InstanceWrite, in db: Database) throws {
+        let instance = write.instance
+        let id = instance.id
+        try db.cachedStatement(
+            sql: write.isNew
+                ? "INSERT INTO instances (fingerprint, status, snapshot, version, created, updated, machine, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                : "UPDATE instances SET fingerprint = ?, status = ?, snapshot = ?, version = ?, created = ?, updated = ? WHERE machine = ? AND key = ?"
+        ).execute(arguments: [
+            instance.fingerprint, instance.status.rawValue, Data(instance.snapshot), instance.version, instance.created, instance.updated,
+            id.machine, id.key,
+        ])
+        let insertEntry = try db.cachedStatement(
+            sql: "INSERT INTO history (machine, key, seq, at, kind, input, arg, timer, results) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        for entry in write.entries {
+            try insertEntry.execute(arguments: [
+                id.machine, id.key, entry.seq, entry.at, entry.kind.rawValue, entry.input, entry.argument, entry.timer, entry.results,
+            ])
+        }
+        if let states = write.activeStates {
+            if !write.isNew {
+                try db.cachedStatement(sql: "DELETE FROM active_states WHERE machine = ? AND key = ?").execute(arguments: [id.machine, id.key])
+            }
+            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO active_states (machine, state, key) VALUES (?, ?, ?)")
+            for state in states { try insert.execute(arguments: [id.machine, state, id.key]) }
+        }
+        if let timers = write.timers {
+            if !write.isNew {
+                try db.cachedStatement(sql: "DELETE FROM timers WHERE machine = ? AND key = ?").execute(arguments: [id.machine, id.key])
+            }
+            let insert = try db.cachedStatement(sql: "INSERT INTO timers (machine, key, n, due, timer) VALUES (?, ?, ?, ?, ?)")
+            for (n, timer) in timers.enumerated() { try insert.execute(arguments: [id.machine, id.key, n, timer.due, timer.description]) }
+        }
+    }
+
+    package func delete(_ id: InstanceID, expectedVersion: Int?) async throws -> DeleteOutcome {
+        try await writer.write { db in
+            guard let version = try Int.fetchOne(db, sql: "SELECT version FROM instances WHERE machine = ? AND key = ?", arguments: [id.machine, id.key])
+            else { return .absent }
+            if let expectedVersion, expectedVersion != version { return .versionMismatch(current: version) }
+            for table in ["instances", "active_states", "history", "timers"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE machine = ? AND key = ?", arguments: [id.machine, id.key])
+            }
+            try db.execute(sql: "DELETE FROM idempotency WHERE machine = ? AND instance_key = ?", arguments: [id.machine, id.key])
+            return .deleted
+        }
+    }
+
+    package func saveDefinition(_ definition: StoredDefinition) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO definitions (fingerprint, machine, format, source, state_names) VALUES (?, ?, ?, ?, ?)",
+                arguments: [
+                    definition.fingerprint, definition.machine, definition.format.rawValue, Data(definition.source),
+                    definition.stateNames.joined(separator: "\n"),
+                ])
+        }
+    }
+
+    package func removeExpiredIdempotency(now: Int) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM idempotency WHERE expires <= ?", arguments: [now])
+            return db.changesCount
+        }
+    }
+
+    package func clock(recording clock: String) async throws -> String {
+        try await writer.write { db in
+            if let stored = try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'clock'") {
+                guard stored == clock else { throw StoreError.otherClock(stored: stored, wanted: clock) }
+                return stored
+            }
+            try db.execute(sql: "INSERT INTO settings (name, value) VALUES ('clock', ?)", arguments: [clock])
+            return clock
+        }
+    }
+
+    /// Waits for the writes in flight, then closes the file.
+    package func close() async throws {
+        writer.stop()
+        try pool.close()
+    }
+
+    // MARK: - Reads
+
+    package func instance(_ id: InstanceID) async throws -> StoredInstance? {
+        try await pool.read { db in try Self.fetchInstance(db, id) }
+    }
+
+    package func instances(machine: String, state: String?, status: StoredInstance.Status?, afterKey: String?, limit: Int) async throws
+        -> [StoredInstance]
+    {
+        try await pool.read { db in
+            var sql = "SELECT i.* FROM "
+            var arguments: StatementArguments = []
+            if let state {
+                sql += "active_states s JOIN instances i ON i.machine = s.machine AND i.key = s.key WHERE s.machine = ? AND s.state = ?"
+                arguments += [machine, state]
+                if let afterKey {
+                    sql += " AND s.key > ?"
+                    arguments += [afterKey]
+                }
+            } else {
+                sql += "instances i WHERE i.machine = ?"
+                arguments += [machine]
+                if let afterKey {
+                    sql += " AND i.key > ?"
+                    arguments += [afterKey]
+                }
+            }
+            if let status {
+                sql += " AND i.status = ?"
+                arguments += [status.rawValue]
+            }
+            sql += state == nil ? " ORDER BY i.key LIMIT ?" : " ORDER BY s.key LIMIT ?"
+            arguments += [limit]
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.instance(from:))
+        }
+    }
+
+    package func history(_ id: InstanceID, afterSeq: Int, limit: Int) async throws -> [HistoryEntry] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM history WHERE machine = ? AND key = ? AND seq > ? ORDER BY seq LIMIT ?",
+                arguments: [id.machine, id.key, afterSeq, limit]
+            ).map(Self.entry(from:))
+        }
+    }
+
+    package func machineHistory(machine: String, afterPosition: Int64, limit: Int) async throws -> [HistoryEntry] {
+        // One writer commits in position order: whatever a reader sees is a prefix.
+        try await pool.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM history WHERE machine = ? AND position > ? ORDER BY position LIMIT ?",
+                arguments: [machine, afterPosition, limit]
+            ).map(Self.entry(from:))
+        }
+    }
+
+    package func lastPosition(machine: String) async throws -> Int64 {
+        try await pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT max(position) FROM history WHERE machine = ?", arguments: [machine]) ?? 0
+        }
+    }
+
+    package func definition(fingerprint: String) async throws -> StoredDefinition? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM definitions WHERE fingerprint = ?", arguments: [fingerprint]).map(Self.definition(from:))
+        }
+    }
+
+    package func definitions(machine: String) async throws -> [StoredDefinition] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM definitions WHERE machine = ?", arguments: [machine]).map(Self.definition(from:))
+        }
+    }
+
+    package func dueInstances(now: Int, limit: Int) async throws -> [InstanceID] {
+        try await pool.read { db in
+            var seen = Set<InstanceID>()
+            var due: [InstanceID] = []
+            for row in try Row.fetchAll(db, sql: "SELECT machine, key FROM timers WHERE due <= ? ORDER BY due LIMIT ?", arguments: [now, limit]) {
+                let id = InstanceID(machine: row["machine"], key: row["key"])
+                if seen.insert(id).inserted { due.append(id) }
+            }
+            return due
+        }
+    }
+
+    package func nextTimerDue() async throws -> Int? {
+        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT min(due) FROM timers") }
+    }
+
+    package func counts() async throws -> (instances: Int, timers: Int) {
+        try await pool.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM instances") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM timers") ?? 0
+            )
+        }
+    }
+
+    // MARK: - Rows
+
+    static func now() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    private static func fetchInstance(_ db: Database, _ id: InstanceID) throws -> StoredInstance? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM instances WHERE machine = ? AND key = ?"), arguments: [id.machine, id.key]
+        ).map(instance(from:))
+    }
+
+    private static func fetchIdempotency(_ db: Database, machine: String, scope: IdempotencyScope) throws -> IdempotencyRecord? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM idempotency WHERE machine = ? AND scope = ? AND idempotency_key = ?"),
+            arguments: [machine, scope.scope, scope.key]
+        ).map { row in
+            IdempotencyRecord(
+                request: [UInt8](row["request"] as Data),
+                answer: RecordedAnswer(status: row["status"], version: row["version"], location: row["location"], body: [UInt8](row["body"] as Data)),
+                instanceKey: row["instance_key"], expires: row["expires"])
+        }
+    }
+
+    private static func instance(from row: Row) -> StoredInstance {
+        StoredInstance(
+            id: InstanceID(machine: row["machine"], key: row["key"]), fingerprint: row["fingerprint"],
+            status: StoredInstance.Status(rawValue: row["status"]) ?? .running, snapshot: [UInt8](row["snapshot"] as Data),
+            version: row["version"], created: row["created"], updated: row["updated"])
+    }
+
+    private static func entry(from row: Row) -> HistoryEntry {
+        var entry = HistoryEntry(
+            id: InstanceID(machine: row["machine"], key: row["key"]), seq: row["seq"], at: row["at"],
+            kind: HistoryEntry.Kind(rawValue: row["kind"]) ?? .input, input: row["input"], argument: row["arg"], timer: row["timer"],
+            results: row["results"])
+        entry.position = row["position"]
+        return entry
+    }
+
+    private static func definition(from row: Row) -> StoredDefinition {
+        StoredDefinition(
+            fingerprint: row["fingerprint"], machine: row["machine"], format: StoredDefinition.Format(rawValue: row["format"]) ?? .yaml,
+            source: [UInt8](row["source"] as Data), stateNames: (row["state_names"] as String).split(separator: "\n").map(String.init))
+    }
+}
