@@ -115,7 +115,7 @@ package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
         entryLists = Names(machine.entryEffects.map(names))
         transitionLists = Names(machine.transitions.map { names($0.effects) })
         inputCount = machine.inputCount
-        showsArrays = machine.chart?.tree.parents.contains { $0 >= 0 } ?? false
+        showsArrays = machine.chart?.tree.parents.contains(where: { $0 >= 0 }) ?? false
         listsTransitions = machine.listsTransitionsTaken
         cellText = BytePool([])
         cellText = BytePool(renderSettledCells(machine))

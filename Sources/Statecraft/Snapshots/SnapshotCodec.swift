@@ -47,7 +47,7 @@ package struct SnapshotCodec: Sendable {
         self.machine = machine
         self.fingerprint = fingerprint
         let tree = machine.chart?.tree
-        savesConfiguration = tree?.parents.contains { $0 >= 0 } ?? false
+        savesConfiguration = tree?.parents.contains(where: { $0 >= 0 }) ?? false
         savesHistory = tree?.kinds.contains { $0.isHistory } ?? false
     }
 

@@ -142,18 +142,19 @@ package final class InstanceService: Sendable {
         return answer
     }
 
-    /// Fires the timers of instance `id` due by now, each as a history entry; whether any fired.
-    package func fireDueTimers(of id: InstanceID) async throws -> Bool {
-        guard let stored = try await store.instance(id) else { return false }
+    /// Fires the timers of instance `id` due by now, each as a history entry; the due times of
+    /// those that fired.
+    package func fireDueTimers(of id: InstanceID) async throws -> [Int] {
+        guard let stored = try await store.instance(id) else { return [] }
         let runtime = try await catalog.runtime(fingerprint: stored.fingerprint)
-        let fired = try await store.transact(id, idempotency: nil) { found in
+        let fired: [Int] = try await store.transact(id, idempotency: nil) { found in
             // Deleted, or moved to another definition, since it was read: the next round sees it.
-            guard let stored = found.instance, stored.fingerprint == runtime.fingerprint else { return TransactionOutput(answer: false) }
+            guard let stored = found.instance, stored.fingerprint == runtime.fingerprint else { return TransactionOutput(answer: []) }
             let run = runtime.advance(try runtime.snapshot(stored.snapshot), to: found.now)
-            guard !run.entries.isEmpty else { return TransactionOutput(answer: false) }
-            return TransactionOutput(write: Self.write(run, id: id, runtime: runtime, previous: stored, now: found.now), answer: true)
+            guard !run.entries.isEmpty else { return TransactionOutput(answer: []) }
+            return TransactionOutput(write: Self.write(run, id: id, runtime: runtime, previous: stored, now: found.now), answer: run.entries.map(\.at))
         }
-        if fired { commits.signal() }
+        if !fired.isEmpty { commits.signal() }
         return fired
     }
 
@@ -273,8 +274,8 @@ package final class InstanceService: Sendable {
 
     private static func refusal(_ error: InputRefusal, machine: String) -> APIAnswer {
         switch error {
-        case .unknownInput(let name):
-            .problem(400, "Unknown Input", "'\(machine)' has no input '\(JSONText.escapingControls(name))' that can be sent from outside")
+        case .unknownInput(_, let message):
+            .problem(400, "Unknown Input", message)
         case .badArgument(_, let message):
             .problem(400, "Bad Argument", message)
         }

@@ -28,7 +28,7 @@ package struct InstanceRun: Sendable {
 /// stored, and the request is answered 400.
 package enum InputRefusal: Error, Sendable, Equatable {
     /// No such input, or one the machine sends only to itself.
-    case unknownInput(String)
+    case unknownInput(name: String, message: String)
     /// The argument does not fit the input's declared type.
     case badArgument(input: String, message: String)
 }

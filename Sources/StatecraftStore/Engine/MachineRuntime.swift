@@ -17,7 +17,7 @@ package final class MachineRuntime: Sendable {
         self.machine = machine
         codec = SnapshotCodec(machine)
         self.definition = definition
-        kind = machine.chart?.tree.parents.contains { $0 >= 0 } ?? false ? "statechart" : "flat"
+        kind = machine.chart?.tree.parents.contains(where: { $0 >= 0 }) ?? false ? "statechart" : "flat"
         core = machine.visitRunner(CoreMaker(machine: machine, codec: codec))
     }
 
@@ -123,7 +123,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
             recorder.begin(InstanceRun.Entry(kind: .input, at: time, input: input, argument: argument, results: ""))
             recorder.inInputRun = true
             try Self.withBytes(input, argument) { (name, given) throws(InputRefusal) in
-                try dispatch(tools.parser.parse(name: name, argument: given), input: input, runner: &runner, recorder: &recorder)
+                try dispatch(tools.parser.parse(name: name, argument: given), input: input, argument: argument, runner: &runner, recorder: &recorder)
             }
             recorder.inInputRun = false
             return finish(runner, recorder: recorder, tools: tools, clock: snapshot.clock)
@@ -142,19 +142,23 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         }
     }
 
-    /// Runs what the parser made of an input sent from outside, or refuses it.
+    /// Runs what the parser made of an input sent from outside, or refuses it, worded as smrun
+    /// words a script's `unknown-input` and `bad-argument` (the argument shown as the JSON given).
     private func dispatch(
-        _ parsed: ScriptLineParser.Parsed, input name: String, runner: inout Runner, recorder: inout EntryRecorder<Runner>
+        _ parsed: ScriptLineParser.Parsed, input name: String, argument given: String?, runner: inout Runner,
+        recorder: inout EntryRecorder<Runner>
     ) throws(InputRefusal) {
+        func refusal(_ kind: RejectionKind, input: Int) -> String {
+            runner.message(for: runner.rejection(kind, input: input), inputName: name, argument: .null)
+        }
+        let problem = given.map { "got \($0)" } ?? "but none was given"
         switch parsed {
         case .input(let input, let argument):
             recorder.printer.argument = argument
             runner.send(input, argument: argument.value, into: &recorder)
             recorder.printer.argument = .absent
-        case .undeclaredEvent(let input, let eventName, let given):
-            if let given {
-                throw .badArgument(input: name, message: "'\(name)' takes no argument, got \(ScriptLineParser.show(given))")
-            }
+        case .undeclaredEvent(let input, let eventName, let argument):
+            if argument != nil { throw .badArgument(input: name, message: "'\(name)' takes no argument, \(problem)") }
             if let input {
                 recorder.printer.eventName = Array(eventName)
                 runner.send(input, argument: .null, into: &recorder)
@@ -162,10 +166,10 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
             } else {
                 recorder.printer.receiveUnmatchedEvent(eventName, runner: &runner)
             }
-        case .badArgument(let input, let problem):
-            throw .badArgument(input: name, message: Self.argumentMessage(machine: machine, input: input, problem: problem))
+        case .badArgument(let input, _):
+            throw .badArgument(input: name, message: refusal(.badArgument, input: input) + ", " + problem)
         case .unknownInput, .skip, .wait, .badWait:
-            throw .unknownInput(name)
+            throw .unknownInput(name: name, message: refusal(.unknownInput, input: -1))
         }
     }
 
@@ -180,11 +184,6 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
             return argument!.withUTF8 { given in Result { () throws(InputRefusal) in try body(UnsafeRawBufferPointer(name), UnsafeRawBufferPointer(given)) } }
         }
         try result.get()
-    }
-
-    private static func argumentMessage(machine: CompiledMachine, input: Int, problem: String) -> String {
-        let type = machine.argumentTypes[input].map { "\($0)" } ?? "no"
-        return "input '\(machine.inputNames[input])' takes \(type == "no" ? "no argument" : "a \(type) argument"), \(problem)"
     }
 
     private func recorder(_ tools: Tools, clock: MachineSnapshot.Clock) -> EntryRecorder<Runner> {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SmrunCore
 
 /// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, through GRDB.
 /// Reads run in parallel on GRDB's readers; every write goes through one ``GroupCommitWriter``,
@@ -44,7 +45,7 @@ public final class SQLiteStore: InstanceStore {
         try await writer.write { db in
             let instance = try Self.fetchInstance(db, id)
             let record = try idempotency.flatMap { try Self.fetchIdempotency(db, machine: id.machine, scope: $0) }
-            let output = try decide(TransactionInput(instance: instance, idempotency: record, now: Self.now()))
+            let output = try decide(TransactionInput(instance: instance, idempotency: record, now: WallClock.now()))
             if let write = output.write { try Self.apply(write, in: db) }
             if let record = output.idempotency, let idempotency {
                 try db.cachedStatement(
@@ -244,8 +245,6 @@ public final class SQLiteStore: InstanceStore {
     }
 
     // MARK: - Rows
-
-    static func now() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     private static func fetchInstance(_ db: Database, _ id: InstanceID) throws -> StoredInstance? {
         try Row.fetchOne(

@@ -23,7 +23,7 @@ struct Smrun: ParsableCommand {
         version: SmrunVersion.current,
         subcommands: [
             RunCommand.self, ValidateCommand.self, GraphCommand.self, StatusCommand.self, ReplCommand.self, SchemaCommand.self,
-            TestCommand.self, PathsCommand.self, ExportCommand.self,
+            TestCommand.self, PathsCommand.self, ExportCommand.self, ServeCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )

@@ -15,7 +15,7 @@ struct PathsPrinter {
     init(machine: CompiledMachine, machinePath: String, format: PathsFormat) {
         self.machine = machine
         self.format = format
-        expectsConfigurations = machine.chart?.tree.parents.contains { $0 >= 0 } ?? false
+        expectsConfigurations = machine.chart?.tree.parents.contains(where: { $0 >= 0 }) ?? false
         if format == .test {
             let name = machinePath.split(separator: "/").last.map(String.init) ?? machinePath
             text = "# Shortest paths to every state and transition of \(machinePath), from smrun paths.\n"

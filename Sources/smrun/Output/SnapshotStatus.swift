@@ -129,7 +129,7 @@ struct SnapshotStatus {
                 switch migration {
                 case .success(let migration):
                     let snapshot = migration.snapshot
-                    let nests = machine.machine.chart?.tree.parents.contains { $0 >= 0 } ?? false
+                    let nests = machine.machine.chart?.tree.parents.contains(where: { $0 >= 0 }) ?? false
                     let state =
                         !nests
                         ? JSONText.quoted(machine.machine.stateNames[snapshot.state])

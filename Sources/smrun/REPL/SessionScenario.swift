@@ -83,7 +83,7 @@ struct SessionScenario {
     /// `state: NAME`, or `states: [A, B]` for a statechart with nested states.
     private func expectation(_ states: [Int]) -> String {
         let names = states.map { PathsPrinter.yaml(machine.stateNames[$0]) }
-        let nests = machine.chart?.tree.parents.contains { $0 >= 0 } ?? false
+        let nests = machine.chart?.tree.parents.contains(where: { $0 >= 0 }) ?? false
         return nests ? "states: [\(names.joined(separator: ", "))]" : "state: \(names[0])"
     }
 

@@ -1,0 +1,77 @@
+import Hummingbird
+import NIOCore
+import StatecraftStore
+
+/// The events feeds as Server-Sent Events: one event per history entry, `data:` the entry as
+/// the history endpoint shows it with `machine` and `key`, `id:` its seq (an instance's feed)
+/// or its position among the machine's entries (a machine's feed). A client that reconnects
+/// with `Last-Event-ID` gets what it missed first. A comment every 15 seconds keeps the
+/// connection open; a deleted instance's feed ends, and every feed ends when the server stops.
+struct EventsFeed: Sendable {
+    let store: any InstanceStore
+    let commits: CommitSignal
+    /// How long a feed waits for an entry before it sends a comment.
+    var keepAliveInterval: Duration = .seconds(15)
+
+    /// Where a feed stands, and how it reads what comes next.
+    enum Source: Sendable {
+        case instance(InstanceID)
+        case machine(String)
+    }
+
+    func response(_ source: Source, after cursor: Int64) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        let body = ResponseBody { writer in
+            var cursor = cursor
+            try await writer.write(ByteBuffer(string: ": statecraft events\n\n"))
+            while !commits.isClosed && !Task.isCancelled {
+                let seen = commits.generation
+                let entries: [HistoryEntry]
+                switch source {
+                case .instance(let id):
+                    entries = try await store.history(id, afterSeq: Int(cursor), limit: 100)
+                case .machine(let name):
+                    entries = try await store.machineHistory(machine: name, afterPosition: cursor, limit: 100)
+                }
+                if case .instance(let id) = source, entries.isEmpty, try await store.instance(id) == nil { break }
+                if !entries.isEmpty {
+                    var text = ""
+                    for entry in entries {
+                        let id: Int64
+                        if case .instance = source { id = Int64(entry.seq) } else { id = entry.position }
+                        text += "id: \(id)\ndata: \(InstanceJSON.entry(entry, identified: true))\n\n"
+                        cursor = id
+                    }
+                    try await writer.write(ByteBuffer(string: text))
+                    continue
+                }
+                if try await !waitForCommit(after: seen) {
+                    try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// Waits for a commit after generation `seen`, at most ``keepAliveInterval``; whether one came.
+    private func waitForCommit(after seen: Int) async throws -> Bool {
+        let commits = commits
+        let interval = keepAliveInterval
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await commits.wait(after: seen)
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: interval)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}

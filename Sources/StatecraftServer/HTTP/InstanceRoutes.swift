@@ -1,0 +1,119 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import SmrunCore
+import StatecraftStore
+
+/// The instances API's routes (docs/serving.md), on the ``InstanceService``.
+struct InstanceRoutes: Sendable {
+    let service: InstanceService
+    let feed: EventsFeed
+    let maximumBodyBytes: Int
+    let metrics: ServerMetrics
+
+    func add<Context: RequestContext>(to router: Router<Context>) {
+        router.get("/machines") { _, _ in machines().response }
+        router.post("/machines/:machine/instances") { request, context in
+            let machine = try context.parameters.require("machine")
+            let body = try await RequestBodyReader.read(request, maximumBytes: maximumBodyBytes)
+            let answer = try await service.create(machine: machine, body: body, idempotencyKey: request.headers[.idempotencyKey])
+            return answer.response
+        }
+        router.get("/machines/:machine/instances") { request, context in
+            let query = QueryParameters(request: request)
+            return try await service.list(
+                machine: try context.parameters.require("machine"), state: query.string("state"), status: query.string("status"),
+                cursor: query.string("cursor"), limit: try query.limit()
+            ).response
+        }
+        router.get("/machines/:machine/instances/:key") { _, context in
+            try await service.instance(machine: try context.parameters.require("machine"), key: try context.parameters.require("key")).response
+        }
+        router.delete("/machines/:machine/instances/:key") { request, context in
+            try await service.delete(
+                machine: try context.parameters.require("machine"), key: try context.parameters.require("key"), ifMatch: try ifMatch(request)
+            ).response
+        }
+        router.post("/machines/:machine/instances/:key/inputs") { request, context in
+            let started = ContinuousClock.now
+            let body = try await RequestBodyReader.read(request, maximumBytes: maximumBodyBytes)
+            let answer = try await service.send(
+                machine: try context.parameters.require("machine"), key: try context.parameters.require("key"), body: body,
+                ifMatch: try ifMatch(request), idempotencyKey: request.headers[.idempotencyKey])
+            metrics.recordInput(answer, since: started)
+            return answer.response
+        }
+        router.get("/machines/:machine/instances/:key/history") { request, context in
+            let query = QueryParameters(request: request)
+            return try await service.history(
+                machine: try context.parameters.require("machine"), key: try context.parameters.require("key"),
+                after: try query.count("after", fallback: 0), limit: try query.limit()
+            ).response
+        }
+        router.get("/machines/:machine/instances/:key/events") { request, context in
+            let machine = try context.parameters.require("machine")
+            let key = try context.parameters.require("key")
+            let check = try await service.instance(machine: machine, key: key)
+            guard check.status == 200, let version = check.version else { return check.response }
+            let start = try lastEventID(request) ?? Int64(version)
+            return feed.response(.instance(InstanceID(machine: machine, key: key)), after: start)
+        }
+        router.get("/machines/:machine/events") { request, context in
+            let machine = try context.parameters.require("machine")
+            guard service.catalog.current(machine) != nil else { return InstanceService.unknownMachine(machine).response }
+            let start: Int64
+            if let given = try lastEventID(request) {
+                start = given
+            } else {
+                start = try await service.store.lastPosition(machine: machine)
+            }
+            return feed.response(.machine(machine), after: start)
+        }
+    }
+
+    /// `GET /machines`.
+    private func machines() -> APIAnswer {
+        var out: [UInt8] = Array("{\"machines\":[".utf8)
+        for (index, runtime) in service.catalog.current.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out += Array("{\"name\":".utf8)
+            InstanceJSON.string(runtime.machine.name, &out)
+            out += Array(",\"fingerprint\":\"\(runtime.fingerprint)\",\"kind\":\"\(runtime.kind)\",\"inputs\":[".utf8)
+            let machine = runtime.machine
+            var first = true
+            for input in machine.inputNames.indices where !machine.inputIsInternal[input] && !(machine.timers?.afterTexts[input] != nil) {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                out += Array("{\"name\":".utf8)
+                InstanceJSON.string(machine.inputNames[input], &out)
+                out += Array(",\"arg\":".utf8)
+                if let type = machine.argumentTypes[input] { InstanceJSON.string("\(type)", &out) } else { out += Array("null".utf8) }
+                out.append(UInt8(ascii: "}"))
+            }
+            out += Array("]}".utf8)
+        }
+        out += Array("]}".utf8)
+        return APIAnswer(status: 200, body: out)
+    }
+
+    private func ifMatch(_ request: Request) throws -> IfMatch? {
+        guard let header = request.headers[.ifMatch] else { return nil }
+        guard let parsed = IfMatch(header: header) else {
+            throw HTTPError(.badRequest, message: "If-Match must be * or a list of \"VERSION\"s, got '\(header.prefix(60))'")
+        }
+        return parsed
+    }
+
+    private func lastEventID(_ request: Request) throws -> Int64? {
+        guard let header = request.headers[.lastEventID] else { return nil }
+        guard let value = Int64(header), value >= 0 else {
+            throw HTTPError(.badRequest, message: "Last-Event-ID must be an id this server sent, got '\(header.prefix(60))'")
+        }
+        return value
+    }
+}
+
+extension HTTPField.Name {
+    static let idempotencyKey = Self("Idempotency-Key")!
+    static let lastEventID = Self("Last-Event-ID")!
+}

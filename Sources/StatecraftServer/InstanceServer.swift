@@ -1,0 +1,164 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import ServiceLifecycle
+import SmrunCore
+import Statecraft
+import StatecraftStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Serves durable, keyed instances of machines over HTTP (docs/serving.md): the instances
+/// API, its events feeds, timers that fire on the real clock, `/healthz`, `/metrics` and
+/// `/openapi.json`, on Hummingbird, until SIGTERM or SIGINT.
+public final class InstanceServer: Sendable {
+    /// How the server listens and what it accepts.
+    public struct Configuration: Sendable {
+        /// The address to listen on; anything but loopback needs a ``token``.
+        public var host = "127.0.0.1"
+        public var port = 8080
+        /// The bearer token every request but `/healthz` and `/` must carry, if any.
+        public var token: String?
+        /// The largest request body, in bytes (413 beyond).
+        public var maximumBodyBytes = 1 << 20
+        /// How long an idempotency key's answer is kept.
+        public var idempotencyTTL: Duration = .seconds(24 * 3600)
+        /// How long a request may take to arrive whole.
+        public var requestDeadline: Duration = .seconds(10)
+        /// How long an idle connection stays open.
+        public var idleTimeout: Duration = .seconds(60)
+
+        public init() {}
+
+        /// Whether ``host`` is a loopback address.
+        public var listensOnLoopback: Bool {
+            host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        }
+    }
+
+    /// A machine to serve: its source and format.
+    public struct Machine: Sendable {
+        let runtime: MachineRuntime
+
+        /// The machine in `source`, a YAML machine file or an SCXML document; `nil` with the
+        /// load's diagnostics when it does not compile.
+        public static func load(source: [UInt8], isSCXML: Bool, defaultName: String) -> (Machine?, LoadResult) {
+            let (runtime, loaded) = DefinitionCatalog.runtime(source: source, format: isSCXML ? .scxml : .yaml, defaultName: defaultName)
+            return (runtime.map(Machine.init), loaded)
+        }
+
+        /// The machine's name, which its routes use.
+        public var name: String { runtime.machine.name }
+    }
+
+    let service: InstanceService
+    let configuration: Configuration
+    let metrics = ServerMetrics()
+    let logger: Logger
+
+    /// A server of `machines` (names must differ) on `store`.
+    public init(machines: [Machine], store: SQLiteStore, configuration: Configuration) async throws {
+        precondition(configuration.listensOnLoopback || configuration.token.map { !$0.isEmpty } == true, "a token is needed beyond loopback")
+        _ = try await store.clock(recording: "real")
+        let catalog = try await DefinitionCatalog(store: store, current: machines.map(\.runtime))
+        let ttl = configuration.idempotencyTTL.components
+        service = InstanceService(catalog: catalog, idempotencyTTL: Int(ttl.seconds) * 1000 + Int(ttl.attoseconds / 1_000_000_000_000_000))
+        self.configuration = configuration
+        var logger = Logger(label: "smrun.serve")
+        logger.logLevel = .notice
+        self.logger = logger
+    }
+
+    /// Serves until SIGTERM or SIGINT: then stops accepting, ends the events feeds at once,
+    /// finishes the requests in flight (at most 10 seconds), and returns. `onListening` is
+    /// called with the port once the server listens (the one given, or the one picked for 0).
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        Self.raiseOpenFilesLimit()
+        let router = Router()
+        router.add(middleware: ProblemMiddleware())
+        if let token = configuration.token {
+            router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8), openPaths: ["/", "/healthz"]))
+        }
+        addServerRoutes(to: router)
+        InstanceRoutes(
+            service: service, feed: EventsFeed(store: service.store, commits: service.commits), maximumBodyBytes: configuration.maximumBodyBytes,
+            metrics: metrics
+        ).add(to: router)
+        let deadline = TimeAmount.nanoseconds(Int64(configuration.requestDeadline.components.seconds) * 1_000_000_000)
+        let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
+        let app = Application(
+            router: router,
+            server: HTTPServerBuilder { responder in DeadlineHTTP1Channel(responder: responder, idleTimeout: idle, limit: deadline) },
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "smrun"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: logger)
+        let feeds = FeedCloser(commits: service.commits)
+        let timers = TimerService(service: service, metrics: metrics, logger: logger)
+        // Shut down in reverse order: the feeds end first, so that the server's graceful
+        // shutdown does not wait for them; then the timers stop and the server drains.
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [
+                .init(service: app), .init(service: timers, successTerminationBehavior: .ignore),
+                .init(service: feeds, successTerminationBehavior: .ignore),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        try await group.run()
+        try await service.store.close()
+    }
+
+    private func addServerRoutes(to router: Router<BasicRequestContext>) {
+        let metrics = metrics
+        router.get("/") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/html; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: Self.homePage)))
+        }
+        router.get("/healthz") { _, _ in
+            APIAnswer(status: 200, body: Array(#"{"status":"ok"}"#.utf8)).response
+        }
+        router.get("/metrics") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
+        }
+        router.get("/openapi.json") { _, _ in
+            APIAnswer(status: 200, body: PackageResources.openapi_json).response
+        }
+    }
+
+    static let homePage = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>smrun serve</title></head>
+        <body><h1>smrun serve</h1>
+        <p>This server runs durable instances of state machines. Its API is described in
+        <a href="/openapi.json">/openapi.json</a>; the machines it serves are at <a href="/machines">/machines</a>.</p>
+        </body></html>
+
+        """
+
+    /// Raises the open-files limit to the hard limit: every connection is a file.
+    private static func raiseOpenFilesLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}
+
+/// Ends every events feed when the server begins to stop.
+private struct FeedCloser: Service {
+    let commits: CommitSignal
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        commits.close()
+    }
+}

@@ -1,0 +1,62 @@
+import CoreMetrics
+import Foundation
+import Prometheus
+
+/// What `/metrics` shows, through swift-metrics with swift-prometheus's factory: inputs by
+/// outcome, their latency, the instances and pending timers, and how late timers fire.
+package final class ServerMetrics: Sendable {
+    package let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+    private let latency: CoreMetrics.Timer
+    private let lateness: CoreMetrics.Timer
+    private let instances: CoreMetrics.Gauge
+    private let timers: CoreMetrics.Gauge
+
+    package init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        let buckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5)]
+        factory.durationHistogramBuckets = ["statecraft_input_seconds": buckets, "statecraft_timer_lateness_seconds": buckets]
+        self.factory = factory
+        latency = CoreMetrics.Timer(label: "statecraft_input_seconds", factory: factory)
+        lateness = CoreMetrics.Timer(label: "statecraft_timer_lateness_seconds", factory: factory)
+        instances = CoreMetrics.Gauge(label: "statecraft_instances", factory: factory)
+        timers = CoreMetrics.Gauge(label: "statecraft_pending_timers", factory: factory)
+    }
+
+    /// Counts a send by its outcome (`accepted`, a rejection's kind, or the HTTP status of a
+    /// refused request) and records its latency.
+    func recordInput(_ answer: APIAnswer, since started: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - started
+        latency.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        CoreMetrics.Counter(label: "statecraft_inputs_total", dimensions: [("outcome", Self.outcome(of: answer))], factory: factory).increment()
+    }
+
+    /// Records how late a timer fired, in milliseconds.
+    func recordTimerLateness(milliseconds: Int) {
+        lateness.recordMilliseconds(max(0, milliseconds))
+    }
+
+    func update(instances count: Int, timers pending: Int) {
+        instances.record(count)
+        timers.record(pending)
+    }
+
+    /// The Prometheus text.
+    func text() -> [UInt8] { registry.emitToBuffer() }
+
+    /// `accepted`, the first result's error kind (`no-transition`), or `http-400`.
+    static func outcome(of answer: APIAnswer) -> String {
+        guard answer.status == 200 else { return "http-\(answer.status)" }
+        let body = String(decoding: answer.body, as: UTF8.self)
+        guard let results = body.range(of: "\"results\":[") else { return "accepted" }
+        let rest = body[results.upperBound...]
+        guard rest.hasPrefix("{") else { return "none" }
+        if let error = rest.range(of: "\"error\":\""), let end = rest[error.upperBound...].firstIndex(of: "\""),
+            let first = rest.range(of: "}")?.lowerBound, error.lowerBound < first || !rest.hasPrefix("{\"input\"")
+        {
+            return String(rest[error.upperBound..<end])
+        }
+        return "accepted"
+    }
+}

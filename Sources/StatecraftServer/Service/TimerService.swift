@@ -1,0 +1,78 @@
+import Logging
+import ServiceLifecycle
+import SmrunCore
+import StatecraftStore
+
+/// Fires the instances' timers on the real clock when they fall due, with no request: each
+/// round asks the store which instances have a timer due, fires them (each instance in its own
+/// transaction, each timer its own history entry), then sleeps until the next due time or the
+/// next commit, at most a second. Overdue timers found at start-up fire the same way, while the
+/// server already serves. It also drops expired idempotency records, and keeps the metrics'
+/// gauges current.
+struct TimerService: Service {
+    let service: InstanceService
+    let metrics: ServerMetrics
+    let logger: Logger
+    /// Instances fired at once in one round.
+    var batch = 64
+
+    func run() async throws {
+        let store = service.store
+        await cancelWhenGracefulShutdown {
+            var lastCleanup = 0
+            while !Task.isCancelled {
+                do {
+                    let seen = service.commits.generation
+                    let now = WallClock.now()
+                    let due = try await store.dueInstances(now: now, limit: batch)
+                    if !due.isEmpty {
+                        await fire(due)
+                        continue
+                    }
+                    if now - lastCleanup > 60_000 {
+                        lastCleanup = now
+                        _ = try await store.removeExpiredIdempotency(now: now)
+                        let counts = try await store.counts()
+                        metrics.update(instances: counts.instances, timers: counts.timers)
+                    }
+                    let next = try await store.nextTimerDue()
+                    let wait = min(max((next ?? Int.max) - WallClock.now(), 1), 1_000)
+                    await sleep(milliseconds: wait, orUntilCommitAfter: seen)
+                } catch is CancellationError {
+                    return
+                } catch {
+                    logger.error("firing timers: \(error)")
+                    try? await Task.sleep(for: .seconds(1))
+                }
+            }
+        }
+    }
+
+    /// Fires the due timers of these instances, a few at a time.
+    private func fire(_ due: [InstanceID]) async {
+        await withTaskGroup(of: Void.self) { group in
+            for id in due {
+                group.addTask {
+                    do {
+                        let fired = try await service.fireDueTimers(of: id)
+                        let committed = WallClock.now()
+                        for due in fired { metrics.recordTimerLateness(milliseconds: committed - due) }
+                    } catch {
+                        logger.error("firing the timers of \(id.machine)/\(id.key): \(error)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sleeps `milliseconds`, or less when something commits (a new timer may be due sooner).
+    private func sleep(milliseconds: Int, orUntilCommitAfter seen: Int) async {
+        let commits = service.commits
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await commits.wait(after: seen) }
+            group.addTask { try? await Task.sleep(for: .milliseconds(milliseconds)) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+}

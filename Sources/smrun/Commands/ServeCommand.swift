@@ -1,0 +1,158 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Statecraft
+import StatecraftServer
+import StatecraftStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `smrun serve MACHINE...`: runs durable, keyed instances of the machines over HTTP
+/// (docs/serving.md).
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        _superCommandName: Smrun.name,
+        abstract: "Serve durable, keyed instances of machines over HTTP, on an embedded SQLite store.",
+        discussion: """
+            Each machine is served under its name: POST /machines/NAME/instances creates an instance, \
+            POST /machines/NAME/instances/KEY/inputs sends it an input, and its timers fire on the real \
+            clock (docs/serving.md; the API is at /openapi.json). Every answer that changed an instance \
+            goes out after the change is on disk. SIGTERM or SIGINT stops the server, finishing the \
+            requests in flight. Exit status: 0 after a stop, 2 for an invalid machine or a usage error.
+
+            Examples:
+              smrun serve machines/checkout.yaml
+              smrun serve machines/*.yaml --store orders.sqlite --listen 127.0.0.1:9000
+              smrun serve order.yaml --listen 0.0.0.0:8080 --token-file /etc/smrun/token
+            """
+    )
+
+    @Argument(help: "The machine files (YAML, or SCXML for a .scxml file).", completion: .file(extensions: ["yaml", "yml", "scxml"]))
+    var machines: [String]
+
+    @Option(help: ArgumentHelp("The SQLite file that keeps the instances.", valueName: "file"))
+    var store = "statecraft.sqlite"
+
+    @Option(help: ArgumentHelp("The address and port to listen on (port 0 picks a free one).", valueName: "address:port"))
+    var listen = "127.0.0.1:8080"
+
+    @Option(help: ArgumentHelp("A file holding the bearer token that requests must carry; needed to listen beyond loopback.", valueName: "file"))
+    var tokenFile: String?
+
+    @Option(help: ArgumentHelp("The largest request body, in bytes.", valueName: "bytes"))
+    var maxBodyBytes = 1 << 20
+
+    @Option(help: ArgumentHelp("How long an Idempotency-Key's answer is kept (a duration: 24h, 90m).", valueName: "duration"))
+    var idempotencyTtl = "24h"
+
+    @OptionGroup var limits: LimitOptions
+
+    func validate() throws {
+        if machines.isEmpty { throw ValidationError("give at least one machine file to serve") }
+        if maxBodyBytes < 1 { throw ValidationError("--max-body-bytes must be at least 1, not \(maxBodyBytes)") }
+        _ = try address()
+        _ = try ttl()
+    }
+
+    func run() throws {
+        var configuration = InstanceServer.Configuration()
+        (configuration.host, configuration.port) = try address()
+        configuration.maximumBodyBytes = maxBodyBytes
+        configuration.idempotencyTTL = .milliseconds(try ttl())
+        configuration.token = try token()
+        if !configuration.listensOnLoopback && configuration.token == nil {
+            throw ValidationError("listening on \(configuration.host), beyond loopback, needs --token-file FILE")
+        }
+        let served = try loadMachines()
+        let outcome = ServeOutcome()
+        let done = DispatchSemaphore(value: 0)
+        let storePath = store
+        let settings = configuration
+        Task {
+            do {
+                let sqlite = try SQLiteStore(path: storePath)
+                let server = try await InstanceServer(machines: served, store: sqlite, configuration: settings)
+                try await server.run { port in
+                    FileHandleOutput.standardError("smrun serve: listening on http://\(settings.host):\(port) (store \(storePath))\n")
+                }
+            } catch {
+                outcome.failure = "\(error)"
+            }
+            done.signal()
+        }
+        done.wait()
+        if let failure = outcome.failure {
+            FileHandleOutput.standardError("smrun serve: \(failure)\n")
+            throw ExitCode(Smrun.Status.invalid)
+        }
+    }
+
+    /// Loads every machine file, reporting each one's diagnostics; exit 2 if any has errors or
+    /// two share a name.
+    private func loadMachines() throws -> [InstanceServer.Machine] {
+        var served: [InstanceServer.Machine] = []
+        var failed = false
+        for path in machines {
+            let loaded = limits.load(path)
+            DiagnosticPrinter.printToStandardError(loaded.diagnostics.filter { $0.severity == .error }, file: path)
+            guard loaded.machine != nil, case .success(let source) = FileReader.contents(of: path, maximumBytes: limits.maximumBytes) else {
+                failed = true
+                continue
+            }
+            let name = FileReader.baseName(of: path, extensions: [".yaml", ".yml", ".scxml"])
+            guard let machine = InstanceServer.Machine.load(source: source, isSCXML: path.hasSuffix(".scxml"), defaultName: name).0 else {
+                failed = true
+                continue
+            }
+            if served.contains(where: { $0.name == machine.name }) {
+                FileHandleOutput.standardError("smrun serve: \(path): a machine named '\(machine.name)' is served already\n")
+                failed = true
+            }
+            served.append(machine)
+        }
+        if failed { throw ExitCode(Smrun.Status.invalid) }
+        return served
+    }
+
+    private func address() throws -> (String, Int) {
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
+            throw ValidationError("--listen must be ADDRESS:PORT, such as 127.0.0.1:8080, not '\(listen)'")
+        }
+        var host = String(listen[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw ValidationError("--listen must name an address before the port, not '\(listen)'") }
+        return (host, port)
+    }
+
+    private func ttl() throws -> Int {
+        do {
+            let milliseconds = try Delay.milliseconds(Array(idempotencyTtl.utf8))
+            guard milliseconds > 0 else { throw ValidationError("--idempotency-ttl must be longer than 0") }
+            return milliseconds
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw ValidationError("--idempotency-ttl must be a duration such as 24h or 90m, not '\(idempotencyTtl)'")
+        }
+    }
+
+    private func token() throws -> String? {
+        guard let tokenFile else { return nil }
+        guard case .success(let bytes) = FileReader.contents(of: tokenFile, maximumBytes: 1 << 16) else {
+            throw ValidationError("--token-file \(tokenFile): cannot read it (or it is larger than 64 KiB)")
+        }
+        let token = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !token.isEmpty else { throw ValidationError("--token-file \(tokenFile) is empty: a token is needed") }
+        return token
+    }
+}
+
+/// What the server's task left for the command.
+private final class ServeOutcome: @unchecked Sendable {
+    var failure: String?
+}
