@@ -15,12 +15,14 @@ all: build
 
 APT_INSTALL = apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq
 
-# libyaml's and libedit's headers (Debian: libyaml-dev, libedit-dev) are needed to build;
+# libyaml's, libedit's and SQLite's headers (Debian: libyaml-dev, libedit-dev, libsqlite3-dev;
+# GRDB, behind `smrun serve`'s store, builds on the system's SQLite) are needed to build;
 # libxml2 is declared by Statecraft itself (Sources/CLibXML2), and needed only at run time.
 deps:
 	@missing=""; \
 	pkg-config --exists yaml-0.1 2>/dev/null || missing="libyaml-dev pkg-config"; \
 	pkg-config --exists libedit 2>/dev/null || missing="$$missing libedit-dev pkg-config"; \
+	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev pkg-config"; \
 	[ -z "$$missing" ] || { $(APT_INSTALL) $$missing; }
 
 # The tests also need libxml2 and its headers (Debian: libxml2-dev; SCXML documents, and a test

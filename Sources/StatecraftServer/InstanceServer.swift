@@ -44,7 +44,7 @@ public final class InstanceServer: Sendable {
 
     /// A machine to serve: its source and format.
     public struct Machine: Sendable {
-        let runtime: MachineRuntime
+        package let runtime: MachineRuntime
 
         /// The machine in `source`, a YAML machine file or an SCXML document; `nil` with the
         /// load's diagnostics when it does not compile.

@@ -162,7 +162,7 @@ package final class InstanceService: Sendable {
 
     /// `GET /machines/{m}/instances/{key}`.
     package func instance(machine name: String, key: String) async throws -> APIAnswer {
-        guard catalog.current(name) != nil else { return Self.unknownMachine(name) }
+        guard try await knows(name) else { return Self.unknownMachine(name) }
         guard InstanceID.isValidKey(key) else { return Self.badKey(key) }
         guard let stored = try await store.instance(InstanceID(machine: name, key: key)) else {
             return .notFound("no instance '\(key)' of '\(name)'")
@@ -172,7 +172,7 @@ package final class InstanceService: Sendable {
 
     /// `GET /machines/{m}/instances`.
     package func list(machine name: String, state: String?, status: String?, cursor: String?, limit: Int) async throws -> APIAnswer {
-        guard catalog.current(name) != nil else { return Self.unknownMachine(name) }
+        guard try await knows(name) else { return Self.unknownMachine(name) }
         var statusFilter: StoredInstance.Status? = nil
         if let status {
             guard let value = StoredInstance.Status(rawValue: status) else { return .badRequest("status must be 'running' or 'final', got '\(status)'") }
@@ -201,7 +201,7 @@ package final class InstanceService: Sendable {
 
     /// `GET /machines/{m}/instances/{key}/history`.
     package func history(machine name: String, key: String, after: Int, limit: Int) async throws -> APIAnswer {
-        guard catalog.current(name) != nil else { return Self.unknownMachine(name) }
+        guard try await knows(name) else { return Self.unknownMachine(name) }
         guard InstanceID.isValidKey(key) else { return Self.badKey(key) }
         let id = InstanceID(machine: name, key: key)
         guard try await store.instance(id) != nil else { return .notFound("no instance '\(key)' of '\(name)'") }
@@ -213,7 +213,7 @@ package final class InstanceService: Sendable {
 
     /// `DELETE /machines/{m}/instances/{key}`.
     package func delete(machine name: String, key: String, ifMatch: IfMatch?) async throws -> APIAnswer {
-        guard catalog.current(name) != nil else { return Self.unknownMachine(name) }
+        guard try await knows(name) else { return Self.unknownMachine(name) }
         guard InstanceID.isValidKey(key) else { return Self.badKey(key) }
         let id = InstanceID(machine: name, key: key)
         var expected: Int? = nil
@@ -231,6 +231,13 @@ package final class InstanceService: Sendable {
         case .versionMismatch(let current):
             return .preconditionFailed("instance '\(key)' is at version \(current)")
         }
+    }
+
+    /// Whether machine `name` is served, or (for `smrun instances` beside the server) has
+    /// definitions in the store.
+    package func knows(_ name: String) async throws -> Bool {
+        if catalog.current(name) != nil { return true }
+        return try await !store.definitions(machine: name).isEmpty
     }
 
     /// An instance as the API shows it.

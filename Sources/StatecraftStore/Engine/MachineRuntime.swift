@@ -40,6 +40,12 @@ package final class MachineRuntime: Sendable {
         core.advance(snapshot, to: now)
     }
 
+    /// The instance that `snapshot` describes, run no further: its document, active states and
+    /// timers (a migrated snapshot, before it is stored).
+    package func settle(_ snapshot: MachineSnapshot) -> InstanceRun {
+        core.settle(snapshot)
+    }
+
     /// Decodes a stored snapshot document of this definition.
     package func snapshot(_ document: [UInt8]) throws -> MachineSnapshot {
         try codec.decode(document)
@@ -59,6 +65,7 @@ private protocol RuntimeCore: Sendable {
     func start(context: [Value]?, now: Int, clock: MachineSnapshot.Clock) -> InstanceRun
     func send(_ snapshot: MachineSnapshot, input: String, argument: String?, now: Int?) throws(InputRefusal) -> InstanceRun
     func advance(_ snapshot: MachineSnapshot, to now: Int) -> InstanceRun
+    func settle(_ snapshot: MachineSnapshot) -> InstanceRun
 }
 
 private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
@@ -139,6 +146,14 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
             fireDue(&runner, by: time, into: &recorder)
             if machine.hasTimers && runner.time < time { runner.advance(to: time, into: &recorder) }
             return finish(runner, recorder: recorder, tools: tools, clock: snapshot.clock)
+        }
+    }
+
+    func settle(_ snapshot: MachineSnapshot) -> InstanceRun {
+        withTools { tools in
+            var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
+            runner.restore(snapshot)
+            return finish(runner, recorder: recorder(tools, clock: snapshot.clock), tools: tools, clock: snapshot.clock)
         }
     }
 

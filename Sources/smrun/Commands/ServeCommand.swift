@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Statecraft
 import StatecraftServer
@@ -69,25 +68,18 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("listening on \(configuration.host), beyond loopback, needs --token-file FILE")
         }
         let served = try loadMachines()
-        let outcome = ServeOutcome()
-        let done = DispatchSemaphore(value: 0)
         let storePath = store
         let settings = configuration
-        Task {
-            do {
+        do {
+            try BlockingTask.run {
                 let sqlite = try SQLiteStore(path: storePath)
                 let server = try await InstanceServer(machines: served, store: sqlite, configuration: settings)
                 try await server.run { port in
                     FileHandleOutput.standardError("smrun serve: listening on http://\(settings.host):\(port) (store \(storePath))\n")
                 }
-            } catch {
-                outcome.failure = "\(error)"
             }
-            done.signal()
-        }
-        done.wait()
-        if let failure = outcome.failure {
-            FileHandleOutput.standardError("smrun serve: \(failure)\n")
+        } catch {
+            FileHandleOutput.standardError("smrun serve: \(error)\n")
             throw ExitCode(Smrun.Status.invalid)
         }
     }
@@ -150,9 +142,4 @@ struct ServeCommand: ParsableCommand {
         guard !token.isEmpty else { throw ValidationError("--token-file \(tokenFile) is empty: a token is needed") }
         return token
     }
-}
-
-/// What the server's task left for the command.
-private final class ServeOutcome: @unchecked Sendable {
-    var failure: String?
 }

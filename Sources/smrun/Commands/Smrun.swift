@@ -24,6 +24,7 @@ struct Smrun: ParsableCommand {
         subcommands: [
             RunCommand.self, ValidateCommand.self, GraphCommand.self, StatusCommand.self, ReplCommand.self, SchemaCommand.self,
             TestCommand.self, PathsCommand.self, ExportCommand.self, ServeCommand.self,
+            InstancesCommand.self,
         ],
         defaultSubcommand: RunCommand.self
     )
