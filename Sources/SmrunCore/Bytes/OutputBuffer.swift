@@ -6,15 +6,13 @@
 
 /// A byte buffer in front of a file descriptor: results are appended as bytes and written in
 /// large blocks, so printing a result costs no `String` and no system call. Made with
-/// ``init(keepingInMemory:)``, it keeps everything for ``takeBytes()`` instead (the server's
-/// results).
+/// ``init(keepingInMemory:)``, it writes nothing and grows instead, keeping everything for
+/// ``takeBytes()`` or ``pendingBytes`` (the server's results, `--by-key`'s lines).
 package struct OutputBuffer: ~Copyable {
     private let fd: Int32
-    private let capacity: Int
-    private let storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var storage: UnsafeMutablePointer<UInt8>
     private var count = 0
-    /// In memory: what did not fit in the buffer, in order.
-    private var kept: [UInt8] = []
 
     package init(fd: Int32, capacity: Int = 1 << 20) {
         self.fd = fd
@@ -22,7 +20,8 @@ package struct OutputBuffer: ~Copyable {
         storage = .allocate(capacity: capacity)
     }
 
-    /// A buffer that writes nothing: ``takeBytes()`` returns everything appended.
+    /// A buffer that writes nothing and grows as needed: ``takeBytes()`` returns everything
+    /// appended.
     package init(keepingInMemory capacity: Int) {
         self.init(fd: -1, capacity: capacity)
     }
@@ -43,7 +42,8 @@ package struct OutputBuffer: ~Copyable {
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if bytes.count > capacity - count {
             flush()
-            if bytes.count > capacity {
+            if fd < 0 && bytes.count > capacity - count { grow(toHold: count + bytes.count) }
+            if bytes.count > capacity - count {
                 writeAll(bytes)
                 return
             }
@@ -141,22 +141,37 @@ package struct OutputBuffer: ~Copyable {
     /// renders once to copy later.
     package mutating func takeBytes() -> [UInt8] {
         defer { count = 0 }
-        guard kept.isEmpty else {
-            defer { kept = [] }
-            return kept + UnsafeBufferPointer(start: storage, count: count)
-        }
         return Array(UnsafeBufferPointer(start: storage, count: count))
     }
 
+    /// What was appended since the last ``takeBytes()`` or ``clear()``, in place: valid until
+    /// the next append.
+    package var pendingBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
+
+    /// Forgets what was appended, writing nothing.
+    package mutating func clear() {
+        count = 0
+    }
+
     /// Writes out everything buffered.
+    /// Writes out everything buffered; in memory, makes room instead (doubles the buffer).
     package mutating func flush() {
+        guard fd >= 0 else { return grow(toHold: capacity * 2) }
         guard count > 0 else { return }
         writeAll(UnsafeRawBufferPointer(start: storage, count: count))
         count = 0
     }
 
+    /// In memory: a larger buffer, holding what was appended.
+    private mutating func grow(toHold byteCount: Int) {
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(byteCount, capacity))
+        larger.update(from: storage, count: count)
+        storage.deallocate()
+        storage = larger
+        capacity = max(byteCount, capacity)
+    }
+
     private mutating func writeAll(_ bytes: UnsafeRawBufferPointer) {
-        guard fd >= 0 else { return kept.append(contentsOf: bytes) }
         Self.writeOut(bytes, to: fd)
     }
 

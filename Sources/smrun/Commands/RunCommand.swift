@@ -82,9 +82,19 @@ struct RunCommand: ParsableCommand {
             "With --state: resume a snapshot saved by an earlier definition of the machine, keeping its state and the context values whose variables still exist with the same type (the old FILE is kept as FILE.<UTC time>.bak). Refused when the saved state no longer exists."))
     var migrate = false
 
+    @Flag(
+        name: .customLong("by-key"),
+        help: "Each input line starts with an instance's key (KEY INPUT [ARG]): every key is an instance of its own, created on first use; @wait moves every instance's clock.")
+    var byKey = false
+
     @OptionGroup var limits: LimitOptions
 
     func validate() throws {
+        if byKey {
+            if !inputs.isEmpty || !waits.isEmpty { throw ValidationError("--by-key reads keyed lines from standard input: --send and --wait do not name a key") }
+            if stateFile != nil { throw ValidationError("--by-key runs many instances: --state saves one (smrun serve's store keeps many)") }
+            if clock != .virtual { throw ValidationError("--by-key runs on the virtual clock: @wait moves every instance's clock") }
+        }
         if (reset || migrate) && stateFile == nil { throw ValidationError("--\(reset ? "reset" : "migrate") needs --state FILE") }
         if reset && migrate { throw ValidationError("--reset and --migrate cannot be used together") }
         if stepLimit < 1 { throw ValidationError("--max-steps must be at least 1, not \(stepLimit)") }
@@ -112,7 +122,7 @@ struct RunCommand: ParsableCommand {
         RunSettings(
             machine: machine, inputs: inputs, waits: waits, clock: clock, waitPending: waitPending, timerLimit: timerLimit, format: format,
             stepLimit: stepLimit, maximumLineBytes: maximumLineBytes, stateFile: stateFile, reset: reset, migrate: migrate,
-            inputFormat: limits.inputFormat, limits: limits.limits)
+            inputFormat: limits.inputFormat, limits: limits.limits, byKey: byKey)
     }
 
     func run() throws {

@@ -21,6 +21,8 @@ struct RunSettings {
     var migrate = false
     var inputFormat: InputFormat?
     var limits = LoadLimits.default
+    /// `--by-key`: each line starts with an instance's key (``KeyedRunSession``).
+    var byKey = false
 
     /// The `--send` and `--wait` arguments in the order given (``CommandLineSteps``).
     private var steps: [CommandLineSteps.Step] {
@@ -31,6 +33,7 @@ struct RunSettings {
         let loaded = MachineLoader.load(machine, format: inputFormat, limits: limits)
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
+        if byKey { return try compiled.visitRunner(KeyedDriving(settings: self, machine: compiled)).get() }
         let state = try StateFile.open(
             stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil, clock: clock.snapshotClock, timerLimit: timerLimit)
         try compiled.visitRunner(Driving(settings: self, machine: compiled, state: state)).get()
@@ -47,6 +50,22 @@ struct RunSettings {
                 machine: machine, format: settings.format, stepLimit: settings.stepLimit, timerLimit: settings.timerLimit, state: state,
                 clock: settings.clock)
             return Result { try settings.drive(&session) }
+        }
+    }
+
+    /// `--by-key`: the script's instances on one session.
+    private struct KeyedDriving: RunnerVisitor {
+        let settings: RunSettings
+        let machine: CompiledMachine
+
+        func visit<Runner: MachineRunner>(_ runner: Runner.Type) -> Result<Void, any Error> {
+            var session = KeyedRunSession<Runner>(
+                machine: machine, format: settings.format, stepLimit: settings.stepLimit, timerLimit: settings.timerLimit)
+            return Result {
+                let skippedLines = try session.runScript(maximumLineBytes: settings.maximumLineBytes)
+                if let status = StopSignals.exitStatus { throw ExitCode(status) }
+                if skippedLines > 0 || session.hadRejections { throw ExitCode(Smrun.Status.rejected) }
+            }
         }
     }
 

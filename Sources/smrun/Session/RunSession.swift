@@ -27,14 +27,17 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
     /// timers), or from `snapshot` when there is no state file (`smrun repl --state`, which
     /// never saves), firing on the wall clock what fell due since it was saved, or starts the
     /// machine (printing a start result when its initial configuration's entry effects ran).
+    /// With `starts` false, the machine is not started (``KeyedRunSession`` starts each of its
+    /// instances itself), and results go to `output`.
     init(
         machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int = RunLimits.defaultTimerLimit, state: StateFile?,
-        snapshot: MachineSnapshot? = nil, clock: ClockOption = .virtual, startsAtMargin: Bool = false
+        snapshot: MachineSnapshot? = nil, clock: ClockOption = .virtual, startsAtMargin: Bool = false,
+        output: consuming OutputBuffer = OutputBuffer(fd: 1), starts: Bool = true
     ) {
         runner = Runner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
         runner.logHandler = FileHandleOutput.logLine
         parser = ScriptLineParser(machine: machine)
-        printer = ResultPrinter(machine: machine, format: format, stepLimit: stepLimit, output: OutputBuffer(fd: 1))
+        printer = ResultPrinter(machine: machine, format: format, stepLimit: stepLimit, output: output)
         self.state = state
         isJSON = format == .json
         self.clock = clock
@@ -43,7 +46,7 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
         if let snapshot = state?.snapshot ?? snapshot {
             runner.restore(snapshot)
             if firesOnWallClock { catchUp() }
-        } else {
+        } else if starts {
             if firesOnWallClock { runner.restoreTimers(time: WallClock.now(), pending: []) }
             start()
         }
@@ -71,6 +74,35 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
         start()
     }
 
+    // MARK: - Many instances (``KeyedRunSession``)
+
+    /// Puts `other` in place of the session's runner, and the session's into `other`: the
+    /// session runs another instance, whose context the printer has not shown.
+    @inline(__always)
+    mutating func exchangeRunner(_ other: inout Runner) {
+        swap(&runner, &other)
+        printer.forgetContextVersion()
+    }
+
+    /// The clock of the session's runner, in milliseconds.
+    var currentTime: Int { runner.time }
+
+    /// Starts the session's runner (a new instance), printing its start result.
+    mutating func startRunner() {
+        start()
+    }
+
+    /// The results printed since ``clearResults()``, when they are kept in memory
+    /// (``OutputBuffer/init(keepingInMemory:)``): valid until the session prints again.
+    @inline(__always)
+    var printedResults: UnsafeRawBufferPointer { printer.output.pendingBytes }
+
+    /// Forgets the results printed.
+    @inline(__always)
+    mutating func clearResults() {
+        printer.output.clear()
+    }
+
     /// Starts the machine, printing its results (``startsAtMargin``).
     private mutating func start() {
         printer.indentsFollowUps = !startsAtMargin
@@ -82,6 +114,12 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
     mutating func isSkipped(line: UnsafeRawBufferPointer) -> Bool {
         if case .skip = parser.parse(line: line) { return true }
         return false
+    }
+
+    /// The duration of a valid `@wait` line, or `nil` for any other line.
+    mutating func waitMilliseconds(_ line: UnsafeRawBufferPointer) -> Int? {
+        if case .wait(let milliseconds) = parser.parse(line: line) { return milliseconds }
+        return nil
     }
 
     /// What a script line does as a scenario step (an input with its argument, or a wait), or
@@ -147,17 +185,27 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
                 runLine(bytes)
             case .tooLong(let count):
                 printer.output.flush()
-                FileHandleOutput.standardError(
-                    "smrun: standard input line \(lineNumber): \(count) bytes, longer than --max-line-bytes \(maximumLineBytes); line skipped\n")
+                Self.reportTooLong(line: lineNumber, count: count, maximumLineBytes: maximumLineBytes)
                 skipped += 1
             }
         }
         if reader.readError != 0 {
             finish()
-            FileHandleOutput.standardError("smrun: reading standard input: \(String(cString: strerror(reader.readError)))\n")
-            throw ExitCode(Smrun.Status.invalid)
+            throw Self.readFailure(reader.readError)
         }
         return skipped
+    }
+
+    /// Says that script line `line` was skipped as longer than `--max-line-bytes`.
+    static func reportTooLong(line: Int, count: Int, maximumLineBytes: Int) {
+        FileHandleOutput.standardError(
+            "smrun: standard input line \(line): \(count) bytes, longer than --max-line-bytes \(maximumLineBytes); line skipped\n")
+    }
+
+    /// Says why standard input could not be read; the error to throw (exit status 2).
+    static func readFailure(_ error: Int32) -> ExitCode {
+        FileHandleOutput.standardError("smrun: reading standard input: \(String(cString: strerror(error)))\n")
+        return ExitCode(Smrun.Status.invalid)
     }
 
     /// One script line. A plain line whose cell's result is settled and precomputed is a table
