@@ -103,6 +103,7 @@ package final class InstanceService: Sendable {
         let answer: APIAnswer = try await store.transact(id, idempotency: scope) { found in
             if let repeated = Self.repeatedAnswer(found.idempotency, request: request) { return TransactionOutput(answer: repeated) }
             var entries: [InstanceRun.Entry] = []
+            var started: InstanceRun? = nil
             var previous = found.instance
             var snapshot: MachineSnapshot
             var instanceRuntime = current
@@ -118,6 +119,7 @@ package final class InstanceService: Sendable {
                 guard creates else { return TransactionOutput(answer: .notFound("no instance '\(key)' of '\(name)'")) }
                 instanceRuntime = current
                 let start = current.start(context: nil, now: found.now, clock: .real)
+                started = start
                 entries = start.entries
                 snapshot = start.snapshot
                 previous = nil
@@ -131,6 +133,9 @@ package final class InstanceService: Sendable {
             let inputEntry = entries.count + run.entries.firstIndex { $0.kind == .input }!
             var combined = run
             combined.entries = entries + run.entries
+            // A new instance's index rows are its start's unless the input changed them.
+            combined.activeStates = run.activeStates ?? started?.activeStates
+            combined.timers = run.timers ?? started?.timers
             let write = Self.write(combined, id: id, runtime: instanceRuntime, previous: previous, now: found.now)
             let instanceJSON = InstanceJSON.instance(write.instance, snapshot: run.snapshot, runtime: instanceRuntime)
             let body = Array("{\"instance\":\(instanceJSON),\"results\":\(write.entries[inputEntry].results)}".utf8)

@@ -19,9 +19,10 @@ package struct InstanceRun: Sendable {
     /// The snapshot document, as `--state` saves it.
     package var document: [UInt8]
     package var isFinal: Bool
-    /// The active states and their ancestors, by name.
-    package var activeStates: [String]
-    package var timers: [PendingTimer]
+    /// The active states and their ancestors, by name; `nil` when they did not change.
+    package var activeStates: [String]?
+    /// The pending timers; `nil` when they did not change.
+    package var timers: [PendingTimer]?
 }
 
 /// Why an input sent from outside was refused before it reached the machine: nothing is

@@ -133,7 +133,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
                 try dispatch(tools.parser.parse(name: name, argument: given), input: input, argument: argument, runner: &runner, recorder: &recorder)
             }
             recorder.inInputRun = false
-            return finish(runner, recorder: recorder, tools: tools, clock: snapshot.clock)
+            return finish(runner, recorder: recorder, tools: tools, clock: snapshot.clock, before: snapshot)
         }
     }
 
@@ -145,7 +145,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
             let time = max(now, runner.time)
             fireDue(&runner, by: time, into: &recorder)
             if machine.hasTimers && runner.time < time { runner.advance(to: time, into: &recorder) }
-            return finish(runner, recorder: recorder, tools: tools, clock: snapshot.clock)
+            return finish(runner, recorder: recorder, tools: tools, clock: snapshot.clock, before: snapshot)
         }
     }
 
@@ -221,18 +221,29 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         }
     }
 
-    private func finish(_ runner: Runner, recorder: consuming EntryRecorder<Runner>, tools: Tools, clock: MachineSnapshot.Clock) -> InstanceRun {
+    /// The run's entries and the instance after them; its active states and timers only when
+    /// they differ from `before`'s (the snapshot the run resumed).
+    private func finish(
+        _ runner: Runner, recorder: consuming EntryRecorder<Runner>, tools: Tools, clock: MachineSnapshot.Clock, before: MachineSnapshot? = nil
+    ) -> InstanceRun {
         let entries = recorder.finish()
         tools.printer = Optional(recorder.takePrinter())
         var snapshot = codec.snapshot(of: runner)
         snapshot.clock = clock
         if clock == .real { snapshot.time = runner.time }
-        var active: [String] = []
-        runner.forEachActiveState { active.append(machine.stateNames[$0]) }
-        let timers = snapshot.timers.map { timer in
-            var text: [UInt8] = []
-            codec.appendTimer(timer, due: clock == .real ? DueTime.utc(timer.due) : nil, compact: true, to: &text)
-            return PendingTimer(due: timer.due, description: String(decoding: text, as: UTF8.self))
+        var active: [String]? = nil
+        if before.map({ $0.state != snapshot.state || $0.configuration != snapshot.configuration }) ?? true {
+            var names: [String] = []
+            runner.forEachActiveState { names.append(machine.stateNames[$0]) }
+            active = names
+        }
+        var timers: [PendingTimer]? = nil
+        if before.map({ $0.timers != snapshot.timers }) ?? true {
+            timers = snapshot.timers.map { timer in
+                var text: [UInt8] = []
+                codec.appendTimer(timer, due: clock == .real ? DueTime.utc(timer.due) : nil, compact: true, to: &text)
+                return PendingTimer(due: timer.due, description: String(decoding: text, as: UTF8.self))
+            }
         }
         return InstanceRun(
             entries: entries, snapshot: snapshot, document: codec.encode(snapshot), isFinal: runner.isFinished, activeStates: active,
