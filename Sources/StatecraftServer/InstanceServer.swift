@@ -86,10 +86,7 @@ public final class InstanceServer: Sendable {
             router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8), openPaths: ["/", "/healthz"]))
         }
         addServerRoutes(to: router)
-        InstanceRoutes(
-            service: service, feed: EventsFeed(store: service.store, commits: service.commits), maximumBodyBytes: configuration.maximumBodyBytes,
-            metrics: metrics
-        ).add(to: router)
+        addRoutes(to: router)
         let deadline = TimeAmount.nanoseconds(Int64(configuration.requestDeadline.components.seconds) * 1_000_000_000)
         let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
         let app = Application(
@@ -98,20 +95,32 @@ public final class InstanceServer: Sendable {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "smrun"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
-        let feeds = FeedCloser(commits: service.commits)
-        let timers = TimerService(service: service, metrics: metrics, logger: logger)
         // Shut down in reverse order: the feeds end first, so that the server's graceful
         // shutdown does not wait for them; then the timers stop and the server drains.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [
-                .init(service: app), .init(service: timers, successTerminationBehavior: .ignore),
-                .init(service: feeds, successTerminationBehavior: .ignore),
-            ],
+            services: [.init(service: app)] + backgroundServices.map { .init(service: $0, successTerminationBehavior: .ignore) },
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)
         let group = ServiceGroup(configuration: groupConfiguration)
         try await group.run()
         try await service.store.close()
+    }
+
+    /// Adds the instances API's routes (docs/serving.md) to a router of your own Hummingbird
+    /// application, answering problems as `application/problem+json`; run
+    /// ``backgroundServices`` in its service group, after the application.
+    public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
+        let routes = router.group().add(middleware: ProblemMiddleware())
+        InstanceRoutes(
+            service: service, feed: EventsFeed(store: service.store, commits: service.commits), maximumBodyBytes: configuration.maximumBodyBytes,
+            metrics: metrics
+        ).add(to: routes)
+    }
+
+    /// What runs beside the routes: the timers, and the end of the events feeds when the
+    /// service group shuts down (list them after the application).
+    public var backgroundServices: [any Service] {
+        [TimerService(service: service, metrics: metrics, logger: logger), FeedCloser(commits: service.commits)]
     }
 
     private func addServerRoutes(to router: Router<BasicRequestContext>) {

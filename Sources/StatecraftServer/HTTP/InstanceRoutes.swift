@@ -11,7 +11,7 @@ struct InstanceRoutes: Sendable {
     let maximumBodyBytes: Int
     let metrics: ServerMetrics
 
-    func add<Context: RequestContext>(to router: Router<Context>) {
+    func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
         router.get("/machines") { _, _ in machines().response }
         router.post("/machines/:machine/instances") { request, context in
             let machine = try context.parameters.require("machine")
