@@ -27,7 +27,8 @@ deps:
 
 # The tests also need libxml2 and its headers (Debian: libxml2-dev; SCXML documents, and a test
 # that checks Statecraft's own declarations of libxml2 against them), Graphviz's dot (every
-# diagram renders), tmux (smrun repl at a terminal), bash, zsh and fish (completion scripts),
+# diagram renders), tmux (smrun repl at a terminal), sqlite3 (the store's tests write a file as
+# a newer smrun would), bash, zsh and fish (completion scripts),
 # Python's jsonschema and PyYAML from PyPI (the machine-file schema), through pip, or Debian's
 # packages of them where pip may not install, and junitparser (to read `smrun test --format
 # junit` as a CI system does).
@@ -36,6 +37,7 @@ test-deps: deps
 	pkg-config --exists libxml-2.0 2>/dev/null || missing="$$missing libxml2-dev"; \
 	command -v dot >/dev/null || missing="$$missing graphviz"; \
 	command -v tmux >/dev/null || missing="$$missing tmux"; \
+	command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
 	command -v zsh >/dev/null || missing="$$missing zsh"; \
 	command -v fish >/dev/null || missing="$$missing fish"; \
 	command -v python3 >/dev/null || missing="$$missing python3"; \
@@ -81,6 +83,8 @@ test-tsan: test-deps
 bench: deps
 	@pkg-config --exists libxml-2.0 2>/dev/null || { $(APT_INSTALL) libxml2-dev; }
 	benchmarks/bench.sh
+	$(MAKE) release
+	SMRUN=$(SMRUN) benchmarks/serve_bench.sh
 
 # libFuzzer + AddressSanitizer on the machine-file loader, script lines, expressions and the SCXML reader, each for
 # FUZZ_SECONDS; fails on any crash, sanitizer report or timeout. See Fuzz/run.sh.

@@ -104,6 +104,7 @@ let package = Package(
         .testTarget(name: "StatecraftYAMLTests", dependencies: ["StatecraftYAML", "TestSupport"]),
         .testTarget(name: "StatecraftSCXMLTests", dependencies: ["StatecraftSCXML", "StatecraftYAML", "TestSupport"]),
         .testTarget(name: "SmrunCoreTests", dependencies: ["SmrunCore", "Statecraft"]),
+        .testTarget(name: "StatecraftStoreTests", dependencies: ["StatecraftStore", "Statecraft"]),
         .testTarget(name: "SmrunTests", dependencies: ["smrun", "Statecraft", "StatecraftYAML", "TestSupport"], exclude: ["Fixtures"]),
     ]
 )

@@ -16,7 +16,7 @@ struct InstanceRoutes: Sendable {
         router.post("/machines/:machine/instances") { request, context in
             let machine = try context.parameters.require("machine")
             let body = try await RequestBodyReader.read(request, maximumBytes: maximumBodyBytes)
-            let answer = try await service.create(machine: machine, body: body, idempotencyKey: request.headers[.idempotencyKey])
+            let answer = try await service.create(machine: machine, body: body, idempotencyKey: try idempotencyKey(request))
             return answer.response
         }
         router.get("/machines/:machine/instances") { request, context in
@@ -39,7 +39,7 @@ struct InstanceRoutes: Sendable {
             let body = try await RequestBodyReader.read(request, maximumBytes: maximumBodyBytes)
             let answer = try await service.send(
                 machine: try context.parameters.require("machine"), key: try context.parameters.require("key"), body: body,
-                ifMatch: try ifMatch(request), idempotencyKey: request.headers[.idempotencyKey])
+                ifMatch: try ifMatch(request), idempotencyKey: try idempotencyKey(request))
             metrics.recordInput(answer, since: started)
             return answer.response
         }
@@ -94,6 +94,15 @@ struct InstanceRoutes: Sendable {
         }
         out += Array("]}".utf8)
         return APIAnswer(status: 200, body: out)
+    }
+
+    /// `Idempotency-Key`: 1 to 255 characters.
+    private func idempotencyKey(_ request: Request) throws -> String? {
+        guard let key = request.headers[.idempotencyKey] else { return nil }
+        guard (1...255).contains(key.utf8.count) else {
+            throw HTTPError(.badRequest, message: "Idempotency-Key must have 1 to 255 characters, not \(key.utf8.count)")
+        }
+        return key
     }
 
     private func ifMatch(_ request: Request) throws -> IfMatch? {

@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# make bench, second part: `smrun serve` and `smrun run --by-key` (docs/performance.md).
+#
+# Every figure is measured here, on the work disk (never tmpfs), against what the same
+# machine does in the same run:
+#   - the disk's fsyncs per second (4 KiB write + fsync), what one durable commit costs;
+#   - durable inputs per second and p99 latency: wrk -t1 -c64 --latency on loopback, a Lua
+#     script sending each of 10,000 instances the next line of the machine's script, for the
+#     self-driving car and for the media player (a statechart), each on a fresh store;
+#   - 1,000,000 stored instances (copies of instances made through the API, so every row is
+#     what the server wrote): list-by-state with limit=100 on a state about 10% hold (an
+#     ancestor state in the statechart), p50/p99 of 100 requests, and the server's VmHWM;
+#   - start-up with 100,000 overdue timers: how long until /healthz and a send are answered,
+#     and how long the backlog takes to fire;
+#   - 100,000 timers due uniformly over BENCH_TIMER_SPAN seconds: their lateness at p99
+#     (from due time to commit), from the server's own histogram;
+#   - smrun run --by-key over a 10,000,000-line log (keys uniform over 100,000, each
+#     following the car's script): inputs per second, median of 5 whole-process runs, text
+#     to /dev/null, and --format json once.
+#
+# Settings, from the environment:
+#   SMRUN                 the smrun to measure (default .build/static/release/smrun, `make release`)
+#   BENCH_SERVE_SECONDS   each wrk run's length (30)      BENCH_SERVE_INSTANCES  instances it sends to (10000)
+#   BENCH_STORED          instances in the big store (1000000)
+#   BENCH_OVERDUE         overdue timers at start-up (100000)
+#   BENCH_TIMERS          timers due over the span (100000)   BENCH_TIMER_SPAN  seconds (600)
+#   BENCH_LOG_LINES       lines of the --by-key log (10000000)  BENCH_LOG_KEYS  its keys (100000)
+#   BENCH_KEYED_RUNS      timed --by-key runs (5)
+#   BENCH_SKIP            space-separated parts to leave out: wrk stored overdue timers keyed
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SMRUN=${SMRUN:-.build/static/release/smrun}
+SECONDS_PER_RUN=${BENCH_SERVE_SECONDS:-30}
+INSTANCES=${BENCH_SERVE_INSTANCES:-10000}
+STORED=${BENCH_STORED:-1000000}
+OVERDUE=${BENCH_OVERDUE:-100000}
+TIMERS=${BENCH_TIMERS:-100000}
+SPAN=${BENCH_TIMER_SPAN:-600}
+LOG_LINES=${BENCH_LOG_LINES:-10000000}
+LOG_KEYS=${BENCH_LOG_KEYS:-100000}
+KEYED_RUNS=${BENCH_KEYED_RUNS:-5}
+SKIP=" ${BENCH_SKIP:-} "
+WORK=benchmarks/.work/serve
+mkdir -p "$WORK"
+
+say() { printf '%s\n' "$*"; }
+die() { printf 'serve_bench: %s\n' "$*" >&2; exit 1; }
+skipped() { [[ "$SKIP" == *" $1 "* ]]; }
+now_ms() { date +%s%3N; }
+
+[ -x "$SMRUN" ] || die "no smrun at $SMRUN: run make release first, or set SMRUN"
+command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+command -v sqlite3 >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; }
+
+SERVER_PID=
+PORT=
+stop_server() {
+    if [ -n "$SERVER_PID" ]; then
+        kill -TERM "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+        SERVER_PID=
+    fi
+}
+trap stop_server EXIT
+
+# Starts smrun serve on store $1 with machine files $2...; sets SERVER_PID and PORT.
+start_server() {
+    local store=$1
+    shift
+    "$SMRUN" serve "$@" --store "$store" --listen 127.0.0.1:0 2> "$WORK/server.log" &
+    SERVER_PID=$!
+    for _ in $(seq 1 600); do
+        PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$WORK/server.log")
+        [ -n "$PORT" ] && return 0
+        kill -0 "$SERVER_PID" 2>/dev/null || die "smrun serve did not start: $(cat "$WORK/server.log")"
+        sleep 0.05
+    done
+    die "smrun serve did not say where it listens"
+}
+
+post() { curl -sf -X POST "http://127.0.0.1:$PORT$1" -d "$2" > /dev/null; }
+
+# The peak resident set of process $1, in MB.
+vm_hwm() { awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status"; }
+
+say "smrun: $SMRUN ($("$SMRUN" --version))"
+say "disk: $(python3 benchmarks/serve/fsync_rate.py "$WORK" 3) fsyncs/s (4 KiB write + fsync, on $(df -P "$WORK" | awk 'NR == 2 { print $1 }'))"
+
+# --- Durable inputs over HTTP -----------------------------------------------------------
+if ! skipped wrk; then
+    for case in "self-driving-car machines/self-driving-car.yaml machines/self-driving-car.script" \
+        "media-player machines/media-player.yaml machines/media-player.script"; do
+        set -- $case
+        rm -f "$WORK"/wrk.sqlite*
+        python3 benchmarks/serve/wrk_bodies.py "$1" "$3" "$INSTANCES" > "$WORK/$1.lua"
+        start_server "$WORK/wrk.sqlite" "$2"
+        wrk -t1 -c64 -d"${SECONDS_PER_RUN}s" --latency -s "$WORK/$1.lua" "http://127.0.0.1:$PORT" > "$WORK/$1.wrk"
+        rate=$(awk '/Requests\/sec/ { print $2 }' "$WORK/$1.wrk")
+        p50=$(awk '$1 == "50%" { print $2 }' "$WORK/$1.wrk")
+        p99=$(awk '$1 == "99%" { print $2 }' "$WORK/$1.wrk")
+        errors=$(awk '/^non2xx/ { print $2 + $4 }' "$WORK/$1.wrk")
+        hwm=$(vm_hwm "$SERVER_PID")
+        stop_server
+        entries=$(sqlite3 "$WORK/wrk.sqlite" "SELECT count(*) FROM history")
+        say "serve $1: $rate durable inputs/s, p50 $p50, p99 $p99 (wrk -t1 -c64 -d${SECONDS_PER_RUN}s, $INSTANCES instances); $errors non-2xx or failed; $entries history entries; VmHWM ${hwm} MB"
+    done
+fi
+
+# --- 1,000,000 stored instances -----------------------------------------------------------
+if ! skipped stored; then
+    for case in "self-driving-car machines/self-driving-car.yaml drivingAround" "media-player machines/media-player.yaml active"; do
+        set -- $case
+        rm -f "$WORK"/stored.sqlite*
+        start_server "$WORK/stored.sqlite" "$2"
+        # Ten templates, one in ten in the state listed (or under it).
+        if [ "$1" = self-driving-car ]; then
+            for t in 0 1 2 3 4 5 6 7 8 9; do post "/machines/$1/instances" "{\"key\":\"t$t\"}"; done
+            post "/machines/$1/instances/t0/inputs" '{"input":"startEngine"}'
+            post "/machines/$1/instances/t0/inputs" '{"input":"driveAround"}'
+        else
+            for t in 0 1 2 3 4 5 6 7 8 9; do post "/machines/$1/instances" "{\"key\":\"t$t\"}"; done
+            post "/machines/$1/instances/t0/inputs" '{"input":"play"}'
+        fi
+        stop_server
+        python3 benchmarks/serve/clone_instances.py "$WORK/stored.sqlite" "$1" "$STORED" > /dev/null
+        start_server "$WORK/stored.sqlite" "$2"
+        latency=$(python3 benchmarks/serve/list_latency.py "http://127.0.0.1:$PORT" "$1" "$3" 100 100 "$STORED")
+        hwm=$(vm_hwm "$SERVER_PID")
+        stop_server
+        say "list $1 by state=$3 over $STORED stored instances: $latency; VmHWM ${hwm} MB"
+    done
+fi
+
+# --- Start-up with overdue timers -------------------------------------------------------------
+if ! skipped overdue; then
+    rm -f "$WORK"/overdue.sqlite*
+    start_server "$WORK/overdue.sqlite" machines/timed-traffic-light.yaml
+    post /machines/timed-traffic-light/instances '{"key":"t0"}'
+    stop_server
+    base=$(($(now_ms) - 120000))
+    python3 benchmarks/serve/clone_instances.py "$WORK/overdue.sqlite" timed-traffic-light "$OVERDUE" "$base" 60000 > /dev/null
+    sqlite3 "$WORK/overdue.sqlite" "DELETE FROM instances WHERE key = 't0'; DELETE FROM timers WHERE key = 't0'; DELETE FROM history WHERE key = 't0'"
+    started=$(now_ms)
+    start_server "$WORK/overdue.sqlite" machines/timed-traffic-light.yaml
+    until curl -sf "http://127.0.0.1:$PORT/healthz" > /dev/null; do sleep 0.01; done
+    healthy=$(($(now_ms) - started))
+    curl -sf -X POST "http://127.0.0.1:$PORT/machines/timed-traffic-light/instances/fresh/inputs" -d '{"input":"button","create":true}' > /dev/null
+    answered=$(($(now_ms) - started))
+    until [ "$(sqlite3 "$WORK/overdue.sqlite" "SELECT count(*) FROM timers WHERE due < $started")" = 0 ]; do sleep 0.2; done
+    drained=$(($(now_ms) - started))
+    stop_server
+    say "start-up with $OVERDUE overdue timers: /healthz after ${healthy} ms, a send answered after ${answered} ms, the backlog fired after ${drained} ms"
+fi
+
+# --- Timers due over a span ---------------------------------------------------------------------
+if ! skipped timers; then
+    rm -f "$WORK"/timers.sqlite*
+    start_server "$WORK/timers.sqlite" machines/timed-traffic-light.yaml
+    post /machines/timed-traffic-light/instances '{"key":"t0"}'
+    stop_server
+    sqlite3 "$WORK/timers.sqlite" "SELECT 1" > /dev/null
+    base=$(($(now_ms) + 15000))
+    python3 benchmarks/serve/clone_instances.py "$WORK/timers.sqlite" timed-traffic-light "$TIMERS" "$base" $((SPAN * 1000)) > /dev/null
+    sqlite3 "$WORK/timers.sqlite" "DELETE FROM instances WHERE key = 't0'; DELETE FROM timers WHERE key = 't0'; DELETE FROM history WHERE key = 't0'"
+    start_server "$WORK/timers.sqlite" machines/timed-traffic-light.yaml
+    sleep $(((base - $(now_ms)) / 1000 + SPAN + 5))
+    curl -sf "http://127.0.0.1:$PORT/metrics" > "$WORK/metrics.txt"
+    stop_server
+    p99=$(python3 - "$WORK/metrics.txt" <<'EOF'
+import re, sys
+buckets = []
+for line in open(sys.argv[1]):
+    m = re.match(r'statecraft_timer_lateness_seconds_bucket\{le="([^"]+)"\} (\d+)', line)
+    if m:
+        buckets.append((float("inf") if m.group(1) == "+Inf" else float(m.group(1)), int(m.group(2))))
+total = buckets[-1][1] if buckets else 0
+bound = next((le for le, count in buckets if count >= 0.99 * total), float("inf"))
+print(f"{total} fired; p99 at most {bound * 1000:.0f} ms" if total else "none fired")
+EOF
+)
+    say "$TIMERS timers due over ${SPAN} s: $p99 late (from due to commit)"
+fi
+
+# --- smrun run --by-key -----------------------------------------------------------------------------
+if ! skipped keyed; then
+    log="$WORK/keyed-$LOG_LINES-$LOG_KEYS.log"
+    [ -s "$log" ] || python3 benchmarks/serve/keyed_log.py machines/self-driving-car.script "$LOG_LINES" "$LOG_KEYS" > "$log"
+    times=()
+    for _ in $(seq 1 "$KEYED_RUNS"); do
+        start=$(date +%s%N)
+        "$SMRUN" machines/self-driving-car.yaml --by-key < "$log" > /dev/null || [ $? = 1 ]
+        times+=($(( ($(date +%s%N) - start) / 1000000 )))
+    done
+    median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+    start=$(date +%s%N)
+    "$SMRUN" machines/self-driving-car.yaml --by-key --format json < "$log" > /dev/null || [ $? = 1 ]
+    json=$(( ($(date +%s%N) - start) / 1000000 ))
+    say "run --by-key: $LOG_LINES lines over $LOG_KEYS keys: text $((LOG_LINES * 1000 / median)) inputs/s (median of $KEYED_RUNS, ${median} ms), json $((LOG_LINES * 1000 / json)) inputs/s (${json} ms)"
+fi
