@@ -1,11 +1,11 @@
 /// Byte strings laid end to end in one allocation and addressed by index: what the printer
 /// copies into its output. Reading one costs no reference counting, unlike `[[UInt8]]`.
-package struct BytePool: ~Copyable {
-    private let storage: UnsafeMutableRawPointer
-    private let ranges: UnsafeMutablePointer<(start: Int, count: Int)>
-    package let count: Int
+@usableFromInline package struct BytePool: ~Copyable {
+    @usableFromInline package let storage: UnsafeMutableRawPointer
+    @usableFromInline package let ranges: UnsafeMutablePointer<(start: Int, count: Int)>
+    @usableFromInline package let count: Int
 
-    package init(_ strings: [[UInt8]]) {
+    @inlinable package init(_ strings: [[UInt8]]) {
         let total = strings.reduce(0) { $0 + $1.count }
         storage = .allocate(byteCount: max(total, 1), alignment: 1)
         ranges = .allocate(capacity: max(strings.count, 1))
@@ -24,7 +24,7 @@ package struct BytePool: ~Copyable {
     }
 
     @inline(__always)
-    package subscript(index: Int) -> UnsafeRawBufferPointer {
+    @inlinable package subscript(index: Int) -> UnsafeRawBufferPointer {
         let range = ranges[index]
         return UnsafeRawBufferPointer(start: storage + range.start, count: range.count)
     }

@@ -1,12 +1,12 @@
 /// Integers in decimal without building a `String`.
-package enum DecimalDigits {
+@usableFromInline package enum DecimalDigits {
     /// `00`, `01`, ... `99`: two digits per division by 100.
-    private static let pairs: StaticString =
+    @usableFromInline package static let pairs: StaticString =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
     /// Calls `body` with the ASCII digits of `value`, after a `-` when it is negative.
     @inline(__always)
-    package static func with<Result>(_ value: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    @inlinable package static func with<Result>(_ value: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         return withUnsafeMutableBytes(of: &digits) { buffer in
             let pairs = UnsafeRawPointer(Self.pairs.utf8Start)

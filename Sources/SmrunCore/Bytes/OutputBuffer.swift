@@ -8,13 +8,13 @@
 /// large blocks, so printing a result costs no `String` and no system call. Made with
 /// ``init(keepingInMemory:)``, it writes nothing and grows instead, keeping everything for
 /// ``takeBytes()`` or ``pendingBytes`` (the server's results, `--by-key`'s lines).
-package struct OutputBuffer: ~Copyable {
-    private let fd: Int32
-    private var capacity: Int
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var count = 0
+@usableFromInline package struct OutputBuffer: ~Copyable {
+    @usableFromInline package let fd: Int32
+    @usableFromInline package var capacity: Int
+    @usableFromInline package var storage: UnsafeMutablePointer<UInt8>
+    @usableFromInline package var count = 0
 
-    package init(fd: Int32, capacity: Int = 1 << 20) {
+    @inlinable package init(fd: Int32, capacity: Int = 1 << 20) {
         self.fd = fd
         self.capacity = capacity
         storage = .allocate(capacity: capacity)
@@ -22,7 +22,7 @@ package struct OutputBuffer: ~Copyable {
 
     /// A buffer that writes nothing and grows as needed: ``takeBytes()`` returns everything
     /// appended.
-    package init(keepingInMemory capacity: Int) {
+    @inlinable package init(keepingInMemory capacity: Int) {
         self.init(fd: -1, capacity: capacity)
     }
 
@@ -32,14 +32,14 @@ package struct OutputBuffer: ~Copyable {
     }
 
     @inline(__always)
-    package mutating func append(_ byte: UInt8) {
+    @inlinable package mutating func append(_ byte: UInt8) {
         if count == capacity { flush() }
         storage[count] = byte
         count &+= 1
     }
 
     @inline(__always)
-    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    @inlinable package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if bytes.count > capacity - count {
             flush()
             if fd < 0 && bytes.count > capacity - count { grow(toHold: count + bytes.count) }
@@ -61,7 +61,7 @@ package struct OutputBuffer: ~Copyable {
     /// Appends the first `byteCount` bytes (at most 16) of `low` and then `high`, each laid out
     /// little-endian: one 16-byte store.
     @inline(__always)
-    package mutating func append(_ low: UInt64, _ high: UInt64, count byteCount: Int) {
+    @inlinable package mutating func append(_ low: UInt64, _ high: UInt64, count byteCount: Int) {
         if capacity &- count < 16 { flush() }
         let target = UnsafeMutableRawPointer(storage + count)
         target.storeBytes(of: low.littleEndian, as: UInt64.self)
@@ -72,7 +72,7 @@ package struct OutputBuffer: ~Copyable {
     /// Appends `first`, then `second`: one check for room when both are short (a plain result
     /// line and its cell's text).
     @inline(__always)
-    package mutating func append(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {
+    @inlinable package mutating func append(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {
         guard let a = first.baseAddress, let b = second.baseAddress, first.count <= 128, second.count <= 128,
             first.count &+ second.count <= capacity &- count
         else {
@@ -89,7 +89,7 @@ package struct OutputBuffer: ~Copyable {
     /// many there, then says how many with ``didWrite(_:)``: a line of several parts checks for
     /// room once.
     @inline(__always)
-    package mutating func room(for byteCount: Int) -> UnsafeMutableRawPointer? {
+    @inlinable package mutating func room(for byteCount: Int) -> UnsafeMutableRawPointer? {
         if byteCount > capacity &- count {
             guard byteCount <= capacity else { return nil }
             flushForRoom()
@@ -99,63 +99,63 @@ package struct OutputBuffer: ~Copyable {
 
     /// Counts `byteCount` bytes written where ``room(for:)`` said, which made room for them.
     @inline(__always)
-    package mutating func didWrite(_ byteCount: Int) {
+    @inlinable package mutating func didWrite(_ byteCount: Int) {
         count &+= byteCount
     }
 
     /// ``flush()``, out of the line of ``room(for:)``.
     @inline(never)
-    private mutating func flushForRoom() {
+    @inlinable package mutating func flushForRoom() {
         flush()
     }
 
     /// ``append(_:_:)`` for long or empty parts, or when the buffer is full: rare, so out of line.
     @inline(never)
-    private mutating func appendEach(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {
+    @inlinable package mutating func appendEach(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) {
         append(first)
         append(second)
     }
 
     @inline(__always)
-    package mutating func append(_ bytes: [UInt8]) {
+    @inlinable package mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
 
     @inline(__always)
-    package mutating func append(_ literal: StaticString) {
+    @inlinable package mutating func append(_ literal: StaticString) {
         append(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
-    package mutating func append(_ string: String) {
+    @inlinable package mutating func append(_ string: String) {
         var string = string
         string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends `value` in decimal without building a `String`.
     @inline(__always)
-    package mutating func append(decimal value: Int) {
+    @inlinable package mutating func append(decimal value: Int) {
         DecimalDigits.with(value) { append($0) }
     }
 
     /// The bytes appended since the last flush, removed without being written: what a printer
     /// renders once to copy later.
-    package mutating func takeBytes() -> [UInt8] {
+    @inlinable package mutating func takeBytes() -> [UInt8] {
         defer { count = 0 }
         return Array(UnsafeBufferPointer(start: storage, count: count))
     }
 
     /// What was appended since the last ``takeBytes()`` or ``clear()``, in place: valid until
     /// the next append.
-    package var pendingBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
+    @inlinable package var pendingBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
 
     /// Forgets what was appended, writing nothing.
-    package mutating func clear() {
+    @inlinable package mutating func clear() {
         count = 0
     }
 
     /// Writes out everything buffered.
     /// Writes out everything buffered; in memory, makes room instead (doubles the buffer).
-    package mutating func flush() {
+    @inlinable package mutating func flush() {
         guard fd >= 0 else { return grow(toHold: capacity * 2) }
         guard count > 0 else { return }
         writeAll(UnsafeRawBufferPointer(start: storage, count: count))
@@ -163,7 +163,7 @@ package struct OutputBuffer: ~Copyable {
     }
 
     /// In memory: a larger buffer, holding what was appended.
-    private mutating func grow(toHold byteCount: Int) {
+    @inlinable package mutating func grow(toHold byteCount: Int) {
         let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(byteCount, capacity))
         larger.update(from: storage, count: count)
         storage.deallocate()
@@ -171,11 +171,11 @@ package struct OutputBuffer: ~Copyable {
         capacity = max(byteCount, capacity)
     }
 
-    private mutating func writeAll(_ bytes: UnsafeRawBufferPointer) {
+    @inlinable package mutating func writeAll(_ bytes: UnsafeRawBufferPointer) {
         Self.writeOut(bytes, to: fd)
     }
 
-    private static func writeOut(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
+    @inlinable package static func writeOut(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
         var offset = 0
         while offset < bytes.count {
             let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)

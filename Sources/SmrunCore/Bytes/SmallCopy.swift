@@ -1,11 +1,11 @@
 /// Copies of short byte strings, which most of what smrun prints is: a few loads and stores
 /// rather than a call to `memmove`.
-package enum SmallCopy {
+@usableFromInline package enum SmallCopy {
     /// Copies up to 128 bytes with a few loads and stores that overlap in the middle, instead of
     /// a call to `memmove`: most of what a result prints is short. Every byte is loaded before
     /// any is stored, so the two ranges may overlap.
     @inline(__always)
-    package static func copySmall(from source: UnsafeRawPointer, count: Int, to target: UnsafeMutableRawPointer) {
+    @inlinable package static func copySmall(from source: UnsafeRawPointer, count: Int, to target: UnsafeMutableRawPointer) {
         typealias Block = SIMD2<UInt64>
         typealias Wide = SIMD8<UInt64>
         if count >= 64 {
@@ -47,7 +47,7 @@ package enum SmallCopy {
     /// Copies `count` bytes, in line when they are at most 128 (``copySmall(from:count:to:)``),
     /// else with `memmove`. The two ranges do not overlap.
     @inline(__always)
-    package static func copy(from source: UnsafeRawPointer, count: Int, to target: UnsafeMutableRawPointer) {
+    @inlinable package static func copy(from source: UnsafeRawPointer, count: Int, to target: UnsafeMutableRawPointer) {
         if count <= 128 {
             copySmall(from: source, count: count, to: target)
         } else {

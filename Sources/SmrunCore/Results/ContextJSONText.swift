@@ -13,27 +13,27 @@ import Statecraft
 /// A value counts as unchanged when its bits are those of the value shown: then it is the same
 /// value (a string, the same storage, which the kept text holds), whose text is the same. Equal
 /// values with other bits (a string made again) are only written again.
-package struct ContextJSONText: ~Copyable {
+@usableFromInline package struct ContextJSONText: ~Copyable {
     /// Texts shown, each with its values; ``current`` is the one shown last.
-    private let entries: UnsafeMutablePointer<Entry>
+    @usableFromInline package let entries: UnsafeMutablePointer<Entry>
     /// How many texts are kept: ``keptTexts``, or one for a context of no variables or more than
     /// ``maximumVariablesForKeptTexts``.
-    private let entryCount: Int
-    private var current = 0
+    @usableFromInline package let entryCount: Int
+    @usableFromInline package var current = 0
     /// Where a value's text is written before it goes into a text.
-    private var scratch: Bytes
-    private let variableCount: Int
+    @usableFromInline package var scratch: Bytes
+    @usableFromInline package let variableCount: Int
     /// The context version the current text shows; -1 when it shows none.
-    private(set) var version = -1
+    @usableFromInline package var version = -1
 
     /// How many texts a context keeps: a power of two.
-    private static var keptTexts: Int { 64 }
+    @inlinable package static var keptTexts: Int { 64 }
     /// The most variables a context may have and keep its texts (its hash reads each value).
-    private static var maximumVariablesForKeptTexts: Int { 16 }
+    @inlinable package static var maximumVariablesForKeptTexts: Int { 16 }
 
     /// The text for variables whose keys (`,"context":{"name":` for the first, `,"name":` for
     /// the others) are `keys`, every value `null` until ``update(_:version:)``.
-    package init(keys: borrowing BytePool) {
+    @inlinable package init(keys: borrowing BytePool) {
         variableCount = keys.count
         // No variables: one text, which the printer never shows.
         entryCount = (1...Self.maximumVariablesForKeptTexts).contains(variableCount) ? Self.keptTexts : 1
@@ -49,11 +49,11 @@ package struct ContextJSONText: ~Copyable {
 
     /// The text, as last brought up to date.
     @inline(__always)
-    package var bytes: UnsafeRawBufferPointer { entries[current].bytes }
+    @inlinable package var bytes: UnsafeRawBufferPointer { entries[current].bytes }
 
     /// Shows `context`, whose version is `version`: a text kept for its values, else the one
     /// shown last with the values that changed written again, kept in the place of their hash.
-    package mutating func update(_ context: [Value], version: Int) {
+    @inlinable package mutating func update(_ context: [Value], version: Int) {
         self.version = version
         // The closure reads these as locals: only `scratch` and `current` are accessed
         // through `self` inside it, so passing `&scratch` overlaps no other access to `self`.
@@ -74,13 +74,13 @@ package struct ContextJSONText: ~Copyable {
 
     /// Forgets the version shown, so that the next ``update(_:version:)`` looks at every value:
     /// for a new runner, whose versions count anew.
-    package mutating func forgetVersion() {
+    @inlinable package mutating func forgetVersion() {
         version = -1
     }
 
     /// A hash of the bits of the `count` values at `values`, as ``hasSameBits(_:_:)`` compares them.
     @inline(__always)
-    private static func hash(_ values: UnsafePointer<Value>, count: Int) -> Int {
+    @inlinable package static func hash(_ values: UnsafePointer<Value>, count: Int) -> Int {
         var hash: UInt64 = 0
         for slot in 0..<count {
             let value = UnsafeRawPointer(values + slot)
@@ -99,7 +99,7 @@ package struct ContextJSONText: ~Copyable {
 
     /// Whether the values at `a` and `b` have the same bits: the same case and payload.
     @inline(__always)
-    private static func hasSameBits(_ a: UnsafePointer<Value>, _ b: UnsafePointer<Value>) -> Bool {
+    @inlinable package static func hasSameBits(_ a: UnsafePointer<Value>, _ b: UnsafePointer<Value>) -> Bool {
         let (x, y) = (UnsafeRawPointer(a), UnsafeRawPointer(b))
         var offset = 0
         while offset &+ 8 <= MemoryLayout<Value>.size {
@@ -118,17 +118,17 @@ package struct ContextJSONText: ~Copyable {
     // MARK: - A text
 
     /// One text with the values it shows.
-    private struct Entry: ~Copyable {
-        private var text: Bytes
+    @usableFromInline package struct Entry: ~Copyable {
+        @usableFromInline package var text: Bytes
         /// Per variable, where its value's text starts and ends in ``text``.
-        private let valueStarts: UnsafeMutablePointer<Int>
-        private let valueEnds: UnsafeMutablePointer<Int>
+        @usableFromInline package let valueStarts: UnsafeMutablePointer<Int>
+        @usableFromInline package let valueEnds: UnsafeMutablePointer<Int>
         /// The values ``text`` shows.
-        private let shown: UnsafeMutablePointer<Value>
-        private let variableCount: Int
+        @usableFromInline package let shown: UnsafeMutablePointer<Value>
+        @usableFromInline package let variableCount: Int
 
         /// Every value `null`.
-        package init(keys: borrowing BytePool) {
+        @inlinable package init(keys: borrowing BytePool) {
             variableCount = keys.count
             valueStarts = .allocate(capacity: max(variableCount, 1))
             valueEnds = .allocate(capacity: max(variableCount, 1))
@@ -152,18 +152,18 @@ package struct ContextJSONText: ~Copyable {
         }
 
         @inline(__always)
-        package var bytes: UnsafeRawBufferPointer { text.bytes }
+        @inlinable package var bytes: UnsafeRawBufferPointer { text.bytes }
 
         /// Whether this text shows the values at `values`.
         @inline(__always)
-        package func shows(_ values: UnsafePointer<Value>) -> Bool {
+        @inlinable package func shows(_ values: UnsafePointer<Value>) -> Bool {
             for slot in 0..<variableCount where !ContextJSONText.hasSameBits(values + slot, shown + slot) { return false }
             return true
         }
 
         /// Becomes a copy of `other`.
         @inline(never)
-        package mutating func copy(_ other: borrowing Entry) {
+        @inlinable package mutating func copy(_ other: borrowing Entry) {
             text.set(other.text.bytes)
             valueStarts.update(from: other.valueStarts, count: variableCount)
             valueEnds.update(from: other.valueEnds, count: variableCount)
@@ -171,7 +171,7 @@ package struct ContextJSONText: ~Copyable {
         }
 
         /// Shows the values at `values`, writing again those that changed.
-        package mutating func show(_ values: UnsafePointer<Value>, scratch: inout Bytes) {
+        @inlinable package mutating func show(_ values: UnsafePointer<Value>, scratch: inout Bytes) {
             for slot in 0..<variableCount where !ContextJSONText.hasSameBits(values + slot, shown + slot) {
                 write(values + slot, at: slot, scratch: &scratch)
             }
@@ -180,7 +180,7 @@ package struct ContextJSONText: ~Copyable {
         /// Writes the text of the value at `value` as variable `slot`'s. Out of line: the digits'
         /// buffer on the stack would cost ``show(_:scratch:)`` a stack check on every call.
         @inline(never)
-        package mutating func write(_ value: UnsafePointer<Value>, at slot: Int, scratch: inout Bytes) {
+        @inlinable package mutating func write(_ value: UnsafePointer<Value>, at slot: Int, scratch: inout Bytes) {
             shown[slot] = value.pointee
             switch value.pointee {
             case .int(let number):
@@ -202,7 +202,7 @@ package struct ContextJSONText: ~Copyable {
         /// number of as many digits, a string of as many bytes), else after moving the text that
         /// follows it.
         @inline(__always)
-        private mutating func replace(_ slot: Int, with newText: UnsafeRawBufferPointer) {
+        @inlinable package mutating func replace(_ slot: Int, with newText: UnsafeRawBufferPointer) {
             let (start, end) = (valueStarts[slot], valueEnds[slot])
             let shift = newText.count &- (end &- start)
             if shift != 0 {
@@ -220,30 +220,30 @@ package struct ContextJSONText: ~Copyable {
     // MARK: - Bytes
 
     /// A growable byte buffer that is not reference counted.
-    private struct Bytes: ~Copyable {
-        private var storage: UnsafeMutableRawPointer
-        private var capacity = 64
-        private(set) var count = 0
+    @usableFromInline package struct Bytes: ~Copyable {
+        @usableFromInline package var storage: UnsafeMutableRawPointer
+        @usableFromInline package var capacity = 64
+        @usableFromInline package var count = 0
 
-        package init() {
+        @inlinable package init() {
             storage = .allocate(byteCount: capacity, alignment: 16)
         }
 
         deinit { storage.deallocate() }
 
-        package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
+        @inlinable package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage, count: count) }
 
-        package mutating func removeAll() { count = 0 }
+        @inlinable package mutating func removeAll() { count = 0 }
 
         /// Makes the buffer hold `bytes` alone.
-        package mutating func set(_ bytes: UnsafeRawBufferPointer) {
+        @inlinable package mutating func set(_ bytes: UnsafeRawBufferPointer) {
             count = 0
             append(bytes)
         }
 
         /// Moves the bytes from `start` on by `shift` (back when negative; `start + shift` is not
         /// negative), growing the buffer when they need more room.
-        package mutating func moveTail(from start: Int, by shift: Int) {
+        @inlinable package mutating func moveTail(from start: Int, by shift: Int) {
             if shift > capacity &- count { grow(toHold: count + shift) }
             let tail = count &- start
             if tail <= 128 {
@@ -257,13 +257,13 @@ package struct ContextJSONText: ~Copyable {
 
         /// Writes `bytes` over as many bytes from `start`, which are there.
         @inline(__always)
-        package mutating func replace(from start: Int, with bytes: UnsafeRawBufferPointer) {
+        @inlinable package mutating func replace(from start: Int, with bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress else { return }
             SmallCopy.copy(from: base, count: bytes.count, to: storage + start)
         }
 
         @inline(__always)
-        package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        @inlinable package mutating func append(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
             if bytes.count > capacity &- count { grow(toHold: count + bytes.count) }
             SmallCopy.copy(from: base, count: bytes.count, to: storage + count)
@@ -272,7 +272,7 @@ package struct ContextJSONText: ~Copyable {
 
         /// Appends `bytes` (UTF-8) as a JSON string: between quotes as they are when they are
         /// plain (``JSONText/isPlain(_:)``), with one check for room.
-        package mutating func appendJSONString(_ bytes: UnsafeRawBufferPointer) {
+        @inlinable package mutating func appendJSONString(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, JSONText.isPlain(bytes) else {
                 JSONValueText.stringPieces(bytes) { append($0) }
                 return
@@ -284,12 +284,12 @@ package struct ContextJSONText: ~Copyable {
             count &+= bytes.count &+ 2
         }
 
-        package mutating func append(_ literal: StaticString) {
+        @inlinable package mutating func append(_ literal: StaticString) {
             append(UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
         }
 
         @inline(never)
-        private mutating func grow(toHold needed: Int) {
+        @inlinable package mutating func grow(toHold needed: Int) {
             var larger = capacity * 2
             while larger < needed { larger *= 2 }
             let grown = UnsafeMutableRawPointer.allocate(byteCount: larger, alignment: 16)

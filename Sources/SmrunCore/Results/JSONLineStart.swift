@@ -2,23 +2,23 @@
 /// one result to the next: lines mostly advance by one, and counting up in place is cheaper
 /// than formatting anew. The text is two words, `{"line":` and the digits, so that the output
 /// takes it with one 16-byte store (``OutputBuffer/append(_:_:count:)``).
-package struct JSONLineStart {
+@usableFromInline package struct JSONLineStart {
     /// `{"line":` as a little-endian word: the text's first eight bytes.
-    package static var opening: UInt64 { 0x3A22_656E_696C_227B }
+    @inlinable package static var opening: UInt64 { 0x3A22_656E_696C_227B }
 
     /// The digits of ``line``, the first in the lowest byte: the text's second word.
-    private(set) var digits = UInt64(UInt8(ascii: "0"))
+    @usableFromInline package var digits = UInt64(UInt8(ascii: "0"))
     /// How many bytes of the two words the text is: eight and the digits'.
-    private(set) var count = 9
+    @usableFromInline package var count = 9
     /// Where the last digit is in ``digits``: its bit offset.
-    private var lastDigit: UInt64 = 0
+    @usableFromInline package var lastDigit: UInt64 = 0
     /// The line the digits spell (line 0 before the first, so that line 1 counts up from it).
-    private var line = 0
+    @usableFromInline package var line = 0
 
     /// Makes the text spell `line` (not negative). False, with the text unchanged, for a line of
     /// more than eight digits: ``with(_:_:)`` spells that one.
     @inline(__always)
-    package mutating func advance(to line: Int) -> Bool {
+    @inlinable package mutating func advance(to line: Int) -> Bool {
         // Most often the next line, whose last digit alone changes.
         if line == self.line &+ 1 && (digits &>> lastDigit) & 0xFF != UInt64(UInt8(ascii: "9")) {
             digits &+= 1 &<< lastDigit
@@ -29,7 +29,7 @@ package struct JSONLineStart {
     }
 
     @inline(never)
-    private mutating func spell(_ next: Int) -> Bool {
+    @inlinable package mutating func spell(_ next: Int) -> Bool {
         if next == line &+ 1 {
             // Counting up past a 9: nines become zeros, up to the digit that goes up by one.
             var digit = (count &- 9) &* 8
@@ -60,7 +60,7 @@ package struct JSONLineStart {
     /// Calls `body` with `{"line":` and the digits of `line`, a line number (not negative).
     /// Out of line: its buffer on the stack would cost the plain path's frame a stack check.
     @inline(never)
-    package mutating func with<Result>(_ line: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    @inlinable package mutating func with<Result>(_ line: Int, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         // `{"line":` and up to 19 digits.
         var text: (UInt64, UInt64, UInt64, UInt64) = (Self.opening.littleEndian, 0, 0, 0)
         return withUnsafeMutableBytes(of: &text) { bytes in

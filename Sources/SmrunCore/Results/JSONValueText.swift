@@ -3,10 +3,10 @@ import Statecraft
 /// A value as JSON text (`12`, `1.5`, `true`, `null`, `"text"`, `[1,2]`), handed over in pieces
 /// without building a `String` (but for a list or a record), so that the printer writes it into
 /// its output and the context text into its own buffer.
-package enum JSONValueText {
+@usableFromInline package enum JSONValueText {
     /// Calls `body` with the pieces of `value`'s JSON text, in order.
     @inline(__always)
-    package static func pieces(of value: Value, _ body: (UnsafeRawBufferPointer) -> Void) {
+    @usableFromInline package static func pieces(of value: Value, _ body: (UnsafeRawBufferPointer) -> Void) {
         switch value {
         case .int(let i): DecimalDigits.with(i, body)
         case .double(let d):
@@ -22,7 +22,7 @@ package enum JSONValueText {
     }
 
     /// Calls `body` with the pieces of `bytes` (UTF-8) as a JSON string.
-    package static func stringPieces(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+    @usableFromInline package static func stringPieces(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
         if JSONText.isPlain(bytes) {
             body(literal("\""))
             body(bytes)
@@ -35,7 +35,7 @@ package enum JSONValueText {
     }
 
     @inline(__always)
-    private static func literal(_ text: StaticString) -> UnsafeRawBufferPointer {
+    @inlinable package static func literal(_ text: StaticString) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 }

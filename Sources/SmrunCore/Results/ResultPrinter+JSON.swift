@@ -3,7 +3,7 @@ import Statecraft
 // JSON Lines results: one object per result, the context after accepted ones.
 extension ResultPrinter {
     /// `{"line":N,`, or `{` for a result without a script line.
-    package mutating func appendJSONLineStart() {
+    @inlinable package mutating func appendJSONLineStart() {
         guard let line else {
             output.append(UInt8(ascii: "{"))
             return
@@ -12,7 +12,7 @@ extension ResultPrinter {
         output.append(UInt8(ascii: ","))
     }
 
-    package mutating func printJSON(_ result: TransitionResult, _ runner: inout Runner) {
+    @inlinable package mutating func printJSON(_ result: TransitionResult, _ runner: inout Runner) {
         switch result.trigger {
         case .start:
             output.append("{\"start\":true," as StaticString)
@@ -60,7 +60,7 @@ extension ResultPrinter {
     }
 
     /// `,"arg":VALUE` for a queued input's or a delayed send's argument, unless it is null.
-    private mutating func appendQueuedArgument(_ result: TransitionResult, _ runner: borrowing Runner) {
+    @inlinable package mutating func appendQueuedArgument(_ result: TransitionResult, _ runner: borrowing Runner) {
         guard let value = runner.queuedArgument(of: result), value != .null else { return }
         output.append(",\"arg\":" as StaticString)
         appendJSONValue(value)
@@ -68,7 +68,7 @@ extension ResultPrinter {
 
     /// A JSON result's fields from `ok` on, up to `sent_by`: `from`, `to`, the effects (and for a
     /// statechart the transitions taken), or the rejection with its message.
-    package mutating func appendJSONOutcome(_ result: TransitionResult, _ runner: inout Runner) {
+    @inlinable package mutating func appendJSONOutcome(_ result: TransitionResult, _ runner: inout Runner) {
         switch result.outcome {
         case .accepted:
             output.append("\"ok\":true," as StaticString)
@@ -99,7 +99,7 @@ extension ResultPrinter {
     }
 
     /// `,"transitions":[{"from":SOURCE,"to":[TARGETS]},...]`.
-    private mutating func appendTransitions(_ result: TransitionResult, _ runner: borrowing Runner) {
+    @inlinable package mutating func appendTransitions(_ result: TransitionResult, _ runner: borrowing Runner) {
         output.append(",\"transitions\":[" as StaticString)
         var first = true
         runner.forEachTransitionTaken(of: result) { _, source, targets in
@@ -119,7 +119,7 @@ extension ResultPrinter {
     /// Ends a JSON result line: `,"context":{...}` when `context` is given and the machine has
     /// variables, then `}` and a newline.
     @inline(__always)
-    package mutating func endJSONLine(showing context: [Value]?, version: Int) {
+    @inlinable package mutating func endJSONLine(showing context: [Value]?, version: Int) {
         if endJSONLineWithoutContext(showingContext: context != nil, version: version) { return }
         appendContext(context!, version: version)
     }
@@ -130,7 +130,7 @@ extension ResultPrinter {
     /// them with ``appendContext(_:version:)``. The hot path reads the runner's context only then,
     /// and so does not retain it per line.
     @inline(__always)
-    package mutating func endJSONLineWithoutContext(showingContext: Bool, version: Int) -> Bool {
+    @inlinable package mutating func endJSONLineWithoutContext(showingContext: Bool, version: Int) -> Bool {
         guard showingContext, hasVariables else {
             output.append("}\n" as StaticString)
             return true
@@ -141,28 +141,28 @@ extension ResultPrinter {
     }
 
     /// `,"context":{...}}` and a newline, for `context` of version `version`.
-    package mutating func appendContext(_ context: [Value], version: Int) {
+    @inlinable package mutating func appendContext(_ context: [Value], version: Int) {
         updateContextText(context, version: version)
         output.append(contextText.bytes)
     }
 
     /// Brings the context's text up to date with `context`, of version `version`.
     @inline(never)
-    package mutating func updateContextText(_ context: [Value], version: Int) {
+    @inlinable package mutating func updateContextText(_ context: [Value], version: Int) {
         contextText.update(context, version: version)
     }
 
     /// Forgets which context version the JSON context text shows: for a new runner (`smrun
     /// repl`'s `:undo` and `:reset`), whose versions count anew.
-    package mutating func forgetContextVersion() {
+    @inlinable package mutating func forgetContextVersion() {
         contextText.forgetVersion()
     }
 
-    package mutating func appendJSONValue(_ value: Value) {
+    @inlinable package mutating func appendJSONValue(_ value: Value) {
         JSONValueText.pieces(of: value) { output.append($0) }
     }
 
-    package mutating func appendJSONString(_ bytes: UnsafeRawBufferPointer) {
+    @inlinable package mutating func appendJSONString(_ bytes: UnsafeRawBufferPointer) {
         JSONValueText.stringPieces(bytes) { output.append($0) }
     }
 }

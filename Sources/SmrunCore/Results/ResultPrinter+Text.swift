@@ -6,7 +6,7 @@ import Statecraft
 // eventless step.
 extension ResultPrinter {
     @inline(__always)
-    package mutating func printText(_ result: TransitionResult, _ runner: inout Runner) {
+    @inlinable package mutating func printText(_ result: TransitionResult, _ runner: inout Runner) {
         if cellText.count > 0, result.trigger == .external, !result.isTimer,
             result.isAccepted || result.outcome == .ignored || result.rejection == .noTransition || result.rejection == .refused
         {
@@ -52,7 +52,7 @@ extension ResultPrinter {
 
     /// What a text result says after its input: `FROM -> TO / EFFECTS`, `FROM: ignored (no
     /// transition)` or `FROM: rejected: KIND: MESSAGE`, and a newline.
-    package mutating func appendTextOutcome(_ result: TransitionResult, _ runner: inout Runner) {
+    @inlinable package mutating func appendTextOutcome(_ result: TransitionResult, _ runner: inout Runner) {
         switch result.outcome {
         case .accepted:
             if result.trigger != .start {
@@ -77,7 +77,7 @@ extension ResultPrinter {
 
     /// The argument after the input's name: the external argument, or a queued input's or a
     /// delayed send's (none when it is null).
-    package mutating func appendTextArgument(_ result: TransitionResult, _ runner: borrowing Runner) {
+    @inlinable package mutating func appendTextArgument(_ result: TransitionResult, _ runner: borrowing Runner) {
         if result.trigger == .external && !result.isTimer {
             guard !argument.isNone else { return }
             output.append(UInt8(ascii: " "))
@@ -89,7 +89,7 @@ extension ResultPrinter {
     }
 
     /// The external argument as a JSON value (strings quoted), which is also how text shows it.
-    package mutating func appendArgumentValue() {
+    @inlinable package mutating func appendArgumentValue() {
         if let raw = argument.raw {
             if argument.rawIsJSON {
                 output.append(raw)
@@ -103,7 +103,7 @@ extension ResultPrinter {
 
     /// The name of `result`'s input: ``eventName`` for the external input it names, else the input's own.
     @inline(__always)
-    package mutating func appendTextInput(_ result: TransitionResult) {
+    @inlinable package mutating func appendTextInput(_ result: TransitionResult) {
         if showsEventName(of: result) {
             appendEventName(json: false)
         } else {
@@ -113,13 +113,13 @@ extension ResultPrinter {
 
     /// ``eventName``, as text shows a name from the script or as a JSON string.
     @inline(never)
-    package mutating func appendEventName(json: Bool) {
+    @inlinable package mutating func appendEventName(json: Bool) {
         let name = eventName
         name.withUnsafeBytes { json ? appendJSONString($0) : appendTextName($0) }
     }
 
     /// Shows a name that is not the machine's as is when it is plain, else JSON-quoted.
-    package mutating func appendTextName(_ name: UnsafeRawBufferPointer) {
+    @usableFromInline package mutating func appendTextName(_ name: UnsafeRawBufferPointer) {
         if name.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
             output.append(name)
         } else {
@@ -130,7 +130,7 @@ extension ResultPrinter {
     /// Why a result was rejected. `no-transition` in text, the one met in bulk, is composed from
     /// the name pools; the others are rare and built as strings (a `guard-rejected` one with the
     /// values its guards read).
-    package mutating func appendMessage(_ result: TransitionResult, _ kind: RejectionKind, _ runner: inout Runner) {
+    @usableFromInline package mutating func appendMessage(_ result: TransitionResult, _ kind: RejectionKind, _ runner: inout Runner) {
         guard kind == .noTransition, format == .text, result.input >= 0 else {
             let message = message(for: result, kind, runner)
             if format == .text { output.append(message) } else { output.append(JSONText.quoted(message)) }
@@ -145,7 +145,7 @@ extension ResultPrinter {
 
     /// The effects that ran: ` / a, b` in text, `,"effects":["a","b"]` in JSON.
     @inline(__always)
-    package mutating func appendEffects(_ result: TransitionResult, _ runner: borrowing Runner, json: Bool) {
+    @inlinable package mutating func appendEffects(_ result: TransitionResult, _ runner: borrowing Runner, json: Bool) {
         if json { output.append(",\"effects\":[" as StaticString) }
         var first = true
         func part(_ bytes: UnsafeRawBufferPointer, _ output: inout OutputBuffer) {

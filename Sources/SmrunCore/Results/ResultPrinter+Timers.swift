@@ -6,7 +6,7 @@ import Statecraft
 extension ResultPrinter {
     /// `"after":"30s"` for the result of an `after` transition's timer; `false`, printing
     /// nothing, for any other input.
-    package mutating func appendAfterField(input: Int) -> Bool {
+    @usableFromInline package mutating func appendAfterField(input: Int) -> Bool {
         guard input >= 0, input < afterTexts.count, let text = afterTexts[input] else { return false }
         output.append("\"after\":" as StaticString)
         output.append(JSONText.quoted(text))
@@ -14,20 +14,20 @@ extension ResultPrinter {
     }
 
     /// `,"at":MILLISECONDS`.
-    package mutating func appendAtField(_ time: Int) {
+    @inlinable package mutating func appendAtField(_ time: Int) {
         output.append(",\"at\":" as StaticString)
         output.append(decimal: time)
     }
 
     /// `,"timer":"NAME"` for a delayed send with an id.
-    package mutating func appendTimerField(_ timer: Int32) {
+    @usableFromInline package mutating func appendTimerField(_ timer: Int32) {
         guard timer >= 0 else { return }
         output.append(",\"timer\":" as StaticString)
         output.append(JSONText.quoted(timerNames[Int(timer)]))
     }
 
     /// `, timer NAME` inside a text result's `(sent by ...)`.
-    package mutating func appendTextTimer(_ timer: Int32) {
+    @inlinable package mutating func appendTextTimer(_ timer: Int32) {
         guard timer >= 0 else { return }
         output.append(", timer " as StaticString)
         output.append(timerNames[Int(timer)])

@@ -10,69 +10,69 @@ import Statecraft
 ///
 /// Every name, and every list of effect names a state or transition can contribute, is encoded
 /// once per machine into ``BytePool``s; printing an accepted result only copies bytes.
-package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
-    package var output: OutputBuffer
-    package let format: OutputFormat
-    package let stepLimit: Int
+@usableFromInline package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
+    @usableFromInline package var output: OutputBuffer
+    @usableFromInline package let format: OutputFormat
+    @usableFromInline package let stepLimit: Int
     /// The script line of the external input being processed, or `nil` (start, `--send`).
-    package var line: Int?
+    @usableFromInline package var line: Int?
     /// The external input's argument.
-    package var argument = ScriptArgument.absent
+    @usableFromInline package var argument = ScriptArgument.absent
     /// Whether text indents a queued input's, a done event's or an eventless step's result under
     /// the line that led to it; `false` while a start that has printed no line runs to
     /// completion in `smrun repl`, until a start line is printed.
-    package var indentsFollowUps = true
+    @usableFromInline package var indentsFollowUps = true
     /// The event name the external input's results show instead of the input's, as the script
     /// wrote it: an event that an SCXML document without `<sc:input>` declarations never names,
     /// taken by the input of a name that prefixes it (``ScriptLineParser/Parsed/undeclaredEvent(input:name:argument:)``);
     /// empty otherwise.
-    package var eventName: [UInt8] = [] {
+    @usableFromInline package var eventName: [UInt8] = [] {
         didSet { showsEventName = !eventName.isEmpty }
     }
     /// Whether ``eventName`` is set: a flag beside the printer's others, read per result.
-    package private(set) var showsEventName = false
+    @usableFromInline package var showsEventName = false
     /// How many results were rejections (exit status 1).
-    package private(set) var rejected = 0
+    @usableFromInline package var rejected = 0
 
     /// Names as text and as JSON strings.
-    package let states: Names
-    package let inputs: Names
-    package let effects: Names
+    @usableFromInline package let states: Names
+    @usableFromInline package let inputs: Names
+    @usableFromInline package let effects: Names
     /// Effect lists joined for output: text `a, b`, JSON `"a","b"`.
-    package let exitLists: Names
-    package let entryLists: Names
-    package let transitionLists: Names
+    @usableFromInline package let exitLists: Names
+    @usableFromInline package let entryLists: Names
+    @usableFromInline package let transitionLists: Names
     /// Whether `from` and `to` are JSON arrays: some state has children.
-    package let showsArrays: Bool
+    @usableFromInline package let showsArrays: Bool
     /// Whether JSON results list the transitions taken.
-    package let listsTransitions: Bool
+    @usableFromInline package let listsTransitions: Bool
     /// Per cell of the runner (``MachineRunner/cell(of:)``), what an external input's result
     /// prints after `INPUT[ ARG]` when it depends on the cell alone
     /// (``MachineRunner/forEachSettledCell(_:)``): in text, the rest of the line
     /// (`: FROM -> TO / EFFECTS`); in JSON, the fields from `input` on (an argument goes after
     /// `input`), up to the context. Empty for the other cells, and for a runner that settles none.
-    package var cellText: BytePool
+    @usableFromInline package var cellText: BytePool
     /// `{"line":` and the digits of ``line``, kept from one result to the next.
-    package var lineStart = JSONLineStart()
+    @usableFromInline package var lineStart = JSONLineStart()
     /// In JSON, the end of a result line that shows the context (`,"context":{...}}` and a
     /// newline), as of the context version it shows.
-    package var contextText: ContextJSONText
+    @usableFromInline package var contextText: ContextJSONText
     /// Whether the machine has context variables (a JSON result line shows them).
-    package let hasVariables: Bool
-    package let inputCount: Int
+    @usableFromInline package let hasVariables: Bool
+    @usableFromInline package let inputCount: Int
     /// Per input, the delay of the `after` transition it stands for (`30s`), else `nil`.
-    package let afterTexts: [String?]
+    @usableFromInline package let afterTexts: [String?]
     /// The ids of delayed sends, by timer id.
-    package let timerNames: [String]
+    @usableFromInline package let timerNames: [String]
     /// What starts the `input` field of a JSON result, after the line number.
-    package static var inputKey: StaticString { #","input":"# }
+    @inlinable package static var inputKey: StaticString { #","input":"# }
 
     /// One set of strings in both encodings.
-    package struct Names: ~Copyable {
-        package let text: BytePool
-        package let json: BytePool
+    @usableFromInline package struct Names: ~Copyable {
+        @usableFromInline package let text: BytePool
+        @usableFromInline package let json: BytePool
 
-        package init(_ lists: [[String]]) {
+        @usableFromInline package init(_ lists: [[String]]) {
             text = BytePool(lists.map { Array($0.joined(separator: ", ").utf8) })
             json = BytePool(
                 lists.map { list in
@@ -86,7 +86,7 @@ package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
         }
     }
 
-    package init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, output: consuming OutputBuffer) {
+    @usableFromInline package init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, output: consuming OutputBuffer) {
         self.output = output
         self.format = format
         self.stepLimit = stepLimit
@@ -123,7 +123,7 @@ package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
 
     /// The text of every cell whose result depends on the cell alone, rendered as any result
     /// is (``cellText``).
-    private mutating func renderSettledCells(_ machine: CompiledMachine) -> [[UInt8]] {
+    @usableFromInline package mutating func renderSettledCells(_ machine: CompiledMachine) -> [[UInt8]] {
         var texts: [[UInt8]] = []
         Runner(machine, stepLimit: stepLimit, timerLimit: RunLimits.defaultTimerLimit).forEachSettledCell { cell, result, runner in
             if texts.isEmpty { texts = Array(repeating: [], count: machine.stateCount * machine.inputCount) }
@@ -144,7 +144,7 @@ package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
 
     /// The text of ``cellText`` for `cell`, empty when there is none.
     @inline(__always)
-    package func precomputedText(cell: Int) -> UnsafeRawBufferPointer {
+    @inlinable package func precomputedText(cell: Int) -> UnsafeRawBufferPointer {
         cellText.count > 0 ? cellText[cell] : UnsafeRawBufferPointer(start: nil, count: 0)
     }
 
@@ -153,7 +153,7 @@ package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// text up to the `:`, after `line N: ` for a rejection; in JSON, the context comes from the
     /// runner after the result.
     @inline(__always)
-    package mutating func printPlain(line: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer, rejected: Bool) {
+    @inlinable package mutating func printPlain(line: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer, rejected: Bool) {
         if rejected {
             self.rejected += 1
             appendLineNumber()
@@ -164,7 +164,7 @@ package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// `line N: `, which starts a text rejection of an input from script line N; nothing for
     /// an input without a line (`--send`).
     @inline(never)
-    package mutating func appendLineNumber() {
+    @inlinable package mutating func appendLineNumber() {
         guard let line else { return }
         output.append("line " as StaticString)
         output.append(decimal: line)
@@ -176,7 +176,7 @@ package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// context's text, written with one check for room.
     /// The context text must be up to date (``showsContext(version:)``) for an accepted result.
     @inline(__always)
-    package mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool) {
+    @inlinable package mutating func printPlainJSON(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, rejected: Bool) {
         if rejected { self.rejected &+= 1 }
         let end = rejected || !hasVariables ? Self.lineEnd : contextText.bytes
         // `,"arg":` and the argument, when the line has one.
@@ -213,19 +213,19 @@ package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// Whether a JSON result line shows no context, or the context text shows the context of
     /// version `version`: false when ``updateContextText(_:version:)`` must run first.
     @inline(__always)
-    package func showsContext(version: Int) -> Bool {
+    @inlinable package func showsContext(version: Int) -> Bool {
         !hasVariables || contextText.version == version
     }
 
     /// What goes between a JSON result's `input` field and its argument.
-    package static var argumentKey: StaticString { #","arg":"# }
+    @inlinable package static var argumentKey: StaticString { #","arg":"# }
     /// ``argumentKey`` as a little-endian word, with a zero eighth byte.
-    package static var argumentKeyWord: UInt64 { 0x003A_2267_7261_222C }
+    @inlinable package static var argumentKeyWord: UInt64 { 0x003A_2267_7261_222C }
 
     /// ``printPlainJSON(_:text:rejected:)`` for a line number of more than eight digits or
     /// a line longer than the output buffer holds.
     @inline(never)
-    package mutating func printPlainJSONInParts(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, end: UnsafeRawBufferPointer) {
+    @inlinable package mutating func printPlainJSONInParts(_ plain: ScriptLineParser.Plain, text: UnsafeRawBufferPointer, end: UnsafeRawBufferPointer) {
         let number = line ?? 0
         if lineStart.advance(to: number) {
             output.append(JSONLineStart.opening, lineStart.digits, count: lineStart.count)
@@ -246,13 +246,13 @@ package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
 
     /// `}` and a newline: the end of a JSON result line that shows no context.
     @inline(__always)
-    package static var lineEnd: UnsafeRawBufferPointer {
+    @inlinable package static var lineEnd: UnsafeRawBufferPointer {
         let end: StaticString = "}\n"
         return UnsafeRawBufferPointer(start: end.utf8Start, count: end.utf8CodeUnitCount)
     }
 
     @inline(__always)
-    package mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
+    @inlinable package mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
         if result.isRejected { rejected += 1 }
         switch format {
         case .text: printText(result, &runner)
@@ -262,7 +262,7 @@ package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
 
     /// Prints a line that never reached the machine: an unknown input name or a bad argument
     /// (`whole`, when given, is the message).
-    package mutating func receiveScriptRejection(
+    @usableFromInline package mutating func receiveScriptRejection(
         _ kind: RejectionKind, name: UnsafeRawBufferPointer, input: Int, problem: String, runner: inout Runner,
         message whole: String? = nil
     ) {
@@ -298,7 +298,7 @@ package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// The active atomic states before or after `result`'s step: text `a, b`; JSON `["a","b"]`,
     /// or `"a"` for a machine without nesting.
     @inline(__always)
-    package mutating func appendStates(before: Bool, of result: TransitionResult, _ runner: borrowing Runner) {
+    @inlinable package mutating func appendStates(before: Bool, of result: TransitionResult, _ runner: borrowing Runner) {
         let json = format == .json
         if json && showsArrays { output.append(UInt8(ascii: "[")) }
         var first = true
@@ -312,7 +312,7 @@ package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
 
     /// Why a result was rejected, as the runner words it (`timer-limit` naming the option that
     /// raises the cap).
-    package mutating func message(for result: TransitionResult, _ kind: RejectionKind, _ runner: borrowing Runner) -> String {
+    @usableFromInline package mutating func message(for result: TransitionResult, _ kind: RejectionKind, _ runner: borrowing Runner) -> String {
         if kind == .timerLimit { return ResultWording.timerLimit(option: "--max-timers") }
         if showsEventName(of: result) {
             let name = eventName
@@ -325,7 +325,7 @@ package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// An event that an SCXML document without `<sc:input>` declarations never names and that no
     /// input's name prefixes: no transition takes it, so it is ignored, or rejected as
     /// `no-transition` under `sc:on-unhandled="reject"`, as an input without a transition is.
-    package mutating func receiveUnmatchedEvent(_ name: UnsafeRawBufferPointer, runner: inout Runner) {
+    @inlinable package mutating func receiveUnmatchedEvent(_ name: UnsafeRawBufferPointer, runner: inout Runner) {
         guard runner.machine.onUnhandled == .ignore else {
             receiveScriptRejection(.noTransition, name: name, input: -1, problem: "", runner: &runner)
             return
@@ -350,18 +350,18 @@ package struct ResultPrinter<Runner: MachineRunner>: ResultSink, ~Copyable {
     /// Whether `result` is an external input's that shows ``eventName`` (an undeclared SCXML
     /// event) rather than its input's name.
     @inline(__always)
-    package func showsEventName(of result: TransitionResult) -> Bool {
+    @inlinable package func showsEventName(of result: TransitionResult) -> Bool {
         showsEventName && result.trigger == .external && !result.isTimer
     }
 
     /// The argument a rejection's message may show: the external input's, or a queued one's.
-    package func messageArgument(_ result: TransitionResult, _ runner: borrowing Runner) -> Value {
+    @inlinable package func messageArgument(_ result: TransitionResult, _ runner: borrowing Runner) -> Value {
         result.trigger == .external && !result.isTimer ? argument.value : runner.queuedArgument(of: result) ?? .null
     }
 
     /// A name from the script as text safe to print: control characters escaped as JSON
     /// escapes them (`\u007f`), the style of the quoted name beside it.
-    package static func printable(_ name: UnsafeRawBufferPointer) -> String {
+    @usableFromInline package static func printable(_ name: UnsafeRawBufferPointer) -> String {
         let shown = name.count > 200 ? UnsafeRawBufferPointer(rebasing: name[..<200]) : name
         let text = JSONText.escapingControls(String(decoding: shown, as: UTF8.self))
         return name.count > 200 ? text + "..." : text

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// `smrun run MACHINE --by-key`: one instance per key over one log (docs/cli.md).
+struct KeyedRunTests {
+    static let car = "machines/self-driving-car.yaml"
+
+    @Test func eachKeyIsAnInstanceOfItsOwn() throws {
+        let output = try Smrun.run([Self.car, "--by-key"], input: .bytes(Data("a startEngine\nb startEngine\na driveAround\nb park\n".utf8)))
+        #expect(
+            output.lines == [
+                "a: startEngine: unstarted -> parked",
+                "b: startEngine: unstarted -> parked",
+                "a: driveAround: parked -> drivingAround",
+                "b: line 4: park: parked: rejected: no-transition: no transition for 'park' from 'parked'",
+            ])
+        #expect(output.exited(1))
+    }
+
+    /// Each instance's results are what a plain run of its own lines prints.
+    @Test func anInstanceAgreesWithAPlainRunOfItsLines() throws {
+        let script = try String(contentsOf: Paths.packageRoot.appendingPathComponent("machines/self-driving-car.script"), encoding: .utf8)
+        let inputs = script.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        var log = ""
+        for (index, input) in inputs.enumerated() { log += "x \(input)\n" + (index % 2 == 0 ? "y \(input)\n" : "") }
+        let keyed = try Smrun.run([Self.car, "--by-key", "--format", "json"], input: .bytes(Data(log.utf8)))
+        let plain = try Smrun.run([Self.car, "--format", "json"], input: .bytes(Data(inputs.joined(separator: "\n").utf8)))
+        let xLines = try keyed.jsonLines().filter { $0["key"] as? String == "x" }
+        #expect(xLines.count == plain.lines.count)
+        for (keyedLine, plainLine) in zip(xLines, try plain.jsonLines()) {
+            // The line numbers are the log's, and `key` comes first.
+            var keyedLine = keyedLine
+            var plainLine = plainLine
+            keyedLine["key"] = nil
+            keyedLine["line"] = nil
+            plainLine["line"] = nil
+            #expect(NSDictionary(dictionary: keyedLine) == NSDictionary(dictionary: plainLine))
+        }
+        #expect(keyed.lines.allSatisfy { $0.hasPrefix(#"{"key":"#) })
+    }
+
+    /// `@wait` moves every instance's clock and fires their timers in due order across
+    /// instances; an instance created later starts at the log's clock.
+    @Test func waitsFireTimersInDueOrderAcrossInstances() throws {
+        let log = "l1 button\n@wait 30s\nl2 button\n@wait 30s\n"
+        let output = try Smrun.run(["machines/timed-traffic-light.yaml", "--by-key"], input: .bytes(Data(log.utf8)))
+        #expect(
+            output.lines == [
+                "l1: start: -> red / stop",
+                "l1: button: red -> red",
+                "l1: after 30s: red -> green / go",
+                "l2: start: -> red / stop",
+                "l2: button: red -> red",
+                "l1: after 25s: green -> yellow / endCrossing, slow",
+                "l2: after 30s: red -> green / go",
+                "l1: after 5s: yellow -> red / stop",
+            ])
+    }
+
+    @Test func blankLinesCommentsAndBadWaitsAreAPlainRunsToo() throws {
+        let log = "# a comment\n\n   car startEngine\n@wait soon\n"
+        let output = try Smrun.run([Self.car, "--by-key"], input: .bytes(Data(log.utf8)))
+        #expect(output.lines.first == "car: startEngine: unstarted -> parked")
+        #expect(output.lines.count == 2)
+        #expect(output.lines[1].hasPrefix("line 4: @wait:") && output.lines[1].contains("is not a duration"))
+    }
+
+    @Test func optionsThatNameOneInstanceAreUsageErrors() throws {
+        for options in [["--send", "go"], ["--state", "s.json"], ["--clock", "real"]] {
+            let output = try Smrun.run([Self.car, "--by-key"] + options)
+            #expect(output.exited(2), "\(options)")
+            #expect(output.errorText.contains("--by-key"), "\(options)")
+        }
+    }
+}
