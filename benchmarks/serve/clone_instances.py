@@ -23,7 +23,7 @@ db.executemany(
     ((i, templates[i % len(templates)], f"c{i:08d}") for i in range(count)))
 db.execute("""INSERT INTO instances SELECT i.machine, p.key, i.fingerprint, i.status, i.snapshot, i.version, i.created, i.updated
               FROM plan p JOIN instances i ON i.machine = ? AND i.key = p.template""", (machine,))
-db.execute("""INSERT INTO active_states SELECT s.machine, s.state, p.key
+db.execute("""INSERT INTO active_states SELECT s.machine, p.key, s.state
               FROM plan p JOIN active_states s ON s.machine = ? AND s.key = p.template""", (machine,))
 db.execute("""INSERT INTO history (machine, key, seq, at, kind, input, arg, timer, results)
               SELECT h.machine, p.key, h.seq, h.at, h.kind, h.input, h.arg, h.timer, h.results

@@ -13,6 +13,13 @@
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends `text` as a JSON string literal: ``appendQuoted(_:to:)`` on its UTF-8, specialized
+    /// here, for callers in other modules.
+    package static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { appendQuoted($0, to: &out) }
+    }
+
     /// Appends `bytes` (UTF-8, possibly invalid) as a JSON string literal. Invalid UTF-8 becomes
     /// U+FFFD, so the output is always valid JSON.
     package static func appendQuoted<C: Collection<UInt8>>(_ bytes: C, to out: inout [UInt8]) {

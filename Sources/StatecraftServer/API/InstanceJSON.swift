@@ -9,18 +9,20 @@ enum InstanceJSON {
     /// `created`, `updated`.
     static func instance(_ stored: StoredInstance, snapshot: MachineSnapshot, runtime: MachineRuntime) -> String {
         let machine = runtime.machine
-        var out: [UInt8] = Array("{\"machine\":".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(512 + stored.snapshot.count)
+        out.append(contentsOf: "{\"machine\":".utf8)
         string(stored.id.machine, &out)
-        out += Array(",\"key\":".utf8)
+        out.append(contentsOf: ",\"key\":".utf8)
         string(stored.id.key, &out)
-        out += Array(",\"kind\":\"\(runtime.kind)\"".utf8)
+        out.append(contentsOf: ",\"kind\":\"\(runtime.kind)\"".utf8)
         if runtime.kind == "flat" {
-            out += Array(",\"state\":".utf8)
+            out.append(contentsOf: ",\"state\":".utf8)
             string(machine.stateNames[snapshot.state], &out)
         } else {
-            out += Array(",\"configuration\":".utf8)
+            out.append(contentsOf: ",\"configuration\":".utf8)
             names(snapshot.configuration.isEmpty ? [snapshot.state] : snapshot.configuration, machine, &out)
-            out += Array(",\"history_states\":{".utf8)
+            out.append(contentsOf: ",\"history_states\":{".utf8)
             for (index, history) in snapshot.histories.keys.sorted().enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 string(machine.stateNames[history], &out)
@@ -29,21 +31,21 @@ enum InstanceJSON {
             }
             out.append(UInt8(ascii: "}"))
         }
-        out += Array(",\"context\":{".utf8)
+        out.append(contentsOf: ",\"context\":{".utf8)
         for (slot, name) in machine.variableNames.enumerated() {
             if slot > 0 { out.append(UInt8(ascii: ",")) }
             string(name, &out)
             out.append(UInt8(ascii: ":"))
             SnapshotCodec.append(snapshot.context[slot], to: &out)
         }
-        out += Array("},\"timers\":[".utf8)
+        out.append(contentsOf: "},\"timers\":[".utf8)
         for (index, timer) in snapshot.timers.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             runtime.codec.appendTimer(timer, due: snapshot.clock == .real ? DueTime.utc(timer.due) : nil, compact: true, to: &out)
         }
-        out += Array("],\"version\":\(stored.version),\"fingerprint\":".utf8)
+        out.append(contentsOf: "],\"version\":\(stored.version),\"fingerprint\":".utf8)
         string(stored.fingerprint, &out)
-        out += Array(",\"status\":\"\(stored.status.rawValue)\",\"created\":\"\(DueTime.utc(stored.created))\",\"updated\":\"\(DueTime.utc(stored.updated))\"}".utf8)
+        out.append(contentsOf: ",\"status\":\"\(stored.status.rawValue)\",\"created\":\"\(DueTime.utc(stored.created))\",\"updated\":\"\(DueTime.utc(stored.updated))\"}".utf8)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -51,21 +53,22 @@ enum InstanceJSON {
     /// `identified`, `machine` and `key` first (the events feeds).
     static func entry(_ entry: HistoryEntry, identified: Bool = false) -> String {
         var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(128 + entry.results.utf8.count)
         if identified {
-            out += Array("\"machine\":".utf8)
+            out.append(contentsOf: "\"machine\":".utf8)
             string(entry.id.machine, &out)
-            out += Array(",\"key\":".utf8)
+            out.append(contentsOf: ",\"key\":".utf8)
             string(entry.id.key, &out)
             out.append(UInt8(ascii: ","))
         }
-        out += Array("\"seq\":\(entry.seq),\"at\":\"\(DueTime.utc(entry.at))\",\"start\":\(entry.kind == .start),\"input\":".utf8)
-        if let input = entry.input { string(input, &out) } else { out += Array("null".utf8) }
-        out += Array(",\"arg\":\(entry.argument ?? "null"),\"timer\":\(entry.timer ?? "null"),\"results\":\(entry.results)}".utf8)
+        out.append(contentsOf: "\"seq\":\(entry.seq),\"at\":\"\(DueTime.utc(entry.at))\",\"start\":\(entry.kind == .start),\"input\":".utf8)
+        if let input = entry.input { string(input, &out) } else { out.append(contentsOf: "null".utf8) }
+        out.append(contentsOf: ",\"arg\":\(entry.argument ?? "null"),\"timer\":\(entry.timer ?? "null"),\"results\":\(entry.results)}".utf8)
         return String(decoding: out, as: UTF8.self)
     }
 
     static func string(_ text: String, _ out: inout [UInt8]) {
-        JSONText.appendQuoted(Array(text.utf8), to: &out)
+        JSONText.appendQuoted(text, to: &out)
     }
 
     private static func names(_ states: [Int], _ machine: CompiledMachine, _ out: inout [UInt8]) {

@@ -1,5 +1,4 @@
 import CoreMetrics
-import Foundation
 import Prometheus
 
 /// What `/metrics` shows, through swift-metrics with swift-prometheus's factory: inputs by
@@ -45,18 +44,30 @@ package final class ServerMetrics: Sendable {
     /// The Prometheus text.
     func text() -> [UInt8] { registry.emitToBuffer() }
 
-    /// `accepted`, the first result's error kind (`no-transition`), or `http-400`.
+    /// `accepted`, the input's first result's error kind (`no-transition`), `none` when it
+    /// printed no result, or `http-400`: read off the answer's bytes, which end with
+    /// `"results":[...]}`.
     static func outcome(of answer: APIAnswer) -> String {
         guard answer.status == 200 else { return "http-\(answer.status)" }
-        let body = String(decoding: answer.body, as: UTF8.self)
-        guard let results = body.range(of: "\"results\":[") else { return "accepted" }
-        let rest = body[results.upperBound...]
-        guard rest.hasPrefix("{") else { return "none" }
-        if let error = rest.range(of: "\"error\":\""), let end = rest[error.upperBound...].firstIndex(of: "\""),
-            let first = rest.range(of: "}")?.lowerBound, error.lowerBound < first || !rest.hasPrefix("{\"input\"")
-        {
-            return String(rest[error.upperBound..<end])
+        let body = answer.body
+        guard let results = find(Array(#""results":["#.utf8), in: body, from: 0) else { return "accepted" }
+        guard results < body.count, body[results] == UInt8(ascii: "{") else { return "none" }
+        // The first result's own members come before any nested object closes.
+        let end = body[results...].firstIndex(of: UInt8(ascii: "}")) ?? body.count
+        guard let error = find(Array(#""error":""#.utf8), in: body, from: results), error < end,
+            let close = body[error...].firstIndex(of: UInt8(ascii: "\""))
+        else { return "accepted" }
+        return String(decoding: body[error..<close], as: UTF8.self)
+    }
+
+    /// Where the bytes after the first `needle` at or after `start` begin.
+    private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        var index = start
+        while index <= bytes.count - needle.count {
+            if bytes[index] == needle[0] && bytes[index..<(index + needle.count)].elementsEqual(needle) { return index + needle.count }
+            index += 1
         }
-        return "accepted"
+        return nil
     }
 }

@@ -22,9 +22,10 @@ enum SQLiteSchema {
                         PRIMARY KEY (machine, key)
                     ) WITHOUT ROWID;
                     CREATE TABLE active_states (
-                        machine TEXT NOT NULL, state TEXT NOT NULL, key TEXT NOT NULL,
-                        PRIMARY KEY (machine, state, key)
+                        machine TEXT NOT NULL, key TEXT NOT NULL, state TEXT NOT NULL,
+                        PRIMARY KEY (machine, key, state)
                     ) WITHOUT ROWID;
+                    CREATE INDEX active_states_by_state ON active_states (machine, state, key);
                     CREATE TABLE history (
                         position INTEGER PRIMARY KEY, machine TEXT NOT NULL, key TEXT NOT NULL,
                         seq INTEGER NOT NULL, at INTEGER NOT NULL, kind TEXT NOT NULL,

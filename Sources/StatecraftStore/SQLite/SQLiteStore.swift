@@ -85,8 +85,8 @@ public final class SQLiteStore: InstanceStore {
             if !write.isNew {
                 try db.cachedStatement(sql: "DELETE FROM active_states WHERE machine = ? AND key = ?").execute(arguments: [id.machine, id.key])
             }
-            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO active_states (machine, state, key) VALUES (?, ?, ?)")
-            for state in states { try insert.execute(arguments: [id.machine, state, id.key]) }
+            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO active_states (machine, key, state) VALUES (?, ?, ?)")
+            for state in states { try insert.execute(arguments: [id.machine, id.key, state]) }
         }
         if let timers = write.timers {
             if !write.isNew {
@@ -155,7 +155,7 @@ public final class SQLiteStore: InstanceStore {
         -> [StoredInstance]
     {
         try await pool.read { db in
-            var sql = "SELECT i.* FROM "
+            var sql = "SELECT \(Self.instanceColumns) FROM "
             var arguments: StatementArguments = []
             if let state {
                 sql += "active_states s JOIN instances i ON i.machine = s.machine AND i.key = s.key WHERE s.machine = ? AND s.state = ?"
@@ -248,27 +248,29 @@ public final class SQLiteStore: InstanceStore {
 
     private static func fetchInstance(_ db: Database, _ id: InstanceID) throws -> StoredInstance? {
         try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT * FROM instances WHERE machine = ? AND key = ?"), arguments: [id.machine, id.key]
+            db.cachedStatement(sql: "SELECT \(instanceColumns) FROM instances i WHERE machine = ? AND key = ?"), arguments: [id.machine, id.key]
         ).map(instance(from:))
     }
 
     private static func fetchIdempotency(_ db: Database, machine: String, scope: IdempotencyScope) throws -> IdempotencyRecord? {
         try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT * FROM idempotency WHERE machine = ? AND scope = ? AND idempotency_key = ?"),
+            db.cachedStatement(
+                sql: "SELECT request, status, version, location, body, instance_key, expires FROM idempotency WHERE machine = ? AND scope = ? AND idempotency_key = ?"),
             arguments: [machine, scope.scope, scope.key]
         ).map { row in
             IdempotencyRecord(
-                request: [UInt8](row["request"] as Data),
-                answer: RecordedAnswer(status: row["status"], version: row["version"], location: row["location"], body: [UInt8](row["body"] as Data)),
-                instanceKey: row["instance_key"], expires: row["expires"])
+                request: [UInt8](row[0] as Data), answer: RecordedAnswer(status: row[1], version: row[2], location: row[3], body: [UInt8](row[4] as Data)),
+                instanceKey: row[5], expires: row[6])
         }
     }
 
+    /// The columns ``instance(from:)`` reads, by position (a lookup by name compares names).
+    private static let instanceColumns = "i.machine, i.key, i.fingerprint, i.status, i.snapshot, i.version, i.created, i.updated"
+
     private static func instance(from row: Row) -> StoredInstance {
         StoredInstance(
-            id: InstanceID(machine: row["machine"], key: row["key"]), fingerprint: row["fingerprint"],
-            status: StoredInstance.Status(rawValue: row["status"]) ?? .running, snapshot: [UInt8](row["snapshot"] as Data),
-            version: row["version"], created: row["created"], updated: row["updated"])
+            id: InstanceID(machine: row[0], key: row[1]), fingerprint: row[2], status: StoredInstance.Status(rawValue: row[3]) ?? .running,
+            snapshot: [UInt8](row[4] as Data), version: row[5], created: row[6], updated: row[7])
     }
 
     private static func entry(from row: Row) -> HistoryEntry {
