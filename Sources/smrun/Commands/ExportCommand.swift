@@ -20,9 +20,9 @@ struct ExportCommand: ParsableCommand {
     var machine: String
 
     @Option(help: "The format to write: yaml or scxml.")
-    var format: InputFormat
+    var format: MachineFormat
 
-    @OptionGroup var limits: LimitOptions
+    @OptionGroup var limits: MachineOptions
 
     func run() throws {
         let loaded = limits.load(machine)

@@ -128,10 +128,23 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
         state?.waitingForInput()
     }
 
-    /// Streams standard input line by line: the hot path. Returns how many lines were skipped
-    /// as too long; a read error throws exit status 2, after what came before was saved.
-    mutating func runScript(maximumLineBytes: Int) throws -> Int {
-        var reader = LineReader(fd: 0, maximumLineBytes: maximumLineBytes)
+    /// Streams the input lines from `source`, in `format`, line by line: the hot path. Returns
+    /// how many lines were skipped as too long; a read error throws exit status 2, after what
+    /// came before was saved.
+    mutating func runLines(from source: ScriptSource, format: InputLineFormat, maximumLineBytes: Int) throws -> Int {
+        switch format {
+        case .script: try runLines(from: source, maximumLineBytes: maximumLineBytes) { $0.runLine($1) }
+        case .jsonl: try runLines(from: source, maximumLineBytes: maximumLineBytes) { $0.runJSONLine($1) }
+        }
+    }
+
+    /// The loop of ``runLines(from:format:maximumLineBytes:)``, specialised for each format's
+    /// `run`, so that a script's lines are not asked their format one by one.
+    @inline(__always)
+    private mutating func runLines(
+        from source: ScriptSource, maximumLineBytes: Int, _ run: (inout Self, UnsafeRawBufferPointer) -> Void
+    ) throws -> Int {
+        var reader = LineReader(fd: source.fd, maximumLineBytes: maximumLineBytes)
         reader.skipByteOrderMark(willBlock: { pauseForInput() })
         var lineNumber = 0
         var skipped = 0
@@ -144,20 +157,37 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
             printer.line = lineNumber
             switch line {
             case .text(let bytes):
-                runLine(bytes)
+                run(&self, bytes)
             case .tooLong(let count):
                 printer.output.flush()
                 FileHandleOutput.standardError(
-                    "smrun: standard input line \(lineNumber): \(count) bytes, longer than --max-line-bytes \(maximumLineBytes); line skipped\n")
+                    "smrun: \(source.name) line \(lineNumber): \(count) bytes, longer than --max-line-bytes \(maximumLineBytes); line skipped\n")
                 skipped += 1
             }
         }
         if reader.readError != 0 {
             finish()
-            FileHandleOutput.standardError("smrun: reading standard input: \(String(cString: strerror(reader.readError)))\n")
+            FileHandleOutput.standardError("smrun: reading \(source.name): \(String(cString: strerror(reader.readError)))\n")
             throw ExitCode(Smrun.Status.invalid)
         }
         return skipped
+    }
+
+    /// One JSON Lines line (``JSONInputLine``): an input, a wait, or a bad line, whose result is
+    /// a `bad-argument` rejection naming its line.
+    private mutating func runJSONLine(_ bytes: UnsafeRawBufferPointer) {
+        switch JSONInputLine(bytes) {
+        case .blank:
+            return
+        case .input(let name, let argument):
+            name.withUnsafeBytes { process(parser.parse(name: $0, jsonArgument: argument)) }
+        case .wait(let duration):
+            duration.withUnsafeBytes { process(ScriptLineParser.parseWait($0)) }
+        case .bad(let name, let problem):
+            name.withUnsafeBytes {
+                printer.receiveScriptRejection(.badArgument, name: $0, input: -1, problem: "", runner: &runner, message: problem)
+            }
+        }
     }
 
     /// One script line. A plain line whose cell's result is settled and precomputed is a table
