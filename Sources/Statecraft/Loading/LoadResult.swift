@@ -15,12 +15,17 @@ public struct LoadResult: Sendable {
         self.diagnostics = diagnostics
     }
 
-    /// Compiles a decoded definition, its decoder's diagnostics and the compiler's in file order.
+    /// Compiles a decoded definition, its decoder's diagnostics and the compiler's in file order;
+    /// with errors, each followed by the warnings that name what it names (``RelatedWarnings``).
     package init(compiling definition: MachineDefinition, decodingDiagnostics: [Diagnostic], limits: LoadLimits) {
         let compiled = MachineCompiler.compile(definition, maximumTableCells: limits.maximumTableCells)
         var diagnostics = decodingDiagnostics + compiled.diagnostics
         diagnostics.sort(by: Diagnostic.inFileOrder)
-        self.init(definition: definition, machine: diagnostics.hasErrors ? nil : compiled.machine, diagnostics: diagnostics)
+        guard diagnostics.hasErrors else {
+            self.init(definition: definition, machine: compiled.machine, diagnostics: diagnostics)
+            return
+        }
+        self.init(definition: definition, machine: nil, diagnostics: RelatedWarnings.interleaved(diagnostics, definition: definition))
     }
 
     /// A file that could not be read or decoded at all: these diagnostics and nothing else.

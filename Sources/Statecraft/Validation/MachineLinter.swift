@@ -147,6 +147,12 @@ package enum MachineLinter {
         return warnings
     }
 
+    /// The warnings that need only the definition, not a compiled machine: those a file with
+    /// errors can still be given (``RelatedWarnings``).
+    package static func definitionWarnings(_ definition: MachineDefinition) -> [Diagnostic] {
+        effectDeclarations(definition)
+    }
+
     /// When the file declares effects, an effect a transition or state names but the file does
     /// not declare is probably a typo (it would run as an empty hook), and a declared one that
     /// nothing names never runs. A hook is declared by a key without a body (`notify:`).

@@ -26,7 +26,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let loaded = limits.load(machine)
-        DiagnosticPrinter.printToStandardError(loaded.diagnostics.filter { $0.severity == .error }, file: machine)
+        DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard loaded.machine != nil, let definition = loaded.definition else { throw ExitCode(Smrun.Status.invalid) }
         let text: String
         switch format {
