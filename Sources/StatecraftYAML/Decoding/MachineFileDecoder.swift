@@ -343,6 +343,8 @@ struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {
         let node = document[item]
         switch node.kind {
         case .scalar:
+            // A plain row on several lines: maybe rows folded into one by their indentation.
+            if node.style == .plain && !node.isInSource && decodeFoldedRows(item, into: &transitions) { return }
             // A local copy of the buffer, so that reading it does not overlap this decoder's changes.
             let buffer = document.buffer(of: node)
             buffer.withUnsafeBytes { buffer in
@@ -359,6 +361,35 @@ struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {
         case .sequence:
             error(.wrongKind, "a transition is a row 'INPUT | FROM => TO | EFFECTS' or a mapping, not a list", node.position)
         }
+    }
+
+    /// Rows folded into the row at `item` (``FoldedRows``): reported, and each decoded as the
+    /// row it is; false, with nothing done, when the row holds no other.
+    private mutating func decodeFoldedRows(_ item: Int, into transitions: inout [TransitionDefinition]) -> Bool {
+        let row = document.string(item)
+        guard let parts = FoldedRows.parts(of: row, at: document[item].position, in: document.source) else { return false }
+        func parse(_ part: FoldedRows.Part, into transitions: inout [TransitionDefinition], _ spellings: inout TextInterner) -> Diagnostic? {
+            var text = part.text
+            return text.withUTF8 { bytes in
+                let scalar = RowFormParser.Scalar(
+                    text: UnsafeRawBufferPointer(bytes), position: part.position, contentOffset: 0, isASCII: bytes.allSatisfy { $0 < 0x80 })
+                return RowFormParser.parse(scalar, into: &transitions, spellings: &spellings)
+            }
+        }
+        var trial: [TransitionDefinition] = []
+        var trialSpellings = TextInterner()
+        guard parts.allSatisfy({ parse($0, into: &trial, &trialSpellings) == nil }) else { return false }
+        let lines = parts.dropFirst().map { String($0.position.line) }
+        let held =
+            lines.count == 1
+            ? "the row of line \(lines[0]) too, '\(parts[1].text)': its '- ' is"
+            : "the rows of lines \(lines.dropLast().joined(separator: ", ")) and \(lines.last!) too: their '- ' is"
+        error(
+            .invalidRow,
+            "this row holds \(held) indented more than this row's, so YAML continues this row there ('\(row)'); indent each row's '- ' alike",
+            document[item].position)
+        for part in parts { _ = parse(part, into: &transitions, &spellings) }
+        return true
     }
 
     private mutating func decodeTransition(_ map: Int) -> TransitionDefinition? {
