@@ -190,7 +190,7 @@ extension CompilationPass {
         for name in names {
             guard let id = stateIDs[name.name] else {
                 let candidates = states.indices.filter { isDescendant($0, of: ancestor) }.map { states[$0].name.name }
-                error(.undefinedState, "\(role) refers to undefined state '\(name.name)'" + Suggestion.didYouMean(name.name, in: candidates), name.position)
+                undefinedState(name, "\(role) refers to undefined state '\(name.name)'" + Suggestion.didYouMean(name.name, in: candidates))
                 continue
             }
             if !isDescendant(id, of: ancestor) {

@@ -1,23 +1,23 @@
 import Statecraft
 
-/// Rows folded into one: a row's `- ` indented more than the row's before it makes its line a
-/// continuation of that row's plain scalar, which YAML folds into one line (`checkout | cart =>
-/// paying - paid | paying => packing`), and the result reads as one row with odd names. Told
-/// apart by the file's lines: a line of the scalar after its first starts with `- `, and each
-/// part the scalar splits into there reads as a row.
-enum FoldedRows {
-    /// A row found inside a folded one: its text, and where its text starts in the file.
+/// List items folded into one: an item's `- ` indented more than the item's before it makes its
+/// line a continuation of that item's plain scalar, which YAML folds into one line (`checkout |
+/// cart => paying - paid | paying => packing`), and the result reads as one row, or one state,
+/// with odd names. Told apart by the file's lines: a line of the scalar after its first starts
+/// with `- `, and each part the scalar splits into there reads as an item (the decoder checks).
+enum FoldedListItems {
+    /// An item found inside a folded one: its text, and where its text starts in the file.
     struct Part {
         var text: String
         var position: SourcePosition
     }
 
-    /// The rows that `row`, a plain scalar at `position` that spans lines of `source`, holds;
+    /// The items that `item`, a plain scalar at `position` that spans lines of `source`, holds;
     /// `nil` unless it holds more than one.
-    static func parts(of row: String, at position: SourcePosition, in source: [UInt8]) -> [Part]? {
-        guard row.contains(" - ") else { return nil }
+    static func parts(of item: String, at position: SourcePosition, in source: [UInt8]) -> [Part]? {
+        guard item.contains(" - ") else { return nil }
         var parts = [Part(text: "", position: position)]
-        var rest = Substring(row)
+        var rest = Substring(item)
         // The lines after the row's first, each trimmed, with its line number and the column
         // of the text after a leading `- `.
         var lines = Self.lines(of: source, after: position.line).makeIterator()
@@ -40,6 +40,16 @@ enum FoldedRows {
         }
         parts[parts.count - 1].text = String(rest)
         return parts
+    }
+
+    /// What to say about `folded`, a list item (`kind`: "row", "item") that holds `parts`.
+    static func message(_ parts: [Part], folded: String, kind: String) -> String {
+        let lines = parts.dropFirst().map { String($0.position.line) }
+        let held =
+            lines.count == 1
+            ? "the \(kind) of line \(lines[0]) too, '\(parts[1].text)': its '- ' is"
+            : "the \(kind)s of lines \(lines.dropLast().joined(separator: ", ")) and \(lines.last!) too: their '- ' is"
+        return "this \(kind) holds \(held) indented more than this \(kind)'s, so YAML continues this \(kind) there ('\(folded)'); indent each \(kind)'s '- ' alike"
     }
 
     /// The lines of `source` after line `line` (counted from 1), each with its number, up to 100
