@@ -74,9 +74,10 @@ package enum JSONInputLine {
                     let keyColumn = index + 1
                     guard index < end && line[index] == UInt8(ascii: "\"") else { throw syntax("expected a key in double quotes, found \(found)") }
                     let key = String(decoding: try string(), as: UTF8.self)
-                    guard seen.insert(key).inserted else { throw Problem(message: "key '\(key)' is given twice (column \(keyColumn))") }
+                    let shownKey = JSONText.escapingControls(key)
+                    guard seen.insert(key).inserted else { throw Problem(message: "key '\(shownKey)' is given twice (column \(keyColumn))") }
                     skipBlanks()
-                    guard index < end && line[index] == UInt8(ascii: ":") else { throw syntax("expected ':' after the key '\(key)', found \(found)") }
+                    guard index < end && line[index] == UInt8(ascii: ":") else { throw syntax("expected ':' after the key '\(shownKey)', found \(found)") }
                     index += 1
                     skipBlanks()
                     let valueColumn = index + 1
@@ -96,7 +97,7 @@ package enum JSONInputLine {
                     default:
                         let known = ["input", "arg", "wait"]
                         throw Problem(
-                            message: "unknown key '\(JSONText.escapingControls(key))'\(Suggestion.didYouMean(key, in: known)) (column \(keyColumn)); \(JSONInputLine.shape)")
+                            message: "unknown key '\(shownKey)'\(Suggestion.didYouMean(key, in: known)) (column \(keyColumn)); \(JSONInputLine.shape)")
                     }
                     skipBlanks()
                     guard index < end else { throw syntax("the object is not closed: expected ',' or '}' at the end of the line") }
