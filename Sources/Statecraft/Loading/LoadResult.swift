@@ -6,7 +6,8 @@ public struct LoadResult: Sendable {
     public var definition: MachineDefinition?
     /// The runnable machine, when there were no errors.
     public var machine: CompiledMachine?
-    /// Every problem found, in file order.
+    /// Every problem found, in file order; with errors, the warnings that explain one come right
+    /// after it (``RelatedWarnings``).
     public var diagnostics: [Diagnostic]
 
     package init(definition: MachineDefinition?, machine: CompiledMachine?, diagnostics: [Diagnostic]) {

@@ -43,9 +43,10 @@ enum DiagnosticPrinter {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    /// Prints the errors of a machine that did not load, each with the warnings that explain it
-    /// (``RelatedWarnings``); a machine that loads prints nothing: its warnings (under
-    /// `on_error: raise` it loads with some) are `smrun validate`'s to show, not a run's.
+    /// Prints the diagnostics of a machine that did not load, as `smrun validate` shows them:
+    /// its errors, each with the warnings that explain it (``RelatedWarnings``); a machine that
+    /// loads prints nothing: its warnings (under `on_error: raise` it loads with some) are
+    /// `smrun validate`'s to show, not a run's.
     static func printToStandardError(_ diagnostics: [Diagnostic], file: String) {
         guard diagnostics.hasErrors else { return }
         for diagnostic in diagnostics {
