@@ -1,5 +1,6 @@
 // Fuzzes smrun's input-script path (docs/cli.md): each line of the input goes through
-// `ScriptLineParser` as a script line (`INPUT ARG`) and as a `--send INPUT=ARG` value, against a
+// `ScriptLineParser` as a script line (`INPUT ARG`), as a `--send INPUT=ARG` value and as a JSON
+// Lines line (`JSONInputLine`, `--input-format jsonl`), against a
 // fixed machine with inputs of every argument type, and what parses is sent to a `TableRunner`.
 // Besides crashes, it checks the parsed arguments against Swift's own number parsing and that a
 // JSON-quoted string survives a round trip through `JSONText.quoted`, that a line the fast
@@ -141,6 +142,18 @@ public func fuzzScriptLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let sent = parser.parse(name: name, argument: argument)
         checkSend(sent, name: name, argument: argument, &parser)
         process(sent, &runner, &sink, describe: false)
+
+        // As a JSON Lines line.
+        switch JSONInputLine(line) {
+        case .blank:
+            break
+        case .input(let name, let argument):
+            name.withUnsafeBytes { process(parser.parse(name: $0, jsonArgument: argument), &runner, &sink, describe: false) }
+        case .wait(let duration):
+            duration.withUnsafeBytes { process(ScriptLineParser.parseWait($0), &runner, &sink, describe: false) }
+        case .bad(_, let problem):
+            precondition(!problem.isEmpty, "a bad JSON line without a problem")
+        }
     }
     return 0
 }

@@ -34,11 +34,13 @@ import Testing
         #expect(try Self.bashCompletions("smrun validate --format ") == ["text", "json", "github"])
         #expect(try Self.bashCompletions("smrun graph --format m") == ["mermaid"])
         #expect(try Self.bashCompletions("smrun run --format ") == ["text", "json"])
+        #expect(try Self.bashCompletions("smrun run --input-format ") == ["script", "jsonl"])
+        #expect(try Self.bashCompletions("smrun validate --machine-format ") == ["yaml", "scxml"])
     }
 
     @Test func bashCompletesFlags() throws {
         let flags = try Self.bashCompletions("smrun run --ma")
-        #expect(Set(flags) == ["--max-steps", "--max-timers", "--max-line-bytes", "--max-file-size", "--max-depth", "--max-nodes", "--max-table-cells"])
+        #expect(Set(flags) == ["--machine-format", "--max-steps", "--max-timers", "--max-line-bytes", "--max-file-size", "--max-depth", "--max-nodes", "--max-table-cells"])
     }
 
     @Test func bashCompletesMachineFiles() throws {

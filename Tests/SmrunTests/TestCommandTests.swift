@@ -278,7 +278,7 @@ struct TestCommandTests {
         #expect(run.lines.contains("  transitions  3/4 (75%)"), "\(run.text)")  // the refusal counts; approve from review is never taken
         let paths = try Smrun.run(["paths", files.path("review.yaml")])
         #expect(paths.exited(0))
-        #expect(paths.lines.contains("# to line 8: approve | draft => (stays)"), "\(paths.text)")
+        #expect(paths.lines.contains("# to line 8: approve | draft => (refused)"), "\(paths.text)")
         #expect(!paths.lines.contains("uploaded"), "\(paths.text)")
     }
 

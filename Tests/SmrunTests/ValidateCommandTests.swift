@@ -184,3 +184,34 @@ struct ValidateCommandTests {
         #expect(warned.lines == ["go: a -> stuck"])
     }
 }
+
+/// With errors, the warnings that name what an error names are shown right after it, by
+/// `validate` and by every command that loads the machine (issue 35).
+@Suite struct RelatedWarningTests {
+    private let fixture = "Tests/SmrunTests/Fixtures/validate/related-warnings.yaml"
+
+    @Test func validateShowsTheWarningThatExplainsAnError() throws {
+        let run = try Smrun.run(["validate", fixture])
+        #expect(run.exited(1))
+        let lines = run.lines
+        try #require(lines.count == 4, "\(run.text)")
+        #expect(lines[0].hasPrefix("\(fixture):15:38: error: in the value of 'total' 'total + arg': 'arg' is not available"))
+        #expect(lines[1].contains("warning: this 'add' transition runs effect 'addAmont', which is not declared under 'effects' (did you mean 'addAmount'?)"))
+        #expect(lines[2] == "\(fixture):15:3: warning: effect 'addAmount' is declared but no transition or state runs it [unused-effect]")
+        #expect(lines[3].hasPrefix("\(fixture):18:19: error: transition refers to undefined state 'idel'"))
+        #expect(!run.text.contains("'log'"), "a warning no error names is shown: \(run.text)")
+        #expect(run.errorText == "1 file, 2 errors, 2 warnings\n")
+    }
+
+    @Test func aRunShowsItToo() throws {
+        let run = try Smrun.run([fixture, "--send", "add=1"])
+        #expect(run.exited(2))
+        #expect(run.lines.isEmpty)
+        let lines = run.errorLines
+        try #require(lines.count == 4, "\(run.errorText)")
+        #expect(lines[0].contains("error: in the value of 'total'"))
+        #expect(lines[1].contains("(did you mean 'addAmount'?)") && lines[1].hasSuffix("[undeclared-effect]"))
+        #expect(lines[2].hasSuffix("[unused-effect]"))
+        #expect(lines[3].hasSuffix("[undefined-state]"))
+    }
+}

@@ -171,7 +171,7 @@ import Statecraft
     package static let waitDirective = "@wait"
 
     /// The duration of `@wait DURATION` (docs/cli.md).
-    static func parseWait(_ argument: UnsafeRawBufferPointer?) -> Parsed {
+    package static func parseWait(_ argument: UnsafeRawBufferPointer?) -> Parsed {
         guard let argument else { return .badWait(problem: "'@wait' needs a duration, such as @wait 30s") }
         do {
             return .wait(milliseconds: try Delay.milliseconds(argument))

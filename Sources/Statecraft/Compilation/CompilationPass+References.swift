@@ -196,10 +196,7 @@ extension CompilationPass {
         let initial = definition.initial
         guard let id = stateIDs[initial.name] else {
             if !states.isEmpty {
-                error(
-                    .undefinedState,
-                    "initial state '\(initial.name)' is not a declared state" + Suggestion.didYouMean(initial.name, in: stateIDs.keys),
-                    initial.position)
+                undefinedState(initial, "initial state '\(initial.name)' is not a declared state" + Suggestion.didYouMean(initial.name, in: stateIDs.keys))
             }
             return -1
         }
@@ -218,7 +215,7 @@ extension CompilationPass {
         var ids: [Int] = []
         for name in definition.otherInitialStates {
             guard let id = stateIDs[name.name] else {
-                error(.undefinedState, "initial state '\(name.name)' is not a declared state" + Suggestion.didYouMean(name.name, in: stateIDs.keys), name.position)
+                undefinedState(name, "initial state '\(name.name)' is not a declared state" + Suggestion.didYouMean(name.name, in: stateIDs.keys))
                 continue
             }
             if states[id].history != nil || states[id].isFinal {

@@ -190,7 +190,7 @@ extension CompilationPass {
         for name in names {
             guard let id = stateIDs[name.name] else {
                 let candidates = states.indices.filter { isDescendant($0, of: ancestor) }.map { states[$0].name.name }
-                error(.undefinedState, "\(role) refers to undefined state '\(name.name)'" + Suggestion.didYouMean(name.name, in: candidates), name.position)
+                undefinedState(name, "\(role) refers to undefined state '\(name.name)'" + Suggestion.didYouMean(name.name, in: candidates))
                 continue
             }
             if !isDescendant(id, of: ancestor) {
@@ -300,54 +300,11 @@ extension CompilationPass {
     /// loop: after one is taken, the next is enabled at once, forever.
     private mutating func checkEventlessCycles(_ tree: StateTree, _ chart: [StateChart.Transition], _ transitions: [CompiledTransition]) {
         let free = chart.indices.filter { chart[$0].input < 0 && !chart[$0].isGuarded }
-        guard !free.isEmpty else { return }
-        var bySource: [Int32: [Int]] = [:]
-        for index in free { bySource[chart[index].source, default: []].append(index) }
-        // What is active after each one: its targets, their ancestors and default descendants.
-        func successors(_ index: Int) -> [Int] {
-            let transition = chart[index]
-            guard !transition.targets.isEmpty else { return [index] }
-            var entered: Set<Int> = []
-            var pending = transition.targets.map { Int($0) }
-            while let state = pending.popLast() {
-                guard entered.insert(state).inserted else { continue }
-                pending.append(contentsOf: tree.defaultEntries[state].map { Int($0) })
-                if tree.kinds[state] == .parallel { pending.append(contentsOf: tree.children[state].map { Int($0) }) }
-                var parent = Int(tree.parents[state])
-                while parent >= 0 {
-                    entered.insert(parent)
-                    parent = Int(tree.parents[parent])
-                }
-            }
-            return entered.sorted().flatMap { bySource[Int32($0)] ?? [] }
-        }
-        var colour = [Int: Int]()  // 1: on the path, 2: done
-        for start in free where colour[start] == nil {
-            var path: [(node: Int, next: [Int], position: Int)] = [(start, successors(start), 0)]
-            colour[start] = 1
-            while !path.isEmpty {
-                let top = path.count - 1
-                if path[top].position == path[top].next.count {
-                    colour[path[top].node] = 2
-                    path.removeLast()
-                    continue
-                }
-                let next = path[top].next[path[top].position]
-                path[top].position += 1
-                if colour[next] == 1 {
-                    let loop = path.drop { $0.node != next }.map { states[Int(chart[$0.node].source)].name.name }
-                    let first = transitions[Int(chart[next].compiled)]
-                    error(
-                        .eventlessCycle,
-                        "eventless transitions without guards loop forever: \((loop + [loop[0]]).map { "'\($0)'" }.joined(separator: " -> ")); give one a guard or an input",
-                        first.position)
-                    return
-                }
-                if colour[next] == nil {
-                    colour[next] = 1
-                    path.append((next, successors(next), 0))
-                }
-            }
-        }
+        guard let loop = EventlessCycles.find(in: tree, chart, among: free, until: { _ in true }).first else { return }
+        let names = loop.map { states[Int(chart[$0].source)].name.name }
+        error(
+            .eventlessCycle,
+            "eventless transitions without guards loop forever: \((names + [names[0]]).map { "'\($0)'" }.joined(separator: " -> ")); give one a guard or an input",
+            transitions[Int(chart[loop[0]].compiled)].position)
     }
 }

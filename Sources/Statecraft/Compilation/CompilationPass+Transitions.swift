@@ -2,10 +2,7 @@
 extension CompilationPass {
     mutating func state(_ name: Named, role: String) -> Int? {
         if let id = stateIDs[name.name] { return id }
-        error(
-            .undefinedState,
-            "\(role) refers to undefined state '\(name.name)'" + Suggestion.didYouMean(name.name, in: stateIDs.keys),
-            name.position)
+        undefinedState(name, "\(role) refers to undefined state '\(name.name)'" + Suggestion.didYouMean(name.name, in: stateIDs.keys))
         return nil
     }
 

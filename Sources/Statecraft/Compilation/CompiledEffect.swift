@@ -76,6 +76,28 @@ package struct CompiledEffect: Sendable {
         return assignments
     }
 
+    /// The slots the body may assign, nested steps included (a `foreach`'s item and index too).
+    package var assignedSlots: Set<Int> {
+        var slots: Set<Int> = []
+        func walk(_ steps: [Step]) {
+            for step in steps {
+                switch step {
+                case .send, .log, .cancel, .cancelEvaluated, .fail: break
+                case .assign(let slot, _, _): slots.insert(slot)
+                case .conditional(let branches, let otherwise):
+                    for branch in branches { walk(branch.steps) }
+                    walk(otherwise)
+                case .forEach(_, _, let item, let index, let steps):
+                    slots.insert(item)
+                    if index >= 0 { slots.insert(index) }
+                    walk(steps)
+                }
+            }
+        }
+        walk(steps)
+        return slots
+    }
+
     /// Every input the body may send, nested steps included, in written order.
     package var sentInputs: [Send] {
         var sends: [Send] = []

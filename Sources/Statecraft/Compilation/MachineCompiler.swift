@@ -76,6 +76,8 @@ struct CompilationPass {
     var compiledGuards: [GuardKey: CompiledExpression] = [:]
     /// Whether each expression text reads `arg`, as found so far.
     var readsArgumentByText: [String: Bool] = [:]
+    /// The misplaced states that a reference was told about (``undefinedState(_:_:)``).
+    var toldMisplacedStates: Set<String> = []
 
     let maximumTableCells: Int
 
@@ -146,6 +148,21 @@ struct CompilationPass {
 
     mutating func error(_ code: DiagnosticCode, _ message: String, _ position: SourcePosition) {
         diagnostics.append(.error(code, message, at: position))
+    }
+
+    /// Reports `name`, a reference to a state that is not declared, with `message`; but a
+    /// reference to a misplaced state (``MachineDefinition/misplacedStates``) is told where the
+    /// state is, the first time only: its declaration is reported already, and each reference
+    /// after the first would only repeat it.
+    mutating func undefinedState(_ name: Named, _ message: String) {
+        guard let misplaced = definition.misplacedStates[name.name] else {
+            return error(.undefinedState, message, name.position)
+        }
+        guard toldMisplacedStates.insert(name.name).inserted else { return }
+        error(
+            .undefinedState,
+            "'\(name.name)' is declared under '\(misplaced.parent)' at line \(misplaced.position.line), among its options, not as a state; check the indentation",
+            name.position)
     }
 
     mutating func run() -> CompiledMachine? {

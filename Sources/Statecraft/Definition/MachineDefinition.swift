@@ -53,6 +53,9 @@ public struct MachineDefinition: Sendable {
     package var effects: [EffectDefinition]
     /// The transitions, in the order that selection tries them.
     package var transitions: [TransitionDefinition]
+    /// Names declared among a state's options, by name: probably states indented too deep
+    /// (``MisplacedState``); empty in a definition without errors.
+    package var misplacedStates: [String: MisplacedState] = [:]
 
     /// A definition with these parts; ``MachineCompiler`` checks it.
     package init(

@@ -1,6 +1,7 @@
 /// Thrown when a machine file cannot be read or is invalid: every problem found in it.
 public struct LoadError: Error, Sendable, CustomStringConvertible {
-    /// The problems, in file order, errors and warnings alike.
+    /// The problems, errors and warnings alike, in file order, but for the warnings that explain
+    /// an error, which come right after it (``RelatedWarnings``).
     public let diagnostics: [Diagnostic]
 
     package init(diagnostics: [Diagnostic]) {

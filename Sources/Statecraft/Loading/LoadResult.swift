@@ -6,7 +6,8 @@ public struct LoadResult: Sendable {
     public var definition: MachineDefinition?
     /// The runnable machine, when there were no errors.
     public var machine: CompiledMachine?
-    /// Every problem found, in file order.
+    /// Every problem found, in file order; with errors, the warnings that explain one come right
+    /// after it (``RelatedWarnings``).
     public var diagnostics: [Diagnostic]
 
     package init(definition: MachineDefinition?, machine: CompiledMachine?, diagnostics: [Diagnostic]) {
@@ -15,12 +16,17 @@ public struct LoadResult: Sendable {
         self.diagnostics = diagnostics
     }
 
-    /// Compiles a decoded definition, its decoder's diagnostics and the compiler's in file order.
+    /// Compiles a decoded definition, its decoder's diagnostics and the compiler's in file order;
+    /// with errors, each followed by the warnings that name what it names (``RelatedWarnings``).
     package init(compiling definition: MachineDefinition, decodingDiagnostics: [Diagnostic], limits: LoadLimits) {
         let compiled = MachineCompiler.compile(definition, maximumTableCells: limits.maximumTableCells)
         var diagnostics = decodingDiagnostics + compiled.diagnostics
         diagnostics.sort(by: Diagnostic.inFileOrder)
-        self.init(definition: definition, machine: diagnostics.hasErrors ? nil : compiled.machine, diagnostics: diagnostics)
+        guard diagnostics.hasErrors else {
+            self.init(definition: definition, machine: compiled.machine, diagnostics: diagnostics)
+            return
+        }
+        self.init(definition: definition, machine: nil, diagnostics: RelatedWarnings.interleaved(diagnostics, definition: definition))
     }
 
     /// A file that could not be read or decoded at all: these diagnostics and nothing else.

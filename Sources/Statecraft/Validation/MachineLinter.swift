@@ -1,7 +1,7 @@
 /// Finds what makes a valid machine probably wrong (`validate` warnings, docs/cli.md):
 /// unreachable states, traps, shadowed transitions, unused inputs, `send` chains that can
 /// loop without an external input, effects used but not declared or declared but not used,
-/// and transitions that leave from a final state.
+/// transitions that leave from a final state, and eventless transitions that may loop forever.
 ///
 /// Transitions are read by index, field by field: iterating `machine.transitions` would copy
 /// each one, retaining and releasing all its arrays.
@@ -14,6 +14,7 @@ package enum MachineLinter {
             warnings += singleRegions(machine, chart, definition)
             warnings += chartTraps(machine, chart, definition)
             warnings += chartShadowedTransitions(machine, chart, definition)
+            warnings += eventlessLoops(machine, chart, definition)
             warnings += unusedInputs(machine, definition)
             warnings += sendCycles(machine, definition)
             warnings += effectDeclarations(definition)
@@ -145,6 +146,12 @@ package enum MachineLinter {
         }
         for input in 0..<machine.inputCount where marks[input] == .unvisited { visit(input) }
         return warnings
+    }
+
+    /// The warnings that need only the definition, not a compiled machine: those a file with
+    /// errors can still be given (``RelatedWarnings``).
+    package static func definitionWarnings(_ definition: MachineDefinition) -> [Diagnostic] {
+        effectDeclarations(definition)
     }
 
     /// When the file declares effects, an effect a transition or state names but the file does

@@ -22,6 +22,8 @@ struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {
     private var spellings = TextInterner()
     /// The transitions decoded during the parse, in file order.
     private var streamedTransitions: [TransitionDefinition] = []
+    /// Names declared among a state's options, not as states (``checkStateKeys(_:of:)``).
+    private var misplacedStates: [String: MisplacedState] = [:]
 
     init() {}
 
@@ -129,6 +131,7 @@ struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {
             context: context, inputs: inputs, states: states, effects: effects, transitions: transitions)
         definition.otherInitialStates = Array(initialNames?.dropFirst() ?? [])
         definition.onError = onError
+        definition.misplacedStates = misplacedStates
         return definition
     }
 
@@ -251,6 +254,47 @@ struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {
         return meant
     }
 
+    /// The states folded into the list item at `item` (``FoldedListItems``), reported; `nil`
+    /// when it holds no other.
+    private mutating func foldedNames(_ item: Int) -> [Named]? {
+        let node = document[item]
+        guard node.kind == .scalar, node.style == .plain, !node.isInSource else { return nil }
+        let text = document.string(item)
+        guard let parts = FoldedListItems.parts(of: text, at: node.position, in: document.source),
+            parts.allSatisfy({ NameRules.problem(withName: $0.text) == nil })
+        else { return nil }
+        error(.invalidName, FoldedListItems.message(parts, folded: text, kind: "item"), node.position)
+        return parts.map { Named($0.text, at: $0.position) }
+    }
+
+    /// Reports the keys of a state's options that are no option. One that reads as a state
+    /// (a name that is no typo of an option, with nothing or a state's options under it) is
+    /// most likely a state indented one level too deep: said so, and kept as a misplaced state
+    /// (``MisplacedState``), which references to it are told about instead of that it is
+    /// undefined.
+    private mutating func checkStateKeys(_ options: Int, of state: Named) {
+        let allowed = MachineFileKeys.state
+        for entry in document.entries(options) where !allowed.contains(where: { document.text(of: entry.key, is: $0) }) {
+            let key = document.string(entry.key)
+            let value = entry.value
+            let readsAsState =
+                NameRules.problem(withName: key) == nil && Suggestion.closest(to: key, in: allowed.map(\.description)) == nil
+                && (document.isNull(value)
+                    || (document[value].kind == .mapping
+                        && document.entries(value).allSatisfy { entry in allowed.contains { document.text(of: entry.key, is: $0) } }))
+            guard readsAsState else {
+                unknownKey(entry, allowed: allowed, in: "state '\(state.name)'")
+                continue
+            }
+            let position = document[entry.key].position
+            error(
+                .unknownKey,
+                "'\(key)' is declared under '\(state.name)', where its options go (\(allowed.map(\.description).joined(separator: ", "))), not as a state; check the indentation: a state beside '\(state.name)' is indented as it is, and a child goes under its 'states:'",
+                position)
+            if misplacedStates[key] == nil { misplacedStates[key] = MisplacedState(parent: state.name, position: position) }
+        }
+    }
+
     /// States nest at most this deep (`states` inside a state's options): deeper is refused
     /// at once, before the decoder or the compiler recurses into it.
     static let maximumStateDepth = 100
@@ -259,7 +303,9 @@ struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {
     /// A `states` list or mapping; `depth` is 1 at the top level.
     private mutating func decodeStates(_ node: Int, depth: Int = 1) -> [StateDeclaration]? {
         if document[node].kind == .sequence {
-            return document.items(node).compactMap { item in self.name(item, "a state").map { StateDeclaration($0) } }
+            return document.items(node).flatMap { item in
+                (foldedNames(item) ?? self.name(item, "a state").map { [$0] } ?? []).map { StateDeclaration($0) }
+            }
         }
         guard let map = mapping(node, "'states' (a list of names or a mapping name -> options)") else { return nil }
         return document.entries(map).map { entry in
@@ -274,7 +320,7 @@ struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {
                 }
                 return StateDeclaration(name)
             }
-            checkKeys(options, allowed: MachineFileKeys.state, in: "state '\(name.name)'")
+            checkStateKeys(options, of: name)
             var state = StateDeclaration(
                 name, entry: document.entry(options, "entry").map { names($0.value, "'entry'") } ?? [],
                 exit: document.entry(options, "exit").map { names($0.value, "'exit'") } ?? [],
@@ -343,6 +389,8 @@ struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {
         let node = document[item]
         switch node.kind {
         case .scalar:
+            // A plain row on several lines: maybe rows folded into one by their indentation.
+            if node.style == .plain && !node.isInSource && decodeFoldedRows(item, into: &transitions) { return }
             // A local copy of the buffer, so that reading it does not overlap this decoder's changes.
             let buffer = document.buffer(of: node)
             buffer.withUnsafeBytes { buffer in
@@ -359,6 +407,27 @@ struct MachineFileDecoder: YAMLShapeReading, SequenceItemSink {
         case .sequence:
             error(.wrongKind, "a transition is a row 'INPUT | FROM => TO | EFFECTS' or a mapping, not a list", node.position)
         }
+    }
+
+    /// Rows folded into the row at `item` (``FoldedListItems``): reported, and each decoded as
+    /// the row it is; false, with nothing done, when the row holds no other.
+    private mutating func decodeFoldedRows(_ item: Int, into transitions: inout [TransitionDefinition]) -> Bool {
+        let row = document.string(item)
+        guard let parts = FoldedListItems.parts(of: row, at: document[item].position, in: document.source) else { return false }
+        func parse(_ part: FoldedListItems.Part, into transitions: inout [TransitionDefinition], _ spellings: inout TextInterner) -> Diagnostic? {
+            var text = part.text
+            return text.withUTF8 { bytes in
+                let scalar = RowFormParser.Scalar(
+                    text: UnsafeRawBufferPointer(bytes), position: part.position, contentOffset: 0, isASCII: bytes.allSatisfy { $0 < 0x80 })
+                return RowFormParser.parse(scalar, into: &transitions, spellings: &spellings)
+            }
+        }
+        var trial: [TransitionDefinition] = []
+        var trialSpellings = TextInterner()
+        guard parts.allSatisfy({ parse($0, into: &trial, &trialSpellings) == nil }) else { return false }
+        error(.invalidRow, FoldedListItems.message(parts, folded: row, kind: "row"), document[item].position)
+        for part in parts { _ = parse(part, into: &transitions, &spellings) }
+        return true
     }
 
     private mutating func decodeTransition(_ map: Int) -> TransitionDefinition? {

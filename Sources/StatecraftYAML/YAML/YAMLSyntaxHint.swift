@@ -1,6 +1,7 @@
 /// What a person needs after libyaml's own words for the syntax errors a machine file's author
 /// makes most (issue 35): a key with no space after its colon (`initial:cart`), an unquoted
-/// `*` (`from: *`, an alias to libyaml) and a row without its `- `.
+/// `*` (`from: *`, an alias to libyaml), a row without its `- ` and a line indented off the
+/// levels around it.
 enum YAMLSyntaxHint {
     /// A hint to follow libyaml's message (starting with "; "), or "" when none applies.
     ///
@@ -24,6 +25,11 @@ enum YAMLSyntaxHint {
         }
         if context == "while scanning a simple key", let text = line(contextLine) {
             return rowHint(text) ?? colonHint(text) ?? ""
+        }
+        if problem == "did not find expected key", context == "while parsing a block mapping", let text = line(problemLine),
+            let contextColumn
+        {
+            return indentationHint(text, line: problemLine, mappingLine: contextLine ?? 0, mappingColumn: contextColumn)
         }
         if problem == "mapping values are not allowed in this context" {
             // A plain scalar runs on over the lines after `initial:cart` until a `:` ends it.
@@ -60,6 +66,14 @@ enum YAMLSyntaxHint {
         guard !text.hasPrefix("- "), !text.hasPrefix("#"), text.contains("=>") || text.contains("|") else { return nil }
         let indent = String(repeating: " ", count: line.count - text.count)
         return "; each row is a list item: write '\(indent)- \(text)'"
+    }
+
+    /// A line indented to no level of the mapping it ends (`   packing:` with three spaces where
+    /// the states around it have two): neither one of its keys nor inside one.
+    private static func indentationHint(_ line: String, line number: Int, mappingLine: Int, mappingColumn: Int) -> String {
+        let indent = line.prefix { $0 == " " }.count
+        guard indent != mappingColumn, indent < line.count else { return "" }
+        return "; line \(number + 1) is indented \(indent == 1 ? "1 space" : "\(indent) spaces"), where the keys of the mapping from line \(mappingLine + 1) are indented \(mappingColumn): indent it as the lines it belongs with"
     }
 
     /// `initial:cart`: a key whose `:` has no space after it is no key to YAML.

@@ -21,13 +21,13 @@ struct ExportCommand: ParsableCommand {
     var machine: String
 
     @Option(help: "The format to write: yaml or scxml.")
-    var format: InputFormat
+    var format: MachineFormat
 
-    @OptionGroup var limits: LimitOptions
+    @OptionGroup var limits: MachineOptions
 
     func run() throws {
         let loaded = limits.load(machine)
-        DiagnosticPrinter.printToStandardError(loaded.diagnostics.filter { $0.severity == .error }, file: machine)
+        DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard loaded.machine != nil, let definition = loaded.definition else { throw ExitCode(Smrun.Status.invalid) }
         let text: String
         switch format {

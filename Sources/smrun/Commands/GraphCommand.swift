@@ -62,7 +62,7 @@ struct GraphCommand: ParsableCommand {
         help: ArgumentHelp("Highlight the state saved in this state file (smrun --state FILE); the file is only read.", valueName: "file"))
     var stateFile: String?
 
-    @OptionGroup var limits: LimitOptions
+    @OptionGroup var limits: MachineOptions
 
     func run() throws {
         let loaded = limits.load(machine)

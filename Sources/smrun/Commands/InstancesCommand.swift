@@ -163,13 +163,13 @@ struct InstancesCommand: ParsableCommand {
             discussion: "Exit status: 0 when every instance runs on the file's definition, 1 when some were refused.")
         @Option(help: ArgumentHelp("The SQLite file that smrun serve keeps.", valueName: "file")) var store = "statecraft.sqlite"
         @Argument(help: "The machine file.", completion: .file(extensions: ["yaml", "yml", "scxml"])) var machine: String
-        @OptionGroup var limits: LimitOptions
+        @OptionGroup var limits: MachineOptions
 
         func run() throws {
             let loaded = limits.load(machine)
             DiagnosticPrinter.printToStandardError(loaded.diagnostics.filter { $0.severity == .error }, file: machine)
-            guard let compiled = loaded.machine, case .success(let source) = FileReader.contents(of: machine, maximumBytes: limits.maximumBytes),
-                let target = InstanceServer.Machine.load(source: source, isSCXML: machine.hasSuffix(".scxml"), defaultName: compiled.name).0
+            guard let compiled = loaded.machine, case .success(let source) = FileReader.contents(of: machine, maximumBytes: limits.limits.maximumBytes),
+                let target = InstanceServer.Machine.load(source: source, isSCXML: limits.format(of: machine) == .scxml, defaultName: compiled.name).0
             else { throw ExitCode(Smrun.Status.invalid) }
             let storePath = store
             let refused: Int

@@ -5,9 +5,9 @@ import Statecraft
 /// bounds), each raised by a flag.
 struct LimitOptions: ParsableArguments {
     @Option(
-        name: .customLong("input-format"),
+        name: .customLong("machine-format"),
         help: "The machine file's format: yaml or scxml. Default: scxml for a .scxml file, yaml otherwise.")
-    var inputFormat: InputFormat?
+    var machineFormat: MachineFormat?
 
     @Option(name: .customLong("max-file-size"), help: "Largest machine file accepted, in bytes.")
     var maximumBytes = LoadLimits.default.maximumBytes
@@ -27,9 +27,19 @@ struct LimitOptions: ParsableArguments {
             maximumTableCells: maximumTableCells)
     }
 
-    /// Loads the machine at `path` in its format, within the bounds.
-    func load(_ path: String) -> LoadResult {
-        MachineLoader.load(path, format: inputFormat, limits: limits)
+    /// The machine file's format given by `--machine-format` or, in its old spelling,
+    /// `--input-format yaml|scxml` (`alias`); `nil` when neither is (the file's extension
+    /// chooses).
+    func machineFormat(alias: MachineFormat?) -> MachineFormat? {
+        machineFormat ?? alias
+    }
+
+    /// Refuses `--input-format` and `--machine-format` that name different formats.
+    func checkAgreement(alias: MachineFormat?) throws {
+        if let alias, let machineFormat, alias != machineFormat {
+            throw ValidationError(
+                "--input-format \(alias.rawValue) and --machine-format \(machineFormat.rawValue) disagree: --input-format yaml|scxml is the old spelling of --machine-format")
+        }
     }
 
     func validate() throws {

@@ -27,7 +27,7 @@ struct PathsCommand: ParsableCommand {
     @Option(help: "Output format: script (smrun run input, one per target after a '# to ...' line) or test (a scenario file for smrun test).")
     var format: PathsFormat = .script
 
-    @OptionGroup var limits: LimitOptions
+    @OptionGroup var limits: MachineOptions
 
     func run() throws {
         let loaded = limits.load(machine)

@@ -42,7 +42,7 @@ struct ReplCommand: ParsableCommand {
         completion: .file(extensions: ["json"]))
     var stateFile: String?
 
-    @OptionGroup var limits: LimitOptions
+    @OptionGroup var limits: MachineOptions
 
     func validate() throws {
         if stepLimit < 1 { throw ValidationError("--max-steps must be at least 1, not \(stepLimit)") }

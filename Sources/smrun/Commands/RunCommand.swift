@@ -14,16 +14,17 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         _superCommandName: Smrun.name,
-        abstract: "Run a machine over inputs given with --send or, one per line, on standard input.",
+        abstract: "Run a machine over inputs given with --send or, one per line, in a script file or on standard input.",
         discussion: """
             Each input line is INPUT or INPUT ARG; ARG is the rest of the line, and a string may be \
             JSON-quoted. Blank lines and lines starting with # are skipped, and so is a comment \
-            after a blank outside a JSON-quoted argument (go # note). Exit status: 0 when every \
+            after a blank outside a JSON-quoted argument (go # note). With --input-format jsonl, each \
+            line is a JSON object, {"input": NAME, "arg": VALUE} or {"wait": DURATION}. Exit status: 0 when every \
             input was accepted or ignored, 1 when any was rejected, 2 for an invalid machine or a usage \
             or I/O error.
 
             Examples:
-              smrun machines/traffic-light.yaml < machines/traffic-light.script
+              smrun machines/traffic-light.yaml machines/traffic-light.script
               smrun machines/checkout.yaml --send addItem=5 --send checkout
               smrun light.yaml --state light.json --wait 30s --send button
             """
@@ -32,7 +33,19 @@ struct RunCommand: ParsableCommand {
     @Argument(help: "The machine file (YAML, or SCXML for a .scxml file).", completion: .file(extensions: ["yaml", "yml", "scxml"]))
     var machine: String
 
-    @Option(name: .customLong("send"), help: ArgumentHelp("An input to send, as INPUT or INPUT=ARG; repeatable. Without it, inputs are read from standard input.", valueName: "input"))
+    @Argument(
+        help: ArgumentHelp("A file of input lines, or - for standard input, where they are read from without one.", valueName: "script"),
+        completion: .file())
+    var script: String?
+
+    @Option(
+        name: .customLong("input-format"),
+        help: ArgumentHelp(
+            "The input lines' format: script (INPUT or INPUT ARG, the default) or jsonl (one JSON object a line).",
+            valueName: "format"))
+    var inputFormat: InputFormatOption?
+
+    @Option(name: .customLong("send"), help: ArgumentHelp("An input to send, as INPUT or INPUT=ARG; repeatable. Without it, inputs are read from the script or standard input.", valueName: "input"))
     var inputs: [String] = []
 
     @Option(
@@ -91,9 +104,18 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         if byKey {
-            if !inputs.isEmpty || !waits.isEmpty { throw ValidationError("--by-key reads keyed lines from standard input: --send and --wait do not name a key") }
+            if !inputs.isEmpty || !waits.isEmpty { throw ValidationError("--by-key reads keyed lines of a script: --send and --wait do not name a key") }
             if stateFile != nil { throw ValidationError("--by-key runs many instances: --state saves one (smrun serve's store keeps many)") }
             if clock != .virtual { throw ValidationError("--by-key runs on the virtual clock: @wait moves every instance's clock") }
+            if inputFormat?.lineFormat == .jsonl { throw ValidationError("--by-key reads script lines (KEY INPUT [ARG]), not JSON Lines") }
+        }
+        try limits.checkAgreement(alias: inputFormat?.machineFormat)
+        if let script, !(inputs.isEmpty && waits.isEmpty) {
+            throw ValidationError(
+                "give inputs in the script '\(script)' or with --send and --wait, not both (in a script, a line '@wait DURATION' moves the clock)")
+        }
+        if let format = inputFormat, format.lineFormat != nil, !inputs.isEmpty {
+            throw ValidationError("--input-format \(format.rawValue) names the format of input lines, and with --send there are none")
         }
         if (reset || migrate) && stateFile == nil { throw ValidationError("--\(reset ? "reset" : "migrate") needs --state FILE") }
         if reset && migrate { throw ValidationError("--reset and --migrate cannot be used together") }
@@ -120,9 +142,10 @@ struct RunCommand: ParsableCommand {
     /// The options as plain values.
     private var settings: RunSettings {
         RunSettings(
-            machine: machine, inputs: inputs, waits: waits, clock: clock, waitPending: waitPending, timerLimit: timerLimit, format: format,
+            machine: machine, script: script, inputs: inputs, waits: waits, clock: clock, waitPending: waitPending, timerLimit: timerLimit, format: format,
             stepLimit: stepLimit, maximumLineBytes: maximumLineBytes, stateFile: stateFile, reset: reset, migrate: migrate,
-            inputFormat: limits.inputFormat, limits: limits.limits, byKey: byKey)
+            lineFormat: inputFormat?.lineFormat ?? .script, machineFormat: limits.machineFormat(alias: inputFormat?.machineFormat),
+            limits: limits.limits, byKey: byKey)
     }
 
     func run() throws {

@@ -8,6 +8,8 @@ struct RunSettings {
     static let defaultMaximumLineBytes = 64 << 20
 
     var machine: String
+    /// The file of input lines (`-`: standard input, as without one).
+    var script: String?
     var inputs: [String] = []
     var waits: [String] = []
     var clock: ClockOption = .virtual
@@ -19,7 +21,8 @@ struct RunSettings {
     var stateFile: String?
     var reset = false
     var migrate = false
-    var inputFormat: InputFormat?
+    var lineFormat = InputLineFormat.script
+    var machineFormat: MachineFormat?
     var limits = LoadLimits.default
     /// `--by-key`: each line starts with an instance's key (``KeyedRunSession``).
     var byKey = false
@@ -30,26 +33,32 @@ struct RunSettings {
     }
 
     func run() throws {
-        let loaded = MachineLoader.load(machine, format: inputFormat, limits: limits)
+        let loaded = MachineLoader.load(machine, format: machineFormat, limits: limits)
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
-        if byKey { return try compiled.visitRunner(KeyedDriving(settings: self, machine: compiled)).get() }
+        let source = readsLines ? try ScriptSource.open(script) : nil
+        if byKey, let source { return try compiled.visitRunner(KeyedDriving(settings: self, machine: compiled, source: source)).get() }
         let state = try StateFile.open(
             stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil, clock: clock.snapshotClock, timerLimit: timerLimit)
-        try compiled.visitRunner(Driving(settings: self, machine: compiled, state: state)).get()
+        try compiled.visitRunner(Driving(settings: self, machine: compiled, state: state, source: source)).get()
     }
 
-    /// ``drive(_:)`` on a session with the runner the machine's compiler chose.
+    /// Whether the inputs are lines (of the script file or standard input), not `--send` and
+    /// `--wait` steps.
+    private var readsLines: Bool { inputs.isEmpty && waits.isEmpty }
+
+    /// ``drive(_:source:)`` on a session with the runner the machine's compiler chose.
     private struct Driving: RunnerVisitor {
         let settings: RunSettings
         let machine: CompiledMachine
         let state: StateFile?
+        let source: ScriptSource?
 
         func visit<Runner: MachineRunner>(_ runner: Runner.Type) -> Result<Void, any Error> {
             var session = RunSession<Runner>(
                 machine: machine, format: settings.format, stepLimit: settings.stepLimit, timerLimit: settings.timerLimit, state: state,
                 clock: settings.clock)
-            return Result { try settings.drive(&session) }
+            return Result { try settings.drive(&session, source: source) }
         }
     }
 
@@ -57,25 +66,26 @@ struct RunSettings {
     private struct KeyedDriving: RunnerVisitor {
         let settings: RunSettings
         let machine: CompiledMachine
+        let source: ScriptSource
 
         func visit<Runner: MachineRunner>(_ runner: Runner.Type) -> Result<Void, any Error> {
             var session = KeyedRunSession<Runner>(
                 machine: machine, format: settings.format, stepLimit: settings.stepLimit, timerLimit: settings.timerLimit)
             return Result {
-                let skippedLines = try session.runScript(maximumLineBytes: settings.maximumLineBytes)
+                let skippedLines = try session.runScript(from: source, maximumLineBytes: settings.maximumLineBytes)
                 if let status = StopSignals.exitStatus { throw ExitCode(status) }
                 if skippedLines > 0 || session.hadRejections { throw ExitCode(Smrun.Status.rejected) }
             }
         }
     }
 
-    /// Runs the script, or the `--send`/`--wait` steps in command-line order, then (with
-    /// `--wait-pending`) the timers still pending, and finishes: exit status 1 when an input
-    /// was rejected or a line skipped.
-    fileprivate func drive<Session: DrivenSession & ~Copyable>(_ session: inout Session) throws {
+    /// Runs the input lines of `source`, or (without one) the `--send`/`--wait` steps in
+    /// command-line order, then (with `--wait-pending`) the timers still pending, and finishes:
+    /// exit status 1 when an input was rejected or a line skipped.
+    fileprivate func drive<Session: DrivenSession & ~Copyable>(_ session: inout Session, source: ScriptSource?) throws {
         var skippedLines = 0
-        if inputs.isEmpty && waits.isEmpty {
-            skippedLines = try session.runScript(maximumLineBytes: maximumLineBytes)
+        if let source {
+            skippedLines = try session.runLines(from: source, format: lineFormat, maximumLineBytes: maximumLineBytes)
         } else {
             for step in steps where !StopSignals.shouldStop() {
                 switch step {

@@ -49,7 +49,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How long an Idempotency-Key's answer is kept (a duration: 24h, 90m).", valueName: "duration"))
     var idempotencyTtl = "24h"
 
-    @OptionGroup var limits: LimitOptions
+    @OptionGroup var limits: MachineOptions
 
     func validate() throws {
         if machines.isEmpty { throw ValidationError("give at least one machine file to serve") }
@@ -92,12 +92,12 @@ struct ServeCommand: ParsableCommand {
         for path in machines {
             let loaded = limits.load(path)
             DiagnosticPrinter.printToStandardError(loaded.diagnostics.filter { $0.severity == .error }, file: path)
-            guard loaded.machine != nil, case .success(let source) = FileReader.contents(of: path, maximumBytes: limits.maximumBytes) else {
+            guard loaded.machine != nil, case .success(let source) = FileReader.contents(of: path, maximumBytes: limits.limits.maximumBytes) else {
                 failed = true
                 continue
             }
             let name = FileReader.baseName(of: path, extensions: [".yaml", ".yml", ".scxml"])
-            guard let machine = InstanceServer.Machine.load(source: source, isSCXML: path.hasSuffix(".scxml"), defaultName: name).0 else {
+            guard let machine = InstanceServer.Machine.load(source: source, isSCXML: limits.format(of: path) == .scxml, defaultName: name).0 else {
                 failed = true
                 continue
             }

@@ -43,8 +43,8 @@ struct Smrun: ParsableCommand {
                 FileHandleOutput.standardError(fullMessage(for: ValidationError(message)) + "\n")
                 Glibc.exit(Status.invalid)
             }
-            if let machine = loneMachine(CommandLine.arguments.dropFirst()) {
-                try RunSettings(machine: machine).run()
+            if let (machine, script) = loneMachine(CommandLine.arguments.dropFirst()) {
+                try RunSettings(machine: machine, script: script).run()
                 return
             }
             var command = try parsedWithoutRoot() ?? parseAsRoot()
@@ -72,20 +72,23 @@ struct Smrun: ParsableCommand {
         return "'\(JSONText.escapingControls(first))' is neither a subcommand nor a file (did you mean '\(closest)'?)"
     }
 
-    /// The machine of `smrun MACHINE` or `smrun run MACHINE` with nothing else, the most common
-    /// run, which takes every option of `run` at its default: swift-argument-parser's first parse
-    /// of any command looks up protocol conformances for each of its declarations (5.0M
-    /// instructions for a command that declares only the machine, some 40% of such a run's
-    /// start-up), and there is nothing here for it to parse. `nil` for anything else, which the
-    /// package parses: a lone argument that starts with `-` (an option, or `-` and `--`) or
-    /// names a subcommand or `help`.
-    static func loneMachine(_ arguments: ArraySlice<String>) -> String? {
+    /// The machine (and script) of `smrun MACHINE [SCRIPT]` or `smrun run MACHINE [SCRIPT]` with
+    /// nothing else, the most common run, which takes every option of `run` at its default:
+    /// swift-argument-parser's first parse of any command looks up protocol conformances for
+    /// each of its declarations (5.0M instructions for a command that declares only the
+    /// machine, some 40% of such a run's start-up), and there is nothing here for it to parse.
+    /// `nil` for anything else, which the package parses: an argument that starts with `-` (an
+    /// option, or `--`; but a script `-` is standard input), or a first one that names a
+    /// subcommand or `help`.
+    static func loneMachine(_ arguments: ArraySlice<String>) -> (machine: String, script: String?)? {
         var arguments = arguments
-        if arguments.count == 2, arguments.first == RunCommand._commandName { arguments.removeFirst() }
-        guard arguments.count == 1, let machine = arguments.first, !machine.hasPrefix("-"), machine != "help",
+        if (2...3).contains(arguments.count), arguments.first == RunCommand._commandName { arguments.removeFirst() }
+        guard (1...2).contains(arguments.count), let machine = arguments.first, !machine.hasPrefix("-"), machine != "help",
             !configuration.subcommands.contains(where: { $0._commandName == machine })
         else { return nil }
-        return machine
+        let script = arguments.dropFirst().first
+        if let script, script.hasPrefix("-") && script != "-" { return nil }
+        return (machine, script)
     }
 
     /// The command asked for, parsed as if it were the root (`smrun validate FILE` as

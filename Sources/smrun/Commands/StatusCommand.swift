@@ -27,7 +27,7 @@ struct StatusCommand: ParsableCommand {
     @Option(help: "Output format: text (for people) or json (one object).")
     var format: OutputFormat = .text
 
-    @OptionGroup var limits: LimitOptions
+    @OptionGroup var limits: MachineOptions
 
     /// `--state` names one file: the argument parser keeps the last of several, which would show
     /// one file silently in place of the others, so they are counted on the command line.

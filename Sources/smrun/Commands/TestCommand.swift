@@ -37,7 +37,7 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("min-coverage"), help: ArgumentHelp("Fail when the scenarios take fewer than this percentage of the machines' transitions.", valueName: "percent"))
     var minimumCoverage: Double?
 
-    @OptionGroup var limits: LimitOptions
+    @OptionGroup var limits: MachineOptions
 
     func validate() throws {
         if let minimumCoverage, !(0...100).contains(minimumCoverage) {

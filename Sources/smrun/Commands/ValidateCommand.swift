@@ -32,7 +32,7 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Treat warnings as errors for the exit status.")
     var strict = false
 
-    @OptionGroup var limits: LimitOptions
+    @OptionGroup var limits: MachineOptions
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one machine file or directory") }

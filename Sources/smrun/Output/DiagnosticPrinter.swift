@@ -43,10 +43,13 @@ enum DiagnosticPrinter {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    /// Prints the errors: warnings (a machine under `on_error: raise` loads with some) are
+    /// Prints the diagnostics of a machine that did not load, as `smrun validate` shows them:
+    /// its errors, each with the warnings that explain it (``RelatedWarnings``); a machine that
+    /// loads prints nothing: its warnings (under `on_error: raise` it loads with some) are
     /// `smrun validate`'s to show, not a run's.
     static func printToStandardError(_ diagnostics: [Diagnostic], file: String) {
-        for diagnostic in diagnostics where diagnostic.severity == .error {
+        guard diagnostics.hasErrors else { return }
+        for diagnostic in diagnostics {
             FileHandleOutput.standardError(text(diagnostic, file: file) + "\n")
         }
     }

@@ -36,7 +36,7 @@ struct PathsPrinter {
     mutating func addTransition(_ transition: Int, path: [MachinePaths.Step]) -> Bool {
         let replay = PathReplay(path, on: machine)
         guard replay.takes(transition) else { return false }
-        add("to \(describe(transition))", path, replay)
+        add("to \(describe(transition))", path, replay, refusesLastStep: machine.transitions[transition].refusal != nil)
         return true
     }
 
@@ -51,7 +51,9 @@ struct PathsPrinter {
     /// The whole output.
     var finished: String { text + notes.joined() }
 
-    private mutating func add(_ title: String, _ path: [MachinePaths.Step], _ replay: PathReplay) {
+    /// Adds a path; `refusesLastStep`: its last step selects a refusal (`reject:`), which the
+    /// scenario expects (`ok: false, error: refused`).
+    private mutating func add(_ title: String, _ path: [MachinePaths.Step], _ replay: PathReplay, refusesLastStep: Bool = false) {
         switch format {
         case .script:
             text += "# \(title)\n"
@@ -59,7 +61,7 @@ struct PathsPrinter {
         case .test:
             text += "  - name: \(Self.yaml(title))\n    steps:\n"
             if path.isEmpty { text += "      - expect: { \(expectation(replay.statesAtStart)) }\n" }
-            for (step, states) in zip(path, replay.statesAfter) {
+            for (index, (step, states)) in zip(path, replay.statesAfter).enumerated() {
                 if step.isWait {
                     text += "      - wait: \(step.waitText)\n"
                 } else {
@@ -67,7 +69,8 @@ struct PathsPrinter {
                     let send = machine.argumentTypes[step.input] == nil ? input : "{ input: \(input), arg: \(step.argument) }"
                     text += "      - send: \(send)\n"
                 }
-                text += "        expect: { \(expectation(states)) }\n"
+                let refused = refusesLastStep && index == path.count - 1 ? "ok: false, error: refused, " : ""
+                text += "        expect: { \(refused)\(expectation(states)) }\n"
             }
         }
     }

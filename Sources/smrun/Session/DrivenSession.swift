@@ -2,8 +2,8 @@
 protocol DrivenSession: WallClockSession, ~Copyable {
     /// Whether any input was rejected (exit status 1).
     var hadRejections: Bool { get }
-    /// Runs every line of standard input; returns how many lines were skipped as too long.
-    mutating func runScript(maximumLineBytes: Int) throws -> Int
+    /// Runs every input line of `source`; returns how many lines were skipped as too long.
+    mutating func runLines(from source: ScriptSource, format: InputLineFormat, maximumLineBytes: Int) throws -> Int
     /// Sends one `--send` value.
     mutating func send(_ input: String)
     /// Moves the machine's clock forward (`--wait`).

@@ -43,9 +43,9 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
 
     var hadRejections: Bool { session.hadRejections }
 
-    /// Runs every line of standard input; returns how many lines were skipped as too long.
-    mutating func runScript(maximumLineBytes: Int) throws -> Int {
-        var reader = LineReader(fd: 0, maximumLineBytes: maximumLineBytes)
+    /// Runs every line of `source`; returns how many lines were skipped as too long.
+    mutating func runScript(from source: ScriptSource, maximumLineBytes: Int) throws -> Int {
+        var reader = LineReader(fd: source.fd, maximumLineBytes: maximumLineBytes)
         reader.skipByteOrderMark(willBlock: { flushForInput() })
         var lineNumber = 0
         var skipped = 0
@@ -57,13 +57,13 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
                 runLine(bytes, number: lineNumber)
             case .tooLong(let count):
                 output.flush()
-                RunSession<Runner>.reportTooLong(line: lineNumber, count: count, maximumLineBytes: maximumLineBytes)
+                RunSession<Runner>.reportTooLong(source.name, line: lineNumber, count: count, maximumLineBytes: maximumLineBytes)
                 skipped += 1
             }
         }
         if reader.readError != 0 {
             output.flush()
-            throw RunSession<Runner>.readFailure(reader.readError)
+            throw RunSession<Runner>.readFailure(source.name, reader.readError)
         }
         output.flush()
         return skipped

@@ -166,10 +166,24 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
         state?.waitingForInput()
     }
 
-    /// Streams standard input line by line: the hot path. Returns how many lines were skipped
-    /// as too long; a read error throws exit status 2, after what came before was saved.
-    mutating func runScript(maximumLineBytes: Int) throws -> Int {
-        var reader = LineReader(fd: 0, maximumLineBytes: maximumLineBytes)
+    /// Streams the input lines from `source`, in `format`, line by line: the hot path. Returns
+    /// how many lines were skipped as too long; a read error throws exit status 2, after what
+    /// came before was saved.
+    mutating func runLines(from source: ScriptSource, format: InputLineFormat, maximumLineBytes: Int) throws -> Int {
+        switch format {
+        case .script: try runLines(ScriptLines.self, from: source, maximumLineBytes: maximumLineBytes)
+        case .jsonl: try runLines(JSONLines.self, from: source, maximumLineBytes: maximumLineBytes)
+        }
+    }
+
+    /// The loop of ``runLines(from:format:maximumLineBytes:)``, specialised for each format
+    /// (``LineFormatHandling``): a script's line is not asked its format, and its handling is
+    /// inlined in the loop (a closure passed in was called once a line, 23 more instructions a
+    /// line of the car script, callgrind).
+    private mutating func runLines<Lines: LineFormatHandling>(
+        _ lines: Lines.Type, from source: ScriptSource, maximumLineBytes: Int
+    ) throws -> Int {
+        var reader = LineReader(fd: source.fd, maximumLineBytes: maximumLineBytes)
         reader.skipByteOrderMark(willBlock: { pauseForInput() })
         var lineNumber = 0
         var skipped = 0
@@ -182,36 +196,54 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
             printer.line = lineNumber
             switch line {
             case .text(let bytes):
-                runLine(bytes)
+                Lines.run(bytes, in: &self)
             case .tooLong(let count):
                 printer.output.flush()
-                Self.reportTooLong(line: lineNumber, count: count, maximumLineBytes: maximumLineBytes)
+                Self.reportTooLong(source.name, line: lineNumber, count: count, maximumLineBytes: maximumLineBytes)
                 skipped += 1
             }
         }
         if reader.readError != 0 {
             finish()
-            throw Self.readFailure(reader.readError)
+            throw Self.readFailure(source.name, reader.readError)
         }
         return skipped
     }
 
-    /// Says that script line `line` was skipped as longer than `--max-line-bytes`.
-    static func reportTooLong(line: Int, count: Int, maximumLineBytes: Int) {
+    /// Says that line `line` of `source` (`standard input`, or the script's path) was skipped
+    /// as longer than `--max-line-bytes`.
+    static func reportTooLong(_ source: String, line: Int, count: Int, maximumLineBytes: Int) {
         FileHandleOutput.standardError(
-            "smrun: standard input line \(line): \(count) bytes, longer than --max-line-bytes \(maximumLineBytes); line skipped\n")
+            "smrun: \(source) line \(line): \(count) bytes, longer than --max-line-bytes \(maximumLineBytes); line skipped\n")
     }
 
-    /// Says why standard input could not be read; the error to throw (exit status 2).
-    static func readFailure(_ error: Int32) -> ExitCode {
-        FileHandleOutput.standardError("smrun: reading standard input: \(String(cString: strerror(error)))\n")
+    /// Says why `source` could not be read; the error to throw (exit status 2).
+    static func readFailure(_ source: String, _ error: Int32) -> ExitCode {
+        FileHandleOutput.standardError("smrun: reading \(source): \(String(cString: strerror(error)))\n")
         return ExitCode(Smrun.Status.invalid)
+    }
+
+    /// One JSON Lines line (``JSONInputLine``): an input, a wait, or a bad line, whose result is
+    /// a `bad-argument` rejection naming its line.
+    fileprivate mutating func runJSONLine(_ bytes: UnsafeRawBufferPointer) {
+        switch JSONInputLine(bytes) {
+        case .blank:
+            return
+        case .input(let name, let argument):
+            name.withUnsafeBytes { process(parser.parse(name: $0, jsonArgument: argument)) }
+        case .wait(let duration):
+            duration.withUnsafeBytes { process(ScriptLineParser.parseWait($0)) }
+        case .bad(let name, let problem):
+            name.withUnsafeBytes {
+                printer.receiveScriptRejection(.badArgument, name: $0, input: -1, problem: "", runner: &runner, message: problem)
+            }
+        }
     }
 
     /// One script line. A plain line whose cell's result is settled and precomputed is a table
     /// lookup and a copy of bytes; any other goes through the parser, the runner and the printer.
     @inline(__always)
-    private mutating func runLine(_ bytes: UnsafeRawBufferPointer) {
+    fileprivate mutating func runLine(_ bytes: UnsafeRawBufferPointer) {
         guard let plain = parser.parsePlain(line: bytes) else {
             process(parser.parse(line: bytes))
             return
@@ -328,5 +360,25 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
                 printer.receiveScriptRejection(.badArgument, name: UnsafeRawBufferPointer($0), input: input, problem: problem, runner: &runner)
             }
         }
+    }
+}
+
+/// How ``RunSession``'s loop runs a line of one input format (``InputLineFormat``).
+private protocol LineFormatHandling {
+    static func run<Runner: MachineRunner>(_ line: UnsafeRawBufferPointer, in session: inout RunSession<Runner>)
+}
+
+/// Script lines: `INPUT`, `INPUT ARG`, `@wait DURATION`.
+private enum ScriptLines: LineFormatHandling {
+    @inline(__always)
+    static func run<Runner: MachineRunner>(_ line: UnsafeRawBufferPointer, in session: inout RunSession<Runner>) {
+        session.runLine(line)
+    }
+}
+
+/// JSON Lines: `{"input": NAME, "arg": VALUE}`, `{"wait": DURATION}`.
+private enum JSONLines: LineFormatHandling {
+    static func run<Runner: MachineRunner>(_ line: UnsafeRawBufferPointer, in session: inout RunSession<Runner>) {
+        session.runJSONLine(line)
     }
 }

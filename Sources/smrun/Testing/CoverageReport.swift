@@ -39,7 +39,9 @@ enum CoverageReport {
                     } else {
                         #""input":\#(transition.input >= 0 ? JSONText.quoted(machine.inputNames[transition.input]) : "null")"#
                     }
-                return #"{"line":\#(transition.position.line),\#(trigger),"from":[\#(names(transition.sources, machine.stateNames))],"to":\#(transition.target >= 0 ? JSONText.quoted(machine.stateNames[transition.target]) : "null")}"#
+                // A refusal (`reject:`) has no target, and says so with its message.
+                let refusal = transition.refusal.map { #","reject":\#(JSONText.quoted($0))"# } ?? ""
+                return #"{"line":\#(transition.position.line),\#(trigger),"from":[\#(names(transition.sources, machine.stateNames))],"to":\#(transition.target >= 0 ? JSONText.quoted(machine.stateNames[transition.target]) : "null")\#(refusal)}"#
             }
             out += #"{"coverage":{"machine":\#(JSONText.quoted(path)),"#
             let states = countedStates(coverage)
