@@ -25,11 +25,11 @@ final class ServerProcess: @unchecked Sendable {
     /// How long the server may take to start listening (a debug build on a busy machine).
     static let startTimeout: Duration = .seconds(60)
 
-    /// Starts `smrun serve MACHINES --store STORE --listen 127.0.0.1:0 ARGUMENTS` in the package
-    /// root, and waits until it listens.
-    init(_ machines: [String], store: String, arguments: [String] = []) throws {
+    /// Starts `smrun serve MACHINES --store STORE --listen LISTEN ARGUMENTS` in the package
+    /// root, and waits until it listens (on `LISTEN`'s port, or the one it picked for 0).
+    init(_ machines: [String], store: String, listen: String = "127.0.0.1:0", arguments: [String] = []) throws {
         self.store = store
-        self.arguments = ["serve"] + machines + ["--store", store, "--listen", "127.0.0.1:0"] + arguments
+        self.arguments = ["serve"] + machines + ["--store", store, "--listen", listen] + arguments
         child = try Subprocess(try Paths.smrun().path, self.arguments, directory: Paths.packageRoot.path)
         output = Subprocess.drain(child.output)
         // Standard error up to the line that names the port, then drained in the background.
@@ -557,11 +557,14 @@ enum ServedMachines {
 
 extension ServerProcess {
     /// `smrun serve` of ``ServedMachines/all`` (or `machines`) on a new store in `files`.
-    static func start(_ files: TemporaryFiles, machines: [String] = ServedMachines.all, arguments: [String] = []) throws -> ServerProcess {
-        try ServerProcess(machines, store: files.path("store.sqlite"), arguments: arguments)
+    static func start(
+        _ files: TemporaryFiles, machines: [String] = ServedMachines.all, listen: String = "127.0.0.1:0", arguments: [String] = []
+    ) throws -> ServerProcess {
+        try ServerProcess(machines, store: files.path("store.sqlite"), listen: listen, arguments: arguments)
     }
 
-    /// The same server's store and machines, started again (after a stop or a crash).
+    /// The same server's store, machines and options, started again (after a stop or a crash),
+    /// on a port it picks.
     func restarted() throws -> ServerProcess {
         let machines = Array(arguments.dropFirst().prefix { $0 != "--store" })
         let extra = Array(arguments.drop { $0 != "--listen" }.dropFirst(2))
