@@ -90,6 +90,24 @@ import Testing
         #expect(try server.instances("alarm").map { $0["key"] as? String } == ["partial", "typed"])
     }
 
+    /// Keys may hold `. _ ~ : @ -`; a client that percent-encodes them in a path (as many
+    /// HTTP libraries do with `:` and `@`) names the same instance.
+    @Test func aKeyWithPunctuationIsTheSameInstanceWhetherItsPathIsPercentEncodedOrNot() throws {
+        let files = try TemporaryFiles()
+        let server = try ServerProcess.start(files)
+        let created = try server.post("/machines/tally/instances", #"{"key":"user@example.com:order~7_a-b"}"#)
+        #expect(created.status == 201 && created.header("Location") == "/machines/tally/instances/user@example.com:order~7_a-b", "\(created.text)")
+        for path in ["user@example.com:order~7_a-b", "user%40example.com%3Aorder%7E7_a-b", "%75ser@example.com:order~7_a-b"] {
+            let read = try server.get("/machines/tally/instances/\(path)")
+            #expect(read.status == 200 && read.body == created.body, "\(path): \(read.status) \(read.text)")
+        }
+        let sent = try server.post("/machines/tally/instances/user%40example.com%3Aorder~7_a-b/inputs", #"{"input":"add","arg":2}"#)
+        #expect(sent.status == 200, "\(sent.text)")
+        #expect(try server.history("tally", "user%40example.com%3Aorder~7_a-b").count == 2)
+        #expect(try server.delete("/machines/tally/instances/user%40example.com%3Aorder~7_a-b").status == 204)
+        #expect(try server.instances("tally").isEmpty)
+    }
+
     // MARK: - Read
 
     @Test func anInstanceShowsItsStateOrItsConfigurationAndHistoryStates() throws {
