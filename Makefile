@@ -30,8 +30,9 @@ deps:
 # diagram renders), tmux (smrun repl at a terminal), sqlite3 (the store's tests write a file as
 # a newer smrun would), bash, zsh and fish (completion scripts),
 # Python's jsonschema and PyYAML from PyPI (the machine-file schema), through pip, or Debian's
-# packages of them where pip may not install, and junitparser (to read `smrun test --format
-# junit` as a CI system does).
+# packages of them where pip may not install, junitparser (to read `smrun test --format
+# junit` as a CI system does), and schemathesis (which tests `smrun serve` against its OpenAPI
+# document, Sources/StatecraftServer/openapi.json).
 test-deps: deps
 	@missing=""; \
 	pkg-config --exists libxml-2.0 2>/dev/null || missing="$$missing libxml2-dev"; \
@@ -46,6 +47,8 @@ test-deps: deps
 	  || { $(APT_INSTALL) python3-jsonschema python3-yaml; }
 	@python3 -c 'import junitparser' 2>/dev/null || python3 -m pip install --quiet junitparser \
 	  || python3 -m pip install --quiet --break-system-packages junitparser
+	@python3 -c 'import schemathesis' 2>/dev/null || python3 -m pip install --quiet schemathesis \
+	  || python3 -m pip install --quiet --break-system-packages schemathesis
 
 build: deps
 	$(SWIFT) build
