@@ -306,6 +306,38 @@ import Testing
         #expect(try server.post("/machines/alarm/instances", "{}", headers: [key]).status == 201)
     }
 
+    /// The same request sent at once by many clients: with one Idempotency-Key, the repeats
+    /// wait for the first and get its answer, and it is applied once; creates of one key
+    /// without one make one instance, and the others are 409.
+    @Test func concurrentRepeatsOfOneRequestAreAppliedOnce() throws {
+        let files = try TemporaryFiles()
+        let server = try ServerProcess.start(files)
+        try server.create("tally", key: "t")
+        let group = DispatchGroup()
+        let sent = CollectedAnswers()
+        let created = CollectedAnswers()
+        for index in 0..<16 {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                if index % 2 == 0 {
+                    let answer = try? server.post("/machines/tally/instances/t/inputs", #"{"input":"add","arg":7}"#, headers: [("Idempotency-Key", "once")])
+                    sent.append(answer)
+                } else {
+                    let answer = try? server.post("/machines/tally/instances", #"{"key":"raced"}"#)
+                    created.append(answer)
+                }
+            }.start()
+        }
+        #expect(group.wait(timeout: .now() + 60) == .success)
+        let (sends, creates) = (sent.all, created.all)
+        #expect(sends.count == 8 && sends.allSatisfy { $0.status == 200 && $0.body == sends[0].body && $0.header("ETag") == #""2""# })
+        let instance = try server.instance("tally", "t")
+        #expect(JSONValue.int(instance["version"]) == 2 && JSONValue.int((instance["context"] as? [String: Any])?["total"]) == 7)
+        #expect(creates.map(\.status).sorted() == [201, 409, 409, 409, 409, 409, 409, 409], "\(creates.map(\.status))")
+        #expect(try server.history("tally", "raced").count == 1)
+    }
+
     // MARK: - Lists and history
 
     @Test func listingByStateMatchesAParentStateAndPagesByKey() throws {

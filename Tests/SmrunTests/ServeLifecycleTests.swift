@@ -72,6 +72,37 @@ import Testing
         #expect((try list.object()["instances"] as? [[String: Any]])?.map { $0["key"] as? String } == ["mine"], "nothing stored without the token")
     }
 
+    /// An instance keeps running on the definition it was created on after its file changes,
+    /// across a restart; new instances run on the file as it is. Idempotency records outlive
+    /// the restart too.
+    @Test func anInstanceKeepsItsDefinitionWhenTheFileChangesAndRecordsOutliveARestart() throws {
+        let files = try TemporaryFiles()
+        let original = try String(contentsOf: Paths.packageRoot.appendingPathComponent(ServedMachines.tally), encoding: .utf8)
+        let machine = try files.file("tally.yaml", original)
+        let first = try ServerProcess([machine], store: files.path("store.sqlite"))
+        try first.create("tally", key: "old")
+        let sent = try first.post("/machines/tally/instances/old/inputs", #"{"input":"add","arg":5}"#, headers: [("Idempotency-Key", "k")])
+        #expect(sent.status == 200)
+        let oldFingerprint = try first.instance("tally", "old")["fingerprint"] as? String
+        #expect(first.stop(SIGTERM)?.status == 0)
+
+        // The new definition doubles what it adds.
+        _ = try files.file("tally.yaml", original.replacingOccurrences(of: "total: total + arg", with: "total: total + 2 * arg"))
+        let second = try first.restarted()
+        let repeated = try second.post("/machines/tally/instances/old/inputs", #"{"input":"add","arg":5}"#, headers: [("Idempotency-Key", "k")])
+        #expect(repeated.status == 200 && repeated.body == sent.body, "the record outlived the restart: \(repeated.text)")
+        try second.send("tally", "old", "add", arg: "1")
+        let old = try second.instance("tally", "old")
+        #expect(old["fingerprint"] as? String == oldFingerprint)
+        #expect(JSONValue.int((old["context"] as? [String: Any])?["total"]) == 6, "runs on the definition it was created on")
+        let new = try second.create("tally", key: "new")
+        #expect(new["fingerprint"] as? String != oldFingerprint)
+        try second.send("tally", "new", "add", arg: "1")
+        #expect(JSONValue.int((try second.instance("tally", "new")["context"] as? [String: Any])?["total"]) == 2)
+        let machines = try second.get("/machines").object()["machines"] as? [[String: Any]]
+        #expect(machines?.first?["fingerprint"] as? String == new["fingerprint"] as? String)
+    }
+
     /// SIGTERM while events feeds are open: the feeds end at once, the server exits 0, and
     /// what it answered is on disk for the next start.
     @Test(.timeBound) func sigtermEndsTheServerWithStatus0WhileEventsFeedsAreOpen() throws {

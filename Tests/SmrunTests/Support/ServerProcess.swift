@@ -577,3 +577,16 @@ func isTimestamp(_ value: Any?) -> Bool {
     guard let text = value as? String else { return false }
     return text.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil
 }
+
+/// Answers collected by concurrent clients.
+final class CollectedAnswers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var answers: [HTTPAnswer] = []
+
+    func append(_ answer: HTTPAnswer?) {
+        guard let answer else { return }
+        lock.withLock { answers.append(answer) }
+    }
+
+    var all: [HTTPAnswer] { lock.withLock { answers } }
+}
