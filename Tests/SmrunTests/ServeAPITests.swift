@@ -210,6 +210,29 @@ import Testing
         #expect(try server.instances("tally").map { $0["key"] as? String } == ["new"])
     }
 
+    /// Every rejection is a 200 recorded in history: a finished instance's `finished`, a
+    /// livelock's `step-limit`, an effect's `expression-error`.
+    @Test func everyRejectionIsA200RecordedInHistory() throws {
+        let files = try TemporaryFiles()
+        let machines = [Paths.fixture("final-state.yaml"), Paths.fixture("livelock.yaml"), Paths.fixture("division-by-zero.yaml")]
+        let server = try ServerProcess.start(files, machines: machines)
+        let finished = try server.send("final-state", "f", "finish", arg: nil, create: true)
+        #expect((finished["instance"] as? [String: Any])?["status"] as? String == "final")
+        let restarted = try server.send("final-state", "f", "restart")
+        #expect((restarted["results"] as? [[String: Any]])?.first?["error"] as? String == "finished")
+        #expect(try server.instances("final-state", query: "status=final").count == 1)
+        #expect(try server.instances("final-state", query: "status=running").isEmpty)
+
+        let livelock = try server.send("livelock", "l", "tick", arg: nil, create: true)
+        #expect((livelock["results"] as? [[String: Any]])?.last?["error"] as? String == "step-limit")
+        let division = try server.send("division-by-zero", "d", "split", arg: "0", create: true)
+        #expect((division["results"] as? [[String: Any]])?.first?["error"] as? String == "expression-error")
+        for (machine, key) in [("final-state", "f"), ("livelock", "l"), ("division-by-zero", "d")] {
+            let last = try server.history(machine, key).last
+            #expect(((last?["results"] as? [[String: Any]])?.last?["error"] as? String) != nil, "\(machine): \(String(describing: last).prefix(300))")
+        }
+    }
+
     // MARK: - If-Match
 
     @Test func ifMatchOnASendOrADeleteIs412OnceTheInstanceMovedOn() throws {

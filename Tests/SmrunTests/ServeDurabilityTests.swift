@@ -73,6 +73,12 @@ import Testing
                 let connection = try HTTPConnection(port: shared.port)
                 try connection.send(request)
                 let answer = try connection.readAnswer(timeout: .seconds(30))
+                if answer.status == 503 && answer.header("Retry-After") != nil {
+                    // The server is stopping: try again, as Retry-After says.
+                    shared.connectionFailed()
+                    usleep(20_000)
+                    continue
+                }
                 if answer.status == 200 {
                     shared.record(planned, answer)
                 } else {
@@ -85,6 +91,40 @@ import Testing
             }
         }
         shared.fail("\(planned.idempotencyKey) was never answered")
+    }
+
+    /// SIGTERM under the same load: the server finishes what is in flight, exits 0, and every
+    /// input answered is there after the restart, once.
+    @Test func sigtermUnderConcurrentSendersExits0AndKeepsEveryAnsweredInput() throws {
+        let files = try TemporaryFiles()
+        let first = try ServerProcess.start(files, machines: [ServedMachines.tally])
+        for index in 0..<Self.instances { try first.create("tally", key: "tally\(index)") }
+        let shared = Shared(port: first.port)
+        let done = DispatchGroup()
+        for sender in 0..<16 {
+            done.enter()
+            Thread {
+                for planned in Self.plan(sender: sender).prefix(12) { Self.sendUntilAnswered(planned, shared) }
+                done.leave()
+            }.start()
+        }
+        let waitStart = ContinuousClock.now
+        while shared.answered < 40 && ContinuousClock.now - waitStart < .seconds(60) { usleep(2_000) }
+        let stopped = try #require(first.stop(SIGTERM), "still running 30 s after SIGTERM")
+        #expect(!stopped.signalled && stopped.status == 0, "\(stopped) \(first.errorText)")
+        let second = try first.restarted()
+        shared.restarted(on: second.port)
+        #expect(done.wait(timeout: .now() + 120) == .success, "the senders did not finish")
+        #expect(shared.failures.isEmpty, "\(shared.failures.prefix(10))")
+        #expect(shared.answers.count == 16 * 12)
+        for index in 0..<Self.instances {
+            let key = "tally\(index)"
+            let sent = shared.answers.filter { $0.planned.key == key }.map { "\($0.planned.input) \($0.planned.arg ?? "")" }
+            let recorded = try second.history("tally", key).dropFirst().map {
+                "\($0["input"] as? String ?? "?") \(JSONValue.int($0["arg"]).map(String.init) ?? "")"
+            }
+            #expect(sent.sorted() == recorded.sorted(), "\(key): sent \(sent.count), recorded \(recorded.count)")
+        }
     }
 
     @Test func sigkillUnder32ConcurrentSendersLosesNothingAnsweredAndAppliesNothingTwice() throws {

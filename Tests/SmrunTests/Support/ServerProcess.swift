@@ -132,8 +132,9 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Sends `input` (with `arg`, JSON text) to an instance; 200 expected. The answer's object.
     @discardableResult
-    func send(_ machine: String, _ key: String, _ input: String, arg: String? = nil) throws -> [String: Any] {
-        let body = arg.map { #"{"input":"\#(input)","arg":\#($0)}"# } ?? #"{"input":"\#(input)"}"#
+    func send(_ machine: String, _ key: String, _ input: String, arg: String? = nil, create: Bool = false) throws -> [String: Any] {
+        var body = arg.map { #"{"input":"\#(input)","arg":\#($0)"# } ?? #"{"input":"\#(input)""#
+        body += create ? #","create":true}"# : "}"
         let answer = try post("/machines/\(machine)/instances/\(key)/inputs", body)
         guard answer.status == 200 else { throw UnexpectedAnswer(expected: "200 to send \(input) to \(machine)/\(key)", answer: answer) }
         return try answer.object()
