@@ -356,6 +356,12 @@ import Testing
     @Test func aThousandIdleConnectionsLeaveTheServerServing() throws {
         let files = try TemporaryFiles()
         let server = try Self.server(files)
+        // This process needs the descriptors too (a soft limit of 1,024 is common).
+        var limit = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur < 4096 {
+            limit.rlim_cur = min(limit.rlim_max, 4096)
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
         var idle: [HTTPConnection] = []
         for _ in 0..<1_000 { idle.append(try HTTPConnection(port: server.port)) }
         let started = ContinuousClock.now
