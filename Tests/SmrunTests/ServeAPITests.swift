@@ -5,7 +5,7 @@ import Testing
 /// real SQLite file, over HTTP/1.1 on loopback. Creating, reading, sending, listing by state,
 /// history, deleting, `If-Match`, `Idempotency-Key` and `"create": true`, as a client relies on
 /// them.
-@Suite struct ServeAPITests {
+@Suite(.servedEndToEnd) struct ServeAPITests {
     // MARK: - Create
 
     @Test func aCreateAnswers201WithLocationETagAndTheInstanceWithOrWithoutAKey() throws {

@@ -10,7 +10,7 @@ import Testing
 /// started again on the same store. Every input answered is in its instance's history and state,
 /// none is applied twice, each instance's state is what `smrun run` makes of its history's
 /// inputs, and the timers that fell due while the server was down fire once after the restart.
-@Suite struct ServeDurabilityTests {
+@Suite(.servedEndToEnd) struct ServeDurabilityTests {
     /// One input a sender sends until it is answered.
     struct Planned: Sendable {
         var sender: Int

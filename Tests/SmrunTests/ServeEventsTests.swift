@@ -5,7 +5,7 @@ import Testing
 /// one per history entry, per instance and per machine; `Last-Event-ID` replays what a client
 /// missed; a deleted instance's feed ends; an `after: 1s` timer fires with no request, once,
 /// recorded in history.
-@Suite struct ServeEventsTests {
+@Suite(.servedEndToEnd) struct ServeEventsTests {
     static let timeout: Duration = .seconds(30)
 
     @Test func anInstanceFeedStartsAfterTheRequestAndEndsWhenTheInstanceIsDeleted() throws {

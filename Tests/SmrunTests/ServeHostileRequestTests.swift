@@ -10,7 +10,7 @@ import Testing
 /// is stored. Each test starts a server holding one instance, `tally/probe` at version 2, and
 /// ends by checking that it still answers and that its store holds that instance alone,
 /// unchanged.
-@Suite struct ServeHostileRequestTests {
+@Suite(.servedEndToEnd) struct ServeHostileRequestTests {
     /// A server with `tally/probe` at version 2 (total 1).
     static func server(_ files: TemporaryFiles, arguments: [String] = []) throws -> ServerProcess {
         let server = try ServerProcess.start(files, arguments: arguments)

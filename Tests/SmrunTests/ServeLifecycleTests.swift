@@ -8,7 +8,7 @@ import Testing
 /// How `smrun serve` starts, guards and stops (issue 32): loopback unless a token file is
 /// given, the bearer token on every path but `/healthz` and `/`, and SIGTERM or SIGINT ending
 /// it with exit status 0 even while events feeds are open.
-@Suite struct ServeLifecycleTests {
+@Suite(.servedEndToEnd) struct ServeLifecycleTests {
     @Test func listeningBeyondLoopbackWithoutATokenFileIsRefusedWithExitStatus2() throws {
         let files = try TemporaryFiles()
         let store = files.path("store.sqlite")

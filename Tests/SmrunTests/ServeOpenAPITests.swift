@@ -8,7 +8,7 @@ import Testing
 /// The committed OpenAPI 3.1 document (Sources/StatecraftServer/openapi.json, served at
 /// `/openapi.json`) describes the server as it is: every route the server has is in it, and
 /// schemathesis, run against the live server with it, finds no answer that contradicts it.
-@Suite struct ServeOpenAPITests {
+@Suite(.servedEndToEnd) struct ServeOpenAPITests {
     static let documentPath = "Sources/StatecraftServer/openapi.json"
 
     static func document() throws -> [String: Any] {
