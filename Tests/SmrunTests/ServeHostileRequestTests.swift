@@ -267,6 +267,13 @@ import Testing
         try Self.expectProblem(server, "GET", "/machines/tally/instances/probe/history?after=\(encoded)", status: 400, naming: ["after"])
         try Self.expectNothingStored(server)
 
+        // An Idempotency-Key has 1 to 255 characters.
+        for length in [256, 10_000] {
+            try Self.expectProblem(
+                server, "POST", "/machines/tally/instances/probe/inputs", body: Array(#"{"input":"add","arg":1}"#.utf8),
+                headers: [("Idempotency-Key", String(repeating: "k", count: length))], status: 400, naming: ["Idempotency-Key"])
+        }
+        try Self.expectNothingStored(server)
         // As an Idempotency-Key, SQL is a key like any other: the first answer again on a repeat.
         let headers = [("Idempotency-Key", sql)]
         let first = try server.post("/machines/self-driving-car/instances/car/inputs", #"{"input":"startEngine","create":true}"#, headers: headers)
