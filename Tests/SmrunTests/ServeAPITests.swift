@@ -488,11 +488,16 @@ import Testing
         try server.send("tally", "t", "add", arg: "1")
         try server.send("tally", "t", "close")
         try server.send("tally", "t", "add", arg: "1")
+        #expect(try server.post("/machines/tally/instances/t/inputs", #"{"input":"add","arg":"one"}"#).status == 400)
         let metrics = try server.get("/metrics")
         #expect(metrics.status == 200 && metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
         #expect(metrics.text.contains(#"statecraft_inputs_total{outcome="accepted"} 2"#), "\(metrics.text)")
         #expect(metrics.text.contains(#"statecraft_inputs_total{outcome="no-transition"} 1"#), "\(metrics.text)")
+        #expect(metrics.text.contains(#"statecraft_inputs_total{outcome="http-400"} 1"#), "\(metrics.text)")
         #expect(metrics.text.contains("statecraft_input_seconds_bucket"))
+        for gauge in ["statecraft_instances", "statecraft_pending_timers"] {
+            #expect(metrics.text.contains(gauge), "\(gauge) missing: \(metrics.text)")
+        }
         let home = try server.get("/")
         #expect(home.status == 200 && home.header("Content-Type")?.hasPrefix("text/html") == true && home.text.contains("/openapi.json"))
         let document = try server.get("/openapi.json")
