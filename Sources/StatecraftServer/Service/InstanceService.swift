@@ -306,7 +306,12 @@ package final class InstanceService: Sendable {
 
     static func parseBody(_ body: [UInt8], allowEmpty: Bool) throws(JSONValue.SyntaxError) -> JSONValue {
         if allowEmpty && body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .object([]) }
-        let value = try JSONValue.parse(body)
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(body)
+        } catch {
+            throw JSONValue.SyntaxError(message: "the request body is not valid JSON: \(error.message) (at byte \(error.offset))", offset: error.offset)
+        }
         guard case .object = value else { throw JSONValue.SyntaxError(message: "the request body must be a JSON object, got \(value.kindName)", offset: 0) }
         return value
     }
