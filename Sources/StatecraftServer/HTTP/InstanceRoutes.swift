@@ -82,7 +82,11 @@ struct InstanceRoutes: Sendable {
             out += Array(",\"fingerprint\":\"\(runtime.fingerprint)\",\"kind\":\"\(runtime.kind)\",\"inputs\":[".utf8)
             let machine = runtime.machine
             var first = true
-            for input in machine.inputNames.indices where !machine.inputIsInternal[input] && !(machine.timers?.afterTexts[input] != nil) {
+            let doneInputs = Set(machine.chart?.doneInputs.filter { $0 >= 0 }.map(Int.init) ?? [])
+            // The inputs a client sends: not internal ones, `after` timers or the done events a
+            // statechart raises itself.
+            for input in machine.inputNames.indices
+            where !machine.inputIsInternal[input] && machine.timers?.afterTexts[input] == nil && !doneInputs.contains(input) {
                 if !first { out.append(UInt8(ascii: ",")) }
                 first = false
                 out += Array("{\"name\":".utf8)
