@@ -57,7 +57,7 @@ import Testing
             (Array("not json".utf8), ["not valid JSON"]),
             (Array(#"{"input":"add","arg":1}}"#.utf8), ["not valid JSON", "after"]),
             (Array(#"{"input":"add",}"#.utf8), ["not valid JSON"]),
-            (Array(#"{"input":"add","arg":1,"arg":2}"#.utf8), ["'arg'", "twice"]),
+            (Array(#"{"input":"add","arg":1,"arg":2}"#.utf8), ["duplicate member", "arg"]),
             (Array(#"{"input":"a"#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8), ["not valid JSON", "UTF-8"]),
             (Array(#"{"input":"a\u0000dd"}"#.utf8), ["unknown input"]),
             (Array("[1,2]".utf8), ["JSON object", "array"]),
