@@ -62,8 +62,14 @@ public final class InstanceServer: Sendable {
     let metrics = ServerMetrics()
     let logger: Logger
 
-    /// A server of `machines` (names must differ) on `store`.
-    public init(machines: [Machine], store: SQLiteStore, configuration: Configuration) async throws {
+    /// A server of `machines` (names must differ) on an embedded SQLite store.
+    public convenience init(machines: [Machine], store: SQLiteStore, configuration: Configuration) async throws {
+        try await self.init(machines: machines, store: store as any InstanceStore, configuration: configuration)
+    }
+
+    /// A server of `machines` (names must differ) on any store: SQLite, or PostgreSQL
+    /// (`StatecraftPostgres`), whose connection pool must run while the server does.
+    package init(machines: [Machine], store: any InstanceStore, configuration: Configuration) async throws {
         precondition(configuration.listensOnLoopback || configuration.token.map { !$0.isEmpty } == true, "a token is needed beyond loopback")
         _ = try await store.clock(recording: "real")
         let catalog = try await DefinitionCatalog(store: store, current: machines.map(\.runtime))
@@ -112,7 +118,8 @@ public final class InstanceServer: Sendable {
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
         let routes = router.group().add(middleware: ProblemMiddleware())
         InstanceRoutes(
-            service: service, feed: EventsFeed(store: service.store, commits: service.commits), maximumBodyBytes: configuration.maximumBodyBytes,
+            service: service, feed: EventsFeed(
+                store: service.store, commits: service.commits, recheckInterval: service.store.isShared ? .milliseconds(500) : nil), maximumBodyBytes: configuration.maximumBodyBytes,
             metrics: metrics
         ).add(to: routes)
     }
@@ -130,8 +137,10 @@ public final class InstanceServer: Sendable {
             headers[.contentType] = "text/html; charset=utf-8"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: Self.homePage)))
         }
+        let store = service.store
         router.get("/healthz") { _, _ in
-            APIAnswer(status: 200, body: Array(#"{"status":"ok"}"#.utf8)).response
+            try await store.checkHealth()
+            return APIAnswer(status: 200, body: Array(#"{"status":"ok"}"#.utf8)).response
         }
         router.get("/metrics") { _, _ in
             var headers = HTTPFields()
