@@ -23,7 +23,9 @@ public final class PostgresStore: InstanceStore, Sendable {
     private let logger: Logger
     private let closed = Mutex(false)
     /// How long one operation may wait for the database before it is unavailable.
-    let timeout: Duration = .seconds(10)
+    let timeout: Duration = .seconds(5)
+    /// How long a health check may wait.
+    let healthTimeout: Duration = .seconds(2)
     /// Where the store connects (without its password).
     public let location: PostgresLocation
 
@@ -47,7 +49,7 @@ public final class PostgresStore: InstanceStore, Sendable {
     /// Connects and brings the schema up to date (safe when several processes start at once).
     public func open() async throws {
         do {
-            try await bounded { [client, logger] in try await PostgresSchema.migrate(client, logger: logger) }
+            try await bounded(within: timeout) { [client, logger] in try await PostgresSchema.migrate(client, logger: logger) }
         } catch let error as PSQLError {
             throw Self.storeError(error, location: location)
         }
@@ -256,7 +258,7 @@ public final class PostgresStore: InstanceStore, Sendable {
     package var isShared: Bool { true }
 
     package func checkHealth() async throws {
-        try await read { (connection, logger) -> Void in
+        try await connected(within: healthTimeout) { (connection, logger) -> Void in
             for try await _ in try await connection.query("SELECT 1", logger: logger) {}
         }
     }
@@ -404,7 +406,7 @@ public final class PostgresStore: InstanceStore, Sendable {
         var attempt = 0
         while true {
             do {
-                return try await connected { connection, logger in
+                return try await connected(within: timeout) { connection, logger in
                     try await connection.query("BEGIN", logger: logger)
                     do {
                         let value = try await body(connection, logger)
@@ -424,13 +426,15 @@ public final class PostgresStore: InstanceStore, Sendable {
 
     /// Runs `body` on a connection of its own, out of any transaction.
     private func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
-        try await connected(body)
+        try await connected(within: timeout, body)
     }
 
-    private func connected<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
+    private func connected<T: Sendable>(
+        within timeout: Duration, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+    ) async throws -> T {
         guard !closed.withLock({ $0 }) else { throw StoreError.closed }
         do {
-            return try await bounded { [client, logger] in
+            return try await bounded(within: timeout) { [client, logger] in
                 try await client.withConnection { connection in try await body(connection, logger) }
             }
         } catch let error as PSQLError where !Self.mayRetry(error) {
@@ -438,11 +442,10 @@ public final class PostgresStore: InstanceStore, Sendable {
         }
     }
 
-    /// `body`, or ``StoreError/unavailable(_:)`` when it takes longer than ``timeout`` (the pool
+    /// `body`, or ``StoreError/unavailable(_:)`` when it takes longer than `timeout` (the pool
     /// waits for a connection while the database is away).
-    private func bounded<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let timeout = timeout
-        return try await withThrowingTaskGroup(of: T?.self) { group in
+    private func bounded<T: Sendable>(within timeout: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {
                 try await Task.sleep(for: timeout)

@@ -6,10 +6,11 @@ import Foundation
 
 /// A throwaway PostgreSQL server for the tests: Debian's `initdb` into a temporary folder, then
 /// `pg_ctl start` on a loopback port (its socket in that folder too), as the `postgres` user
-/// when the tests run as root. It is started once per test process, on first use, and stopped
-/// when the process exits (a watchdog stops it too if the process dies). Each test takes a
-/// database of its own (``createDatabase()``). Without PostgreSQL it throws, naming `make
-/// test-deps`: these tests never skip.
+/// when the tests run as root. The ``shared()`` one is started once per test process, on first
+/// use, and each test takes a database of its own on it (``createDatabase()``); a test that
+/// stops its server makes a cluster of its own (``init()``). Each is stopped when the process
+/// ends, however it ends (a watchdog). Without PostgreSQL it throws, naming `make test-deps`:
+/// these tests never skip.
 public final class PostgresCluster: Sendable {
     /// The cluster of this test process.
     public static func shared() throws -> PostgresCluster {
@@ -24,7 +25,8 @@ public final class PostgresCluster: Sendable {
     private let binaries: String
     private let asPostgres: Bool
 
-    private init() throws {
+    /// Starts a cluster of its own.
+    public init() throws {
         guard let binaries = Self.binaries() else { throw Missing() }
         self.binaries = binaries
         asPostgres = geteuid() == 0
@@ -38,12 +40,7 @@ public final class PostgresCluster: Sendable {
         for _ in 0..<5 {
             let port = Int.random(in: 20_000...60_000)
             do {
-                try Self.run(
-                    asPostgres, "\(binaries)/pg_ctl",
-                    [
-                        "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-t", "60", "-o",
-                        "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400", "start",
-                    ])
+                try Self.start(asPostgres, binaries, directory, port)
                 self.port = port
                 Self.watch(directory: directory, binaries: binaries, asPostgres: asPostgres)
                 return
@@ -74,9 +71,23 @@ public final class PostgresCluster: Sendable {
             ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-d", database, "-c", sql])
     }
 
-    /// Stops the server (`pg_ctl stop -m fast`) and starts it again, on the same port and files.
-    public func restart() throws {
-        try Self.run(asPostgres, "\(binaries)/pg_ctl", ["-D", "\(directory)/data", "-w", "-m", "fast", "restart"])
+    /// Stops the server (`pg_ctl stop -m fast`: open connections are ended).
+    public func stop() throws {
+        try Self.run(asPostgres, "\(binaries)/pg_ctl", ["-D", "\(directory)/data", "-w", "-m", "fast", "stop"])
+    }
+
+    /// Starts the server again, on the same port and files.
+    public func start() throws {
+        try Self.start(asPostgres, binaries, directory, port)
+    }
+
+    private static func start(_ asPostgres: Bool, _ binaries: String, _ directory: String, _ port: Int) throws {
+        try run(
+            asPostgres, "\(binaries)/pg_ctl",
+            [
+                "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-t", "60", "-o",
+                "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400", "start",
+            ])
     }
 
     /// The newest installed PostgreSQL's programs (Debian's layout).
