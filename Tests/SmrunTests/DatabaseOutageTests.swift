@@ -30,13 +30,12 @@ struct DatabaseOutageTests {
         #expect(((refusal as? [String: Any])?["detail"] as? String)?.contains("Idempotency-Key") == true)
 
         try cluster.start()
-        let started = ContinuousClock.now
         var status = 0
-        while status != 200 && ContinuousClock.now - started < .seconds(60) {
+        for _ in 0..<600 where status != 200 {
             status = (try? await server.request("GET", "/healthz"))?.0 ?? 0
             if status != 200 { try await Task.sleep(for: .milliseconds(100)) }
         }
-        #expect(status == 200, "the server did not serve again within 60 s of the database's return")
+        #expect(status == 200, "the server did not serve again after the database's return")
         for n in 6...8 { #expect(try await push(n).0 == 200) }
         #expect(try await push(6).0 == 200)
 
