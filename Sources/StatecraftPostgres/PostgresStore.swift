@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 import StatecraftStore
 import Synchronization
 
@@ -16,9 +17,10 @@ import Synchronization
 ///   connection, or no answer within ``timeout``, is ``StoreError/unavailable(_:)``: the
 ///   outcome of a write is then unknown.
 ///
-/// Run ``run()`` (the connection pool) for as long as the store is used, in a task or a
-/// ServiceLifecycle service group, then call ``open()`` before anything else.
-public final class PostgresStore: InstanceStore, Sendable {
+/// Run ``run()`` (the connection pool) for as long as the store is used, in a task or as a
+/// service of a ServiceLifecycle group, then call ``open()`` before anything else; or let
+/// ``with(_:_:)`` do both around your code.
+public final class PostgresStore: InstanceStore, Service, Sendable {
     private let client: PostgresClient
     private let logger: Logger
     private let closed = Mutex(false)
