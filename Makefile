@@ -31,11 +31,13 @@ deps:
 # a newer smrun would), bash, zsh and fish (completion scripts),
 # Python's jsonschema and PyYAML from PyPI (the machine-file schema), through pip, or Debian's
 # packages of them where pip may not install, junitparser (to read `smrun test --format
-# junit` as a CI system does), and schemathesis (which tests `smrun serve` against its OpenAPI
-# document, Sources/StatecraftServer/openapi.json).
+# junit` as a CI system does), schemathesis (which tests `smrun serve` against its OpenAPI
+# document, Sources/StatecraftServer/openapi.json), and PostgreSQL's server programs (Debian:
+# postgresql; the tests start throwaway clusters of their own with its initdb and pg_ctl).
 test-deps: deps
 	@missing=""; \
 	pkg-config --exists libxml-2.0 2>/dev/null || missing="$$missing libxml2-dev"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	command -v dot >/dev/null || missing="$$missing graphviz"; \
 	command -v tmux >/dev/null || missing="$$missing tmux"; \
 	command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \

@@ -11,6 +11,9 @@ let package = Package(
         // from `Statecraft`, so that an app that runs machines in-process builds none of their
         // packages.
         .library(name: "StatecraftStore", targets: ["StatecraftStore"]),
+        // The same store on PostgreSQL, for several servers on one database: apart from
+        // `StatecraftStore`, so that an app that embeds the SQLite store builds no postgres-nio.
+        .library(name: "StatecraftPostgres", targets: ["StatecraftPostgres"]),
         .library(name: "StatecraftServer", targets: ["StatecraftServer"]),
         .executable(name: "smrun", targets: ["smrun"]),
     ],
@@ -25,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -52,6 +56,15 @@ let package = Package(
             ]
         ),
         .target(
+            name: "StatecraftPostgres",
+            dependencies: [
+                "StatecraftStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
             name: "StatecraftServer",
             dependencies: [
                 "Statecraft", "StatecraftStore", "SmrunCore",
@@ -75,6 +88,7 @@ let package = Package(
                 "StatecraftSCXML",
                 "SmrunCore",
                 "StatecraftStore",
+                "StatecraftPostgres",
                 "StatecraftServer",
                 "CLibEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -104,7 +118,7 @@ let package = Package(
         .testTarget(name: "StatecraftYAMLTests", dependencies: ["StatecraftYAML", "TestSupport"]),
         .testTarget(name: "StatecraftSCXMLTests", dependencies: ["StatecraftSCXML", "StatecraftYAML", "TestSupport"]),
         .testTarget(name: "SmrunCoreTests", dependencies: ["SmrunCore", "Statecraft"]),
-        .testTarget(name: "StatecraftStoreTests", dependencies: ["StatecraftStore", "Statecraft"]),
+        .testTarget(name: "StatecraftStoreTests", dependencies: ["StatecraftStore", "StatecraftPostgres", "Statecraft", "TestSupport"]),
         .testTarget(name: "SmrunTests", dependencies: ["smrun", "Statecraft", "StatecraftYAML", "TestSupport"], exclude: ["Fixtures"]),
     ]
 )

@@ -68,9 +68,15 @@ public final class InstanceServer: Sendable {
         case tokenNeeded(host: String)
     }
 
-    /// A server of `machines` (names must differ) on `store`. Listening beyond loopback needs
-    /// a token (``ConfigurationError/tokenNeeded(host:)``).
-    public init(machines: [Machine], store: SQLiteStore, configuration: Configuration) async throws {
+    /// A server of `machines` (names must differ) on an embedded SQLite store. Listening beyond
+    /// loopback needs a token (``ConfigurationError/tokenNeeded(host:)``).
+    public convenience init(machines: [Machine], store: SQLiteStore, configuration: Configuration) async throws {
+        try await self.init(machines: machines, store: store as any InstanceStore, configuration: configuration)
+    }
+
+    /// A server of `machines` (names must differ) on any store: SQLite, or PostgreSQL
+    /// (`StatecraftPostgres`), whose connection pool must run while the server does.
+    package init(machines: [Machine], store: any InstanceStore, configuration: Configuration) async throws {
         guard configuration.listensOnLoopback || configuration.token.map({ !$0.isEmpty }) == true else {
             throw ConfigurationError.tokenNeeded(host: configuration.host)
         }
@@ -121,7 +127,8 @@ public final class InstanceServer: Sendable {
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
         let routes = router.group().add(middleware: ProblemMiddleware())
         InstanceRoutes(
-            service: service, feed: EventsFeed(store: service.store, commits: service.commits), maximumBodyBytes: configuration.maximumBodyBytes,
+            service: service, feed: EventsFeed(
+                store: service.store, commits: service.commits, recheckInterval: service.store.isShared ? .milliseconds(500) : nil), maximumBodyBytes: configuration.maximumBodyBytes,
             metrics: metrics
         ).add(to: routes)
     }
@@ -139,8 +146,10 @@ public final class InstanceServer: Sendable {
             headers[.contentType] = "text/html; charset=utf-8"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: Self.homePage)))
         }
+        let store = service.store
         router.get("/healthz") { _, _ in
-            APIAnswer(status: 200, body: Array(#"{"status":"ok"}"#.utf8)).response
+            try await store.checkHealth()
+            return APIAnswer(status: 200, body: Array(#"{"status":"ok"}"#.utf8)).response
         }
         router.get("/metrics") { _, _ in
             var headers = HTTPFields()

@@ -1,22 +1,16 @@
 import Foundation
 import Statecraft
+import StatecraftPostgres
 import Testing
 
 @testable import StatecraftStore
 
-/// What every ``InstanceStore`` promises, run against the embedded SQLite store on a real file:
-/// atomic transactions that see what committed before them, idempotency records, listing by
-/// state with pages, history in seq and in commit order, due timers, deletion, the clock.
+/// What every ``InstanceStore`` promises, run against both stores: the embedded SQLite store on
+/// a real file, and the PostgreSQL store on a real server (a throwaway cluster, see
+/// `PostgresCluster`): atomic transactions that see what committed before them, idempotency
+/// records, listing by state with pages, history in seq and in commit order, due timers,
+/// deletion, the clock.
 struct StoreContractTests {
-    let directory: URL
-    let store: SQLiteStore
-
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-contract-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try SQLiteStore(path: directory.appendingPathComponent("store.sqlite").path)
-    }
-
     static func instance(_ key: String, version: Int, status: StoredInstance.Status = .running) -> StoredInstance {
         StoredInstance(
             id: InstanceID(machine: "m", key: key), fingerprint: "sha256:f", status: status, snapshot: Array("{\"v\":\(version)}".utf8),
@@ -28,7 +22,9 @@ struct StoreContractTests {
     }
 
     /// Writes an instance at `version` with entries up to it, creating it or moving it on.
-    func put(_ key: String, version: Int, from: Int = 1, states: [String]? = ["a"], timers: [PendingTimer]? = nil) async throws {
+    static func put(
+        _ store: any InstanceStore, _ key: String, version: Int, from: Int = 1, states: [String]? = ["a"], timers: [PendingTimer]? = nil
+    ) async throws {
         _ = try await store.transact(InstanceID(machine: "m", key: key), idempotency: nil) { found in
             TransactionOutput(
                 write: InstanceWrite(
@@ -38,166 +34,226 @@ struct StoreContractTests {
         }
     }
 
-    @Test func aTransactionSeesWhatCommittedBefore() async throws {
-        try await put("k1", version: 1)
-        let seen = try await store.transact(InstanceID(machine: "m", key: "k1"), idempotency: nil) { found in
-            TransactionOutput(answer: found.instance?.version)
+    @Test(arguments: StoreKind.allCases) func aTransactionSeesWhatCommittedBefore(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            try await Self.put(store, "k1", version: 1)
+            let seen = try await store.transact(InstanceID(machine: "m", key: "k1"), idempotency: nil) { found in
+                TransactionOutput(answer: found.instance?.version)
+            }
+            #expect(seen == 1)
+            #expect(try await store.instance(InstanceID(machine: "m", key: "k1")) == Self.instance("k1", version: 1))
+            #expect(try await store.instance(InstanceID(machine: "m", key: "nope")) == nil)
         }
-        #expect(seen == 1)
-        #expect(try await store.instance(InstanceID(machine: "m", key: "k1")) == Self.instance("k1", version: 1))
-        #expect(try await store.instance(InstanceID(machine: "m", key: "nope")) == nil)
     }
 
-    @Test func aThrowingDecisionWritesNothingAndLeavesTheOthers() async throws {
-        struct Refused: Error {}
-        async let failing: Void = {
-            _ = try? await store.transact(InstanceID(machine: "m", key: "bad"), idempotency: nil) { _ -> TransactionOutput<Void> in throw Refused() }
-        }()
-        async let good: Void = put("good", version: 1)
-        _ = try await (failing, good)
-        #expect(try await store.instance(InstanceID(machine: "m", key: "bad")) == nil)
-        #expect(try await store.instance(InstanceID(machine: "m", key: "good")) != nil)
+    @Test(arguments: StoreKind.allCases) func aThrowingDecisionWritesNothingAndLeavesTheOthers(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            struct Refused: Error {}
+            async let failing: Void = {
+                _ = try? await store.transact(InstanceID(machine: "m", key: "bad"), idempotency: nil) { _ -> TransactionOutput<Void> in throw Refused() }
+            }()
+            async let good: Void = Self.put(store, "good", version: 1)
+            _ = try await (failing, good)
+            #expect(try await store.instance(InstanceID(machine: "m", key: "bad")) == nil)
+            #expect(try await store.instance(InstanceID(machine: "m", key: "good")) != nil)
+        }
     }
 
     /// Concurrent transactions on one instance apply one at a time: none loses another's update.
-    @Test func concurrentTransactionsOnOneInstanceSerialize() async throws {
-        try await put("counter", version: 1)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<200 {
-                group.addTask {
-                    _ = try await store.transact(InstanceID(machine: "m", key: "counter"), idempotency: nil) { found in
-                        let version = found.instance!.version + 1
-                        return TransactionOutput(
-                            write: InstanceWrite(
-                                instance: Self.instance("counter", version: version), isNew: false,
-                                entries: Self.entries("counter", from: version, to: version), activeStates: nil, timers: nil),
-                            answer: ())
+    @Test(arguments: StoreKind.allCases) func concurrentTransactionsOnOneInstanceSerialize(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            try await Self.put(store, "counter", version: 1)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<200 {
+                    group.addTask {
+                        _ = try await store.transact(InstanceID(machine: "m", key: "counter"), idempotency: nil) { found in
+                            let version = found.instance!.version + 1
+                            return TransactionOutput(
+                                write: InstanceWrite(
+                                    instance: Self.instance("counter", version: version), isNew: false,
+                                    entries: Self.entries("counter", from: version, to: version), activeStates: nil, timers: nil),
+                                answer: ())
+                        }
                     }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
+            #expect(try await store.instance(InstanceID(machine: "m", key: "counter"))?.version == 201)
+            let history = try await store.history(InstanceID(machine: "m", key: "counter"), afterSeq: 0, limit: 1_000)
+            #expect(history.map(\.seq) == Array(1...201))
         }
-        #expect(try await store.instance(InstanceID(machine: "m", key: "counter"))?.version == 201)
-        let history = try await store.history(InstanceID(machine: "m", key: "counter"), afterSeq: 0, limit: 1_000)
-        #expect(history.map(\.seq) == Array(1...201))
     }
 
-    @Test func idempotencyRecordsAreReadInTheirScope() async throws {
-        let scope = IdempotencyScope(scope: "k", key: "retry-1")
-        let record = IdempotencyRecord(request: Array("{}".utf8), answer: RecordedAnswer(status: 200, version: 2, body: Array("ok".utf8)), instanceKey: "k", expires: 5_000)
-        _ = try await store.transact(InstanceID(machine: "m", key: "k"), idempotency: scope) { found in
-            #expect(found.idempotency == nil)
-            return TransactionOutput(
-                write: InstanceWrite(instance: Self.instance("k", version: 1), isNew: true, entries: Self.entries("k", from: 1, to: 1), activeStates: ["a"], timers: nil),
-                idempotency: record, answer: ())
+    @Test(arguments: StoreKind.allCases) func idempotencyRecordsAreReadInTheirScope(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            let scope = IdempotencyScope(scope: "k", key: "retry-1")
+            let record = IdempotencyRecord(request: Array("{}".utf8), answer: RecordedAnswer(status: 200, version: 2, body: Array("ok".utf8)), instanceKey: "k", expires: 5_000)
+            _ = try await store.transact(InstanceID(machine: "m", key: "k"), idempotency: scope) { found in
+                #expect(found.idempotency == nil)
+                return TransactionOutput(
+                    write: InstanceWrite(instance: Self.instance("k", version: 1), isNew: true, entries: Self.entries("k", from: 1, to: 1), activeStates: ["a"], timers: nil),
+                    idempotency: record, answer: ())
+            }
+            let again = try await store.transact(InstanceID(machine: "m", key: "k"), idempotency: scope) { TransactionOutput(answer: $0.idempotency) }
+            #expect(again == record)
+            let otherScope = try await store.transact(InstanceID(machine: "m", key: "k"), idempotency: IdempotencyScope(scope: "", key: "retry-1")) {
+                TransactionOutput(answer: $0.idempotency)
+            }
+            #expect(otherScope == nil)
+            #expect(try await store.removeExpiredIdempotency(now: 4_999) == 0)
+            #expect(try await store.removeExpiredIdempotency(now: 5_000) == 1)
         }
-        let again = try await store.transact(InstanceID(machine: "m", key: "k"), idempotency: scope) { TransactionOutput(answer: $0.idempotency) }
-        #expect(again == record)
-        let otherScope = try await store.transact(InstanceID(machine: "m", key: "k"), idempotency: IdempotencyScope(scope: "", key: "retry-1")) {
-            TransactionOutput(answer: $0.idempotency)
+    }
+
+    @Test(arguments: StoreKind.allCases) func listingByStatePagesByKey(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            for index in 0..<25 {
+                try await Self.put(store, String(format: "key-%02d", index), version: 1, states: index % 5 == 0 ? ["parent", "child"] : ["other"])
+            }
+            let first = try await store.instances(machine: "m", state: "parent", status: nil, afterKey: nil, limit: 3)
+            #expect(first.map(\.id.key) == ["key-00", "key-05", "key-10"])
+            let rest = try await store.instances(machine: "m", state: "child", status: .running, afterKey: "key-10", limit: 10)
+            #expect(rest.map(\.id.key) == ["key-15", "key-20"])
+            #expect(try await store.instances(machine: "m", state: nil, status: .final, afterKey: nil, limit: 10).isEmpty)
+            #expect(try await store.instances(machine: "m", state: nil, status: nil, afterKey: "key-22", limit: 10).map(\.id.key) == ["key-23", "key-24"])
+            // A changed configuration replaces the instance's index rows.
+            try await Self.put(store, "key-00", version: 2, from: 2, states: ["other"])
+            #expect(try await store.instances(machine: "m", state: "parent", status: nil, afterKey: nil, limit: 1).map(\.id.key) == ["key-05"])
         }
-        #expect(otherScope == nil)
-        #expect(try await store.removeExpiredIdempotency(now: 4_999) == 0)
-        #expect(try await store.removeExpiredIdempotency(now: 5_000) == 1)
     }
 
-    @Test func listingByStatePagesByKey() async throws {
-        for index in 0..<25 {
-            try await put(String(format: "key-%02d", index), version: 1, states: index % 5 == 0 ? ["parent", "child"] : ["other"])
+    /// A machine's entries come in commit order, once every writer that began before them has
+    /// committed (on a database server, other work may hold them back a moment).
+    @Test(arguments: StoreKind.allCases) func aMachinesHistoryIsInCommitOrder(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            try await Self.put(store, "x", version: 2)
+            try await Self.put(store, "y", version: 1)
+            try await Self.put(store, "x", version: 3, from: 3)
+            let all = try await Self.machineHistory(store, count: 4)
+            try #require(all.map { "\($0.id.key)\($0.seq)" } == ["x1", "x2", "y1", "x3"])
+            let later = try await store.machineHistory(machine: "m", afterPosition: all[1].position, limit: 100)
+            #expect(later.map { "\($0.id.key)\($0.seq)" } == ["y1", "x3"])
+            #expect(try await store.lastPosition(machine: "m") == all[3].position)
+            #expect(try await store.lastPosition(machine: "other") == 0)
         }
-        let first = try await store.instances(machine: "m", state: "parent", status: nil, afterKey: nil, limit: 3)
-        #expect(first.map(\.id.key) == ["key-00", "key-05", "key-10"])
-        let rest = try await store.instances(machine: "m", state: "child", status: .running, afterKey: "key-10", limit: 10)
-        #expect(rest.map(\.id.key) == ["key-15", "key-20"])
-        #expect(try await store.instances(machine: "m", state: nil, status: .final, afterKey: nil, limit: 10).isEmpty)
-        #expect(try await store.instances(machine: "m", state: nil, status: nil, afterKey: "key-22", limit: 10).map(\.id.key) == ["key-23", "key-24"])
-        // A changed configuration replaces the instance's index rows.
-        try await put("key-00", version: 2, from: 2, states: ["other"])
-        #expect(try await store.instances(machine: "m", state: "parent", status: nil, afterKey: nil, limit: 1).map(\.id.key) == ["key-05"])
     }
 
-    @Test func aMachinesHistoryIsInCommitOrder() async throws {
-        try await put("x", version: 2)
-        try await put("y", version: 1)
-        try await put("x", version: 3, from: 3)
-        let all = try await store.machineHistory(machine: "m", afterPosition: 0, limit: 100)
-        #expect(all.map { "\($0.id.key)\($0.seq)" } == ["x1", "x2", "y1", "x3"])
-        let later = try await store.machineHistory(machine: "m", afterPosition: all[1].position, limit: 100)
-        #expect(later.map { "\($0.id.key)\($0.seq)" } == ["y1", "x3"])
-        #expect(try await store.lastPosition(machine: "m") == all[3].position)
-        #expect(try await store.lastPosition(machine: "other") == 0)
-    }
-
-    @Test func dueInstancesComeEarliestFirst() async throws {
-        try await put("late", version: 1, timers: [PendingTimer(due: 300, description: "{}")])
-        try await put("early", version: 1, timers: [PendingTimer(due: 100, description: "{}"), PendingTimer(due: 400, description: "{}")])
-        try await put("none", version: 1, timers: [])
-        #expect(try await store.dueInstances(now: 350, limit: 10).map(\.key) == ["early", "late"])
-        #expect(try await store.dueInstances(now: 99, limit: 10).isEmpty)
-        #expect(try await store.nextTimerDue() == 100)
-        #expect(try await store.counts() == (instances: 3, timers: 3))
-        // Changed timers replace the instance's.
-        try await put("early", version: 2, from: 2, timers: [])
-        #expect(try await store.nextTimerDue() == 300)
-    }
-
-    @Test func deletingTakesEverythingOfTheInstance() async throws {
-        let record = IdempotencyRecord(request: [], answer: RecordedAnswer(status: 201, body: []), instanceKey: "gone", expires: .max)
-        _ = try await store.transact(InstanceID(machine: "m", key: "gone"), idempotency: IdempotencyScope(scope: "", key: "create-1")) { _ in
-            TransactionOutput(
-                write: InstanceWrite(
-                    instance: Self.instance("gone", version: 1), isNew: true, entries: Self.entries("gone", from: 1, to: 1), activeStates: ["a"],
-                    timers: [PendingTimer(due: 1, description: "{}")]),
-                idempotency: record, answer: ())
+    /// A reader that follows a machine's entries by cursor while writers commit concurrently
+    /// (in any order) sees every entry exactly once, each instance's in seq order.
+    @Test(arguments: StoreKind.allCases) func aFeedFollowingConcurrentWritersSkipsNothing(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            async let written: Void = withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<8 {
+                    group.addTask {
+                        for version in 1...25 { try await Self.put(store, "w\(writer)", version: version, from: version) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            var seen: [String: [Int]] = [:]
+            var count = 0
+            var cursor: Int64 = 0
+            // Attempts rather than a deadline: the whole suite at once may hold this task back.
+            for _ in 0..<50_000 where count < 200 {
+                let page = try await store.machineHistory(machine: "m", afterPosition: cursor, limit: 7)
+                for entry in page {
+                    #expect(entry.position > cursor)
+                    cursor = entry.position
+                    seen[entry.id.key, default: []].append(entry.seq)
+                    count += 1
+                }
+                if page.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+            }
+            try await written
+            #expect(count == 200)
+            for writer in 0..<8 { #expect(seen["w\(writer)"] == Array(1...25), "w\(writer)") }
         }
-        #expect(try await store.delete(InstanceID(machine: "m", key: "gone"), expectedVersion: 7) == .versionMismatch(current: 1))
-        #expect(try await store.delete(InstanceID(machine: "m", key: "gone"), expectedVersion: 1) == .deleted)
-        #expect(try await store.delete(InstanceID(machine: "m", key: "gone"), expectedVersion: nil) == .absent)
-        #expect(try await store.history(InstanceID(machine: "m", key: "gone"), afterSeq: 0, limit: 10).isEmpty)
-        #expect(try await store.nextTimerDue() == nil)
-        #expect(try await store.instances(machine: "m", state: "a", status: nil, afterKey: nil, limit: 10).isEmpty)
-        let create = try await store.transact(InstanceID(machine: "m", key: "gone"), idempotency: IdempotencyScope(scope: "", key: "create-1")) {
-            TransactionOutput(answer: $0.idempotency)
+    }
+
+    /// A machine's entries, once at least `count` are visible (at most 1,000 attempts).
+    static func machineHistory(_ store: any InstanceStore, count: Int) async throws -> [HistoryEntry] {
+        var entries: [HistoryEntry] = []
+        for _ in 0..<1_000 {
+            entries = try await store.machineHistory(machine: "m", afterPosition: 0, limit: 100)
+            if entries.count >= count { break }
+            try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(create == nil)
+        return entries
     }
 
-    @Test func definitionsAreKeptOncePerFingerprint() async throws {
-        let definition = StoredDefinition(fingerprint: "sha256:1", machine: "m", format: .yaml, source: Array("machine: m".utf8), stateNames: ["a", "b"])
-        try await store.saveDefinition(definition)
-        try await store.saveDefinition(definition)
-        #expect(try await store.definition(fingerprint: "sha256:1") == definition)
-        #expect(try await store.definitions(machine: "m") == [definition])
-        #expect(try await store.definition(fingerprint: "sha256:2") == nil)
+    @Test(arguments: StoreKind.allCases) func dueInstancesComeEarliestFirst(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            try await Self.put(store, "late", version: 1, timers: [PendingTimer(due: 300, description: "{}")])
+            try await Self.put(store, "early", version: 1, timers: [PendingTimer(due: 100, description: "{}"), PendingTimer(due: 400, description: "{}")])
+            try await Self.put(store, "none", version: 1, timers: [])
+            #expect(try await store.dueInstances(now: 350, limit: 10).map(\.key) == ["early", "late"])
+            #expect(try await store.dueInstances(now: 99, limit: 10).isEmpty)
+            #expect(try await store.nextTimerDue() == 100)
+            #expect(try await store.counts() == (instances: 3, timers: 3))
+            // Changed timers replace the instance's.
+            try await Self.put(store, "early", version: 2, from: 2, timers: [])
+            #expect(try await store.nextTimerDue() == 300)
+        }
     }
 
-    @Test func theStoreKeepsOneClock() async throws {
-        #expect(try await store.clock(recording: "real") == "real")
-        #expect(try await store.clock(recording: "real") == "real")
-        await #expect(throws: StoreError.otherClock(stored: "real", wanted: "virtual")) { try await store.clock(recording: "virtual") }
+    @Test(arguments: StoreKind.allCases) func deletingTakesEverythingOfTheInstance(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            let record = IdempotencyRecord(request: [], answer: RecordedAnswer(status: 201, body: []), instanceKey: "gone", expires: .max)
+            _ = try await store.transact(InstanceID(machine: "m", key: "gone"), idempotency: IdempotencyScope(scope: "", key: "create-1")) { _ in
+                TransactionOutput(
+                    write: InstanceWrite(
+                        instance: Self.instance("gone", version: 1), isNew: true, entries: Self.entries("gone", from: 1, to: 1), activeStates: ["a"],
+                        timers: [PendingTimer(due: 1, description: "{}")]),
+                    idempotency: record, answer: ())
+            }
+            #expect(try await store.delete(InstanceID(machine: "m", key: "gone"), expectedVersion: 7) == .versionMismatch(current: 1))
+            #expect(try await store.delete(InstanceID(machine: "m", key: "gone"), expectedVersion: 1) == .deleted)
+            #expect(try await store.delete(InstanceID(machine: "m", key: "gone"), expectedVersion: nil) == .absent)
+            #expect(try await store.history(InstanceID(machine: "m", key: "gone"), afterSeq: 0, limit: 10).isEmpty)
+            #expect(try await store.nextTimerDue() == nil)
+            #expect(try await store.instances(machine: "m", state: "a", status: nil, afterKey: nil, limit: 10).isEmpty)
+            let create = try await store.transact(InstanceID(machine: "m", key: "gone"), idempotency: IdempotencyScope(scope: "", key: "create-1")) {
+                TransactionOutput(answer: $0.idempotency)
+            }
+            #expect(create == nil)
+        }
     }
 
-    /// What was committed is in the file: a second store on it (as after a restart) reads it.
-    @Test func whatCommittedIsInTheFile() async throws {
-        try await put("kept", version: 3)
-        try await store.close()
-        let reopened = try SQLiteStore(path: store.path)
-        #expect(try await reopened.instance(InstanceID(machine: "m", key: "kept"))?.version == 3)
-        try await reopened.close()
+    @Test(arguments: StoreKind.allCases) func definitionsAreKeptOncePerFingerprint(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            let definition = StoredDefinition(fingerprint: "sha256:1", machine: "m", format: .yaml, source: Array("machine: m".utf8), stateNames: ["a", "b"])
+            try await store.saveDefinition(definition)
+            try await store.saveDefinition(definition)
+            #expect(try await store.definition(fingerprint: "sha256:1") == definition)
+            #expect(try await store.definitions(machine: "m") == [definition])
+            #expect(try await store.definition(fingerprint: "sha256:2") == nil)
+        }
     }
 
-    @Test func aStoreFromANewerSmrunIsRefused() async throws {
-        try await store.close()
-        let path = store.path
-        // A migration this smrun does not know, as a newer one would record it.
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        sqlite.arguments = ["sqlite3", path, "INSERT INTO grdb_migrations (identifier) VALUES ('99: from the future')"]
-        try sqlite.run()
-        sqlite.waitUntilExit()
-        try #require(sqlite.terminationStatus == 0, "sqlite3 is needed (Debian: sqlite3)")
-        #expect {
-            _ = try SQLiteStore(path: path)
+    @Test(arguments: StoreKind.allCases) func theStoreKeepsOneClock(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            #expect(try await store.clock(recording: "real") == "real")
+            #expect(try await store.clock(recording: "real") == "real")
+            await #expect(throws: StoreError.otherClock(stored: "real", wanted: "virtual")) { try await store.clock(recording: "virtual") }
+        }
+    }
+
+    /// What was committed is kept: a second store on the same file or database (as after a
+    /// restart) reads it.
+    @Test(arguments: StoreKind.allCases) func whatCommittedIsKept(_ kind: StoreKind) async throws {
+        let location = try kind.newLocation()
+        try await kind.open(location) { store in try await Self.put(store, "kept", version: 3) }
+        try await kind.open(location) { store async throws in
+            #expect(try await store.instance(InstanceID(machine: "m", key: "kept"))?.version == 3)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases) func aStoreFromANewerSmrunIsRefused(_ kind: StoreKind) async throws {
+        let location = try kind.newLocation()
+        try await kind.open(location) { _ in }
+        try kind.recordMigrationFromTheFuture(at: location)
+        await #expect {
+            try await kind.open(location) { _ in }
         } throws: { error in
             "\(error)".contains("newer smrun")
         }

@@ -37,6 +37,15 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             var response = APIAnswer.problem(503, "Service Unavailable", "the server is stopping").response
             response.headers[.retryAfter] = "1"
             return response
+        } catch StoreError.unavailable(let reason) {
+            context.logger.error("store unavailable: \(reason)", metadata: ["path": "\(request.uri.path)"])
+            var response = APIAnswer.problem(
+                503, "Service Unavailable",
+                "the store is unavailable (\(reason)); a change this request asked for may or may not have been made: "
+                    + "send it again with the same Idempotency-Key"
+            ).response
+            response.headers[.retryAfter] = "1"
+            return response
         } catch {
             context.logger.error("request failed: \(error)", metadata: ["path": "\(request.uri.path)"])
             return APIAnswer.problem(500, "Internal Server Error", "the request failed; nothing was answered as done").response

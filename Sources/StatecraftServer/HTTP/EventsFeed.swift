@@ -12,6 +12,9 @@ struct EventsFeed: Sendable {
     let commits: CommitSignal
     /// How long a feed waits for an entry before it sends a comment.
     var keepAliveInterval: Duration = .seconds(15)
+    /// How often a feed reads the store again when no commit of this process wakes it: other
+    /// processes write to a shared store, and are heard of only by reading it.
+    var recheckInterval: Duration? = nil
 
     /// Where a feed stands, and how it reads what comes next.
     enum Source: Sendable {
@@ -25,6 +28,7 @@ struct EventsFeed: Sendable {
         headers[.cacheControl] = "no-cache"
         let body = ResponseBody { writer in
             var cursor = cursor
+            var lastWrite = ContinuousClock.now
             try await writer.write(ByteBuffer(string: ": statecraft events\n\n"))
             while !commits.isClosed && !Task.isCancelled {
                 let seen = commits.generation
@@ -45,10 +49,13 @@ struct EventsFeed: Sendable {
                         cursor = id
                     }
                     try await writer.write(ByteBuffer(string: text))
+                    lastWrite = .now
                     continue
                 }
-                if try await !waitForCommit(after: seen) {
+                let interval = recheckInterval.map { min($0, keepAliveInterval) } ?? keepAliveInterval
+                if try await !waitForCommit(after: seen, atMost: interval), ContinuousClock.now - lastWrite >= keepAliveInterval {
                     try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    lastWrite = .now
                 }
             }
             try await writer.finish(nil)
@@ -56,10 +63,9 @@ struct EventsFeed: Sendable {
         return Response(status: .ok, headers: headers, body: body)
     }
 
-    /// Waits for a commit after generation `seen`, at most ``keepAliveInterval``; whether one came.
-    private func waitForCommit(after seen: Int) async throws -> Bool {
+    /// Waits for a commit after generation `seen`, at most `interval`; whether one came.
+    private func waitForCommit(after seen: Int, atMost interval: Duration) async throws -> Bool {
         let commits = commits
-        let interval = keepAliveInterval
         return await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await commits.wait(after: seen)

@@ -148,17 +148,18 @@ package final class InstanceService: Sendable {
     }
 
     /// Fires the timers of instance `id` due by now, each as a history entry; the due times of
-    /// those that fired.
+    /// those that fired. An instance that another transaction holds is left to it (an input
+    /// fires the timers due before it; another server may be firing them).
     package func fireDueTimers(of id: InstanceID) async throws -> [Int] {
         guard let stored = try await store.instance(id) else { return [] }
         let runtime = try await catalog.runtime(fingerprint: stored.fingerprint)
-        let fired: [Int] = try await store.transact(id, idempotency: nil) { found in
+        let fired: [Int] = try await store.transactUnlessBusy(id) { found in
             // Deleted, or moved to another definition, since it was read: the next round sees it.
             guard let stored = found.instance, stored.fingerprint == runtime.fingerprint else { return TransactionOutput(answer: []) }
             let run = runtime.advance(try runtime.snapshot(stored.snapshot), to: found.now)
             guard !run.entries.isEmpty else { return TransactionOutput(answer: []) }
             return TransactionOutput(write: Self.write(run, id: id, runtime: runtime, previous: stored, now: found.now), answer: run.entries.map(\.at))
-        }
+        } ?? []
         if !fired.isEmpty { commits.signal() }
         return fired
     }

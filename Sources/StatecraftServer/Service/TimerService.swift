@@ -26,7 +26,9 @@ struct TimerService: Service {
                     let now = WallClock.now()
                     let due = try await store.dueInstances(now: now, limit: batch)
                     if !due.isEmpty {
-                        await fire(due)
+                        // Instances that other transactions hold (another server firing them)
+                        // stay due until those commit: wait a moment rather than spin.
+                        if await fire(due) == 0 { await sleep(milliseconds: 20, orUntilCommitAfter: seen) }
                         continue
                     }
                     if now - lastCleanup > 60_000 {
@@ -48,20 +50,23 @@ struct TimerService: Service {
         }
     }
 
-    /// Fires the due timers of these instances, a few at a time.
-    private func fire(_ due: [InstanceID]) async {
-        await withTaskGroup(of: Void.self) { group in
+    /// Fires the due timers of these instances, a few at a time; how many fired.
+    private func fire(_ due: [InstanceID]) async -> Int {
+        await withTaskGroup(of: Int.self) { group in
             for id in due {
                 group.addTask {
                     do {
                         let fired = try await service.fireDueTimers(of: id)
                         let committed = WallClock.now()
                         for due in fired { metrics.recordTimerLateness(milliseconds: committed - due) }
+                        return fired.count
                     } catch {
                         logger.error("firing the timers of \(id.machine)/\(id.key): \(error)")
+                        return 0
                     }
                 }
             }
+            return await group.reduce(0, +)
         }
     }
 

@@ -11,6 +11,13 @@ package protocol InstanceStore: Sendable {
         _ decide: @escaping @Sendable (TransactionInput) throws -> TransactionOutput<Answer>
     ) async throws -> Answer
 
+    /// As ``transact(_:idempotency:_:)`` without an idempotency key, for work that any process
+    /// may do (firing due timers): when another transaction holds the instance, returns `nil`
+    /// at once, without running `decide`.
+    func transactUnlessBusy<Answer: Sendable>(
+        _ id: InstanceID, _ decide: @escaping @Sendable (TransactionInput) throws -> TransactionOutput<Answer>
+    ) async throws -> Answer?
+
     /// Deletes an instance with its history, timers and idempotency records, if its version is
     /// `expectedVersion` (when given).
     func delete(_ id: InstanceID, expectedVersion: Int?) async throws -> DeleteOutcome
@@ -48,6 +55,13 @@ package protocol InstanceStore: Sendable {
     /// other clock on a store that holds instances is refused.
     func clock(recording clock: String) async throws -> String
 
+    /// Whether other processes (servers) write to the store too: this one then hears of their
+    /// commits only by reading it again.
+    var isShared: Bool { get }
+
+    /// Throws ``StoreError/unavailable(_:)`` when the store cannot be reached now.
+    func checkHealth() async throws
+
     /// Finishes the writes in flight and closes the store.
     func close() async throws
 }
@@ -70,6 +84,12 @@ package struct TransactionInput: Sendable {
     package var idempotency: IdempotencyRecord?
     /// The store's clock, in milliseconds since the Unix epoch: one reading per transaction.
     package var now: Int
+
+    package init(instance: StoredInstance?, idempotency: IdempotencyRecord?, now: Int) {
+        self.instance = instance
+        self.idempotency = idempotency
+        self.now = now
+    }
 }
 
 /// What a transaction writes, and what it answers.

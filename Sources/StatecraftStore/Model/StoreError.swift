@@ -6,13 +6,16 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case otherClock(stored: String, wanted: String)
     /// The store file was written by a newer smrun, or is no Statecraft store.
     case unreadable(String)
+    /// The store cannot be reached now (a database server that is away): an input's outcome
+    /// is unknown, and the same request may be sent again with its idempotency key.
+    case unavailable(String)
 
     package var description: String {
         switch self {
         case .closed: "the store is closed"
         case .otherClock(let stored, let wanted):
             "the store's instances run on the \(stored) clock, and this run uses the \(wanted) clock"
-        case .unreadable(let message): message
+        case .unreadable(let message), .unavailable(let message): message
         }
     }
 }

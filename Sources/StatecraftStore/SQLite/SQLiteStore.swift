@@ -63,6 +63,13 @@ public final class SQLiteStore: InstanceStore {
         }
     }
 
+    /// One writer applies every write in turn: an instance is never busy.
+    package func transactUnlessBusy<Answer: Sendable>(
+        _ id: InstanceID, _ decide: @escaping @Sendable (TransactionInput) throws -> TransactionOutput<Answer>
+    ) async throws -> Answer? {
+        try await transact(id, idempotency: nil, decide)
+    }
+
     private static func apply(_ write: InstanceWrite, in db: Database) throws {
         let instance = write.instance
         let id = instance.id
@@ -138,6 +145,13 @@ public final class SQLiteStore: InstanceStore {
             return clock
         }
     }
+
+    /// One server writes the file (`smrun instances` beside it writes rarely, and is heard of
+    /// at the next commit or keep-alive).
+    package var isShared: Bool { false }
+
+    /// A file on a local disk is always there.
+    package func checkHealth() async throws {}
 
     /// Waits for the writes in flight, then closes the file (`InstanceServer.run` closes its
     /// store when it stops; a server of your own closes it after its service group).

@@ -26,18 +26,11 @@ struct InstancesCommand: ParsableCommand {
 
     /// The store and the output format, which every subcommand takes.
     struct StoreOptions: ParsableArguments {
-        @Option(help: ArgumentHelp("The SQLite file that smrun serve keeps.", valueName: "file"))
+        @Option(help: ArgumentHelp("The SQLite file, or the postgres://USER@HOST:PORT/DATABASE URL, that smrun serve keeps.", valueName: "store"))
         var store = "statecraft.sqlite"
 
         @Option(help: "Output format: text (a line per instance or entry) or json (the API's answer).")
         var format: OutputFormat = .text
-
-        /// Opens the store (an existing one only) and the service over it.
-        func service() async throws -> InstanceService {
-            guard FileManager.default.fileExists(atPath: store) else { throw StoreError.unreadable("\(store): no such store") }
-            let sqlite = try SQLiteStore(path: store)
-            return InstanceService(catalog: try await DefinitionCatalog(store: sqlite, current: []), idempotencyTTL: 0)
-        }
 
         /// Prints an answer: its body, or its problem's detail on standard error (exit 1 for a
         /// missing machine or instance, 2 for a bad request).
@@ -60,9 +53,9 @@ struct InstancesCommand: ParsableCommand {
             let options = self
             do {
                 return try BlockingTask.run {
-                    let service = try await options.service()
-                    defer { Task { try? await service.store.close() } }
-                    return try await body(service)
+                    try await StoreOpener.withExisting(options.store) { store in
+                        try await body(InstanceService(catalog: try await DefinitionCatalog(store: store, current: []), idempotencyTTL: 0))
+                    }
                 }
             } catch {
                 FileHandleOutput.standardError("smrun instances: \(error)\n")
@@ -161,7 +154,8 @@ struct InstancesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Move a machine's instances to its file's definition, by the rules of --migrate.",
             discussion: "Exit status: 0 when every instance runs on the file's definition, 1 when some were refused.")
-        @Option(help: ArgumentHelp("The SQLite file that smrun serve keeps.", valueName: "file")) var store = "statecraft.sqlite"
+        @Option(help: ArgumentHelp("The SQLite file, or the postgres://USER@HOST:PORT/DATABASE URL, that smrun serve keeps.", valueName: "store"))
+        var store = "statecraft.sqlite"
         @Argument(help: "The machine file.", completion: .file(extensions: ["yaml", "yml", "scxml"])) var machine: String
         @OptionGroup var limits: MachineOptions
 
@@ -175,22 +169,21 @@ struct InstancesCommand: ParsableCommand {
             let refused: Int
             do {
                 refused = try BlockingTask.run {
-                    guard FileManager.default.fileExists(atPath: storePath) else { throw StoreError.unreadable("\(storePath): no such store") }
-                    let sqlite = try SQLiteStore(path: storePath)
-                    let catalog = try await DefinitionCatalog(store: sqlite, current: [])
-                    var refused = 0
-                    try await InstanceMigrator(catalog: catalog, target: target.runtime).migrateAll { id, outcome in
-                        switch outcome {
-                        case .current: break
-                        case .migrated(let migration):
-                            FileHandleOutput.standardOutput("\(id.key): " + MigrationSummary.text(migration, machine: compiled, done: true) + "\n")
-                        case .refused(let reason):
-                            refused += 1
-                            FileHandleOutput.standardOutput("\(id.key): refused: \(reason)\n")
+                    try await StoreOpener.withExisting(storePath) { store in
+                        let catalog = try await DefinitionCatalog(store: store, current: [])
+                        var refused = 0
+                        try await InstanceMigrator(catalog: catalog, target: target.runtime).migrateAll { id, outcome in
+                            switch outcome {
+                            case .current: break
+                            case .migrated(let migration):
+                                FileHandleOutput.standardOutput("\(id.key): " + MigrationSummary.text(migration, machine: compiled, done: true) + "\n")
+                            case .refused(let reason):
+                                refused += 1
+                                FileHandleOutput.standardOutput("\(id.key): refused: \(reason)\n")
+                            }
                         }
+                        return refused
                     }
-                    try await sqlite.close()
-                    return refused
                 }
             } catch {
                 FileHandleOutput.standardError("smrun instances migrate: \(error)\n")

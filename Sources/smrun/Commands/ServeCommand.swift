@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Statecraft
+import StatecraftPostgres
 import StatecraftServer
 import StatecraftStore
 
@@ -16,25 +17,28 @@ struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         _superCommandName: Smrun.name,
-        abstract: "Serve durable, keyed instances of machines over HTTP, on an embedded SQLite store.",
+        abstract: "Serve durable, keyed instances of machines over HTTP, on an embedded SQLite store or a shared PostgreSQL database.",
         discussion: """
             Each machine is served under its name: POST /machines/NAME/instances creates an instance, \
             POST /machines/NAME/instances/KEY/inputs sends it an input, and its timers fire on the real \
             clock (docs/serving.md; the API is at /openapi.json). Every answer that changed an instance \
             goes out after the change is on disk. SIGTERM or SIGINT stops the server, finishing the \
-            requests in flight. Exit status: 0 after a stop, 2 for an invalid machine or a usage error.
+            requests in flight. Several servers may share one PostgreSQL database (--store \
+            postgres://USER@HOST:PORT/DATABASE): an instance's inputs still apply one at a time, and each \
+            timer fires once. Exit status: 0 after a stop, 2 for an invalid machine or a usage error.
 
             Examples:
               smrun serve machines/checkout.yaml
               smrun serve machines/*.yaml --store orders.sqlite --listen 127.0.0.1:9000
               smrun serve order.yaml --listen 0.0.0.0:8080 --token-file /etc/smrun/token
+              smrun serve order.yaml --store postgres://smrun@db.internal:5432/orders?sslmode=require
             """
     )
 
     @Argument(help: "The machine files (YAML, or SCXML for a .scxml file).", completion: .file(extensions: ["yaml", "yml", "scxml"]))
     var machines: [String]
 
-    @Option(help: ArgumentHelp("The SQLite file that keeps the instances.", valueName: "file"))
+    @Option(help: ArgumentHelp("The SQLite file, or the postgres://USER@HOST:PORT/DATABASE URL, that keeps the instances.", valueName: "store"))
     var store = "statecraft.sqlite"
 
     @Option(help: ArgumentHelp("The address and port to listen on (port 0 picks a free one).", valueName: "address:port"))
@@ -56,6 +60,13 @@ struct ServeCommand: ParsableCommand {
         if maxBodyBytes < 1 { throw ValidationError("--max-body-bytes must be at least 1, not \(maxBodyBytes)") }
         _ = try address()
         _ = try ttl()
+        if PostgresLocation.isURL(store) {
+            do {
+                _ = try PostgresLocation(url: store)
+            } catch {
+                throw ValidationError("--store: \(error)")
+            }
+        }
     }
 
     func run() throws {
@@ -72,10 +83,17 @@ struct ServeCommand: ParsableCommand {
         let settings = configuration
         do {
             try BlockingTask.run {
-                let sqlite = try SQLiteStore(path: storePath)
-                let server = try await InstanceServer(machines: served, store: sqlite, configuration: settings)
-                try await server.run { port in
-                    FileHandleOutput.standardError("smrun serve: listening on http://\(settings.host):\(port) (store \(storePath))\n")
+                @Sendable func serve(_ store: any InstanceStore) async throws {
+                    let server = try await InstanceServer(machines: served, store: store, configuration: settings)
+                    try await server.run { port in
+                        FileHandleOutput.standardError(
+                            "smrun serve: listening on http://\(settings.host):\(port) (store \(StoreOpener.name(storePath)))\n")
+                    }
+                }
+                if PostgresLocation.isURL(storePath) {
+                    try await PostgresStore.with(try PostgresLocation(url: storePath), serve)
+                } else {
+                    try await serve(try SQLiteStore(path: storePath))
                 }
             }
         } catch {

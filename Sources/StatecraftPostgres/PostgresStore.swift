@@ -1,0 +1,558 @@
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import StatecraftStore
+import Synchronization
+
+/// The store on PostgreSQL, for several servers on one database (docs/serving.md, "Scale-out
+/// on PostgreSQL"). Every transaction runs at READ COMMITTED on a pooled connection:
+///
+/// - An instance's transactions take turns: each first takes a transaction advisory lock on
+///   the instance's name (which needs no row, so that two creates of one key wait for each
+///   other too), then locks its row `FOR UPDATE`, then touches its history, index and timer
+///   rows. A create under an idempotency key first locks that key, so that two creates with one
+///   key wait for each other whatever keys they name. Locks are always taken in that order.
+/// - `now` is the database's `clock_timestamp()`, read once per transaction after the locks.
+/// - A serialization failure or a deadlock reruns the transaction (`decide` is pure); a lost
+///   connection, or no answer within ``timeout``, is ``StoreError/unavailable(_:)``: the
+///   outcome of a write is then unknown.
+///
+/// Run ``run()`` (the connection pool) for as long as the store is used, in a task or as a
+/// service of a ServiceLifecycle group, then call ``open()`` before anything else; or let
+/// ``with(_:_:)`` do both around your code.
+public final class PostgresStore: InstanceStore, Service, Sendable {
+    private let client: PostgresClient
+    private let logger: Logger
+    private let closed = Mutex(false)
+    /// How long one operation may wait for the database before it is unavailable.
+    let timeout: Duration = .seconds(5)
+    /// How long a health check may wait.
+    let healthTimeout: Duration = .seconds(2)
+    /// Where the store connects (without its password).
+    public let location: PostgresLocation
+
+    /// A store on the database at `location`; nothing connects until ``run()`` and ``open()``.
+    public init(location: PostgresLocation, maximumConnections: Int = 20) {
+        self.location = location
+        var configuration = location.clientConfiguration
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = .seconds(5)
+        var logger = Logger(label: "statecraft.postgres")
+        logger.logLevel = .critical
+        self.logger = logger
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    /// Runs the connection pool until the task is cancelled (a ServiceLifecycle service's run).
+    public func run() async {
+        await client.run()
+    }
+
+    /// Connects and brings the schema up to date (safe when several processes start at once).
+    public func open() async throws {
+        do {
+            try await bounded(within: timeout) { [client, logger] in try await PostgresSchema.migrate(client, logger: logger) }
+        } catch let error as PSQLError {
+            throw Self.storeError(error, location: location)
+        }
+    }
+
+    /// Opens a store on `location`, runs `body` with it, and closes it.
+    public static func with<T: Sendable>(_ location: PostgresLocation, _ body: @escaping @Sendable (PostgresStore) async throws -> T)
+        async throws -> T
+    {
+        let store = PostgresStore(location: location)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                await store.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            try await store.open()
+            let value = try await body(store)
+            try await store.close()
+            return value
+        }
+    }
+
+    // MARK: - Writes
+
+    package func transact<Answer: Sendable>(
+        _ id: InstanceID, idempotency: IdempotencyScope?,
+        _ decide: @escaping @Sendable (TransactionInput) throws -> TransactionOutput<Answer>
+    ) async throws -> Answer {
+        try await transaction { connection, logger in
+            if let idempotency, idempotency.scope.isEmpty {
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(2, hashtext(\(id.machine) || chr(10) || \(idempotency.key)))", logger: logger)
+            }
+            try await Self.lock(id, on: connection, logger: logger)
+            let instance = try await Self.fetchInstance(id, lock: "FOR UPDATE", on: connection, logger: logger)
+            var record: IdempotencyRecord?
+            if let idempotency { record = try await Self.fetchIdempotency(id.machine, idempotency, on: connection, logger: logger) }
+            let now = try await Self.now(on: connection, logger: logger)
+            let output = try decide(TransactionInput(instance: instance, idempotency: record, now: now))
+            if let write = output.write { try await Self.apply(write, on: connection, logger: logger) }
+            if let record = output.idempotency, let idempotency {
+                try await connection.query(
+                    """
+                    INSERT INTO statecraft.idempotency
+                    (machine, scope, idempotency_key, instance_key, request, status, version, location, body, expires)
+                    VALUES (\(id.machine), \(idempotency.scope), \(idempotency.key), \(record.instanceKey), \(ByteBuffer(bytes: record.request)),
+                    \(record.answer.status), \(record.answer.version), \(record.answer.location), \(ByteBuffer(bytes: record.answer.body)),
+                    \(record.expires))
+                    ON CONFLICT (machine, scope, idempotency_key) DO UPDATE SET instance_key = excluded.instance_key,
+                    request = excluded.request, status = excluded.status, version = excluded.version, location = excluded.location,
+                    body = excluded.body, expires = excluded.expires
+                    """, logger: logger)
+            }
+            return output.answer
+        }
+    }
+
+    package func transactUnlessBusy<Answer: Sendable>(
+        _ id: InstanceID, _ decide: @escaping @Sendable (TransactionInput) throws -> TransactionOutput<Answer>
+    ) async throws -> Answer? {
+        try await transaction { connection, logger in
+            var claimed = false
+            for try await locked in try await connection.query(
+                "SELECT pg_try_advisory_xact_lock(1, hashtext(\(id.machine) || chr(10) || \(id.key)))", logger: logger
+            ).decode(Bool.self) {
+                claimed = locked
+            }
+            guard claimed else { return nil }
+            let instance = try await Self.fetchInstance(id, lock: "FOR UPDATE SKIP LOCKED", on: connection, logger: logger)
+            let now = try await Self.now(on: connection, logger: logger)
+            let output = try decide(TransactionInput(instance: instance, idempotency: nil, now: now))
+            if let write = output.write { try await Self.apply(write, on: connection, logger: logger) }
+            return output.answer
+        }
+    }
+
+    private static func lock(_ id: InstanceID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(1, hashtext(\(id.machine) || chr(10) || \(id.key)))", logger: logger)
+    }
+
+    private static func now(on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        var now = 0
+        for try await value in try await connection.query(
+            "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint", logger: logger
+        ).decode(Int.self) {
+            now = value
+        }
+        return now
+    }
+
+    private static func apply(_ write: InstanceWrite, on connection: PostgresConnection, logger: Logger) async throws {
+        let instance = write.instance
+        let id = instance.id
+        let snapshot = ByteBuffer(bytes: instance.snapshot)
+        if write.isNew {
+            try await connection.query(
+                """
+                INSERT INTO statecraft.instances (machine, key, fingerprint, status, snapshot, version, created, updated)
+                VALUES (\(id.machine), \(id.key), \(instance.fingerprint), \(instance.status.rawValue), \(snapshot), \(instance.version),
+                \(instance.created), \(instance.updated))
+                """, logger: logger)
+        } else {
+            try await connection.query(
+                """
+                UPDATE statecraft.instances SET fingerprint = \(instance.fingerprint), status = \(instance.status.rawValue),
+                snapshot = \(snapshot), version = \(instance.version), created = \(instance.created), updated = \(instance.updated)
+                WHERE machine = \(id.machine) AND key = \(id.key)
+                """, logger: logger)
+        }
+        for (ordinal, entry) in write.entries.enumerated() {
+            try await connection.query(
+                """
+                INSERT INTO statecraft.history (position, machine, key, seq, at, kind, input, arg, timer, results)
+                VALUES ((pg_current_xact_id()::text::bigint << 20) + \(ordinal), \(id.machine), \(id.key), \(entry.seq), \(entry.at),
+                \(entry.kind.rawValue), \(entry.input), \(entry.argument), \(entry.timer), \(entry.results))
+                """, logger: logger)
+        }
+        if let states = write.activeStates {
+            if !write.isNew {
+                try await connection.query(
+                    "DELETE FROM statecraft.active_states WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
+            }
+            try await connection.query(
+                """
+                INSERT INTO statecraft.active_states (machine, key, state)
+                SELECT \(id.machine), \(id.key), state FROM unnest(\(states)::text[]) AS state ON CONFLICT DO NOTHING
+                """, logger: logger)
+        }
+        if let timers = write.timers {
+            if !write.isNew {
+                try await connection.query("DELETE FROM statecraft.timers WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
+            }
+            if !timers.isEmpty {
+                try await connection.query(
+                    """
+                    INSERT INTO statecraft.timers (machine, key, n, due, timer)
+                    SELECT \(id.machine), \(id.key), n - 1, due, timer
+                    FROM unnest(\(timers.map { Int64($0.due) })::bigint[], \(timers.map(\.description))::text[]) WITH ORDINALITY AS t(due, timer, n)
+                    """, logger: logger)
+            }
+        }
+    }
+
+    package func delete(_ id: InstanceID, expectedVersion: Int?) async throws -> DeleteOutcome {
+        try await transaction { connection, logger in
+            try await Self.lock(id, on: connection, logger: logger)
+            guard let instance = try await Self.fetchInstance(id, lock: "FOR UPDATE", on: connection, logger: logger) else { return .absent }
+            if let expectedVersion, expectedVersion != instance.version { return .versionMismatch(current: instance.version) }
+            try await connection.query("DELETE FROM statecraft.timers WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
+            try await connection.query("DELETE FROM statecraft.active_states WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
+            try await connection.query("DELETE FROM statecraft.history WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
+            try await connection.query(
+                "DELETE FROM statecraft.idempotency WHERE machine = \(id.machine) AND instance_key = \(id.key)", logger: logger)
+            try await connection.query("DELETE FROM statecraft.instances WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
+            return .deleted
+        }
+    }
+
+    package func saveDefinition(_ definition: StoredDefinition) async throws {
+        try await transaction { (connection, logger) -> Void in
+            try await connection.query(
+                """
+                INSERT INTO statecraft.definitions (fingerprint, machine, format, source, state_names)
+                VALUES (\(definition.fingerprint), \(definition.machine), \(definition.format.rawValue), \(ByteBuffer(bytes: definition.source)),
+                \(definition.stateNames.joined(separator: "\n")))
+                ON CONFLICT (fingerprint) DO NOTHING
+                """, logger: logger)
+        }
+    }
+
+    package func removeExpiredIdempotency(now: Int) async throws -> Int {
+        try await transaction { connection, logger in
+            var removed = 0
+            for try await count in try await connection.query(
+                "WITH gone AS (DELETE FROM statecraft.idempotency WHERE expires <= \(now) RETURNING 1) SELECT count(*)::bigint FROM gone",
+                logger: logger
+            ).decode(Int.self) {
+                removed = count
+            }
+            return removed
+        }
+    }
+
+    package func clock(recording clock: String) async throws -> String {
+        try await transaction { connection, logger in
+            try await connection.query(
+                "INSERT INTO statecraft.settings (name, value) VALUES ('clock', \(clock)) ON CONFLICT (name) DO NOTHING", logger: logger)
+            var stored = clock
+            for try await value in try await connection.query(
+                "SELECT value FROM statecraft.settings WHERE name = 'clock'", logger: logger
+            ).decode(String.self) {
+                stored = value
+            }
+            guard stored == clock else { throw StoreError.otherClock(stored: stored, wanted: clock) }
+            return stored
+        }
+    }
+
+    /// Refuses new work; the pool closes when ``run()``'s task is cancelled.
+    package func close() async throws {
+        closed.withLock { $0 = true }
+    }
+
+    /// Several servers share the database.
+    package var isShared: Bool { true }
+
+    package func checkHealth() async throws {
+        try await connected(within: healthTimeout) { (connection, logger) -> Void in
+            for try await _ in try await connection.query("SELECT 1", logger: logger) {}
+        }
+    }
+
+    // MARK: - Reads
+
+    package func instance(_ id: InstanceID) async throws -> StoredInstance? {
+        try await read { connection, logger in try await Self.fetchInstance(id, lock: "", on: connection, logger: logger) }
+    }
+
+    package func instances(machine: String, state: String?, status: StoredInstance.Status?, afterKey: String?, limit: Int) async throws
+        -> [StoredInstance]
+    {
+        try await read { connection, logger in
+            let query: PostgresQuery
+            if let state {
+                query = """
+                    SELECT \(unescaped: Self.instanceColumns) FROM statecraft.active_states s
+                    JOIN statecraft.instances i ON i.machine = s.machine AND i.key = s.key
+                    WHERE s.machine = \(machine) AND s.state = \(state) AND (\(afterKey)::text IS NULL OR s.key > \(afterKey))
+                    AND (\(status?.rawValue)::text IS NULL OR i.status = \(status?.rawValue)) ORDER BY s.key LIMIT \(limit)
+                    """
+            } else {
+                query = """
+                    SELECT \(unescaped: Self.instanceColumns) FROM statecraft.instances i
+                    WHERE i.machine = \(machine) AND (\(afterKey)::text IS NULL OR i.key > \(afterKey))
+                    AND (\(status?.rawValue)::text IS NULL OR i.status = \(status?.rawValue)) ORDER BY i.key LIMIT \(limit)
+                    """
+            }
+            var found: [StoredInstance] = []
+            for try await row in try await connection.query(query, logger: logger) { found.append(try Self.instance(from: row)) }
+            return found
+        }
+    }
+
+    package func history(_ id: InstanceID, afterSeq: Int, limit: Int) async throws -> [HistoryEntry] {
+        try await read { connection, logger in
+            try await Self.entries(
+                """
+                SELECT \(unescaped: Self.entryColumns) FROM statecraft.history
+                WHERE machine = \(id.machine) AND key = \(id.key) AND seq > \(afterSeq) ORDER BY seq LIMIT \(limit)
+                """, on: connection, logger: logger)
+        }
+    }
+
+    /// A machine's entries after `afterPosition`, by position, among those written by a
+    /// transaction older than every transaction still open.
+    ///
+    /// Positions are numbered by the writing transaction's id (`pg_current_xact_id()`, times
+    /// 2^20, plus the entry's place in it), and transactions commit in any order: an entry may
+    /// commit after one with a higher position. A reader that took that higher position as its
+    /// cursor would skip it. So the feed reads only the entries of transactions below
+    /// `pg_snapshot_xmin(pg_current_snapshot())`: every such transaction has ended, so no entry
+    /// below that bound can still appear, and whatever commits later has a higher position than
+    /// anything read. The cursor is monotonic and skips nothing, and writers never wait for each
+    /// other. An instance's entries keep their order: its transactions take its lock before
+    /// they get an id. The cost: an entry shows once every transaction older than it has ended,
+    /// so a transaction left open anywhere on the database server holds every feed back.
+    package func machineHistory(machine: String, afterPosition: Int64, limit: Int) async throws -> [HistoryEntry] {
+        try await read { connection, logger in
+            try await Self.entries(
+                """
+                SELECT \(unescaped: Self.entryColumns) FROM statecraft.history
+                WHERE machine = \(machine) AND position > \(afterPosition)
+                AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 20) ORDER BY position LIMIT \(limit)
+                """, on: connection, logger: logger)
+        }
+    }
+
+    package func lastPosition(machine: String) async throws -> Int64 {
+        try await read { connection, logger in
+            var last: Int64 = 0
+            for try await position in try await connection.query(
+                """
+                SELECT coalesce(max(position), 0) FROM statecraft.history
+                WHERE machine = \(machine) AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 20)
+                """, logger: logger
+            ).decode(Int64.self) {
+                last = position
+            }
+            return last
+        }
+    }
+
+    package func definition(fingerprint: String) async throws -> StoredDefinition? {
+        try await read { connection, logger in
+            try await Self.definitions("SELECT \(unescaped: Self.definitionColumns) FROM statecraft.definitions WHERE fingerprint = \(fingerprint)", on: connection, logger: logger).first
+        }
+    }
+
+    package func definitions(machine: String) async throws -> [StoredDefinition] {
+        try await read { connection, logger in
+            try await Self.definitions(
+                "SELECT \(unescaped: Self.definitionColumns) FROM statecraft.definitions WHERE machine = \(machine) ORDER BY fingerprint",
+                on: connection, logger: logger)
+        }
+    }
+
+    /// The candidates: the firing transaction claims each (``transactUnlessBusy(_:_:)``). Due by
+    /// `now` and by the database's clock, so that a server whose clock runs ahead does not
+    /// find timers that are not due for the transaction that fires them.
+    package func dueInstances(now: Int, limit: Int) async throws -> [InstanceID] {
+        try await read { connection, logger in
+            var seen = Set<InstanceID>()
+            var due: [InstanceID] = []
+            for try await (machine, key) in try await connection.query(
+                """
+                SELECT machine, key FROM statecraft.timers
+                WHERE due <= least(\(now), (extract(epoch FROM clock_timestamp()) * 1000)::bigint) ORDER BY due LIMIT \(limit)
+                """, logger: logger
+            ).decode((String, String).self) {
+                let id = InstanceID(machine: machine, key: key)
+                if seen.insert(id).inserted { due.append(id) }
+            }
+            return due
+        }
+    }
+
+    package func nextTimerDue() async throws -> Int? {
+        try await read { connection, logger in
+            var next: Int?
+            for try await due in try await connection.query("SELECT min(due) FROM statecraft.timers", logger: logger).decode(Int?.self) {
+                next = due
+            }
+            return next
+        }
+    }
+
+    package func counts() async throws -> (instances: Int, timers: Int) {
+        try await read { connection, logger in
+            var counts = (instances: 0, timers: 0)
+            for try await (instances, timers) in try await connection.query(
+                "SELECT (SELECT count(*) FROM statecraft.instances)::bigint, (SELECT count(*) FROM statecraft.timers)::bigint", logger: logger
+            ).decode((Int, Int).self) {
+                counts = (instances, timers)
+            }
+            return counts
+        }
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a transaction, again after a serialization failure or a deadlock.
+    private func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try await connected(within: timeout) { connection, logger in
+                    try await connection.query("BEGIN", logger: logger)
+                    do {
+                        let value = try await body(connection, logger)
+                        try await connection.query("COMMIT", logger: logger)
+                        return value
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        throw error
+                    }
+                }
+            } catch let error as PSQLError where Self.mayRetry(error) && attempt < 50 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
+            }
+        }
+    }
+
+    /// Runs `body` on a connection of its own, out of any transaction.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
+        try await connected(within: timeout, body)
+    }
+
+    private func connected<T: Sendable>(
+        within timeout: Duration, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+    ) async throws -> T {
+        guard !closed.withLock({ $0 }) else { throw StoreError.closed }
+        do {
+            return try await bounded(within: timeout) { [client, logger] in
+                try await client.withConnection { connection in try await body(connection, logger) }
+            }
+        } catch let error as PSQLError where !Self.mayRetry(error) {
+            throw Self.storeError(error, location: location)
+        }
+    }
+
+    /// `body`, or ``StoreError/unavailable(_:)`` when it takes longer than `timeout` (the pool
+    /// waits for a connection while the database is away).
+    private func bounded<T: Sendable>(within timeout: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let value = try await group.next() ?? nil else {
+                throw StoreError.unavailable("the database did not answer within \(timeout.components.seconds) s")
+            }
+            return value
+        }
+    }
+
+    /// Whether the transaction failed only because of another (SQLSTATE 40001, 40P01).
+    private static func mayRetry(_ error: PSQLError) -> Bool {
+        guard error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
+        return state == "40001" || state == "40P01"
+    }
+
+    /// A lost connection (or a server shutting down) is the store being unavailable; the
+    /// server's other errors are reported as they are.
+    private static func storeError(_ error: PSQLError, location: PostgresLocation) -> Error {
+        guard error.code == .server else {
+            return StoreError.unavailable("cannot reach \(location): \(error.code)")
+        }
+        let state = error.serverInfo?[.sqlState] ?? ""
+        let message = error.serverInfo?[.message] ?? "\(error)"
+        if state.hasPrefix("08") || state.hasPrefix("57P") || state == "53300" {
+            return StoreError.unavailable("\(location): \(message)")
+        }
+        if state == "3D000" || state == "28000" || state == "28P01" {
+            return StoreError.unreadable("\(location): \(message)")
+        }
+        return StoreError.unreadable("\(location): \(message) (SQLSTATE \(state))")
+    }
+
+    // MARK: - Rows
+
+    private static let instanceColumns = "i.machine, i.key, i.fingerprint, i.status, i.snapshot, i.version, i.created, i.updated"
+    private static let entryColumns = "position, machine, key, seq, at, kind, input, arg, timer, results"
+    private static let definitionColumns = "fingerprint, machine, format, source, state_names"
+
+    private static func fetchInstance(_ id: InstanceID, lock: String, on connection: PostgresConnection, logger: Logger) async throws
+        -> StoredInstance?
+    {
+        var found: StoredInstance?
+        for try await row in try await connection.query(
+            "SELECT \(unescaped: instanceColumns) FROM statecraft.instances i WHERE machine = \(id.machine) AND key = \(id.key) \(unescaped: lock)",
+            logger: logger)
+        {
+            found = try instance(from: row)
+        }
+        return found
+    }
+
+    private static func fetchIdempotency(_ machine: String, _ scope: IdempotencyScope, on connection: PostgresConnection, logger: Logger)
+        async throws -> IdempotencyRecord?
+    {
+        var found: IdempotencyRecord?
+        for try await (request, status, version, location, body, instanceKey, expires) in try await connection.query(
+            """
+            SELECT request, status, version, location, body, instance_key, expires FROM statecraft.idempotency
+            WHERE machine = \(machine) AND scope = \(scope.scope) AND idempotency_key = \(scope.key)
+            """, logger: logger
+        ).decode((ByteBuffer, Int, Int?, String?, ByteBuffer, String, Int).self) {
+            found = IdempotencyRecord(
+                request: Array(request.readableBytesView),
+                answer: RecordedAnswer(status: status, version: version, location: location, body: Array(body.readableBytesView)),
+                instanceKey: instanceKey, expires: expires)
+        }
+        return found
+    }
+
+    private static func instance(from row: PostgresRow) throws -> StoredInstance {
+        let (machine, key, fingerprint, status, snapshot, version, created, updated) = try row.decode(
+            (String, String, String, String, ByteBuffer, Int, Int, Int).self)
+        return StoredInstance(
+            id: InstanceID(machine: machine, key: key), fingerprint: fingerprint, status: StoredInstance.Status(rawValue: status) ?? .running,
+            snapshot: Array(snapshot.readableBytesView), version: version, created: created, updated: updated)
+    }
+
+    private static func entries(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> [HistoryEntry] {
+        var entries: [HistoryEntry] = []
+        for try await (position, machine, key, seq, at, kind, input, argument, timer, results) in try await connection.query(query, logger: logger)
+            .decode((Int64, String, String, Int, Int, String, String?, String?, String?, String).self)
+        {
+            var entry = HistoryEntry(
+                id: InstanceID(machine: machine, key: key), seq: seq, at: at, kind: HistoryEntry.Kind(rawValue: kind) ?? .input, input: input,
+                argument: argument, timer: timer, results: results)
+            entry.position = position
+            entries.append(entry)
+        }
+        return entries
+    }
+
+    private static func definitions(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> [StoredDefinition] {
+        var found: [StoredDefinition] = []
+        for try await (fingerprint, machine, format, source, stateNames) in try await connection.query(query, logger: logger)
+            .decode((String, String, String, ByteBuffer, String).self)
+        {
+            found.append(
+                StoredDefinition(
+                    fingerprint: fingerprint, machine: machine, format: StoredDefinition.Format(rawValue: format) ?? .yaml,
+                    source: Array(source.readableBytesView), stateNames: stateNames.split(separator: "\n").map(String.init)))
+        }
+        return found
+    }
+}
