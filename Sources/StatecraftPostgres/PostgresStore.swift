@@ -24,6 +24,9 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     private let client: PostgresClient
     private let logger: Logger
     private let closed = Mutex(false)
+    /// When an operation last leased a connection: while others get theirs, a wait for one is
+    /// a queue, not an outage.
+    private let lastLease = Mutex(ContinuousClock.now)
     /// How long one operation may wait for the database before it is unavailable.
     let timeout: Duration = .seconds(10)
     /// How long a health check may wait.
@@ -441,6 +444,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
             return try await bounded(within: timeout) { [client, logger] leased in
                 try await client.withConnection { connection in
                     leased.set()
+                    self.lastLease.withLock { $0 = .now }
                     return try await body(connection, logger)
                 }
             }
@@ -449,10 +453,10 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         }
     }
 
-    /// `body`, or ``StoreError/unavailable(_:)`` when it has not leased a connection within
-    /// `timeout` (the pool waits for a connection while the database is away). `body` sets the
-    /// flag it is given once it has one: then it runs to its end, waiting for locks as long as
-    /// they take.
+    /// `body`, or ``StoreError/unavailable(_:)`` when it has not leased a connection and no
+    /// other operation has either for `timeout` (the pool waits for a connection while the
+    /// database is away). `body` sets the flag it is given once it has one: then it runs to its
+    /// end, waiting for locks as long as they take.
     private func bounded<T: Sendable>(within timeout: Duration, _ body: @escaping @Sendable (LeaseFlag) async throws -> T) async throws -> T {
         let location = location
         let leased = LeaseFlag()
@@ -460,8 +464,15 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
             group.addTask { try await body(leased) }
             group.addTask {
                 try await Task.sleep(for: timeout)
-                while leased.isSet { try await Task.sleep(for: .seconds(3600)) }
-                return nil
+                while true {
+                    if leased.isSet {
+                        try await Task.sleep(for: .seconds(3600))
+                        continue
+                    }
+                    let quiet = ContinuousClock.now - self.lastLease.withLock { $0 }
+                    if quiet >= timeout { return nil }
+                    try await Task.sleep(for: timeout - quiet)
+                }
             }
             defer { group.cancelAll() }
             guard let value = try await group.next() ?? nil else {
