@@ -30,9 +30,10 @@ deps:
 # diagram renders), tmux (smrun repl at a terminal), sqlite3 (the store's tests write a file as
 # a newer smrun would), bash, zsh and fish (completion scripts),
 # Python's jsonschema and PyYAML from PyPI (the machine-file schema), through pip, or Debian's
-# packages of them where pip may not install, and junitparser (to read `smrun test --format
-# junit` as a CI system does), and PostgreSQL's server programs (Debian: postgresql; the tests
-# start throwaway clusters of their own with its initdb and pg_ctl).
+# packages of them where pip may not install, junitparser (to read `smrun test --format
+# junit` as a CI system does), schemathesis (which tests `smrun serve` against its OpenAPI
+# document, Sources/StatecraftServer/openapi.json), and PostgreSQL's server programs (Debian:
+# postgresql; the tests start throwaway clusters of their own with its initdb and pg_ctl).
 test-deps: deps
 	@missing=""; \
 	pkg-config --exists libxml-2.0 2>/dev/null || missing="$$missing libxml2-dev"; \
@@ -48,6 +49,8 @@ test-deps: deps
 	  || { $(APT_INSTALL) python3-jsonschema python3-yaml; }
 	@python3 -c 'import junitparser' 2>/dev/null || python3 -m pip install --quiet junitparser \
 	  || python3 -m pip install --quiet --break-system-packages junitparser
+	@python3 -c 'import schemathesis' 2>/dev/null || python3 -m pip install --quiet schemathesis \
+	  || python3 -m pip install --quiet --break-system-packages schemathesis
 
 build: deps
 	$(SWIFT) build
@@ -72,12 +75,14 @@ test: test-deps
 # `.timeBound` trait (Tests/TestSupport/TimeBound.swift), which skips them when
 # STATECRAFT_SKIP_TIME_BOUNDS is set: a sanitized build is several times slower, and `make
 # test` checks those bounds. (An environment variable, as `swift test --skip tag:...` does not
-# filter by tag in Swift 6.3: it is taken as a regular expression on test names.) A race report
+# filter by tag in Swift 6.3: it is taken as a regular expression on test names.) The `smrun
+# serve` end-to-end suites (Tests/SmrunTests/Serve*.swift) run in `make test` only:
+# STATECRAFT_SKIP_SERVE_TESTS skips them here. A race report
 # in the runner or in smrun makes that process exit with status 66, so the run fails.
 TSAN_SCRATCH = .build-tsan
 test-tsan: test-deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path $(TSAN_SCRATCH)
-	STATECRAFT_SKIP_TIME_BOUNDS=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_SCRATCH)
+	STATECRAFT_SKIP_TIME_BOUNDS=1 STATECRAFT_SKIP_SERVE_TESTS=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 
 # smrun against a C table, awk, Python and pytransitions on 1M inputs; the engine in-process
 # (ns and allocations per transition); loading a 100,000-transition machine against libyaml's

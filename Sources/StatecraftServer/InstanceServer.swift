@@ -62,7 +62,14 @@ public final class InstanceServer: Sendable {
     let metrics = ServerMetrics()
     let logger: Logger
 
-    /// A server of `machines` (names must differ) on an embedded SQLite store.
+    /// Why a server was not made.
+    public enum ConfigurationError: Error, Equatable {
+        /// It would listen beyond loopback without a token.
+        case tokenNeeded(host: String)
+    }
+
+    /// A server of `machines` (names must differ) on an embedded SQLite store. Listening beyond
+    /// loopback needs a token (``ConfigurationError/tokenNeeded(host:)``).
     public convenience init(machines: [Machine], store: SQLiteStore, configuration: Configuration) async throws {
         try await self.init(machines: machines, store: store as any InstanceStore, configuration: configuration)
     }
@@ -70,7 +77,9 @@ public final class InstanceServer: Sendable {
     /// A server of `machines` (names must differ) on any store: SQLite, or PostgreSQL
     /// (`StatecraftPostgres`), whose connection pool must run while the server does.
     package init(machines: [Machine], store: any InstanceStore, configuration: Configuration) async throws {
-        precondition(configuration.listensOnLoopback || configuration.token.map { !$0.isEmpty } == true, "a token is needed beyond loopback")
+        guard configuration.listensOnLoopback || configuration.token.map({ !$0.isEmpty }) == true else {
+            throw ConfigurationError.tokenNeeded(host: configuration.host)
+        }
         _ = try await store.clock(recording: "real")
         let catalog = try await DefinitionCatalog(store: store, current: machines.map(\.runtime))
         let ttl = configuration.idempotencyTTL.components

@@ -4,7 +4,7 @@ import Testing
 
 /// `smrun serve` on a PostgreSQL server that stops and starts again (on a cluster of the test's
 /// own, so that no other test loses its database).
-struct DatabaseOutageTests {
+@Suite(.servedEndToEnd) struct DatabaseOutageTests {
     /// While the database is away, the server answers 503 with a problem and `Retry-After`,
     /// `/healthz` too; when it is back, the server serves again by itself, and the input that got
     /// a 503, sent again with its Idempotency-Key, is applied once. Nothing answered 200 is lost.

@@ -5,7 +5,7 @@ import Testing
 
 /// Several `smrun serve` processes on one PostgreSQL database (docs/serving.md, "Scale-out on
 /// PostgreSQL"), on a throwaway cluster of the tests' own.
-@Suite(.serialized) struct ScaleOutTests {
+@Suite(.serialized, .servedEndToEnd) struct ScaleOutTests {
     static let machine = Paths.fixture("ledger.yaml")
 
     /// Three servers, 16 clients sending to 40 instances through servers picked at random:

@@ -17,7 +17,7 @@ db.execute("PRAGMA journal_mode=WAL")
 templates = [row[0] for row in db.execute("SELECT key FROM instances WHERE machine = ? ORDER BY key", (machine,))]
 if not templates:
     sys.exit(f"clone_instances.py: no instance of '{machine}' in {store} to copy")
-db.execute("CREATE TEMP TABLE plan (n INTEGER PRIMARY KEY, template TEXT NOT NULL, key TEXT NOT NULL)")
+db.execute("CREATE TEMP TABLE plan (n INTEGER PRIMARY KEY, template TEXT NOT NULL, key TEXT NOT NULL UNIQUE)")
 db.executemany(
     "INSERT INTO plan VALUES (?, ?, ?)",
     ((i, templates[i % len(templates)], f"c{i:08d}") for i in range(count)))

@@ -16,7 +16,7 @@ package struct SavedSnapshot {
     /// and the names it recorded, in the file's order; `nil` when there is no such member.
     package let histories: [(name: String, states: [String])]?
     /// The `"context"` member, in the file's order.
-    let context: [(name: String, value: SnapshotJSON)]
+    let context: [(name: String, value: JSONValue)]
     /// The `"clock"` member: which clock the times are on (virtual when there is none).
     package let clock: MachineSnapshot.Clock
     /// The `"time"` member: the virtual clock's time (0 when there is none).
@@ -39,7 +39,7 @@ package struct SavedSnapshot {
     package static func read(_ bytes: [UInt8]) throws(SnapshotError) -> SavedSnapshot {
         let members = try members(
             of: bytes, known: ["format", "version", "machine", "fingerprint", "state", "history", "context", "clock", "time", "timers"])
-        func member(_ key: String) -> SnapshotJSON? { members.first { $0.key == key }?.value }
+        func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
         let (machineName, fingerprint) = try machine(member)
         guard let stateValue = member("state") else { throw SnapshotError(.invalidField, "missing member \"state\"") }
         let stateNames: [String]
@@ -77,10 +77,10 @@ package struct SavedSnapshot {
 
     /// The members of a snapshot document: UTF-8 JSON, an object with the format name and a
     /// version this library reads, and no member but the `known` ones.
-    static func members(of bytes: [UInt8], known: [String]) throws(SnapshotError) -> [(key: String, value: SnapshotJSON)] {
-        let document: SnapshotJSON
+    static func members(of bytes: [UInt8], known: [String]) throws(SnapshotError) -> [(key: String, value: JSONValue)] {
+        let document: JSONValue
         do {
-            document = try SnapshotJSON.parse(bytes)
+            document = try JSONValue.parse(bytes)
         } catch {
             let position = SourcePosition(offset: error.offset, in: bytes)
             throw SnapshotError(.syntax, "not valid JSON: \(error.message) at line \(position.line), column \(position.column)")
@@ -88,7 +88,7 @@ package struct SavedSnapshot {
         guard case .object(let members) = document else {
             throw SnapshotError(.notASnapshot, "not a Statecraft snapshot: the document is \(document.kind), not an object")
         }
-        func member(_ key: String) -> SnapshotJSON? { members.first { $0.key == key }?.value }
+        func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
         guard case .string(MachineSnapshot.formatName)? = member("format") else {
             throw SnapshotError(.notASnapshot, "not a Statecraft snapshot: no \"format\": \"\(MachineSnapshot.formatName)\" member")
         }
@@ -107,7 +107,7 @@ package struct SavedSnapshot {
     }
 
     /// The `"machine"` and `"fingerprint"` members, strings both.
-    static func machine(_ member: (String) -> SnapshotJSON?) throws(SnapshotError) -> (name: String, fingerprint: String) {
+    static func machine(_ member: (String) -> JSONValue?) throws(SnapshotError) -> (name: String, fingerprint: String) {
         func string(_ key: String) throws(SnapshotError) -> String {
             guard let value = member(key) else { throw SnapshotError(.invalidField, "missing member \"\(key)\"") }
             guard case .string(let text) = value else {
@@ -119,7 +119,7 @@ package struct SavedSnapshot {
     }
 
     /// The strings of a JSON array of state names (at least one).
-    private static func names(_ items: [SnapshotJSON], of member: String) throws(SnapshotError) -> [String] {
+    private static func names(_ items: [JSONValue], of member: String) throws(SnapshotError) -> [String] {
         var names: [String] = []
         for item in items {
             guard case .string(let name) = item else { throw SnapshotError(.invalidField, "\(member) must hold state names, not \(item.kind)") }

@@ -18,7 +18,7 @@ package struct SavedTimer {
         /// A delayed send of `input`: `"input"`, `"arg"` when the input takes one, `"sent_by"`
         /// the effect that sent it (which a document must have), `"timer"` its id when it has
         /// one.
-        case send(input: String, argument: SnapshotJSON?, sentBy: String?, timer: String?)
+        case send(input: String, argument: JSONValue?, sentBy: String?, timer: String?)
     }
 
     /// The timer in words, for messages and `smrun status`: `after 30s of red`, `cross (sent
@@ -41,7 +41,7 @@ package struct SavedTimer {
 extension SavedSnapshot {
     /// Reads the `"clock"`, `"time"` and `"timers"` members, each optional: a snapshot of a
     /// machine without timers has none of them.
-    static func readTimers(_ member: (String) -> SnapshotJSON?) throws(SnapshotError) -> (
+    static func readTimers(_ member: (String) -> JSONValue?) throws(SnapshotError) -> (
         clock: MachineSnapshot.Clock, time: Int, timers: [SavedTimer]
     ) {
         var clock = MachineSnapshot.Clock.virtual
@@ -71,10 +71,10 @@ extension SavedSnapshot {
     }
 
     /// One entry of `"timers"`, the `position`th (from 1).
-    private static func timer(_ item: SnapshotJSON, at position: Int) throws(SnapshotError) -> SavedTimer {
+    private static func timer(_ item: JSONValue, at position: Int) throws(SnapshotError) -> SavedTimer {
         let place = "timer \(position) in \"timers\""
         guard case .object(let members) = item else { throw SnapshotError(.invalidField, "\(place) must be an object, not \(item.kind)") }
-        func member(_ key: String) -> SnapshotJSON? { members.first { $0.key == key }?.value }
+        func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
         func string(_ key: String) throws(SnapshotError) -> String? {
             guard let value = member(key) else { return nil }
             guard case .string(let text) = value, !text.isEmpty else {
@@ -115,7 +115,7 @@ extension SavedSnapshot {
     }
 
     /// A time in milliseconds: an integer from 0.
-    private static func milliseconds(_ value: SnapshotJSON, of member: String) throws(SnapshotError) -> Int {
+    private static func milliseconds(_ value: JSONValue, of member: String) throws(SnapshotError) -> Int {
         guard case .number(let text) = value, let number = Int(text), number >= 0 else {
             throw SnapshotError(.invalidField, "\(member) must be a time in milliseconds, an integer from 0, not \(value.jsonText.prefix(40))")
         }

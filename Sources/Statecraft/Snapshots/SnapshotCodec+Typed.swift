@@ -10,9 +10,9 @@ struct SavedTypedSnapshot {
     /// The `"fingerprint"` member, as written.
     let fingerprint: String
     /// The `"state"` member: the encoded State.
-    let state: SnapshotJSON
+    let state: JSONValue
     /// The `"context"` member: the encoded Context.
-    let context: SnapshotJSON
+    let context: JSONValue
     /// The `"clock"`, `"time"` and `"timers"` members (virtual, 0 and none when absent).
     let clock: MachineSnapshot.Clock
     let time: Int
@@ -24,7 +24,7 @@ struct SavedTypedSnapshot {
     static func read(_ bytes: [UInt8]) throws(SnapshotError) -> SavedTypedSnapshot {
         let members = try SavedSnapshot.members(
             of: bytes, known: ["format", "version", "machine", "fingerprint", "state", "context", "clock", "time", "timers"])
-        func member(_ key: String) -> SnapshotJSON? { members.first { $0.key == key }?.value }
+        func member(_ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
         let (machineName, fingerprint) = try SavedSnapshot.machine(member)
         guard let state = member("state") else { throw SnapshotError(.invalidField, "missing member \"state\"") }
         guard let context = member("context") else { throw SnapshotError(.invalidField, "missing member \"context\"") }
@@ -39,7 +39,7 @@ extension SnapshotCodec {
     /// A typed machine's snapshot document, ending with a newline: its encoded `state` and
     /// `context`, and for a machine with timers the clock (virtual), its `time` and its pending
     /// `timers`. A context that is an object has one member a line, as smrun writes variables.
-    func encodeTyped(state: SnapshotJSON, context: SnapshotJSON, time: Int, timers: [SnapshotTimer]) -> [UInt8] {
+    func encodeTyped(state: JSONValue, context: JSONValue, time: Int, timers: [SnapshotTimer]) -> [UInt8] {
         var writer = SnapshotDocumentWriter(machine: machine.name, fingerprint: fingerprint.text)
         writer.member("state")
         writer.append(state.spacedJSONText)

@@ -285,7 +285,7 @@ package struct SnapshotCodec: Sendable {
     }
 
     /// A JSON value as a value of `type`.
-    static func value(_ json: SnapshotJSON, of type: ExpressionType, variable: String) throws(SnapshotError) -> Value {
+    static func value(_ json: JSONValue, of type: ExpressionType, variable: String) throws(SnapshotError) -> Value {
         func mismatch(_ detail: String? = nil) -> SnapshotError {
             SnapshotError(
                 .invalidContext, "context variable '\(variable)' is \(type == .null ? "always null" : "of type \(type)"), but the snapshot has \(detail ?? json.kind)")
@@ -339,7 +339,7 @@ package struct SnapshotCodec: Sendable {
 
     /// An input's data saved as a JSON object: its fields, each an int, a double, a bool or a
     /// string (a number with a fraction or exponent is a double); `nil` when a field is not.
-    static func record(_ members: [(key: String, value: SnapshotJSON)]) -> Value? {
+    static func record(_ members: [(key: String, value: JSONValue)]) -> Value? {
         var fields: [Value.Record.Field] = []
         for (name, json) in members {
             let value: Value

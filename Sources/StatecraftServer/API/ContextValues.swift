@@ -6,16 +6,16 @@ import Statecraft
 enum ContextValues {
     /// The context to start with, or why the request is refused.
     static func values(_ json: JSONValue, machine: CompiledMachine) -> Result<[Value], ContextProblem> {
-        guard case .object(let members) = json else { return .failure(ContextProblem("'context' must be an object, got \(json.kindName)")) }
+        guard case .object(let members) = json else { return .failure(ContextProblem("'context' must be an object, got \(json.kind)")) }
         var values = machine.initialContext
         for member in members {
-            guard let slot = machine.variableNames.firstIndex(of: member.name) else {
+            guard let slot = machine.variableNames.firstIndex(of: member.key) else {
                 let known = machine.variableNames.isEmpty ? "it declares none" : "it declares \(machine.variableNames.joined(separator: ", "))"
-                return .failure(ContextProblem("context variable '\(JSONText.escapingControls(member.name))' is not declared by '\(machine.name)' (\(known))"))
+                return .failure(ContextProblem("context variable '\(JSONText.escapingControls(member.key))' is not declared by '\(machine.name)' (\(known))"))
             }
             let type = machine.variableTypes[slot]
             guard let value = value(member.value, type: type) else {
-                return .failure(ContextProblem("context variable '\(member.name)' is \(type), got \(member.value.kindName) \(member.value.text)"))
+                return .failure(ContextProblem("context variable '\(member.key)' is \(type), got \(member.value.kind) \(member.value.text)"))
             }
             values[slot] = value
         }

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -14,7 +15,7 @@ struct InstanceRoutes: Sendable {
     func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
         router.get("/machines") { _, _ in machines().response }
         router.post("/machines/:machine/instances") { request, context in
-            let machine = try context.parameters.require("machine")
+            let machine = try Self.parameter("machine", context)
             let body = try await RequestBodyReader.read(request, maximumBytes: maximumBodyBytes)
             let answer = try await service.create(machine: machine, body: body, idempotencyKey: try idempotencyKey(request))
             return answer.response
@@ -22,23 +23,23 @@ struct InstanceRoutes: Sendable {
         router.get("/machines/:machine/instances") { request, context in
             let query = QueryParameters(request: request)
             return try await service.list(
-                machine: try context.parameters.require("machine"), state: query.string("state"), status: query.string("status"),
+                machine: try Self.parameter("machine", context), state: query.string("state"), status: query.string("status"),
                 cursor: query.string("cursor"), limit: try query.limit()
             ).response
         }
         router.get("/machines/:machine/instances/:key") { _, context in
-            try await service.instance(machine: try context.parameters.require("machine"), key: try context.parameters.require("key")).response
+            try await service.instance(machine: try Self.parameter("machine", context), key: try Self.parameter("key", context)).response
         }
         router.delete("/machines/:machine/instances/:key") { request, context in
             try await service.delete(
-                machine: try context.parameters.require("machine"), key: try context.parameters.require("key"), ifMatch: try ifMatch(request)
+                machine: try Self.parameter("machine", context), key: try Self.parameter("key", context), ifMatch: try ifMatch(request)
             ).response
         }
         router.post("/machines/:machine/instances/:key/inputs") { request, context in
             let started = ContinuousClock.now
             let body = try await RequestBodyReader.read(request, maximumBytes: maximumBodyBytes)
             let answer = try await service.send(
-                machine: try context.parameters.require("machine"), key: try context.parameters.require("key"), body: body,
+                machine: try Self.parameter("machine", context), key: try Self.parameter("key", context), body: body,
                 ifMatch: try ifMatch(request), idempotencyKey: try idempotencyKey(request))
             metrics.recordInput(answer, since: started)
             return answer.response
@@ -46,20 +47,20 @@ struct InstanceRoutes: Sendable {
         router.get("/machines/:machine/instances/:key/history") { request, context in
             let query = QueryParameters(request: request)
             return try await service.history(
-                machine: try context.parameters.require("machine"), key: try context.parameters.require("key"),
+                machine: try Self.parameter("machine", context), key: try Self.parameter("key", context),
                 after: try query.count("after", fallback: 0), limit: try query.limit()
             ).response
         }
         router.get("/machines/:machine/instances/:key/events") { request, context in
-            let machine = try context.parameters.require("machine")
-            let key = try context.parameters.require("key")
+            let machine = try Self.parameter("machine", context)
+            let key = try Self.parameter("key", context)
             let check = try await service.instance(machine: machine, key: key)
             guard check.status == 200, let version = check.version else { return check.response }
             let start = try lastEventID(request) ?? Int64(version)
             return feed.response(.instance(InstanceID(machine: machine, key: key)), after: start)
         }
         router.get("/machines/:machine/events") { request, context in
-            let machine = try context.parameters.require("machine")
+            let machine = try Self.parameter("machine", context)
             guard service.catalog.current(machine) != nil else { return InstanceService.unknownMachine(machine).response }
             let start: Int64
             if let given = try lastEventID(request) {
@@ -81,7 +82,11 @@ struct InstanceRoutes: Sendable {
             out += Array(",\"fingerprint\":\"\(runtime.fingerprint)\",\"kind\":\"\(runtime.kind)\",\"inputs\":[".utf8)
             let machine = runtime.machine
             var first = true
-            for input in machine.inputNames.indices where !machine.inputIsInternal[input] && !(machine.timers?.afterTexts[input] != nil) {
+            let doneInputs = Set(machine.chart?.doneInputs.filter { $0 >= 0 }.map(Int.init) ?? [])
+            // The inputs a client sends: not internal ones, `after` timers or the done events a
+            // statechart raises itself.
+            for input in machine.inputNames.indices
+            where !machine.inputIsInternal[input] && machine.timers?.afterTexts[input] == nil && !doneInputs.contains(input) {
                 if !first { out.append(UInt8(ascii: ",")) }
                 first = false
                 out += Array("{\"name\":".utf8)
@@ -103,6 +108,14 @@ struct InstanceRoutes: Sendable {
             throw HTTPError(.badRequest, message: "Idempotency-Key must have 1 to 255 characters, not \(key.utf8.count)")
         }
         return key
+    }
+
+    /// A path parameter, percent-decoded: a client may encode any character of a path segment
+    /// (`a%3Ab` is the key `a:b`). Malformed percent-encoding is left as it is (and, in a key,
+    /// refused as such).
+    private static func parameter<Context: RequestContext>(_ name: String, _ context: Context) throws -> String {
+        let raw = try context.parameters.require(name)
+        return raw.removingPercentEncoding ?? raw
     }
 
     private func ifMatch(_ request: Request) throws -> IfMatch? {

@@ -30,7 +30,7 @@ package final class InstanceService: Sendable {
         if let problem = Self.unknownMembers(request, allowed: ["key", "context"]) { return .badRequest(problem) }
         var key = UUID().uuidString.lowercased()
         if let given = request["key"] {
-            guard case .string(let text) = given else { return .badRequest("'key' must be a string, got \(given.kindName)") }
+            guard case .string(let text) = given else { return .badRequest("'key' must be a string, got \(given.kind)") }
             guard InstanceID.isValidKey(text) else { return Self.badKey(text) }
             key = text
         }
@@ -77,7 +77,7 @@ package final class InstanceService: Sendable {
         let argument = request["arg"].map(\.text)
         var creates = false
         if let flag = request["create"] {
-            guard case .bool(let value) = flag else { return .badRequest("'create' must be true or false, got \(flag.kindName)") }
+            guard case .bool(let value) = flag else { return .badRequest("'create' must be true or false, got \(flag.kind)") }
             creates = value
         }
         let id = InstanceID(machine: name, key: key)
@@ -307,14 +307,19 @@ package final class InstanceService: Sendable {
 
     static func parseBody(_ body: [UInt8], allowEmpty: Bool) throws(JSONValue.SyntaxError) -> JSONValue {
         if allowEmpty && body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .object([]) }
-        let value = try JSONValue.parse(body)
-        guard case .object = value else { throw JSONValue.SyntaxError(message: "the request body must be a JSON object, got \(value.kindName)", offset: 0) }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(body, maximumDepth: 32)
+        } catch {
+            throw JSONValue.SyntaxError(offset: error.offset, message: "the request body is not valid JSON: \(error.message) (at byte \(error.offset))")
+        }
+        guard case .object = value else { throw JSONValue.SyntaxError(offset: 0, message: "the request body must be a JSON object, got \(value.kind)") }
         return value
     }
 
     static func unknownMembers(_ request: JSONValue, allowed: [String]) -> String? {
-        guard case .object(let members) = request, let unknown = members.first(where: { !allowed.contains($0.name) }) else { return nil }
-        return "unknown member '\(JSONText.escapingControls(unknown.name))' (expected \(allowed.map { "'\($0)'" }.joined(separator: ", ")))"
+        guard case .object(let members) = request, let unknown = members.first(where: { !allowed.contains($0.key) }) else { return nil }
+        return "unknown member '\(JSONText.escapingControls(unknown.key))' (expected \(allowed.map { "'\($0)'" }.joined(separator: ", ")))"
     }
 }
 

@@ -169,6 +169,11 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         let problem = given.map { "got \($0)" } ?? "but none was given"
         switch parsed {
         case .input(let input, let argument):
+            // The argument is JSON, not a script line's word: a string argument must be a JSON
+            // string (a number, `true` or an object is no string here).
+            if machine.argumentTypes[input] == .string, given?.first != "\"" {
+                throw .badArgument(input: name, message: refusal(.badArgument, input: input) + ", " + problem)
+            }
             recorder.printer.argument = argument
             runner.send(input, argument: argument.value, into: &recorder)
             recorder.printer.argument = .absent

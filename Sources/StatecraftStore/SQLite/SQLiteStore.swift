@@ -153,8 +153,9 @@ public final class SQLiteStore: InstanceStore {
     /// A file on a local disk is always there.
     package func checkHealth() async throws {}
 
-    /// Waits for the writes in flight, then closes the file.
-    package func close() async throws {
+    /// Waits for the writes in flight, then closes the file (`InstanceServer.run` closes its
+    /// store when it stops; a server of your own closes it after its service group).
+    public func close() async throws {
         writer.stop()
         try pool.close()
     }

@@ -16,6 +16,9 @@ struct MachineOptions: ParsableArguments {
         try bounds.checkAgreement(alias: oldMachineFormat)
     }
 
+    /// The machine file's format given, in either spelling; `nil` when none is.
+    var machineFormat: MachineFormat? { bounds.machineFormat(alias: oldMachineFormat) }
+
     /// The format of the machine file at `path`: the one given, or the one its extension names.
     func format(of path: String) -> MachineFormat {
         bounds.machineFormat(alias: oldMachineFormat) ?? MachineFormat.of(path: path)

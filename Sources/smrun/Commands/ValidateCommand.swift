@@ -39,10 +39,25 @@ struct ValidateCommand: ParsableCommand {
     }
 
     func run() throws {
+        try ValidationRun(paths: paths, format: format, strict: strict, limits: limits.limits, machineFormat: limits.machineFormat).run()
+    }
+}
+
+/// What `smrun validate` does, with its options as plain values; each defaults as its option
+/// does (`smrun validate PATH...` with no option runs it without a parse of the command line,
+/// ``Smrun/loneValidation(_:)``).
+struct ValidationRun {
+    var paths: [String]
+    var format = ValidationFormat.text
+    var strict = false
+    var limits = LoadLimits.default
+    var machineFormat: MachineFormat?
+
+    func run() throws {
         let files = try machineFiles()
         var reports: [ValidationReport.FileReport] = []
         for file in files {
-            let loaded = limits.load(file)
+            let loaded = MachineLoader.load(file, format: machineFormat, limits: limits)
             var diagnostics = loaded.diagnostics
             if let machine = loaded.machine, let definition = loaded.definition {
                 diagnostics += MachineLinter.lint(machine, definition: definition)

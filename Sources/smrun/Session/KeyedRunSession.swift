@@ -2,6 +2,12 @@ import ArgumentParser
 import SmrunCore
 import Statecraft
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `smrun run MACHINE --by-key`: one machine, many instances, over one event log. Each script
 /// line starts with an instance's key (`KEY INPUT [ARG]`); the first line of a key creates its
 /// instance (started at the log's clock), and the rest of the line goes to that instance as a
@@ -17,6 +23,9 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
     private let stepLimit: Int
     private let timerLimit: Int
     private let isJSON: Bool
+    /// Whether the machine has timers (read once: reading it off ``machine`` per line copied
+    /// the compiled machine).
+    private let hasTimers: Bool
     /// The instances, by id; ``keys`` gives a key's id.
     private var runners: [Runner] = []
     private var keys = TextInterner()
@@ -39,6 +48,7 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         self.stepLimit = stepLimit
         self.timerLimit = timerLimit
         isJSON = format == .json
+        hasTimers = machine.hasTimers
     }
 
     var hadRejections: Bool { session.hadRejections }
@@ -90,7 +100,7 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         let id = instance(UnsafeRawBufferPointer(rebasing: line[keyStart..<keyEnd]))
         session.exchangeRunner(&runners[id])
         session.run(line: UnsafeRawBufferPointer(rebasing: line[rest...]), number: number)
-        if machine.hasTimers { noteTimers(of: id) }
+        if hasTimers { noteTimers(of: id) }
         session.exchangeRunner(&runners[id])
         emit(for: id)
     }
@@ -129,10 +139,10 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         prefixEnds.append(prefixes.count)
         var runner = Runner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
         runner.logHandler = FileHandleOutput.logLine
-        if machine.hasTimers { runner.restoreTimers(time: time, pending: []) }
+        if hasTimers { runner.restoreTimers(time: time, pending: []) }
         session.exchangeRunner(&runner)
         session.startRunner()
-        if machine.hasTimers { noteTimers(of: runners.count) }
+        if hasTimers { noteTimers(of: runners.count) }
         session.exchangeRunner(&runner)
         runners.append(runner)
         emit(for: id)
@@ -185,11 +195,12 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
     /// Copies `printed`, line by line, each led by `prefix` (after the `{` of a JSON line).
     @inline(__always)
     private static func copyLines(_ printed: UnsafeRawBufferPointer, prefix: UnsafeRawBufferPointer, json isJSON: Bool, to output: inout OutputBuffer) {
+        guard let base = printed.baseAddress else { return }
         var start = 0
         while start < printed.count {
-            var end = start
-            while printed[end] != UInt8(ascii: "\n") { end &+= 1 }
-            end &+= 1
+            // Every printed line ends with a newline.
+            let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), printed.count &- start)!
+            let end = base.distance(to: UnsafeRawPointer(newline)) &+ 1
             if isJSON {
                 output.append(UnsafeRawBufferPointer(rebasing: printed[start..<(start &+ 1)]), prefix)
                 output.append(UnsafeRawBufferPointer(rebasing: printed[(start &+ 1)..<end]))

@@ -1,13 +1,13 @@
-// `Codable` values as ``SnapshotJSON`` and back, for the snapshots of typed machines, whose
+// `Codable` values as ``JSONValue`` and back, for the snapshots of typed machines, whose
 // state and context are the program's own `Codable` types. The engine has no Foundation, so this
 // is a small encoder and decoder of its own, following `JSONEncoder`'s defaults where a choice
 // shows: keyed containers are objects (members in the order encoded), unkeyed ones arrays, `nil`
 // in a keyed container is left out unless encoded with `encodeNil`. Doubles and floats that are
 // not finite are the strings `"Infinity"`, `"-Infinity"` and `"NaN"`, as in smrun's snapshots.
 
-extension SnapshotJSON {
+extension JSONValue {
     /// `value` encoded as JSON.
-    static func encoding<T: Encodable>(_ value: T) throws -> SnapshotJSON {
+    static func encoding<T: Encodable>(_ value: T) throws -> JSONValue {
         let encoder = ValueEncoder(codingPath: [])
         try value.encode(to: encoder)
         return encoder.json
@@ -30,7 +30,7 @@ extension SnapshotJSON {
     }
 
     /// A JSON number for a double or a float, or the string for one that is not finite.
-    fileprivate static func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F) -> SnapshotJSON {
+    fileprivate static func floating<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F) -> JSONValue {
         if value.isNaN { return .string("NaN") }
         if value.isInfinite { return .string(value < 0 ? "-Infinity" : "Infinity") }
         return .number(String(value))
@@ -67,12 +67,12 @@ private struct IndexKey: CodingKey {
 /// What an encoder or container has been given: a value, or an object or array whose members
 /// may still be written to (containers and super-encoders keep a reference).
 private enum Node {
-    case value(SnapshotJSON)
+    case value(JSONValue)
     case object(ObjectNode)
     case array(ArrayNode)
     case encoder(ValueEncoder)
 
-    var json: SnapshotJSON {
+    var json: JSONValue {
         switch self {
         case .value(let json): json
         case .object(let object): .object(zip(object.keys, object.values).map { ($0, $1.json) })
@@ -111,7 +111,7 @@ private final class ValueEncoder: Encoder {
     }
 
     /// What was encoded; an encoder given nothing is an empty object, as `JSONEncoder`'s is.
-    var json: SnapshotJSON { node?.json ?? .object([]) }
+    var json: JSONValue { node?.json ?? .object([]) }
 
     func container<Key: CodingKey>(keyedBy _: Key.Type) -> KeyedEncodingContainer<Key> {
         let object: ObjectNode
@@ -252,7 +252,7 @@ private final class ValueEncoder: Encoder {
         let encoder: ValueEncoder
         var codingPath: [any CodingKey] { encoder.codingPath }
 
-        private func set(_ json: SnapshotJSON) { encoder.node = .value(json) }
+        private func set(_ json: JSONValue) { encoder.node = .value(json) }
 
         mutating func encodeNil() throws { set(.null) }
         mutating func encode(_ value: Bool) throws { set(.bool(value)) }
@@ -279,11 +279,11 @@ private final class ValueEncoder: Encoder {
 // MARK: - Decoding
 
 private struct ValueDecoder: Decoder {
-    let json: SnapshotJSON
+    let json: JSONValue
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(_ json: SnapshotJSON, codingPath: [any CodingKey]) {
+    init(_ json: JSONValue, codingPath: [any CodingKey]) {
         self.json = json
         self.codingPath = codingPath
     }
@@ -307,7 +307,7 @@ private struct ValueDecoder: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueContainer(json: json, codingPath: codingPath) }
 
     /// `json` as a primitive `T`, at `path`.
-    static func primitive<T>(_ json: SnapshotJSON, as type: T.Type, at path: [any CodingKey]) throws -> T {
+    static func primitive<T>(_ json: JSONValue, as type: T.Type, at path: [any CodingKey]) throws -> T {
         func mismatch(_ expected: String) -> DecodingError {
             let shown: String =
                 switch json {
@@ -365,14 +365,14 @@ private struct ValueDecoder: Decoder {
     }
 
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-        let members: [(key: String, value: SnapshotJSON)]
+        let members: [(key: String, value: JSONValue)]
         let codingPath: [any CodingKey]
 
         var allKeys: [Key] { members.compactMap { Key(stringValue: $0.key) } }
 
         func contains(_ key: Key) -> Bool { members.contains { $0.key == key.stringValue } }
 
-        private func value(_ key: Key) throws -> SnapshotJSON {
+        private func value(_ key: Key) throws -> JSONValue {
             guard let member = members.first(where: { $0.key == key.stringValue }) else {
                 throw DecodingError.keyNotFound(
                     key, .init(codingPath: codingPath, debugDescription: "no member \(JSONText.quoted(key.stringValue))"))
@@ -432,11 +432,11 @@ private struct ValueDecoder: Decoder {
     }
 
     struct UnkeyedContainer: UnkeyedDecodingContainer {
-        let items: [SnapshotJSON]
+        let items: [JSONValue]
         let codingPath: [any CodingKey]
         var currentIndex = 0
 
-        init(items: [SnapshotJSON], codingPath: [any CodingKey]) {
+        init(items: [JSONValue], codingPath: [any CodingKey]) {
             self.items = items
             self.codingPath = codingPath
         }
@@ -446,7 +446,7 @@ private struct ValueDecoder: Decoder {
 
         private var path: [any CodingKey] { codingPath + [IndexKey(currentIndex)] }
 
-        private mutating func next<T>(_ type: T.Type) throws -> SnapshotJSON {
+        private mutating func next<T>(_ type: T.Type) throws -> JSONValue {
             guard !isAtEnd else {
                 throw DecodingError.valueNotFound(
                     T.self, .init(codingPath: path, debugDescription: "the array ends after \(items.count) elements"))
@@ -506,7 +506,7 @@ private struct ValueDecoder: Decoder {
     }
 
     struct SingleValueContainer: SingleValueDecodingContainer {
-        let json: SnapshotJSON
+        let json: JSONValue
         let codingPath: [any CodingKey]
 
         private func primitive<T>(_ type: T.Type) throws -> T {

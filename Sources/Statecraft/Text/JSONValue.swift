@@ -1,16 +1,17 @@
-/// A strict JSON reader (RFC 8259) for snapshots: the engine has no Foundation, and a snapshot
-/// needs little. Numbers keep their text, so that `3` and `3.0` stay different; nesting is
-/// bounded, so a hostile file is an error, not a stack overflow.
-enum SnapshotJSON: Sendable {
+/// A JSON value, read by a strict reader (RFC 8259): snapshots, and the requests of the
+/// instances API (the engine has no Foundation, and these need little). Numbers keep their
+/// text, so that `3` and `3.0` stay different; a member name appears once; nesting is bounded,
+/// so a hostile document is an error, not a stack overflow.
+package enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case number(String)
     case string(String)
-    case array([SnapshotJSON])
-    case object([(key: String, value: SnapshotJSON)])
+    case array([JSONValue])
+    case object([(key: String, value: JSONValue)])
 
     /// What kind of JSON value this is, for messages.
-    var kind: String {
+    package var kind: String {
         switch self {
         case .null: "null"
         case .bool: "a bool"
@@ -21,15 +22,24 @@ enum SnapshotJSON: Sendable {
         }
     }
 
-    struct SyntaxError: Error {
-        var offset: Int
-        var message: String
+    /// Why a text is not one JSON value, and where (a byte offset).
+    package struct SyntaxError: Error {
+        package var offset: Int
+        package var message: String
+
+        package init(offset: Int, message: String) {
+            self.offset = offset
+            self.message = message
+        }
     }
 
-    static let maximumDepth = 64
+    /// How deeply a snapshot's arrays and objects may nest.
+    package static let maximumDepth = 64
 
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> SnapshotJSON {
-        var reader = Reader(bytes: bytes)
+    /// Reads exactly one JSON value (white space around it allowed) from `bytes`, refusing
+    /// arrays and objects nested deeper than `maximumDepth`.
+    package static func parse(_ bytes: [UInt8], maximumDepth: Int = maximumDepth) throws(SyntaxError) -> JSONValue {
+        var reader = Reader(bytes: bytes, maximumDepth: maximumDepth)
         try reader.checkUTF8()
         reader.skipSpace()
         let value = try reader.value(depth: 0)
@@ -40,6 +50,7 @@ enum SnapshotJSON: Sendable {
 
     private struct Reader {
         let bytes: [UInt8]
+        let maximumDepth: Int
         var index = 0
 
         func error(_ message: String, at offset: Int? = nil) -> SyntaxError {
@@ -70,7 +81,7 @@ enum SnapshotJSON: Sendable {
             while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
         }
 
-        mutating func value(depth: Int) throws(SyntaxError) -> SnapshotJSON {
+        mutating func value(depth: Int) throws(SyntaxError) -> JSONValue {
             guard index < bytes.count else { throw error("unexpected end of file, expected a value") }
             switch bytes[index] {
             case UInt8(ascii: "{"): return try object(depth: depth + 1)
@@ -98,10 +109,10 @@ enum SnapshotJSON: Sendable {
             index += 1
         }
 
-        mutating func object(depth: Int) throws(SyntaxError) -> SnapshotJSON {
-            if depth > SnapshotJSON.maximumDepth { throw error("nested deeper than \(SnapshotJSON.maximumDepth)") }
+        mutating func object(depth: Int) throws(SyntaxError) -> JSONValue {
+            if depth > maximumDepth { throw error("nested deeper than \(maximumDepth)") }
             index += 1
-            var members: [(key: String, value: SnapshotJSON)] = []
+            var members: [(key: String, value: JSONValue)] = []
             skipSpace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
@@ -128,10 +139,10 @@ enum SnapshotJSON: Sendable {
             }
         }
 
-        mutating func array(depth: Int) throws(SyntaxError) -> SnapshotJSON {
-            if depth > SnapshotJSON.maximumDepth { throw error("nested deeper than \(SnapshotJSON.maximumDepth)") }
+        mutating func array(depth: Int) throws(SyntaxError) -> JSONValue {
+            if depth > maximumDepth { throw error("nested deeper than \(maximumDepth)") }
             index += 1
-            var elements: [SnapshotJSON] = []
+            var elements: [JSONValue] = []
             skipSpace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
                 index += 1
@@ -217,7 +228,7 @@ enum SnapshotJSON: Sendable {
     }
 }
 
-extension SnapshotJSON {
+extension JSONValue {
     /// The value as compact JSON text (numbers as they were written).
     var jsonText: String {
         switch self {

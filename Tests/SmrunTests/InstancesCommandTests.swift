@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// `smrun instances list|show|history|delete|migrate` on the store `smrun serve` keeps.
+@Suite(.servedEndToEnd) struct InstancesCommandTests {
+    /// A store with three orders: two awaiting payment, one paid.
+    static func orders(in files: TemporaryFiles) throws -> String {
+        let store = files.path("orders.sqlite")
+        let server = try ServerProcess(["docs/examples/order.yaml"], store: store)
+        for key in ["A-1", "A-2", "A-3"] { _ = try server.send("order", key, "place", arg: "100", create: true) }
+        _ = try server.send("order", "A-2", "paymentSucceeded")
+        _ = server.stop()
+        return store
+    }
+
+    @Test func listShowAndHistoryPrintWhatTheAPIAnswers() throws {
+        let files = try TemporaryFiles()
+        let store = try Self.orders(in: files)
+        let list = try Smrun.run(["instances", "list", "--store", store, "order", "--state", "awaitingPayment"])
+        #expect(list.exited(0))
+        #expect(list.lines.map { $0.split(separator: " ").prefix(3).joined(separator: " ") } == ["A-1 awaitingPayment running", "A-3 awaitingPayment running"])
+        let json = try Smrun.run(["instances", "list", "--store", store, "order", "--status", "running", "--limit", "2", "--format", "json"])
+        let page = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        #expect((page["instances"] as? [[String: Any]])?.compactMap { $0["key"] as? String } == ["A-1", "A-2"])
+        #expect(page["next"] is String)
+        let show = try Smrun.run(["instances", "show", "--store", store, "order", "A-2", "--format", "json"])
+        let instance = try #require(try JSONSerialization.jsonObject(with: show.stdout) as? [String: Any])
+        #expect(instance["state"] as? String == "paid" && instance["version"] as? Int == 3)
+        let history = try Smrun.run(["instances", "history", "--store", store, "order", "A-2"])
+        #expect(history.lines.map { $0.split(separator: " ").dropFirst(2).joined(separator: " ") } == ["start -", "input place ok", "input paymentSucceeded ok"])
+    }
+
+    @Test func aMissingInstanceOrStoreIsSaidSo() throws {
+        let files = try TemporaryFiles()
+        let store = try Self.orders(in: files)
+        let missing = try Smrun.run(["instances", "show", "--store", store, "order", "Z-9"])
+        #expect(missing.exited(1) && missing.errorText.contains("no instance 'Z-9' of 'order'"))
+        let unknown = try Smrun.run(["instances", "list", "--store", store, "invoice"])
+        #expect(unknown.exited(1) && unknown.errorText.contains("no machine 'invoice'"))
+        let noStore = try Smrun.run(["instances", "list", "--store", files.path("none.sqlite"), "order"])
+        #expect(noStore.exited(2) && noStore.errorText.contains("no such store"))
+        #expect(!FileManager.default.fileExists(atPath: files.path("none.sqlite")))
+    }
+
+    @Test func deleteTakesTheInstance() throws {
+        let files = try TemporaryFiles()
+        let store = try Self.orders(in: files)
+        #expect(try Smrun.run(["instances", "delete", "--store", store, "order", "A-1"]).exited(0))
+        #expect(try Smrun.run(["instances", "show", "--store", store, "order", "A-1"]).exited(1))
+        #expect(try Smrun.run(["instances", "delete", "--store", store, "order", "A-1"]).exited(1))
+    }
+
+    /// The most common edit, `after: 30m` to `after: 45m`: the pending timers are kept, due 45
+    /// minutes after their state was entered, and the instances run on the new definition.
+    @Test func migrateKeepsTimeoutsAndMovesEveryInstance() throws {
+        let files = try TemporaryFiles()
+        let store = try Self.orders(in: files)
+        let source = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/examples/order.yaml"), encoding: .utf8)
+        let edited = files.path("order.yaml")
+        try source.replacingOccurrences(of: "after: 30m", with: "after: 45m").write(toFile: edited, atomically: true, encoding: .utf8)
+        let before = try Smrun.run(["instances", "show", "--store", store, "order", "A-1", "--format", "json"])
+        let oldTimer = try #require(((try JSONSerialization.jsonObject(with: before.stdout) as? [String: Any])?["timers"] as? [[String: Any]])?.first)
+        let migrated = try Smrun.run(["instances", "migrate", "--store", store, edited])
+        #expect(migrated.exited(0), "\(migrated.errorText)")
+        #expect(migrated.lines.count == 3)
+        #expect(migrated.lines.first { $0.hasPrefix("A-1: ") }?.contains("kept timer after 30m of awaitingPayment as after 45m") == true)
+        let after = try Smrun.run(["instances", "show", "--store", store, "order", "A-1", "--format", "json"])
+        let instance = try #require(try JSONSerialization.jsonObject(with: after.stdout) as? [String: Any])
+        let timer = try #require((instance["timers"] as? [[String: Any]])?.first)
+        #expect(timer["after"] as? String == "45m")
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let oldDue = try #require(formatter.date(from: oldTimer["due"] as? String ?? ""))
+        let newDue = try #require(formatter.date(from: timer["due"] as? String ?? ""))
+        #expect(abs(newDue.timeIntervalSince(oldDue) - 15 * 60) < 0.01)
+        // Again: every instance runs on the file's definition already.
+        let again = try Smrun.run(["instances", "migrate", "--store", store, edited])
+        #expect(again.exited(0) && again.lines.isEmpty)
+    }
+}
