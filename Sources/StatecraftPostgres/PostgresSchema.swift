@@ -58,9 +58,11 @@ enum PostgresSchema {
         )
     ]
 
-    /// Brings the database's schema up to date, under the migration lock.
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+    /// Brings the database's schema up to date, under the migration lock; `leased` is called
+    /// once a connection is had.
+    static func migrate(_ client: PostgresClient, logger: Logger, leased: @Sendable () -> Void) async throws {
         try await client.withConnection { connection in
+            leased()
             try await connection.query("SELECT pg_advisory_lock(\(migrationLock))", logger: logger)
             do {
                 try await migrate(connection, logger: logger)

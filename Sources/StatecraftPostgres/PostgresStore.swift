@@ -14,7 +14,7 @@ import Synchronization
 ///   key wait for each other whatever keys they name. Locks are always taken in that order.
 /// - `now` is the database's `clock_timestamp()`, read once per transaction after the locks.
 /// - A serialization failure or a deadlock reruns the transaction (`decide` is pure); a lost
-///   connection, or no answer within ``timeout``, is ``StoreError/unavailable(_:)``: the
+///   connection, or no connection within ``timeout``, is ``StoreError/unavailable(_:)``: the
 ///   outcome of a write is then unknown.
 ///
 /// Run ``run()`` (the connection pool) for as long as the store is used, in a task or as a
@@ -24,8 +24,11 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     private let client: PostgresClient
     private let logger: Logger
     private let closed = Mutex(false)
+    /// When an operation last leased a connection: while others get theirs, a wait for one is
+    /// a queue, not an outage.
+    private let lastLease = Mutex(ContinuousClock.now)
     /// How long one operation may wait for the database before it is unavailable.
-    let timeout: Duration = .seconds(5)
+    let timeout: Duration = .seconds(10)
     /// How long a health check may wait.
     let healthTimeout: Duration = .seconds(2)
     /// Where the store connects (without its password).
@@ -51,7 +54,9 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     /// Connects and brings the schema up to date (safe when several processes start at once).
     public func open() async throws {
         do {
-            try await bounded(within: timeout) { [client, logger] in try await PostgresSchema.migrate(client, logger: logger) }
+            try await bounded(within: timeout) { [client, logger] leased in
+                try await PostgresSchema.migrate(client, logger: logger) { leased.set() }
+            }
         } catch let error as PSQLError {
             throw Self.storeError(error, location: location)
         }
@@ -436,26 +441,42 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     ) async throws -> T {
         guard !closed.withLock({ $0 }) else { throw StoreError.closed }
         do {
-            return try await bounded(within: timeout) { [client, logger] in
-                try await client.withConnection { connection in try await body(connection, logger) }
+            return try await bounded(within: timeout) { [client, logger] leased in
+                try await client.withConnection { connection in
+                    leased.set()
+                    self.lastLease.withLock { $0 = .now }
+                    return try await body(connection, logger)
+                }
             }
         } catch let error as PSQLError where !Self.mayRetry(error) {
             throw Self.storeError(error, location: location)
         }
     }
 
-    /// `body`, or ``StoreError/unavailable(_:)`` when it takes longer than `timeout` (the pool
-    /// waits for a connection while the database is away).
-    private func bounded<T: Sendable>(within timeout: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
+    /// `body`, or ``StoreError/unavailable(_:)`` when it has not leased a connection and no
+    /// other operation has either for `timeout` (the pool waits for a connection while the
+    /// database is away). `body` sets the flag it is given once it has one: then it runs to its
+    /// end, waiting for locks as long as they take.
+    private func bounded<T: Sendable>(within timeout: Duration, _ body: @escaping @Sendable (LeaseFlag) async throws -> T) async throws -> T {
+        let location = location
+        let leased = LeaseFlag()
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body(leased) }
             group.addTask {
                 try await Task.sleep(for: timeout)
-                return nil
+                while true {
+                    if leased.isSet {
+                        try await Task.sleep(for: .seconds(3600))
+                        continue
+                    }
+                    let quiet = ContinuousClock.now - self.lastLease.withLock { $0 }
+                    if quiet >= timeout { return nil }
+                    try await Task.sleep(for: timeout - quiet)
+                }
             }
             defer { group.cancelAll() }
             guard let value = try await group.next() ?? nil else {
-                throw StoreError.unavailable("the database did not answer within \(timeout.components.seconds) s")
+                throw StoreError.unavailable("\(location) gave no connection within \(timeout.components.seconds) s")
             }
             return value
         }
