@@ -261,7 +261,7 @@ package final class InstanceService: Sendable {
             seq += 1
             return HistoryEntry(
                 id: id, seq: seq, at: entry.at, kind: entry.kind, input: entry.input, argument: entry.argument, timer: entry.timer,
-                results: entry.results)
+                results: entry.results, stateAfter: entry.stateAfter)
         }
         let instance = StoredInstance(
             id: id, fingerprint: runtime.fingerprint, status: run.isFinal ? .final : .running, snapshot: run.document, version: seq,

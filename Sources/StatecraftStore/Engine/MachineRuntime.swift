@@ -17,11 +17,16 @@ package final class MachineRuntime: Sendable {
         self.machine = machine
         codec = SnapshotCodec(machine)
         self.definition = definition
-        kind = machine.chart?.tree.parents.contains(where: { $0 >= 0 }) ?? false ? "statechart" : "flat"
+        kind = Self.kind(of: machine)
         core = machine.visitRunner(CoreMaker(machine: machine, codec: codec))
     }
 
     package var fingerprint: String { definition.fingerprint }
+
+    /// `statechart` when some state of `machine` has children, else `flat`.
+    static func kind(of machine: CompiledMachine) -> String {
+        machine.chart?.tree.parents.contains(where: { $0 >= 0 }) ?? false ? "statechart" : "flat"
+    }
 
     /// Starts a new instance with `context` (the initial values where `nil`), at `now` on
     /// `clock`, then fires what is due at once.
@@ -71,6 +76,8 @@ private protocol RuntimeCore: Sendable {
 private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
     let machine: CompiledMachine
     let codec: SnapshotCodec
+    /// Whether instances show one `state` (``MachineRuntime/kind``).
+    let isFlat: Bool
     /// Printers and parsers not in use.
     private let spare = Mutex<[Tools]>([])
 
@@ -97,6 +104,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
     init(machine: CompiledMachine, codec: SnapshotCodec) {
         self.machine = machine
         self.codec = codec
+        isFlat = MachineRuntime.kind(of: machine) == "flat"
     }
 
     private func withTools<T, Failure: Error>(_ body: (Tools) throws(Failure) -> T) throws(Failure) -> T {
@@ -112,7 +120,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
             if let context { runner.setContextBeforeStart(context) }
             if machine.hasTimers { runner.restoreTimers(time: now, pending: []) }
             var recorder = recorder(tools, clock: clock)
-            recorder.begin(InstanceRun.Entry(kind: .start, at: now, results: ""))
+            recorder.begin(InstanceRun.Entry(kind: .start, at: now, results: ""), runner: runner)
             runner.start(into: &recorder)
             fireDue(&runner, by: now, into: &recorder)
             return finish(runner, recorder: recorder, tools: tools, clock: clock)
@@ -127,7 +135,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
             var recorder = recorder(tools, clock: snapshot.clock)
             fireDue(&runner, by: time, into: &recorder)
             if machine.hasTimers && runner.time < time { runner.advance(to: time, into: &recorder) }
-            recorder.begin(InstanceRun.Entry(kind: .input, at: time, input: input, argument: argument, results: ""))
+            recorder.begin(InstanceRun.Entry(kind: .input, at: time, input: input, argument: argument, results: ""), runner: runner)
             recorder.inInputRun = true
             try Self.withBytes(input, argument) { (name, given) throws(InputRefusal) in
                 try dispatch(tools.parser.parse(name: name, argument: given), input: input, argument: argument, runner: &runner, recorder: &recorder)
@@ -210,7 +218,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         var printer = tools.printer.take()!
         printer.forgetContextVersion()
         _ = printer.output.takeBytes()
-        return EntryRecorder(printer: printer, codec: codec, clock: clock)
+        return EntryRecorder(printer: printer, codec: codec, clock: clock, isFlat: isFlat)
     }
 
     /// Fires each timer due by `time` as an entry of its own (one whose `after` guards are all
@@ -221,7 +229,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         while let due = runner.nextTimerDue(), due <= time {
             let next = runner.pendingTimers.min { $0.due < $1.due }
             recorder.begin(
-                InstanceRun.Entry(kind: .timer, at: due, timer: next.map { recorder.timerText(SnapshotTimer($0)) }, results: ""))
+                InstanceRun.Entry(kind: .timer, at: due, timer: next.map { recorder.timerText(SnapshotTimer($0)) }, results: ""), runner: runner)
             guard runner.fireNextTimer(dueBy: time, instant: &instant, into: &recorder) != nil else { break }
         }
     }
@@ -231,7 +239,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
     private func finish(
         _ runner: Runner, recorder: consuming EntryRecorder<Runner>, tools: Tools, clock: MachineSnapshot.Clock, before: MachineSnapshot? = nil
     ) -> InstanceRun {
-        let entries = recorder.finish()
+        let entries = recorder.finish(runner: runner)
         tools.printer = Optional(recorder.takePrinter())
         var snapshot = codec.snapshot(of: runner)
         snapshot.clock = clock
