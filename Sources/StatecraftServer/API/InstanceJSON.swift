@@ -52,6 +52,49 @@ enum InstanceJSON {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `[{"name","arg"}]`: the inputs a client may send, `arg` the argument's type or null.
+    static func inputs(of machine: CompiledMachine, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (index, input) in machine.externalInputs.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: "{\"name\":".utf8)
+            string(machine.inputNames[input], &out)
+            out.append(contentsOf: ",\"arg\":".utf8)
+            argumentType(of: input, machine, &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// `GET .../inputs`: per input a client may send, `{"name","arg","enabled","reason"}`.
+    static func availableInputs(_ available: AvailableInputs) -> [UInt8] {
+        let machine = available.machine
+        let hasTransition = available.hasTransition
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        for (index, input) in machine.externalInputs.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: "{\"name\":".utf8)
+            string(machine.inputNames[input], &out)
+            out.append(contentsOf: ",\"arg\":".utf8)
+            argumentType(of: input, machine, &out)
+            if available.isFinished {
+                out.append(contentsOf: ",\"enabled\":false,\"reason\":\"the instance has finished\"}".utf8)
+            } else if hasTransition[input] {
+                out.append(contentsOf: ",\"enabled\":true,\"reason\":null}".utf8)
+            } else {
+                out.append(contentsOf: ",\"enabled\":false,\"reason\":".utf8)
+                string(available.noTransitionReason(input), &out)
+                out.append(UInt8(ascii: "}"))
+            }
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+
+    private static func argumentType(of input: Int, _ machine: CompiledMachine, _ out: inout [UInt8]) {
+        if let type = machine.argumentTypes[input] { string("\(type)", &out) } else { out.append(contentsOf: "null".utf8) }
+    }
+
     /// The state after an entry stored before the store kept it: every member null.
     static let unrecordedStateAfter =
         "\"status\":null,\"state\":null,\"configuration\":null,\"history_states\":null,\"context\":null,\"transitions\":null"

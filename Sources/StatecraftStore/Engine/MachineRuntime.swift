@@ -51,6 +51,11 @@ package final class MachineRuntime: Sendable {
         core.settle(snapshot)
     }
 
+    /// The inputs that have a transition from where `snapshot` is.
+    package func availableInputs(_ snapshot: MachineSnapshot) -> AvailableInputs {
+        core.availableInputs(snapshot)
+    }
+
     /// Decodes a stored snapshot document of this definition.
     package func snapshot(_ document: [UInt8]) throws -> MachineSnapshot {
         try codec.decode(document)
@@ -71,6 +76,7 @@ private protocol RuntimeCore: Sendable {
     func send(_ snapshot: MachineSnapshot, input: String, argument: String?, now: Int?) throws(InputRefusal) -> InstanceRun
     func advance(_ snapshot: MachineSnapshot, to now: Int) -> InstanceRun
     func settle(_ snapshot: MachineSnapshot) -> InstanceRun
+    func availableInputs(_ snapshot: MachineSnapshot) -> AvailableInputs
 }
 
 private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
@@ -163,6 +169,12 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
             runner.restore(snapshot)
             return finish(runner, recorder: recorder(tools, clock: snapshot.clock), tools: tools, clock: snapshot.clock)
         }
+    }
+
+    func availableInputs(_ snapshot: MachineSnapshot) -> AvailableInputs {
+        var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
+        runner.restore(snapshot)
+        return AvailableInputs(runner)
     }
 
     /// Runs what the parser made of an input sent from outside, or refuses it, worded as smrun
