@@ -89,8 +89,16 @@ package enum Graphviz {
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
+        // The child starts with no signal blocked, whatever the calling thread blocks.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
         close(output[1])
         close(errors[1])
         defer {
