@@ -102,8 +102,8 @@ import Testing
         // A final instance takes nothing.
         try server.create("ticket", key: "c")
         try server.send("ticket", "c", "cancel")
-        let final = try Self.inputs(try server.get("/machines/ticket/instances/c/inputs"))
-        #expect(final.count == 3 && final.allSatisfy { !$0.enabled && $0.reason == "the instance has finished" }, "\(final)")
+        let finished = try Self.inputs(try server.get("/machines/ticket/instances/c/inputs"))
+        #expect(finished.count == 3 && finished.allSatisfy { !$0.enabled && $0.reason == "the instance has finished" }, "\(finished)")
 
         #expect(try server.get("/machines/ticket/instances/nobody/inputs").isProblem(404, naming: ["'nobody'"]))
         #expect(try server.get("/machines/nothing/instances/c/inputs").isProblem(404, naming: ["'nothing'"]))
@@ -140,8 +140,8 @@ import Testing
         let after = try #require((timed["transitions"] as? [[String: Any]])?.last)
         #expect(after["input"] is NSNull && after["after"] as? String == "1s", "\(after)")
         let ticket = try server.create("ticket", key: "t")
-        let final = try server.get("/machines/ticket/definitions/\(try #require(ticket["fingerprint"] as? String))").object()
-        #expect((final["states"] as? [[String: Any]])?.last?["kind"] as? String == "final")
+        let ticketDefinition = try server.get("/machines/ticket/definitions/\(try #require(ticket["fingerprint"] as? String))").object()
+        #expect((ticketDefinition["states"] as? [[String: Any]])?.last?["kind"] as? String == "final")
 
         // A fingerprint of another machine, or none at all, is no definition of this one.
         #expect(try server.get("/machines/media-player/definitions/\(try #require(ticket["fingerprint"] as? String))").isProblem(404))

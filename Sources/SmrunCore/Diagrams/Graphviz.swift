@@ -50,7 +50,7 @@ package enum Graphviz {
         var template = Array("\(directory)/statecraft-XXXXXX.dot".utf8CString)
         let file = mkstemps(&template, 4)
         guard file >= 0 else { throw .failed("cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))") }
-        let path = String(cString: template)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer { unlink(path) }
         var bytes = Array(dot.utf8)
         let written = bytes.withUnsafeMutableBytes { buffer in writeAll(file, buffer) }
@@ -118,7 +118,7 @@ package enum Graphviz {
             let remaining = deadline - monotonicMilliseconds()
             guard remaining > 0, svg.count <= maximumOutputBytes else {
                 kill(pid, SIGKILL)
-                _ = wait(pid)
+                _ = waitForExit(pid)
                 if remaining <= 0 { throw .timedOut }
                 throw .failed("the drawing is larger than \(maximumOutputBytes >> 20) MiB")
             }
@@ -137,7 +137,7 @@ package enum Graphviz {
                 }
             }
         }
-        let status = wait(pid)
+        let status = waitForExit(pid)
         guard status == 0 else {
             let text = String(decoding: message, as: UTF8.self).split(whereSeparator: \.isNewline).joined(separator: "; ")
             throw .failed("exit status \(status)" + (text.isEmpty ? "" : ": \(text)"))
@@ -146,7 +146,7 @@ package enum Graphviz {
     }
 
     /// Waits for `pid` to end: its exit status, or 128 + the signal that ended it.
-    private static func wait(_ pid: pid_t) -> Int32 {
+    private static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
