@@ -73,13 +73,14 @@ package enum Graphviz {
     /// Runs `arguments` (the program found on `PATH`) with standard input from `/dev/null`;
     /// its standard output, or why there is none.
     private static func spawn(_ arguments: [String]) throws(Failure) -> [UInt8] {
-        var output: [Int32] = [-1, -1]
-        var errors: [Int32] = [-1, -1]
-        guard pipe2(&output, O_CLOEXEC) == 0 else { throw .failed("pipe: \(String(cString: strerror(errno)))") }
-        guard pipe2(&errors, O_CLOEXEC) == 0 else {
+        let output = try makePipe()
+        let errors: [Int32]
+        do throws(Failure) {
+            errors = try makePipe()
+        } catch {
             close(output[0])
             close(output[1])
-            throw .failed("pipe: \(String(cString: strerror(errno)))")
+            throw error
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -143,6 +144,14 @@ package enum Graphviz {
             throw .failed("exit status \(status)" + (text.isEmpty ? "" : ": \(text)"))
         }
         return svg
+    }
+
+    /// A pipe, both ends close-on-exec (the child gets its ends through `dup2`).
+    private static func makePipe() throws(Failure) -> [Int32] {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw .failed("pipe: \(String(cString: strerror(errno)))") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return ends
     }
 
     /// Waits for `pid` to end: its exit status, or 128 + the signal that ended it.
