@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// `smrun graph MACHINE --format dot|mermaid` (docs/cli.md; `--format svg` in ServeInspectorTests): every example machine drawn by
-/// Graphviz, and Mermaid text that keeps to the grammar of `stateDiagram-v2`.
+/// `smrun graph MACHINE --format dot|mermaid` (docs/cli.md): every example machine drawn by
+/// Graphviz, and Mermaid text that keeps to the grammar of `stateDiagram-v2`. (`--format svg`
+/// is tested with the server's drawing, in ServeInspectorTests.)
 @Suite struct GraphCommandTests {
     /// Every machine in `machines/`, as smrun is given it (it runs in the package root).
     static let machineFiles: [String] = {
