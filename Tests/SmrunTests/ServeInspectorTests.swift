@@ -76,6 +76,28 @@ import Testing
         #expect(entries[1]["state"] as? String == "armed" && Self.numbers(entries[1]["transitions"]) == [0])
     }
 
+    /// Entries written by an smrun from before the store kept the state after each entry show
+    /// those members as null; the store is migrated when the server opens it.
+    @Test func entriesWrittenBeforeTheMigrationShowTheirStateAfterAsNull() throws {
+        let files = try TemporaryFiles()
+        let first = try ServerProcess.start(files, machines: Self.machines)
+        try first.create("tally", key: "old")
+        #expect(first.stop()?.status == 0)
+        // The store as an older smrun left it: no `state_after` column, no record of migration 2.
+        let sqlite = try ExternalTool(name: "sqlite3", install: "apt-get install sqlite3").run([
+            first.store, "ALTER TABLE history DROP COLUMN state_after; DELETE FROM grdb_migrations WHERE identifier LIKE '2:%'",
+        ])
+        try #require(sqlite.status == 0, "\(sqlite.errorText)")
+        let server = try first.restarted()
+        try server.send("tally", "old", "add", arg: "2")
+        let entries = try server.history("tally", "old")
+        try #require(entries.count == 2)
+        for member in ["status", "state", "configuration", "history_states", "context", "transitions"] {
+            #expect(entries[0][member] is NSNull, "\(member): \(entries[0])")
+        }
+        #expect(entries[1]["state"] as? String == "open" && Self.numbers(entries[1]["transitions"]) == [0], "\(entries[1])")
+    }
+
     // MARK: - Inputs
 
     @Test func theInputsSayWhichHaveATransitionAndWhyTheOthersHaveNone() throws {
