@@ -218,6 +218,25 @@ import Testing
         #expect(try server.get("/machines/ticket/definitions/\(fingerprint)/diagram.mmd").status == 200)
     }
 
+    /// A `dot` that fails is a 500 naming what it said; one that takes longer than 10 seconds is
+    /// killed, and the answer is 503. Neither is kept: the next request runs `dot` again.
+    @Test func aFailingOrHangingGraphvizIsAnsweredAndNotKept() throws {
+        let files = try TemporaryFiles()
+        let tools = files.path("tools")
+        try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
+        let dot = tools + "/dot"
+        try Self.script(dot, "echo 'Error: this dot draws nothing' >&2; exit 3")
+        let server = try ServerProcess.start(files, machines: Self.machines, environment: ["PATH": tools])
+        let fingerprint = try #require(try server.create("ticket", key: "k")["fingerprint"] as? String)
+        let path = "/machines/ticket/definitions/\(fingerprint)/diagram.svg"
+        let failed = try server.get(path)
+        #expect(failed.isProblem(500, naming: ["exit status 3", "this dot draws nothing"]), "\(failed.text)")
+
+        try Self.script(dot, "exec /bin/sleep 120")
+        let hung = try server.request("GET", path, timeout: .seconds(60))
+        #expect(hung.isProblem(503, naming: ["10 s"]), "\(hung.text)")
+    }
+
     // MARK: - smrun graph --format svg
 
     @Test func graphDrawsTheSameSVGOrNamesGraphvizWhenItIsMissing() throws {
@@ -261,6 +280,12 @@ import Testing
         let machines = try #require(try server.get("/machines").object()["machines"] as? [[String: Any]])
         let listed = try #require(machines.first { $0["name"] as? String == machine }?["inputs"] as? [[String: Any]])
         return listed.compactMap { $0["name"] as? String }
+    }
+
+    /// Writes an executable shell script at `path` that runs `body`.
+    static func script(_ path: String, _ body: String) throws {
+        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
     }
 
     static func numbers(_ value: Any?) -> [Int]? {
