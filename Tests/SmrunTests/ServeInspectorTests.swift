@@ -130,6 +130,7 @@ import Testing
 
         #expect(try server.get("/machines/ticket/instances/nobody/inputs").isProblem(404, naming: ["'nobody'"]))
         #expect(try server.get("/machines/nothing/instances/c/inputs").isProblem(404, naming: ["'nothing'"]))
+        #expect(try server.get("/machines/ticket/instances/.hidden/inputs").isProblem(400, naming: ["'.hidden'", "not valid"]))
     }
 
     // MARK: - Definitions and diagrams
@@ -169,6 +170,8 @@ import Testing
         // A fingerprint of another machine, or none at all, is no definition of this one.
         #expect(try server.get("/machines/media-player/definitions/\(try #require(ticket["fingerprint"] as? String))").isProblem(404))
         #expect(try server.get("/machines/media-player/definitions/sha256:00").isProblem(404, naming: ["sha256:00"]))
+        let long = "sha256:" + String(repeating: "f", count: 5_000)
+        #expect(try server.get("/machines/media-player/definitions/\(long)/diagram.svg").isProblem(404, naming: ["sha256:fff", "..."]))
         #expect(try server.get("/machines/nothing/definitions/\(fingerprint)").isProblem(404, naming: ["'nothing'"]))
         #expect(try server.get("/machines/nothing/definitions/\(fingerprint)/diagram.svg").isProblem(404))
         #expect(try server.get("/machines/ticket/definitions/sha256:00/diagram.mmd").isProblem(404))
@@ -282,10 +285,16 @@ import Testing
         return listed.compactMap { $0["name"] as? String }
     }
 
-    /// Writes an executable shell script at `path` that runs `body`.
+    /// Writes an executable shell script at `path` that runs `body`. Close-on-exec: a child that
+    /// another test spawns meanwhile must not keep it open for writing, or running it fails
+    /// with "Text file busy".
     static func script(_ path: String, _ body: String) throws {
-        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        try #require(fd >= 0, "cannot write \(path): errno \(errno)")
+        let text = Array("#!/bin/sh\n\(body)\n".utf8)
+        let written = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        try #require(written == text.count, "cannot write \(path): errno \(errno)")
     }
 
     static func numbers(_ value: Any?) -> [Int]? {
