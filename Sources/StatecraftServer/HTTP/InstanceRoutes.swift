@@ -44,6 +44,13 @@ struct InstanceRoutes: Sendable {
             metrics.recordInput(answer, since: started)
             return answer.response
         }
+        router.post("/machines/:machine/instances/:key/clock") { request, context in
+            let body = try await RequestBodyReader.read(request, maximumBytes: maximumBodyBytes)
+            return try await service.moveClock(
+                machine: try Self.parameter("machine", context), key: try Self.parameter("key", context), body: body,
+                ifMatch: try ifMatch(request), idempotencyKey: try idempotencyKey(request)
+            ).response
+        }
         router.get("/machines/:machine/instances/:key/history") { request, context in
             let query = QueryParameters(request: request)
             return try await service.history(
