@@ -46,7 +46,7 @@ public final class InstanceServer: Sendable {
     }
 
     /// The clock a server's instances run on.
-    public enum Clock: String, Sendable, CaseIterable {
+    public enum Clock: String, Sendable {
         /// The wall clock: timers fire by themselves when they fall due.
         case real
         /// A clock of each instance's own, in milliseconds since it started, which stands still

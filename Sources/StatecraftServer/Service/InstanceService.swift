@@ -91,7 +91,8 @@ package final class InstanceService: Sendable {
             let runtime: MachineRuntime
             let snapshot: MachineSnapshot
             if let found {
-                (runtime, snapshot) = (found.runtime, found.snapshot)
+                runtime = found.runtime
+                snapshot = found.snapshot
             } else {
                 guard creates else { return (nil, .notFound("no instance '\(key)' of '\(name)'")) }
                 runtime = current
@@ -352,7 +353,7 @@ package final class InstanceService: Sendable {
 }
 
 /// An instance as a change finds it in its transaction: its row, its definition, its snapshot.
-struct FoundInstance {
+struct FoundInstance: Sendable {
     let stored: StoredInstance
     let runtime: MachineRuntime
     let snapshot: MachineSnapshot
