@@ -79,10 +79,12 @@ package final class InstanceService: Sendable {
             return .badRequest("'input' must name an input of '\(name)' as a string")
         }
         let argument = request["arg"].map(\.text)
-        var creates = false
+        let creates: Bool
         if let flag = request["create"] {
             guard case .bool(let value) = flag else { return .badRequest("'create' must be true or false, got \(flag.kind)") }
             creates = value
+        } else {
+            creates = false
         }
         let id = InstanceID(machine: name, key: key)
         return try await change(id, request: request, ifMatch: ifMatch, idempotencyKey: idempotencyKey) { found, now in
