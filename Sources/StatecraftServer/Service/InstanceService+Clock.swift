@@ -47,7 +47,8 @@ extension InstanceService {
             let write = self.write(run, id: id, runtime: found.runtime, previous: found.stored, now: now)
             let results = write.entries.map { $0.results.dropFirst().dropLast() }.filter { !$0.isEmpty }.joined(separator: ",")
             let instance = self.json(write.instance, snapshot: run.snapshot, runtime: found.runtime)
-            return (write, APIAnswer(status: 200, version: write.instance.version, body: Array("{\"instance\":\(instance),\"results\":[\(results)]}".utf8)))
+            let body = Array("{\"instance\":\(instance),\"results\":[\(results)]}".utf8)
+            return (write, APIAnswer(status: 200, version: write.instance.version, body: body))
         }
     }
 }
