@@ -53,7 +53,7 @@ package final class InstanceService: Sendable {
                     answer: .problem(409, "Conflict", "instance '\(newKey)' of '\(name)' exists", extra: json.map { "\"instance\":\($0)" }))
             }
             let run = runtime.start(context: startContext, now: found.now, clock: .real)
-            let write = Self.write(run, id: id, runtime: runtime, previous: nil, now: found.now)
+            let write = InstanceWrite(run, id: id, fingerprint: runtime.fingerprint, after: nil, now: found.now)
             let body = Array(InstanceJSON.instance(write.instance, snapshot: run.snapshot, runtime: runtime).utf8)
             let answer = APIAnswer(status: 201, version: write.instance.version, location: Self.location(id), body: body)
             return TransactionOutput(
@@ -102,7 +102,6 @@ package final class InstanceService: Sendable {
         let ttl = idempotencyTTL
         let answer: APIAnswer = try await store.transact(id, idempotency: scope) { found in
             if let repeated = Self.repeatedAnswer(found.idempotency, request: request) { return TransactionOutput(answer: repeated) }
-            var entries: [InstanceRun.Entry] = []
             var started: InstanceRun? = nil
             var previous = found.instance
             var snapshot: MachineSnapshot
@@ -120,7 +119,6 @@ package final class InstanceService: Sendable {
                 instanceRuntime = current
                 let start = current.start(context: nil, now: found.now, clock: .real)
                 started = start
-                entries = start.entries
                 snapshot = start.snapshot
                 previous = nil
             }
@@ -130,13 +128,9 @@ package final class InstanceService: Sendable {
             } catch {
                 return TransactionOutput(answer: Self.refusal(error, machine: name))
             }
-            let inputEntry = entries.count + run.entries.firstIndex { $0.kind == .input }!
-            var combined = run
-            combined.entries = entries + run.entries
-            // A new instance's index rows are its start's unless the input changed them.
-            combined.activeStates = run.activeStates ?? started?.activeStates
-            combined.timers = run.timers ?? started?.timers
-            let write = Self.write(combined, id: id, runtime: instanceRuntime, previous: previous, now: found.now)
+            let combined = started.map(run.following) ?? run
+            let inputEntry = combined.entries.firstIndex { $0.kind == .input }!
+            let write = InstanceWrite(combined, id: id, fingerprint: instanceRuntime.fingerprint, after: previous, now: found.now)
             let instanceJSON = InstanceJSON.instance(write.instance, snapshot: run.snapshot, runtime: instanceRuntime)
             let body = Array("{\"instance\":\(instanceJSON),\"results\":\(write.entries[inputEntry].results)}".utf8)
             let answer = APIAnswer(status: 200, version: write.instance.version, body: body)
@@ -158,7 +152,8 @@ package final class InstanceService: Sendable {
             guard let stored = found.instance, stored.fingerprint == runtime.fingerprint else { return TransactionOutput(answer: []) }
             let run = runtime.advance(try runtime.snapshot(stored.snapshot), to: found.now)
             guard !run.entries.isEmpty else { return TransactionOutput(answer: []) }
-            return TransactionOutput(write: Self.write(run, id: id, runtime: runtime, previous: stored, now: found.now), answer: run.entries.map(\.at))
+            return TransactionOutput(
+                write: InstanceWrite(run, id: id, fingerprint: runtime.fingerprint, after: stored, now: found.now), answer: run.entries.map(\.at))
         } ?? []
         if !fired.isEmpty { commits.signal() }
         return fired
@@ -253,21 +248,6 @@ package final class InstanceService: Sendable {
     }
 
     // MARK: - Helpers
-
-    /// The instance row and history entries a run writes after `previous` (none for a create).
-    private static func write(_ run: InstanceRun, id: InstanceID, runtime: MachineRuntime, previous: StoredInstance?, now: Int) -> InstanceWrite {
-        var seq = previous?.version ?? 0
-        let entries = run.entries.map { entry in
-            seq += 1
-            return HistoryEntry(
-                id: id, seq: seq, at: entry.at, kind: entry.kind, input: entry.input, argument: entry.argument, timer: entry.timer,
-                results: entry.results)
-        }
-        let instance = StoredInstance(
-            id: id, fingerprint: runtime.fingerprint, status: run.isFinal ? .final : .running, snapshot: run.document, version: seq,
-            created: previous?.created ?? now, updated: now)
-        return InstanceWrite(instance: instance, isNew: previous == nil, entries: entries, activeStates: run.activeStates, timers: run.timers)
-    }
 
     private static func repeatedAnswer(_ record: IdempotencyRecord?, request: JSONValue) -> APIAnswer? {
         guard let record else { return nil }
