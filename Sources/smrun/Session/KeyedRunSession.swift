@@ -53,7 +53,7 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
     /// How many results the output holds at most while they wait for their commit.
     private static var heldOutputBytes: Int { 16 << 20 }
 
-    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int, store: consuming KeyedStore? = nil) {
+    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int, store: KeyedStore? = nil) {
         session = RunSession(
             machine: machine, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: nil,
             output: OutputBuffer(keepingInMemory: 1 << 16), starts: false)
@@ -186,7 +186,9 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         let id = instance(key)
         if let refusal = store!.refusal(of: id) { return skip(number, refusal) }
         session.exchangeRunner(&runners[id])
-        let now = session.currentTime
+        // The instance's clock, ahead of the log's after a keyed `@wait`; a machine without
+        // timers keeps none, and its entries are at the log's time.
+        let now = max(time, session.currentTime)
         session.run(line: input, number: number)
         if hasTimers { noteTimers(of: id) }
         session.exchangeRunner(&runners[id])

@@ -67,7 +67,8 @@ struct KeyedStore {
             }
         }
         instances = try rows.map { row in
-            Instance(id: row.id, row: row, snapshot: row.fingerprint == runtime.fingerprint ? try runtime.snapshot(row.snapshot) : nil)
+            let current = row.fingerprint == runtime.fingerprint
+            return try Instance(id: row.id, row: row, snapshot: current ? runtime.snapshot(row.snapshot) : nil)
         }
         pending = Array(repeating: nil, count: instances.count)
         loadedTime = rows.map(\.updated).max() ?? 0
