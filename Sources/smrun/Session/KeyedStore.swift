@@ -114,8 +114,8 @@ struct KeyedStore {
         if !run.entries.isEmpty { record(run, of: id, now: time) }
     }
 
-    /// Whether the writes gathered are due for a commit: a second since the last, or enough
-    /// entries for one transaction.
+    /// Whether the writes gathered are due for a commit: a second since the last one ended, or
+    /// enough entries for one transaction.
     var wantsCommit: Bool {
         pendingEntries >= Self.entriesPerCommit || (pendingEntries > 0 && ContinuousClock.now - lastCommit >= Self.commitInterval)
     }
@@ -124,7 +124,9 @@ struct KeyedStore {
     /// standard error (after a crash, its last such line names the last line in the store);
     /// with nothing gathered, there is nothing to commit or say.
     mutating func commit(throughLine line: Int) throws(KeyedStoreFailure) {
-        lastCommit = ContinuousClock.now
+        // The next second counts from the end of this commit: a long one is not followed by
+        // another of one line.
+        defer { lastCommit = ContinuousClock.now }
         guard !written.isEmpty else { return }
         let writes = written.map { pending[$0]! }
         do {
