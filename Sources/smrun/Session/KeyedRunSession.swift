@@ -48,7 +48,8 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
     private var store: KeyedStore?
     /// The number of the last line run.
     private var lineNumber = 0
-    /// A commit that failed while smrun waited for input (the run stops at once).
+    /// A commit that failed before a read that may wait: the run stops at the next line, or
+    /// at the end of input.
     private var failure: KeyedStoreFailure?
     /// How many results the output holds at most while they wait for their commit.
     private static var heldOutputBytes: Int { 16 << 20 }
