@@ -16,7 +16,8 @@
 #     (from due time to commit), from the server's own histogram;
 #   - smrun run --by-key over a 10,000,000-line log (keys uniform over 100,000, each
 #     following the car's script): inputs per second, median of 5 whole-process runs, text
-#     to /dev/null, and --format json once.
+#     to /dev/null, --format json once, and --store once (a new SQLite file on the work disk,
+#     every line committed, as smrun serve would have stored it).
 #
 # Settings, from the environment:
 #   SMRUN                 the smrun to measure (default .build/static/release/smrun, `make release`)
@@ -197,4 +198,11 @@ if ! skipped keyed; then
     "$SMRUN" machines/self-driving-car.yaml --by-key --format json < "$log" > /dev/null || [ $? = 1 ]
     json=$(( ($(date +%s%N) - start) / 1000000 ))
     say "run --by-key: $LOG_LINES lines over $LOG_KEYS keys: text $((LOG_LINES * 1000 / median)) inputs/s (median of $KEYED_RUNS, ${median} ms), json $((LOG_LINES * 1000 / json)) inputs/s (${json} ms)"
+    store="$WORK/keyed.sqlite"
+    rm -f "$store" "$store-wal" "$store-shm"
+    start=$(date +%s%N)
+    "$SMRUN" machines/self-driving-car.yaml --by-key --store "$store" < "$log" > /dev/null 2> "$WORK/keyed-store.err" || [ $? = 1 ]
+    stored=$(( ($(date +%s%N) - start) / 1000000 ))
+    say "run --by-key --store: $((LOG_LINES * 1000 / stored)) inputs/s (${stored} ms, $(grep -c committed "$WORK/keyed-store.err") commits, $(du -m "$store" | cut -f1) MB)"
+    rm -f "$store" "$store-wal" "$store-shm"
 fi

@@ -97,7 +97,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
             if let idempotency { record = try await Self.fetchIdempotency(id.machine, idempotency, on: connection, logger: logger) }
             let now = try await Self.now(on: connection, logger: logger)
             let output = try decide(TransactionInput(instance: instance, idempotency: record, now: now))
-            if let write = output.write { try await Self.apply(write, on: connection, logger: logger) }
+            if let write = output.write { _ = try await Self.apply(write, firstOrdinal: 0, on: connection, logger: logger) }
             if let record = output.idempotency, let idempotency {
                 try await connection.query(
                     """
@@ -129,7 +129,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
             let instance = try await Self.fetchInstance(id, lock: "FOR UPDATE SKIP LOCKED", on: connection, logger: logger)
             let now = try await Self.now(on: connection, logger: logger)
             let output = try decide(TransactionInput(instance: instance, idempotency: nil, now: now))
-            if let write = output.write { try await Self.apply(write, on: connection, logger: logger) }
+            if let write = output.write { _ = try await Self.apply(write, firstOrdinal: 0, on: connection, logger: logger) }
             return output.answer
         }
     }
@@ -148,7 +148,29 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         return now
     }
 
-    private static func apply(_ write: InstanceWrite, on connection: PostgresConnection, logger: Logger) async throws {
+    /// Each instance's transactions take turns as ``transact(_:idempotency:_:)``'s do, so that
+    /// a server's send to one of them waits for the batch. A transaction numbers its entries'
+    /// positions below 2^20: a batch of more entries is refused before anything is written.
+    package func write(_ writes: [InstanceWrite]) async throws {
+        let entryCount = writes.reduce(0) { $0 + $1.entries.count }
+        guard entryCount < Self.entriesPerTransaction else {
+            throw StoreError.unreadable("a batch of \(entryCount) history entries is more than one transaction numbers (\(Self.entriesPerTransaction - 1))")
+        }
+        try await transaction { (connection, logger) -> Void in
+            var ordinal = 0
+            for write in writes {
+                try await Self.lock(write.instance.id, on: connection, logger: logger)
+                ordinal = try await Self.apply(write, firstOrdinal: ordinal, on: connection, logger: logger)
+            }
+        }
+    }
+
+    /// How many history entries one transaction numbers (``machineHistory(machine:afterPosition:limit:)``).
+    static let entriesPerTransaction = 1 << 20
+
+    /// Writes `write`, numbering its entries' positions in the transaction from `firstOrdinal`;
+    /// returns the ordinal after its last entry.
+    private static func apply(_ write: InstanceWrite, firstOrdinal: Int, on connection: PostgresConnection, logger: Logger) async throws -> Int {
         let instance = write.instance
         let id = instance.id
         let snapshot = ByteBuffer(bytes: instance.snapshot)
@@ -167,7 +189,8 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
                 WHERE machine = \(id.machine) AND key = \(id.key)
                 """, logger: logger)
         }
-        for (ordinal, entry) in write.entries.enumerated() {
+        for (offset, entry) in write.entries.enumerated() {
+            let ordinal = firstOrdinal + offset
             try await connection.query(
                 """
                 INSERT INTO statecraft.history (position, machine, key, seq, at, kind, input, arg, timer, results, state_after)
@@ -199,6 +222,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
                     """, logger: logger)
             }
         }
+        return firstOrdinal + write.entries.count
     }
 
     package func delete(_ id: InstanceID, expectedVersion: Int?) async throws -> DeleteOutcome {

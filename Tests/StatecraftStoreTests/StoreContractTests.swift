@@ -196,6 +196,43 @@ struct StoreContractTests {
         }
     }
 
+    /// A batch writes several instances in one transaction: new ones and stored ones, their
+    /// entries in commit order, their index rows; a batch with a seq an instance already has
+    /// writes none of its instances.
+    @Test(arguments: StoreKind.allCases) func aBatchWritesSeveralInstancesAtOnceOrNone(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            try await Self.put(store, "stored", version: 1, states: ["a"], timers: [])
+            try await store.write([
+                InstanceWrite(
+                    instance: Self.instance("new", version: 2), isNew: true, entries: Self.entries("new", from: 1, to: 2), activeStates: ["b"],
+                    timers: [PendingTimer(due: 50, description: "{}")]),
+                InstanceWrite(
+                    instance: Self.instance("stored", version: 3), isNew: false, entries: Self.entries("stored", from: 2, to: 3), activeStates: ["b"],
+                    timers: nil),
+            ])
+            #expect(try await store.instance(InstanceID(machine: "m", key: "new")) == Self.instance("new", version: 2))
+            #expect(try await store.instance(InstanceID(machine: "m", key: "stored")) == Self.instance("stored", version: 3))
+            #expect(try await store.instances(machine: "m", state: "b", status: nil, afterKey: nil, limit: 10).map(\.id.key) == ["new", "stored"])
+            #expect(try await store.instances(machine: "m", state: "a", status: nil, afterKey: nil, limit: 10).isEmpty)
+            #expect(try await store.nextTimerDue() == 50)
+            let all = try await Self.machineHistory(store, count: 5)
+            #expect(all.map { "\($0.id.key)\($0.seq)" } == ["stored1", "new1", "new2", "stored2", "stored3"])
+
+            await #expect(throws: (any Error).self) {
+                try await store.write([
+                    InstanceWrite(
+                        instance: Self.instance("other", version: 1), isNew: true, entries: Self.entries("other", from: 1, to: 1), activeStates: ["a"],
+                        timers: nil),
+                    InstanceWrite(
+                        instance: Self.instance("stored", version: 3), isNew: false, entries: Self.entries("stored", from: 3, to: 3), activeStates: nil,
+                        timers: nil),
+                ])
+            }
+            #expect(try await store.instance(InstanceID(machine: "m", key: "other")) == nil)
+            #expect(try await store.history(InstanceID(machine: "m", key: "stored"), afterSeq: 0, limit: 10).count == 3)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func deletingTakesEverythingOfTheInstance(_ kind: StoreKind) async throws {
         try await kind.withStore { store async throws in
             let record = IdempotencyRecord(request: [], answer: RecordedAnswer(status: 201, body: []), instanceKey: "gone", expires: .max)

@@ -88,7 +88,6 @@ package final class InstanceService: Sendable {
         }
         let id = InstanceID(machine: name, key: key)
         return try await change(id, request: request, ifMatch: ifMatch, idempotencyKey: idempotencyKey) { found, now in
-            var entries: [InstanceRun.Entry] = []
             var started: InstanceRun? = nil
             let runtime: MachineRuntime
             let snapshot: MachineSnapshot
@@ -100,7 +99,6 @@ package final class InstanceService: Sendable {
                 runtime = current
                 let start = self.start(current, context: nil, now: now)
                 started = start
-                entries = start.entries
                 snapshot = start.snapshot
             }
             let run: InstanceRun
@@ -110,12 +108,9 @@ package final class InstanceService: Sendable {
             } catch {
                 return (nil, Self.refusal(error, machine: name))
             }
-            let inputEntry = entries.count + run.entries.firstIndex { $0.kind == .input }!
-            var combined = run
-            combined.entries = entries + run.entries
+            let inputEntry = (started?.entries.count ?? 0) + run.entries.firstIndex { $0.kind == .input }!
             // A new instance's index rows are its start's unless the input changed them.
-            combined.activeStates = run.activeStates ?? started?.activeStates
-            combined.timers = run.timers ?? started?.timers
+            let combined = started.map { run.following($0) } ?? run
             let write = self.write(combined, id: id, runtime: runtime, previous: found?.stored, now: now)
             let instanceJSON = self.json(write.instance, snapshot: run.snapshot, runtime: runtime)
             let body = Array("{\"instance\":\(instanceJSON),\"results\":\(write.entries[inputEntry].results)}".utf8)
@@ -296,17 +291,11 @@ package final class InstanceService: Sendable {
     /// committed at `now`. An entry's time is when it applied on the real clock (a timer's due
     /// time), and `now` on a virtual one (whose times are the instance's own).
     func write(_ run: InstanceRun, id: InstanceID, runtime: MachineRuntime, previous: StoredInstance?, now: Int) -> InstanceWrite {
-        var seq = previous?.version ?? 0
-        let entries = run.entries.map { entry in
-            seq += 1
-            return HistoryEntry(
-                id: id, seq: seq, at: clock == .real ? entry.at : now, kind: entry.kind, input: entry.input, argument: entry.argument, timer: entry.timer,
-                results: entry.results, stateAfter: entry.stateAfter)
+        var write = InstanceWrite(run, id: id, fingerprint: runtime.fingerprint, after: previous, now: now)
+        if clock == .virtual {
+            for index in write.entries.indices { write.entries[index].at = now }
         }
-        let instance = StoredInstance(
-            id: id, fingerprint: runtime.fingerprint, status: run.isFinal ? .final : .running, snapshot: run.document, version: seq,
-            created: previous?.created ?? now, updated: now)
-        return InstanceWrite(instance: instance, isNew: previous == nil, entries: entries, activeStates: run.activeStates, timers: run.timers)
+        return write
     }
 
     private static func repeatedAnswer(_ record: IdempotencyRecord?, request: JSONValue) -> APIAnswer? {

@@ -25,6 +25,16 @@ package struct InstanceRun: Sendable {
     package var activeStates: [String]?
     /// The pending timers; `nil` when they did not change.
     package var timers: [PendingTimer]?
+
+    /// This run of a new instance after `start`, its creation, as one run: `start`'s entries
+    /// first, and its index rows unless this run changed them.
+    package func following(_ start: InstanceRun) -> InstanceRun {
+        var combined = self
+        combined.entries = start.entries + entries
+        combined.activeStates = activeStates ?? start.activeStates
+        combined.timers = timers ?? start.timers
+        return combined
+    }
 }
 
 /// Why an input sent from outside was refused before it reached the machine: nothing is

@@ -11,8 +11,12 @@ package struct InstanceID: Hashable, Sendable {
     /// Whether `key` may name an instance: 1 to 200 characters of `A-Z a-z 0-9 . _ ~ : @ -`,
     /// not starting with `.` (so that no key reads as a path segment such as `..`).
     package static func isValidKey(_ key: String) -> Bool {
-        let bytes = Array(key.utf8)
-        guard (1...200).contains(bytes.count), bytes[0] != UInt8(ascii: ".") else { return false }
+        isValidKey(utf8: key.utf8)
+    }
+
+    /// ``isValidKey(_:)`` of a key's UTF-8 bytes.
+    package static func isValidKey(utf8 bytes: some Collection<UInt8>) -> Bool {
+        guard (1...200).contains(bytes.count), bytes.first != UInt8(ascii: ".") else { return false }
         return bytes.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true

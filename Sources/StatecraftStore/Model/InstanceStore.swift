@@ -18,6 +18,13 @@ package protocol InstanceStore: Sendable {
         _ id: InstanceID, _ decide: @escaping @Sendable (TransactionInput) throws -> TransactionOutput<Answer>
     ) async throws -> Answer?
 
+    /// Writes several instances' rows and history entries (``InstanceWrite``, at most one per
+    /// instance) in one transaction, without reading them first: for a writer that holds its
+    /// instances itself, such as `smrun run --by-key --store`, which gathers many inputs per
+    /// commit. Returns once the writes are durable; when it throws, none of them is stored.
+    /// Each entry's seq must follow the stored ones: a seq an instance has already is refused.
+    func write(_ writes: [InstanceWrite]) async throws
+
     /// Deletes an instance with its history, timers and idempotency records, if its version is
     /// `expectedVersion` (when given).
     func delete(_ id: InstanceID, expectedVersion: Int?) async throws -> DeleteOutcome

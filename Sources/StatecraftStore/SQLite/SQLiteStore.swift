@@ -70,6 +70,12 @@ public final class SQLiteStore: InstanceStore {
         try await transact(id, idempotency: nil, decide)
     }
 
+    package func write(_ writes: [InstanceWrite]) async throws {
+        try await writer.write { db in
+            for write in writes { try Self.apply(write, in: db) }
+        }
+    }
+
     private static func apply(_ write: InstanceWrite, in db: Database) throws {
         let instance = write.instance
         let id = instance.id

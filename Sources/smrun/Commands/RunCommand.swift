@@ -100,6 +100,13 @@ struct RunCommand: ParsableCommand {
         help: "Each input line starts with an instance's key (KEY INPUT [ARG]): every key is an instance of its own, created on first use; @wait moves every instance's clock.")
     var byKey = false
 
+    @Option(
+        name: .customLong("store"),
+        help: ArgumentHelp(
+            "With --by-key: load the machine's instances from this store (a SQLite file, created when missing, or a postgres:// URL) and keep them there as smrun serve does, committing at least every second; results go out once their lines are committed.",
+            valueName: "store"))
+    var store: String?
+
     @OptionGroup var limits: LimitOptions
 
     func validate() throws {
@@ -108,6 +115,11 @@ struct RunCommand: ParsableCommand {
             if stateFile != nil { throw ValidationError("--by-key runs many instances: --state saves one (smrun serve's store keeps many)") }
             if clock != .virtual { throw ValidationError("--by-key runs on the virtual clock: @wait moves every instance's clock") }
             if inputFormat?.lineFormat == .jsonl { throw ValidationError("--by-key reads script lines (KEY INPUT [ARG]), not JSON Lines") }
+            if store != nil && (stepLimit != RunLimits.defaultStepLimit || timerLimit != RunLimits.defaultTimerLimit) {
+                throw ValidationError("--store keeps instances as smrun serve runs them: --max-steps and --max-timers keep their defaults")
+            }
+        } else if store != nil {
+            throw ValidationError("--store keeps the instances of a --by-key run (one instance's file is --state FILE)")
         }
         try limits.checkAgreement(alias: inputFormat?.machineFormat)
         if let script, !(inputs.isEmpty && waits.isEmpty) {
@@ -145,7 +157,7 @@ struct RunCommand: ParsableCommand {
             machine: machine, script: script, inputs: inputs, waits: waits, clock: clock, waitPending: waitPending, timerLimit: timerLimit, format: format,
             stepLimit: stepLimit, maximumLineBytes: maximumLineBytes, stateFile: stateFile, reset: reset, migrate: migrate,
             lineFormat: inputFormat?.lineFormat ?? .script, machineFormat: limits.machineFormat(alias: inputFormat?.machineFormat),
-            limits: limits.limits, byKey: byKey)
+            limits: limits.limits, byKey: byKey, store: store)
     }
 
     func run() throws {

@@ -1,6 +1,7 @@
 import SmrunCore
 import ArgumentParser
 import Statecraft
+import StatecraftStore
 import StatecraftYAML
 
 /// What `smrun run` does, with its options as plain values; each defaults as its option does.
@@ -26,6 +27,8 @@ struct RunSettings {
     var limits = LoadLimits.default
     /// `--by-key`: each line starts with an instance's key (``KeyedRunSession``).
     var byKey = false
+    /// `--store`: where a `--by-key` run's instances are kept (``KeyedStore``).
+    var store: String?
 
     /// The `--send` and `--wait` arguments in the order given (``CommandLineSteps``).
     private var steps: [CommandLineSteps.Step] {
@@ -37,7 +40,10 @@ struct RunSettings {
         DiagnosticPrinter.printToStandardError(loaded.diagnostics, file: machine)
         guard let compiled = loaded.machine else { throw ExitCode(Smrun.Status.invalid) }
         let source = readsLines ? try ScriptSource.open(script) : nil
-        if byKey, let source { return try compiled.visitRunner(KeyedDriving(settings: self, machine: compiled, source: source)).get() }
+        if byKey, let source {
+            if let store { return try runStored(in: store, source: source) }
+            return try compiled.visitRunner(KeyedDriving(settings: self, machine: compiled, store: nil, source: source)).get()
+        }
         let state = try StateFile.open(
             stateFile, machine: compiled, recovery: reset ? .reset : migrate ? .migrate : nil, clock: clock.snapshotClock, timerLimit: timerLimit)
         try compiled.visitRunner(Driving(settings: self, machine: compiled, state: state, source: source)).get()
@@ -62,15 +68,44 @@ struct RunSettings {
         }
     }
 
+    /// `--by-key --store`: opens the store and runs the script's instances with it, on the
+    /// machine compiled from the source the store keeps (the one `smrun serve` would run).
+    /// A store that cannot be opened, or holds instances on the real clock, is exit status 2.
+    private func runStored(in text: String, source: ScriptSource) throws {
+        guard case .success(let bytes) = FileReader.contents(of: machine, maximumBytes: limits.maximumBytes),
+            let runtime = DefinitionCatalog.runtime(
+                source: bytes, format: (machineFormat ?? MachineFormat.of(path: machine)) == .scxml ? .scxml : .yaml,
+                defaultName: FileReader.baseName(of: machine, extensions: [".yaml", ".yml", ".scxml"])
+            ).0
+        else { throw ExitCode(Smrun.Status.invalid) }
+        let held: HeldStore
+        let store: KeyedStore
+        do {
+            held = try HeldStore(text)
+            store = try KeyedStore(held, runtime: runtime, file: machine)
+        } catch {
+            FileHandleOutput.standardError("smrun: --store \(StoreOpener.name(text)): \(error)\n")
+            throw ExitCode(Smrun.Status.invalid)
+        }
+        defer { try? held.close() }
+        do {
+            try runtime.machine.visitRunner(KeyedDriving(settings: self, machine: runtime.machine, store: store, source: source)).get()
+        } catch let failure as KeyedStoreFailure {
+            FileHandleOutput.standardError("smrun: \(failure)\n")
+            throw ExitCode(Smrun.Status.invalid)
+        }
+    }
+
     /// `--by-key`: the script's instances on one session.
     private struct KeyedDriving: RunnerVisitor {
         let settings: RunSettings
         let machine: CompiledMachine
+        let store: KeyedStore?
         let source: ScriptSource
 
         func visit<Runner: MachineRunner>(_ runner: Runner.Type) -> Result<Void, any Error> {
             var session = KeyedRunSession<Runner>(
-                machine: machine, format: settings.format, stepLimit: settings.stepLimit, timerLimit: settings.timerLimit)
+                machine: machine, format: settings.format, stepLimit: settings.stepLimit, timerLimit: settings.timerLimit, store: store)
             return Result {
                 let skippedLines = try session.runScript(from: source, maximumLineBytes: settings.maximumLineBytes)
                 if let status = StopSignals.exitStatus { throw ExitCode(status) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SmrunCore
 import Statecraft
+import StatecraftStore
 
 #if canImport(Glibc)
     import Glibc
@@ -17,6 +18,10 @@ import Statecraft
 /// One ``RunSession`` does the work: the instance a line names is exchanged into it for the
 /// line (its runner is moved, not copied), and what it printed, kept in memory, is copied out
 /// with the key before each line.
+///
+/// With a store (`--store`, ``KeyedStore``), the store's instances of the machine are restored
+/// first and the log's clock goes on from the store's; each line also runs in the store's
+/// engine, and the results go out only once the transaction holding their line is committed.
 struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
     private var session: RunSession<Runner>
     private let machine: CompiledMachine
@@ -38,9 +43,18 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
     private var due = DueInstances()
     /// Per instance, the due time last noted in ``due`` (`Int.min`: none).
     private var notedDue: [Int] = []
-    private var output = OutputBuffer(fd: 1)
+    private var output: OutputBuffer
+    /// Where the instances are kept (`--store`), if anywhere.
+    private var store: KeyedStore?
+    /// The number of the last line run.
+    private var lineNumber = 0
+    /// A commit that failed before a read that may wait: the run stops at the next line, or
+    /// at the end of input.
+    private var failure: KeyedStoreFailure?
+    /// How many results the output holds at most while they wait for their commit.
+    private static var heldOutputBytes: Int { 16 << 20 }
 
-    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int) {
+    init(machine: CompiledMachine, format: OutputFormat, stepLimit: Int, timerLimit: Int, store: KeyedStore? = nil) {
         session = RunSession(
             machine: machine, format: format, stepLimit: stepLimit, timerLimit: timerLimit, state: nil,
             output: OutputBuffer(keepingInMemory: 1 << 16), starts: false)
@@ -49,60 +63,145 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         self.timerLimit = timerLimit
         isJSON = format == .json
         hasTimers = machine.hasTimers
+        output = store == nil ? OutputBuffer(fd: 1) : OutputBuffer(keepingInMemory: 1 << 20)
+        self.store = store
+        if self.store != nil { restoreStored() }
+    }
+
+    /// Restores the stored instances, their clocks brought to the log's, which goes on from the
+    /// store's latest time. (None of their timers is due by then, as the run that wrote that
+    /// time fired them; one that were would fire here, in the store too.)
+    private mutating func restoreStored() {
+        time = store!.loadedTime
+        for id in store!.instances.indices {
+            let instance = store!.instances[id]
+            let key = Array(instance.id.key.utf8)
+            key.withUnsafeBytes { _ = keys.id(of: $0) }
+            addPrefix(key)
+            var runner = Runner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
+            runner.logHandler = FileHandleOutput.logLine
+            if let snapshot = instance.snapshot { runner.restore(snapshot) }
+            session.exchangeRunner(&runner)
+            if hasTimers {
+                // An instance of another definition is refused: its runner never runs.
+                if instance.snapshot != nil {
+                    session.wait(milliseconds: max(0, time - session.currentTime))
+                    store!.fireTimers(of: id, dueBy: time)
+                }
+                noteTimers(of: id)
+            }
+            session.exchangeRunner(&runner)
+            runners.append(runner)
+            emit(for: id)
+        }
     }
 
     var hadRejections: Bool { session.hadRejections }
 
-    /// Runs every line of `source`; returns how many lines were skipped as too long.
+    /// Runs every line of `source`; returns how many lines were skipped: too long, or (with a
+    /// store) naming an instance it cannot keep. Throws when a commit fails.
     mutating func runScript(from source: ScriptSource, maximumLineBytes: Int) throws -> Int {
         var reader = LineReader(fd: source.fd, maximumLineBytes: maximumLineBytes)
         reader.skipByteOrderMark(willBlock: { flushForInput() })
-        var lineNumber = 0
         var skipped = 0
         while let line = reader.next(willBlock: { flushForInput() }) {
+            if let failure { throw failure }
             if StopSignals.shouldStop() { break }
             lineNumber += 1
             switch line {
             case .text(let bytes):
-                runLine(bytes, number: lineNumber)
+                if !runLine(bytes, number: lineNumber) { skipped += 1 }
             case .tooLong(let count):
-                output.flush()
+                try deliver()
                 RunSession<Runner>.reportTooLong(source.name, line: lineNumber, count: count, maximumLineBytes: maximumLineBytes)
                 skipped += 1
             }
+            if store != nil, store!.wantsCommit || output.count >= Self.heldOutputBytes { try deliver() }
         }
+        if let failure { throw failure }
         if reader.readError != 0 {
-            output.flush()
+            try deliver()
             throw RunSession<Runner>.readFailure(source.name, reader.readError)
         }
-        output.flush()
+        try deliver()
         return skipped
     }
 
-    /// Shows the results so far before a read that may wait; no timeout.
+    /// Shows the results so far before a read that may wait (committing their lines first);
+    /// no timeout.
     private mutating func flushForInput() -> Int32 {
-        output.flush()
+        do {
+            try deliver()
+        } catch {
+            failure = error
+        }
         return -1
     }
 
-    /// One line: `KEY INPUT [ARG]`, `@wait DURATION`, or a blank or comment line.
+    /// Writes the results out: with a store, once the lines so far are committed.
+    private mutating func deliver() throws(KeyedStoreFailure) {
+        if store != nil {
+            try store!.commit(throughLine: lineNumber)
+            OutputBuffer.writeOut(output.pendingBytes, to: 1)
+            output.clear()
+        } else {
+            output.flush()
+        }
+    }
+
+    /// One line: `KEY INPUT [ARG]`, `@wait DURATION`, or a blank or comment line. `false`
+    /// when it was skipped: its key names no instance a store can keep.
     @inline(__always)
-    private mutating func runLine(_ line: UnsafeRawBufferPointer, number: Int) {
+    private mutating func runLine(_ line: UnsafeRawBufferPointer, number: Int) -> Bool {
         var keyStart = 0
         while keyStart < line.count, line[keyStart] == UInt8(ascii: " ") || line[keyStart] == UInt8(ascii: "\t") { keyStart &+= 1 }
         var keyEnd = keyStart
         while keyEnd < line.count, line[keyEnd] != UInt8(ascii: " "), line[keyEnd] != UInt8(ascii: "\t") { keyEnd &+= 1 }
         guard keyEnd > keyStart, line[keyStart] != UInt8(ascii: "#"), line[keyStart] != UInt8(ascii: "@") else {
-            return runUnkeyed(line, number: number)
+            runUnkeyed(line, number: number)
+            return true
         }
         var rest = keyEnd
         while rest < line.count, line[rest] == UInt8(ascii: " ") || line[rest] == UInt8(ascii: "\t") { rest &+= 1 }
-        let id = instance(UnsafeRawBufferPointer(rebasing: line[keyStart..<keyEnd]))
+        let key = UnsafeRawBufferPointer(rebasing: line[keyStart..<keyEnd])
+        let input = UnsafeRawBufferPointer(rebasing: line[rest...])
+        if store != nil { return runStored(key: key, input: input, number: number) }
+        let id = instance(key)
         session.exchangeRunner(&runners[id])
-        session.run(line: UnsafeRawBufferPointer(rebasing: line[rest...]), number: number)
+        session.run(line: input, number: number)
         if hasTimers { noteTimers(of: id) }
         session.exchangeRunner(&runners[id])
         emit(for: id)
+        return true
+    }
+
+    /// ``runLine(_:number:)`` with a store: the line runs in the store's engine too, unless its
+    /// key is no instance key or its instance runs on another definition (then it is skipped,
+    /// with a message naming it).
+    @inline(never)
+    private mutating func runStored(key: UnsafeRawBufferPointer, input: UnsafeRawBufferPointer, number: Int) -> Bool {
+        guard InstanceID.isValidKey(utf8: key) else {
+            return skip(number, "key '\(JSONText.escapingControls(String(decoding: key.prefix(40), as: UTF8.self)))' is no instance key "
+                + "(1 to 200 of A-Z a-z 0-9 . _ ~ : @ -, not starting with '.')")
+        }
+        let id = instance(key)
+        if let refusal = store!.refusal(of: id) { return skip(number, refusal) }
+        session.exchangeRunner(&runners[id])
+        // The instance's clock, ahead of the log's after a keyed `@wait`; a machine without
+        // timers keeps none, and its entries are at the log's time.
+        let now = max(time, session.currentTime)
+        session.run(line: input, number: number)
+        if hasTimers { noteTimers(of: id) }
+        session.exchangeRunner(&runners[id])
+        store!.run(line: input, of: id, now: now)
+        emit(for: id)
+        return true
+    }
+
+    /// Reports line `number` skipped, and why, on standard error.
+    private func skip(_ number: Int, _ reason: String) -> Bool {
+        FileHandleOutput.standardError("smrun: line \(number): skipped: \(reason)\n")
+        return false
     }
 
     /// Notes when the session's instance `id` has its next timer due, for ``wait(milliseconds:)``.
@@ -128,15 +227,8 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
     private mutating func instance(_ key: UnsafeRawBufferPointer) -> Int {
         let id = keys.id(of: key)
         guard id == runners.count else { return id }
-        if isJSON {
-            prefixes += Array(#""key":"#.utf8)
-            JSONText.appendQuoted(key, to: &prefixes)
-            prefixes.append(UInt8(ascii: ","))
-        } else {
-            prefixes += key
-            prefixes += Array(": ".utf8)
-        }
-        prefixEnds.append(prefixes.count)
+        addPrefix(key)
+        store?.create(key: String(decoding: key, as: UTF8.self), now: time)
         var runner = Runner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
         runner.logHandler = FileHandleOutput.logLine
         if hasTimers { runner.restoreTimers(time: time, pending: []) }
@@ -147,6 +239,19 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         runners.append(runner)
         emit(for: id)
         return id
+    }
+
+    /// Notes what leads the result lines of the next instance: its key.
+    private mutating func addPrefix(_ key: some Collection<UInt8>) {
+        if isJSON {
+            prefixes += Array(#""key":"#.utf8)
+            JSONText.appendQuoted(key, to: &prefixes)
+            prefixes.append(UInt8(ascii: ","))
+        } else {
+            prefixes += key
+            prefixes += Array(": ".utf8)
+        }
+        prefixEnds.append(prefixes.count)
     }
 
     /// Moves every instance's clock forward, firing their timers in due order across
@@ -161,6 +266,7 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
                 session.wait(milliseconds: at - session.currentTime)
                 notedDue[id] = Int.min
                 noteTimers(of: id)
+                store?.fireTimers(of: id, dueBy: at)
             }
             session.exchangeRunner(&runners[id])
             emit(for: id)

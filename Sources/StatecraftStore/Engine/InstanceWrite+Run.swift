@@ -1,0 +1,27 @@
+extension InstanceWrite {
+    /// What `run` writes after `previous` (the instance's row as stored; `nil` for a create):
+    /// the new row at `now` on definition `fingerprint`, and the run's entries numbered on from
+    /// `previous`'s version.
+    package init(_ run: InstanceRun, id: InstanceID, fingerprint: String, after previous: StoredInstance?, now: Int) {
+        var seq = previous?.version ?? 0
+        let entries = run.entries.map { entry in
+            seq += 1
+            return HistoryEntry(
+                id: id, seq: seq, at: entry.at, kind: entry.kind, input: entry.input, argument: entry.argument, timer: entry.timer,
+                results: entry.results, stateAfter: entry.stateAfter)
+        }
+        let instance = StoredInstance(
+            id: id, fingerprint: fingerprint, status: run.isFinal ? .final : .running, snapshot: run.document, version: seq,
+            created: previous?.created ?? now, updated: now)
+        self.init(instance: instance, isNew: previous == nil, entries: entries, activeStates: run.activeStates, timers: run.timers)
+    }
+
+    /// Adds a later write of the same instance, so that one write stores both: the later row,
+    /// every entry, and the index rows last changed.
+    package mutating func append(_ later: InstanceWrite) {
+        instance = later.instance
+        entries += later.entries
+        activeStates = later.activeStates ?? activeStates
+        timers = later.timers ?? timers
+    }
+}
