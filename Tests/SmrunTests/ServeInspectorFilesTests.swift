@@ -40,6 +40,9 @@ import Testing
 
         let loaded = try Self.filesThePageLoads(server)
         #expect(loaded.count >= 10, "\(loaded.keys.sorted())")
+        let parameters = try #require((try ServeOpenAPITests.document()["components"] as? [String: Any])?["parameters"] as? [String: Any])
+        let documented = ((parameters["file"] as? [String: Any])?["schema"] as? [String: Any])?["enum"] as? [String]
+        #expect(Set(documented ?? []) == Set(loaded.keys.map { String($0.dropFirst("/inspector/".count)) }), "the OpenAPI document lists the files the page loads")
         for (path, type) in loaded.sorted(by: { $0.key < $1.key }) + [("/", "text/html; charset=utf-8")] {
             let answer = try server.get(path)
             #expect(answer.status == 200 && answer.header("Content-Type") == type, "\(path): \(answer.status) \(answer.header("Content-Type") ?? "")")
