@@ -55,7 +55,9 @@ enum PostgresSchema {
                 "CREATE INDEX idempotency_by_instance ON statecraft.idempotency (machine, instance_key)",
                 "CREATE INDEX idempotency_by_expiry ON statecraft.idempotency (expires)",
             ]
-        )
+        ),
+        // Entries written before it keep null: the API shows their state after as null.
+        (2, "the state after each history entry", ["ALTER TABLE statecraft.history ADD COLUMN state_after text"]),
     ]
 
     /// Brings the database's schema up to date, under the migration lock; `leased` is called

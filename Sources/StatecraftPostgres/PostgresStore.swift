@@ -170,9 +170,9 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         for (ordinal, entry) in write.entries.enumerated() {
             try await connection.query(
                 """
-                INSERT INTO statecraft.history (position, machine, key, seq, at, kind, input, arg, timer, results)
+                INSERT INTO statecraft.history (position, machine, key, seq, at, kind, input, arg, timer, results, state_after)
                 VALUES ((pg_current_xact_id()::text::bigint << 20) + \(ordinal), \(id.machine), \(id.key), \(entry.seq), \(entry.at),
-                \(entry.kind.rawValue), \(entry.input), \(entry.argument), \(entry.timer), \(entry.results))
+                \(entry.kind.rawValue), \(entry.input), \(entry.argument), \(entry.timer), \(entry.results), \(entry.stateAfter))
                 """, logger: logger)
         }
         if let states = write.activeStates {
@@ -508,7 +508,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     // MARK: - Rows
 
     private static let instanceColumns = "i.machine, i.key, i.fingerprint, i.status, i.snapshot, i.version, i.created, i.updated"
-    private static let entryColumns = "position, machine, key, seq, at, kind, input, arg, timer, results"
+    private static let entryColumns = "position, machine, key, seq, at, kind, input, arg, timer, results, state_after"
     private static let definitionColumns = "fingerprint, machine, format, source, state_names"
 
     private static func fetchInstance(_ id: InstanceID, lock: String, on connection: PostgresConnection, logger: Logger) async throws
@@ -552,12 +552,12 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
 
     private static func entries(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> [HistoryEntry] {
         var entries: [HistoryEntry] = []
-        for try await (position, machine, key, seq, at, kind, input, argument, timer, results) in try await connection.query(query, logger: logger)
-            .decode((Int64, String, String, Int, Int, String, String?, String?, String?, String).self)
-        {
+        for try await (position, machine, key, seq, at, kind, input, argument, timer, results, stateAfter) in try await connection.query(
+            query, logger: logger
+        ).decode((Int64, String, String, Int, Int, String, String?, String?, String?, String, String?).self) {
             var entry = HistoryEntry(
                 id: InstanceID(machine: machine, key: key), seq: seq, at: at, kind: HistoryEntry.Kind(rawValue: kind) ?? .input, input: input,
-                argument: argument, timer: timer, results: results)
+                argument: argument, timer: timer, results: results, stateAfter: stateAfter)
             entry.position = position
             entries.append(entry)
         }

@@ -258,4 +258,51 @@ struct StoreContractTests {
             "\(error)".contains("newer smrun")
         }
     }
+
+    /// Each entry keeps the instance after it as the engine wrote it, read back by instance and
+    /// by machine.
+    @Test(arguments: StoreKind.allCases) func anEntryKeepsTheStateAfterIt(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            let after = #""status":"running","state":"b","context":{"n":1},"transitions":[2]"#
+            var entries = Self.entries("k", from: 1, to: 2)
+            entries[1].stateAfter = after
+            _ = try await store.transact(InstanceID(machine: "m", key: "k"), idempotency: nil) { _ in
+                TransactionOutput(
+                    write: InstanceWrite(instance: Self.instance("k", version: 2), isNew: true, entries: entries, activeStates: ["b"], timers: nil),
+                    answer: ())
+            }
+            let history = try await store.history(InstanceID(machine: "m", key: "k"), afterSeq: 0, limit: 10)
+            #expect(history.map(\.stateAfter) == [nil, after])
+            #expect(try await Self.machineHistory(store, count: 2).map(\.stateAfter) == [nil, after])
+        }
+    }
+
+    /// A store written before entries kept the state after them is migrated when opened (by
+    /// several processes at once, on PostgreSQL): its old entries read as having none, and new
+    /// entries keep theirs.
+    @Test(arguments: StoreKind.allCases) func entriesFromBeforeTheMigrationHaveNoStateAfter(_ kind: StoreKind) async throws {
+        let location = try kind.newLocation()
+        try await kind.open(location) { _ in }
+        try kind.undoStateAfterMigration(at: location)
+        let table = kind == .sqlite ? "history" : "statecraft.history"
+        try kind.execute(
+            "INSERT INTO \(table) (position, machine, key, seq, at, kind, results) VALUES (1, 'm', 'old', 1, 1, 'start', '[]')", at: location)
+        if kind == .postgres {
+            async let first: Void = kind.open(location) { _ in }
+            async let second: Void = kind.open(location) { _ in }
+            _ = try await (first, second)
+        }
+        try await kind.open(location) { store async throws in
+            let old = try await store.history(InstanceID(machine: "m", key: "old"), afterSeq: 0, limit: 10)
+            #expect(old.count == 1 && old[0].stateAfter == nil)
+            var entry = Self.entries("new", from: 1, to: 1)[0]
+            entry.stateAfter = #""status":"final","state":"z","context":{},"transitions":[]"#
+            _ = try await store.transact(InstanceID(machine: "m", key: "new"), idempotency: nil) { _ in
+                TransactionOutput(
+                    write: InstanceWrite(instance: Self.instance("new", version: 1), isNew: true, entries: [entry], activeStates: ["z"], timers: nil),
+                    answer: ())
+            }
+            #expect(try await store.history(InstanceID(machine: "m", key: "new"), afterSeq: 0, limit: 10).map(\.stateAfter) == [entry.stateAfter])
+        }
+    }
 }

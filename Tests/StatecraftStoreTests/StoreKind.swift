@@ -47,16 +47,35 @@ enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Records a schema migration this smrun does not know, as a newer one would.
     func recordMigrationFromTheFuture(at location: String) throws {
         switch self {
+        case .sqlite: try execute("INSERT INTO grdb_migrations (identifier) VALUES ('99: from the future')", at: location)
+        case .postgres: try execute("INSERT INTO statecraft.migrations VALUES (99, 'from the future')", at: location)
+        }
+    }
+
+    /// Takes the schema back to version 1, as an older smrun left it: without the history's
+    /// `state_after` column, nor the record of the migration that added it.
+    func undoStateAfterMigration(at location: String) throws {
+        switch self {
+        case .sqlite:
+            try execute("ALTER TABLE history DROP COLUMN state_after; DELETE FROM grdb_migrations WHERE identifier LIKE '2:%'", at: location)
+        case .postgres:
+            try execute("ALTER TABLE statecraft.history DROP COLUMN state_after; DELETE FROM statecraft.migrations WHERE version = 2", at: location)
+        }
+    }
+
+    /// Runs `sql` on the store at `location` with the database's own client (`sqlite3`, `psql`).
+    func execute(_ sql: String, at location: String) throws {
+        switch self {
         case .sqlite:
             let sqlite = Process()
             sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            sqlite.arguments = ["sqlite3", location, "INSERT INTO grdb_migrations (identifier) VALUES ('99: from the future')"]
+            sqlite.arguments = ["sqlite3", location, sql]
             try sqlite.run()
             sqlite.waitUntilExit()
             guard sqlite.terminationStatus == 0 else { throw MissingTool(name: "sqlite3 (Debian: sqlite3)") }
         case .postgres:
             let url = try PostgresLocation(url: location)
-            try PostgresCluster.shared().psql(database: url.database, "INSERT INTO statecraft.migrations VALUES (99, 'from the future')")
+            try PostgresCluster.shared().psql(database: url.database, sql)
         }
     }
 

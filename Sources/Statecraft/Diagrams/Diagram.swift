@@ -44,11 +44,17 @@ public enum Diagram {
         /// The states to highlight, by id (the current state of a saved run, or a statechart's
         /// active atomic states): filled in DOT, with a `current` class in Mermaid.
         package var highlightedStates: Set<Int>
+        /// Whether each transition is an edge of its own (else the transitions between two
+        /// states share one), and, in DOT, each state's node or cluster has the id
+        /// `state_ID` and each edge `edge_INDEX` (by ``DiagramGraph/edges``): what the SVG
+        /// drawing's hooks are made from (``IdentifiedDiagram``).
+        package var identifiesParts: Bool
 
         /// Options with `direction` and `highlightedStates`; the defaults draw as without options.
-        package init(direction: Direction? = nil, highlightedStates: Set<Int> = []) {
+        package init(direction: Direction? = nil, highlightedStates: Set<Int> = [], identifiesParts: Bool = false) {
             self.direction = direction
             self.highlightedStates = highlightedStates
+            self.identifiesParts = identifiesParts
         }
     }
 
@@ -61,7 +67,7 @@ public enum Diagram {
     package static func render(
         _ machine: CompiledMachine, definition: MachineDefinition? = nil, format: Format, options: Options = Options()
     ) -> String {
-        let graph = DiagramGraph(machine, definition: definition)
+        let graph = DiagramGraph(machine, definition: definition, separatingTransitions: options.identifiesParts)
         switch format {
         case .dot: return DotDiagram.render(graph, options: options)
         case .mermaid: return MermaidDiagram.render(graph, options: options)

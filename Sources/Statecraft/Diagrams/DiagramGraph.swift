@@ -20,6 +20,8 @@ struct DiagramGraph {
         var labels: [String]
         /// Each transition's description, `nil` for one without.
         var descriptions: [String?]
+        /// Each transition's index in ``CompiledMachine/transitions``.
+        var transitions: [Int]
     }
 
     let name: String
@@ -43,7 +45,9 @@ struct DiagramGraph {
     /// Whether some transition leaves from the "any state" node.
     var hasAnyState: Bool { edges.contains { $0.from == .anyState } }
 
-    init(_ machine: CompiledMachine, definition: MachineDefinition?) {
+    /// The graph of `machine`; with `separatingTransitions`, each transition has edges of its
+    /// own (one per state it leaves from and state it enters) rather than sharing them.
+    init(_ machine: CompiledMachine, definition: MachineDefinition?, separatingTransitions: Bool = false) {
         name = machine.name
         stateNames = machine.stateNames
         isFinal = machine.isFinal
@@ -84,12 +88,14 @@ struct DiagramGraph {
                 let stays = transition.target < 0
                 for target in stays ? [source] : targets.map({ .state($0) }) {
                     let key = EdgeKey(from: source, to: target, stays: stays)
-                    if let existing = edgeIndex[key] {
+                    if !separatingTransitions, let existing = edgeIndex[key] {
                         edges[existing].labels.append(label)
                         edges[existing].descriptions.append(description)
+                        edges[existing].transitions.append(index)
                     } else {
                         edgeIndex[key] = edges.count
-                        edges.append(Edge(from: source, to: target, stays: stays, labels: [label], descriptions: [description]))
+                        edges.append(
+                            Edge(from: source, to: target, stays: stays, labels: [label], descriptions: [description], transitions: [index]))
                     }
                 }
             }

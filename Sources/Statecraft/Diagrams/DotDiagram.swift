@@ -18,15 +18,15 @@ enum DotDiagram {
             out += "    compound=true;\n"
             for state in tree.topLevel { cluster(Int(state), graph, tree, options, indent: "    ", into: &out) }
             for state in 0..<tree.count where tree.parents[state] < 0 && tree.kinds[state].isHistory {
-                out += "    s\(state) [label=\(quoted(tree.kinds[state] == .deepHistory ? "H*" : "H")), shape=circle];\n"
+                out += "    s\(state) [\(historyAttributes(state, tree, options))];\n"
             }
             if graph.hasAnyState { out += "    any [label=\"any state\", style=\"rounded,dashed\"];\n" }
             for index in graph.exceptions.indices {
                 out += "    except\(index) [label=\(quoted(graph.exceptionLabel(index))), style=\"rounded,dashed\"];\n"
             }
             out += "    start -> \(anchor(graph.initialState, tree))\(head(graph.initialState, tree));\n"
-            for edge in graph.edges {
-                var attributes = edgeAttributes(edge)
+            for (index, edge) in graph.edges.enumerated() {
+                var attributes = edgeAttributes(edge, index: index, options)
                 let inner = Self.innerEnds(edge, tree)
                 // An edge between a cluster and a state inside it (or a loop on a cluster) ends at
                 // the cluster's own point: Graphviz cannot clip an end to a cluster the other end is in.
@@ -49,8 +49,8 @@ enum DotDiagram {
             out += "    except\(index) [label=\(quoted(graph.exceptionLabel(index))), style=\"rounded,dashed\"];\n"
         }
         out += "    start -> s\(graph.initialState);\n"
-        for edge in graph.edges {
-            out += "    \(id(edge.from)) -> \(id(edge.to)) [\(edgeAttributes(edge).joined(separator: ", "))];\n"
+        for (index, edge) in graph.edges.enumerated() {
+            out += "    \(id(edge.from)) -> \(id(edge.to)) [\(edgeAttributes(edge, index: index, options).joined(separator: ", "))];\n"
         }
         out += "}\n"
         return out
@@ -66,12 +66,13 @@ enum DotDiagram {
         case .atomic:
             out += "\(indent)s\(state) [\(stateAttributes(state, graph, options).joined(separator: ", "))];\n"
         case .shallowHistory, .deepHistory:
-            out += "\(indent)s\(state) [label=\(quoted(tree.kinds[state] == .deepHistory ? "H*" : "H")), shape=circle];\n"
+            out += "\(indent)s\(state) [\(historyAttributes(state, tree, options))];\n"
         case .compound, .parallel:
             let parallel = tree.kinds[state] == .parallel
             out += "\(indent)subgraph cluster_s\(state) {\n"
             out += "\(indent)    label=\(quoted(([graph.stateNames[state]] + graph.effectLines(of: state)).joined(separator: "\n")));\n"
             out += "\(indent)    style=\(parallel ? "\"rounded,dashed\"" : "rounded");\n"
+            if options.identifiesParts { out += "\(indent)    id=\"state_\(state)\";\n" }
             if let description = graph.stateDescriptions[state] { out += "\(indent)    tooltip=\(quoted(description));\n" }
             // A parallel state's point is smaller: it marks no initial child (every region is entered).
             out += "\(indent)    i\(state) [shape=point, width=\(parallel ? "0.05" : "0.1"), label=\"\"];\n"
@@ -142,6 +143,7 @@ enum DotDiagram {
     private static func stateAttributes(_ id: Int, _ graph: DiagramGraph, _ options: Diagram.Options) -> [String] {
         var attributes = ["label=\(quoted(([graph.stateNames[id]] + graph.effectLines(of: id)).joined(separator: "\n")))"]
         if graph.isFinal[id] { attributes.append("peripheries=2") }
+        if options.identifiesParts { attributes.append("id=\"state_\(id)\"") }
         if let description = graph.stateDescriptions[id] { attributes.append("tooltip=\(quoted(description))") }
         if options.highlightedStates.contains(id) {
             attributes += ["style=\"rounded,filled,bold\"", "fillcolor=\"\(highlightColor)\""]
@@ -149,9 +151,16 @@ enum DotDiagram {
         return attributes
     }
 
-    /// An edge's attributes: its label, and a dashed line for staying transitions.
-    private static func edgeAttributes(_ edge: DiagramGraph.Edge) -> [String] {
+    /// A history state's attributes: `H` (`H*` for a deep one) in a circle.
+    private static func historyAttributes(_ state: Int, _ tree: StateTree, _ options: Diagram.Options) -> String {
+        "label=\(quoted(tree.kinds[state] == .deepHistory ? "H*" : "H")), shape=circle" + (options.identifiesParts ? ", id=\"state_\(state)\"" : "")
+    }
+
+    /// An edge's attributes: its label, and a dashed line for staying transitions; its id
+    /// `edge-INDEX` when the options identify parts.
+    private static func edgeAttributes(_ edge: DiagramGraph.Edge, index: Int, _ options: Diagram.Options) -> [String] {
         var attributes = ["label=\(quoted(edge.labels.joined(separator: "\n")))"]
+        if options.identifiesParts { attributes.append("id=\"edge_\(index)\"") }
         let descriptions = edge.descriptions.compactMap { $0 }
         if !descriptions.isEmpty { attributes.append("tooltip=\(quoted(descriptions.joined(separator: "\n")))") }
         if edge.stays { attributes.append("style=dashed") }

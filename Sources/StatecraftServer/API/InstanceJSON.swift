@@ -8,7 +8,6 @@ enum InstanceJSON {
     /// `history_states` (statechart), `context`, `timers`, `version`, `fingerprint`, `status`,
     /// `created`, `updated`.
     static func instance(_ stored: StoredInstance, snapshot: MachineSnapshot, runtime: MachineRuntime) -> String {
-        let machine = runtime.machine
         var out: [UInt8] = []
         out.reserveCapacity(512 + stored.snapshot.count)
         out.append(contentsOf: "{\"machine\":".utf8)
@@ -16,29 +15,11 @@ enum InstanceJSON {
         out.append(contentsOf: ",\"key\":".utf8)
         string(stored.id.key, &out)
         out.append(contentsOf: ",\"kind\":\"\(runtime.kind)\"".utf8)
-        if runtime.kind == "flat" {
-            out.append(contentsOf: ",\"state\":".utf8)
-            string(machine.stateNames[snapshot.state], &out)
-        } else {
-            out.append(contentsOf: ",\"configuration\":".utf8)
-            names(snapshot.configuration.isEmpty ? [snapshot.state] : snapshot.configuration, machine, &out)
-            out.append(contentsOf: ",\"history_states\":{".utf8)
-            for (index, history) in snapshot.histories.keys.sorted().enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                string(machine.stateNames[history], &out)
-                out.append(UInt8(ascii: ":"))
-                names(snapshot.histories[history] ?? [], machine, &out)
-            }
-            out.append(UInt8(ascii: "}"))
-        }
-        out.append(contentsOf: ",\"context\":{".utf8)
-        for (slot, name) in machine.variableNames.enumerated() {
-            if slot > 0 { out.append(UInt8(ascii: ",")) }
-            string(name, &out)
-            out.append(UInt8(ascii: ":"))
-            SnapshotCodec.append(snapshot.context[slot], to: &out)
-        }
-        out.append(contentsOf: "},\"timers\":[".utf8)
+        out.append(UInt8(ascii: ","))
+        InstanceStateJSON.append(
+            configuration: snapshot.configuration.isEmpty ? [snapshot.state] : snapshot.configuration, histories: snapshot.histories,
+            context: snapshot.context, machine: runtime.machine, isFlat: runtime.kind == "flat", to: &out)
+        out.append(contentsOf: ",\"timers\":[".utf8)
         for (index, timer) in snapshot.timers.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             runtime.codec.appendTimer(timer, due: snapshot.clock == .real ? DueTime.utc(timer.due) : nil, compact: true, to: &out)
@@ -49,8 +30,10 @@ enum InstanceJSON {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// A history entry: `seq`, `at`, `start`, `input`, `arg`, `timer`, `results`; with
-    /// `identified`, `machine` and `key` first (the events feeds).
+    /// A history entry: `seq`, `at`, `start`, `input`, `arg`, `timer`, `results`, then the
+    /// instance after it (``HistoryEntry/stateAfter``: `status`, `state` or `configuration` and
+    /// `history_states`, `context`, `transitions`); with `identified`, `machine` and `key`
+    /// first (the events feeds).
     static func entry(_ entry: HistoryEntry, identified: Bool = false) -> String {
         var out: [UInt8] = [UInt8(ascii: "{")]
         out.reserveCapacity(128 + entry.results.utf8.count)
@@ -63,20 +46,60 @@ enum InstanceJSON {
         }
         out.append(contentsOf: "\"seq\":\(entry.seq),\"at\":\"\(DueTime.utc(entry.at))\",\"start\":\(entry.kind == .start),\"input\":".utf8)
         if let input = entry.input { string(input, &out) } else { out.append(contentsOf: "null".utf8) }
-        out.append(contentsOf: ",\"arg\":\(entry.argument ?? "null"),\"timer\":\(entry.timer ?? "null"),\"results\":\(entry.results)}".utf8)
+        out.append(contentsOf: ",\"arg\":\(entry.argument ?? "null"),\"timer\":\(entry.timer ?? "null"),\"results\":\(entry.results),".utf8)
+        out.append(contentsOf: (entry.stateAfter ?? Self.unrecordedStateAfter).utf8)
+        out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func string(_ text: String, _ out: inout [UInt8]) {
-        JSONText.appendQuoted(text, to: &out)
-    }
-
-    private static func names(_ states: [Int], _ machine: CompiledMachine, _ out: inout [UInt8]) {
+    /// `[{"name","arg"}]`: the inputs a client may send, `arg` the argument's type or null.
+    static func inputs(of machine: CompiledMachine, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))
-        for (index, state) in states.enumerated() {
+        for (index, input) in machine.externalInputs.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            string(machine.stateNames[state], &out)
+            out.append(contentsOf: "{\"name\":".utf8)
+            string(machine.inputNames[input], &out)
+            out.append(contentsOf: ",\"arg\":".utf8)
+            argumentType(of: input, machine, &out)
+            out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "]"))
+    }
+
+    /// `GET .../inputs`: per input a client may send, `{"name","arg","enabled","reason"}`.
+    static func availableInputs(_ available: AvailableInputs) -> [UInt8] {
+        let machine = available.machine
+        let hasTransition = available.hasTransition
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        for (index, input) in machine.externalInputs.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: "{\"name\":".utf8)
+            string(machine.inputNames[input], &out)
+            out.append(contentsOf: ",\"arg\":".utf8)
+            argumentType(of: input, machine, &out)
+            if available.isFinished {
+                out.append(contentsOf: ",\"enabled\":false,\"reason\":\"the instance has finished\"}".utf8)
+            } else if hasTransition[input] {
+                out.append(contentsOf: ",\"enabled\":true,\"reason\":null}".utf8)
+            } else {
+                out.append(contentsOf: ",\"enabled\":false,\"reason\":".utf8)
+                string(available.noTransitionReason(input), &out)
+                out.append(UInt8(ascii: "}"))
+            }
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+
+    private static func argumentType(of input: Int, _ machine: CompiledMachine, _ out: inout [UInt8]) {
+        if let type = machine.argumentTypes[input] { string("\(type)", &out) } else { out.append(contentsOf: "null".utf8) }
+    }
+
+    /// The state after an entry stored before the store kept it: every member null.
+    static let unrecordedStateAfter =
+        "\"status\":null,\"state\":null,\"configuration\":null,\"history_states\":null,\"context\":null,\"transitions\":null"
+
+    static func string(_ text: String, _ out: inout [UInt8]) {
+        JSONText.appendQuoted(text, to: &out)
     }
 }

@@ -44,6 +44,9 @@ struct InstanceRoutes: Sendable {
             metrics.recordInput(answer, since: started)
             return answer.response
         }
+        router.get("/machines/:machine/instances/:key/inputs") { _, context in
+            try await service.inputs(machine: try Self.parameter("machine", context), key: try Self.parameter("key", context)).response
+        }
         router.get("/machines/:machine/instances/:key/history") { request, context in
             let query = QueryParameters(request: request)
             return try await service.history(
@@ -79,23 +82,9 @@ struct InstanceRoutes: Sendable {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out += Array("{\"name\":".utf8)
             InstanceJSON.string(runtime.machine.name, &out)
-            out += Array(",\"fingerprint\":\"\(runtime.fingerprint)\",\"kind\":\"\(runtime.kind)\",\"inputs\":[".utf8)
-            let machine = runtime.machine
-            var first = true
-            let doneInputs = Set(machine.chart?.doneInputs.filter { $0 >= 0 }.map(Int.init) ?? [])
-            // The inputs a client sends: not internal ones, `after` timers or the done events a
-            // statechart raises itself.
-            for input in machine.inputNames.indices
-            where !machine.inputIsInternal[input] && machine.timers?.afterTexts[input] == nil && !doneInputs.contains(input) {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                out += Array("{\"name\":".utf8)
-                InstanceJSON.string(machine.inputNames[input], &out)
-                out += Array(",\"arg\":".utf8)
-                if let type = machine.argumentTypes[input] { InstanceJSON.string("\(type)", &out) } else { out += Array("null".utf8) }
-                out.append(UInt8(ascii: "}"))
-            }
-            out += Array("]}".utf8)
+            out += Array(",\"fingerprint\":\"\(runtime.fingerprint)\",\"kind\":\"\(runtime.kind)\",\"inputs\":".utf8)
+            InstanceJSON.inputs(of: runtime.machine, to: &out)
+            out.append(UInt8(ascii: "}"))
         }
         out += Array("]}".utf8)
         return APIAnswer(status: 200, body: out)

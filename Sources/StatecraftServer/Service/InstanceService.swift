@@ -217,6 +217,19 @@ package final class InstanceService: Sendable {
         return APIAnswer(status: 200, body: Array((out + "}").utf8))
     }
 
+    /// `GET /machines/{m}/instances/{key}/inputs`: each input a client may send, and whether a
+    /// transition for it leaves where the instance is (guards not evaluated).
+    package func inputs(machine name: String, key: String) async throws -> APIAnswer {
+        guard try await knows(name) else { return Self.unknownMachine(name) }
+        guard InstanceID.isValidKey(key) else { return Self.badKey(key) }
+        guard let stored = try await store.instance(InstanceID(machine: name, key: key)) else {
+            return .notFound("no instance '\(key)' of '\(name)'")
+        }
+        let runtime = try await catalog.runtime(fingerprint: stored.fingerprint)
+        let available = runtime.availableInputs(try runtime.snapshot(stored.snapshot))
+        return APIAnswer(status: 200, version: stored.version, body: InstanceJSON.availableInputs(available))
+    }
+
     /// `DELETE /machines/{m}/instances/{key}`.
     package func delete(machine name: String, key: String, ifMatch: IfMatch?) async throws -> APIAnswer {
         guard try await knows(name) else { return Self.unknownMachine(name) }
@@ -261,7 +274,7 @@ package final class InstanceService: Sendable {
             seq += 1
             return HistoryEntry(
                 id: id, seq: seq, at: entry.at, kind: entry.kind, input: entry.input, argument: entry.argument, timer: entry.timer,
-                results: entry.results)
+                results: entry.results, stateAfter: entry.stateAfter)
         }
         let instance = StoredInstance(
             id: id, fingerprint: runtime.fingerprint, status: run.isFinal ? .final : .running, snapshot: run.document, version: seq,

@@ -12,6 +12,8 @@ package struct InstanceRun: Sendable {
         package var timer: String?
         /// The results, as a JSON array's text.
         package var results: String
+        /// The instance after the entry (``HistoryEntry/stateAfter``); empty until the entry ends.
+        package var stateAfter = ""
     }
 
     package var entries: [Entry]

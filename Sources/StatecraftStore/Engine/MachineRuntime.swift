@@ -17,11 +17,16 @@ package final class MachineRuntime: Sendable {
         self.machine = machine
         codec = SnapshotCodec(machine)
         self.definition = definition
-        kind = machine.chart?.tree.parents.contains(where: { $0 >= 0 }) ?? false ? "statechart" : "flat"
+        kind = Self.kind(of: machine)
         core = machine.visitRunner(CoreMaker(machine: machine, codec: codec))
     }
 
     package var fingerprint: String { definition.fingerprint }
+
+    /// `statechart` when some state of `machine` has children, else `flat`.
+    static func kind(of machine: CompiledMachine) -> String {
+        machine.chart?.tree.parents.contains(where: { $0 >= 0 }) ?? false ? "statechart" : "flat"
+    }
 
     /// Starts a new instance with `context` (the initial values where `nil`), at `now` on
     /// `clock`, then fires what is due at once.
@@ -46,6 +51,11 @@ package final class MachineRuntime: Sendable {
         core.settle(snapshot)
     }
 
+    /// The inputs that have a transition from where `snapshot` is.
+    package func availableInputs(_ snapshot: MachineSnapshot) -> AvailableInputs {
+        core.availableInputs(snapshot)
+    }
+
     /// Decodes a stored snapshot document of this definition.
     package func snapshot(_ document: [UInt8]) throws -> MachineSnapshot {
         try codec.decode(document)
@@ -66,11 +76,14 @@ private protocol RuntimeCore: Sendable {
     func send(_ snapshot: MachineSnapshot, input: String, argument: String?, now: Int?) throws(InputRefusal) -> InstanceRun
     func advance(_ snapshot: MachineSnapshot, to now: Int) -> InstanceRun
     func settle(_ snapshot: MachineSnapshot) -> InstanceRun
+    func availableInputs(_ snapshot: MachineSnapshot) -> AvailableInputs
 }
 
 private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
     let machine: CompiledMachine
     let codec: SnapshotCodec
+    /// Whether instances show one `state` (``MachineRuntime/kind``).
+    let isFlat: Bool
     /// Printers and parsers not in use.
     private let spare = Mutex<[Tools]>([])
 
@@ -97,6 +110,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
     init(machine: CompiledMachine, codec: SnapshotCodec) {
         self.machine = machine
         self.codec = codec
+        isFlat = MachineRuntime.kind(of: machine) == "flat"
     }
 
     private func withTools<T, Failure: Error>(_ body: (Tools) throws(Failure) -> T) throws(Failure) -> T {
@@ -112,7 +126,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
             if let context { runner.setContextBeforeStart(context) }
             if machine.hasTimers { runner.restoreTimers(time: now, pending: []) }
             var recorder = recorder(tools, clock: clock)
-            recorder.begin(InstanceRun.Entry(kind: .start, at: now, results: ""))
+            recorder.begin(InstanceRun.Entry(kind: .start, at: now, results: ""), runner: runner)
             runner.start(into: &recorder)
             fireDue(&runner, by: now, into: &recorder)
             return finish(runner, recorder: recorder, tools: tools, clock: clock)
@@ -127,7 +141,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
             var recorder = recorder(tools, clock: snapshot.clock)
             fireDue(&runner, by: time, into: &recorder)
             if machine.hasTimers && runner.time < time { runner.advance(to: time, into: &recorder) }
-            recorder.begin(InstanceRun.Entry(kind: .input, at: time, input: input, argument: argument, results: ""))
+            recorder.begin(InstanceRun.Entry(kind: .input, at: time, input: input, argument: argument, results: ""), runner: runner)
             recorder.inInputRun = true
             try Self.withBytes(input, argument) { (name, given) throws(InputRefusal) in
                 try dispatch(tools.parser.parse(name: name, argument: given), input: input, argument: argument, runner: &runner, recorder: &recorder)
@@ -155,6 +169,12 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
             runner.restore(snapshot)
             return finish(runner, recorder: recorder(tools, clock: snapshot.clock), tools: tools, clock: snapshot.clock)
         }
+    }
+
+    func availableInputs(_ snapshot: MachineSnapshot) -> AvailableInputs {
+        var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
+        runner.restore(snapshot)
+        return AvailableInputs(runner)
     }
 
     /// Runs what the parser made of an input sent from outside, or refuses it, worded as smrun
@@ -210,7 +230,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         var printer = tools.printer.take()!
         printer.forgetContextVersion()
         _ = printer.output.takeBytes()
-        return EntryRecorder(printer: printer, codec: codec, clock: clock)
+        return EntryRecorder(printer: printer, codec: codec, clock: clock, isFlat: isFlat)
     }
 
     /// Fires each timer due by `time` as an entry of its own (one whose `after` guards are all
@@ -221,7 +241,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         while let due = runner.nextTimerDue(), due <= time {
             let next = runner.pendingTimers.min { $0.due < $1.due }
             recorder.begin(
-                InstanceRun.Entry(kind: .timer, at: due, timer: next.map { recorder.timerText(SnapshotTimer($0)) }, results: ""))
+                InstanceRun.Entry(kind: .timer, at: due, timer: next.map { recorder.timerText(SnapshotTimer($0)) }, results: ""), runner: runner)
             guard runner.fireNextTimer(dueBy: time, instant: &instant, into: &recorder) != nil else { break }
         }
     }
@@ -231,7 +251,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
     private func finish(
         _ runner: Runner, recorder: consuming EntryRecorder<Runner>, tools: Tools, clock: MachineSnapshot.Clock, before: MachineSnapshot? = nil
     ) -> InstanceRun {
-        let entries = recorder.finish()
+        let entries = recorder.finish(runner: runner)
         tools.printer = Optional(recorder.takePrinter())
         var snapshot = codec.snapshot(of: runner)
         snapshot.clock = clock

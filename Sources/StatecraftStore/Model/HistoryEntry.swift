@@ -15,6 +15,11 @@ package struct HistoryEntry: Sendable, Equatable {
     package var timer: String?
     /// The results, as a JSON array's text.
     package var results: String
+    /// The instance after the entry, as the members of a JSON object's text:
+    /// `"status":...,"state":...` (or `"configuration":...,"history_states":...`)
+    /// `,"context":{...},"transitions":[N,...]` (``EntryRecorder``); `nil` for an entry stored
+    /// before the store kept it.
+    package var stateAfter: String?
     /// Where the entry stands among all of its machine's entries, in commit order: the
     /// per-machine events feed's cursor. 0 until stored.
     package var position: Int64 = 0
@@ -23,7 +28,10 @@ package struct HistoryEntry: Sendable, Equatable {
         case start, input, timer
     }
 
-    package init(id: InstanceID, seq: Int, at: Int, kind: Kind, input: String? = nil, argument: String? = nil, timer: String? = nil, results: String) {
+    package init(
+        id: InstanceID, seq: Int, at: Int, kind: Kind, input: String? = nil, argument: String? = nil, timer: String? = nil, results: String,
+        stateAfter: String? = nil
+    ) {
         self.id = id
         self.seq = seq
         self.at = at
@@ -32,5 +40,6 @@ package struct HistoryEntry: Sendable, Equatable {
         self.argument = argument
         self.timer = timer
         self.results = results
+        self.stateAfter = stateAfter
     }
 }

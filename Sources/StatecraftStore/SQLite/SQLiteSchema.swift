@@ -49,6 +49,10 @@ enum SQLiteSchema {
                     CREATE INDEX idempotency_by_expiry ON idempotency (expires);
                     """)
         }
+        migrator.registerMigration("2: the state after each history entry") { db in
+            // Entries written before it keep null: the API shows their state after as null.
+            try db.execute(sql: "ALTER TABLE history ADD COLUMN state_after TEXT")
+        }
         return migrator
     }
 }

@@ -82,10 +82,11 @@ public final class SQLiteStore: InstanceStore {
             id.machine, id.key,
         ])
         let insertEntry = try db.cachedStatement(
-            sql: "INSERT INTO history (machine, key, seq, at, kind, input, arg, timer, results) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            sql: "INSERT INTO history (machine, key, seq, at, kind, input, arg, timer, results, state_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         for entry in write.entries {
             try insertEntry.execute(arguments: [
                 id.machine, id.key, entry.seq, entry.at, entry.kind.rawValue, entry.input, entry.argument, entry.timer, entry.results,
+                entry.stateAfter,
             ])
         }
         if let states = write.activeStates {
@@ -292,7 +293,7 @@ public final class SQLiteStore: InstanceStore {
         var entry = HistoryEntry(
             id: InstanceID(machine: row["machine"], key: row["key"]), seq: row["seq"], at: row["at"],
             kind: HistoryEntry.Kind(rawValue: row["kind"]) ?? .input, input: row["input"], argument: row["arg"], timer: row["timer"],
-            results: row["results"])
+            results: row["results"], stateAfter: row["state_after"])
         entry.position = row["position"]
         return entry
     }

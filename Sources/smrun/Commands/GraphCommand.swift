@@ -8,13 +8,15 @@ struct GraphCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
         _superCommandName: Smrun.name,
-        abstract: "Print a machine as a state diagram: Graphviz DOT or Mermaid.",
+        abstract: "Print a machine as a state diagram: Graphviz DOT, Mermaid, or SVG drawn by Graphviz.",
         discussion: """
             Draw the DOT output with Graphviz, e.g. `smrun graph m.yaml | dot -Tsvg > m.svg`; paste the \
             Mermaid output into a ```mermaid block of a Markdown file. Entry and exit effects are \
             written under their state's name; staying transitions (no `to`) are dashed in DOT and \
-            marked (stays) in Mermaid. Exit status: 0, or 2 for an invalid machine, an unreadable \
-            --state file, or a usage or I/O error.
+            marked (stays) in Mermaid. --format svg runs Graphviz's dot (Debian package graphviz) and \
+            draws one edge per transition, with data-state and data-transition attributes on the \
+            states' and edges' groups. Exit status: 0, or 2 for an invalid machine, an unreadable \
+            --state file, a missing or failing dot, or a usage or I/O error.
             """
     )
 
@@ -33,25 +35,20 @@ struct GraphCommand: ParsableCommand {
         }
     }
 
-    /// The `--format` values, one per ``Diagram/Format``.
+    /// The `--format` values: one per ``Diagram/Format``, and SVG drawn by Graphviz.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         /// Graphviz DOT.
         case dot
         /// Mermaid `stateDiagram-v2`.
         case mermaid
-
-        var diagramFormat: Diagram.Format {
-            switch self {
-            case .dot: .dot
-            case .mermaid: .mermaid
-            }
-        }
+        /// SVG, drawn from the DOT by Graphviz's `dot`, with hooks for pages.
+        case svg
     }
 
     @Argument(help: "The machine file (YAML, or SCXML for a .scxml file).", completion: .file(extensions: ["yaml", "yml", "scxml"]))
     var machine: String
 
-    @Option(help: "Diagram format: dot (Graphviz) or mermaid (stateDiagram-v2).")
+    @Option(help: "Diagram format: dot (Graphviz), mermaid (stateDiagram-v2) or svg (drawn by Graphviz's dot).")
     var format: Format = .dot
 
     @Option(help: "Which way the diagram flows: LR (left to right) or TB (top to bottom). Default: LR in DOT, Mermaid's own in Mermaid.")
@@ -71,7 +68,17 @@ struct GraphCommand: ParsableCommand {
         var options = Diagram.Options(direction: direction?.diagramDirection)
         if let stateFile { options.highlightedStates = try savedStates(stateFile, of: compiled) }
         var output = OutputBuffer(fd: 1)
-        output.append(Diagram.render(compiled, definition: loaded.definition, format: format.diagramFormat, options: options))
+        switch format {
+        case .dot: output.append(Diagram.render(compiled, definition: loaded.definition, format: .dot, options: options))
+        case .mermaid: output.append(Diagram.render(compiled, definition: loaded.definition, format: .mermaid, options: options))
+        case .svg:
+            do throws(Graphviz.Failure) {
+                output.append(try Graphviz.svg(compiled, definition: loaded.definition, options: options))
+            } catch {
+                FileHandleOutput.standardError("smrun: \(error.message)\n")
+                throw ExitCode(Smrun.Status.invalid)
+            }
+        }
         output.flush()
     }
 

@@ -1,48 +1,6 @@
 import Statecraft
 
-/// What `smrun repl`'s `:inputs` lists and TAB offers first: the inputs that have a transition
-/// from the active states (for a flat machine, from its dispatch table's row for the state).
-struct AvailableInputs {
-    let machine: CompiledMachine
-    /// Per state, whether it is active (atomic states and their ancestors).
-    private let isActive: [Bool]
-    /// The active atomic states, in document order.
-    private let active: [Int]
-    private let isFinished: Bool
-
-    init(_ runner: some MachineRunner) {
-        machine = runner.machine
-        isActive = (0..<runner.machine.stateCount).map { runner.isActive($0) }
-        active = runner.activeStates
-        isFinished = runner.isFinished
-    }
-
-    /// One transition an input may select now: the input, the compiled transition and the
-    /// active state it leaves, in the order they are tried (a flat machine's by input).
-    private var candidates: [(input: Int, transition: Int, source: Int, targets: [Int32])] {
-        guard !isFinished else { return [] }
-        guard let chart = machine.chart else {
-            let state = active[0]
-            return (0..<machine.inputCount).flatMap { input in
-                machine.candidates(state: state, input: input).map { (input, Int($0), state, []) }
-            }
-        }
-        return chart.transitions.filter { $0.input >= 0 && isActive[Int($0.source)] }.map {
-            (Int($0.input), Int($0.compiled), Int($0.source), $0.targets)
-        }
-    }
-
-    /// Every input id, those with a transition from the active states first (TAB's order).
-    var inputsForCompletion: [Int] {
-        var isFirst = [Bool](repeating: false, count: machine.inputCount)
-        var first: [Int] = []
-        for candidate in candidates where !isFirst[candidate.input] {
-            isFirst[candidate.input] = true
-            first.append(candidate.input)
-        }
-        return first + (0..<machine.inputCount).filter { !isFirst[$0] }
-    }
-
+extension AvailableInputs {
     /// One line per transition that an input can take now, in the order they are tried:
     /// `INPUT [<TYPE>] -> TARGET [when GUARD] [/ EFFECTS]` (`(stays in STATE)` for one without a
     /// target); a statechart's name the state they leave, `(from SOURCE)`, list their targets,
