@@ -93,7 +93,8 @@ export async function showInstance(view, machine, key) {
       do {
         again = false;
         try {
-          instance = await getJSON(path);
+          const fetched = await getJSON(path);
+          if (fetched.version >= instance.version) instance = fetched;
           await updateInputs();
           render();
         } catch (error) {
@@ -113,7 +114,10 @@ export async function showInstance(view, machine, key) {
     lastEventId: instance.version,
     onEntry: async (entry) => {
       await timeline.add(entry);
-      if (viewing === null) render();
+      // The entry carries the instance as it is after it: shown at once; the timers and the
+      // inputs' reasons follow with the refresh.
+      if (entry.seq > instance.version && (entry.state ?? entry.configuration)) instance = afterEntry(instance, entry);
+      render();
       refresh();
     },
     onState: (state, error) => {
@@ -121,6 +125,18 @@ export async function showInstance(view, machine, key) {
     },
   });
   const ticking = setInterval(renderTimers, 500);
+
+  /** The instance as `entry` left it: its states, context, status and version. */
+  function afterEntry(before, entry) {
+    const after = { ...before, context: entry.context, status: entry.status, version: entry.seq };
+    if (entry.configuration) {
+      after.configuration = entry.configuration;
+      after.history_states = entry.history_states;
+    } else {
+      after.state = entry.state;
+    }
+    return after;
+  }
 
   function select(entry) {
     viewing = entry;
