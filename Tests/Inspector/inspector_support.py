@@ -23,12 +23,12 @@ SMRUN = os.environ.get("SMRUN", os.path.join(ROOT, ".build", "debug", "smrun"))
 class Server:
     """`smrun serve` on a free loopback port and a store in a temporary directory."""
 
-    def __init__(self, machines, *arguments):
+    def __init__(self, machines, *arguments, environment=None):
         self.directory = tempfile.mkdtemp(prefix="inspector-")
         store = os.path.join(self.directory, "store.sqlite")
         self.process = subprocess.Popen(
             [SMRUN, "serve", *machines, "--store", store, "--listen", "127.0.0.1:0", *arguments],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=environment)
         self.errors = []
         deadline = time.monotonic() + 60
         self.port = None

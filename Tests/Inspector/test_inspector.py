@@ -27,10 +27,11 @@ PROBE = "<img src=x onerror=alert(1)>"
 
 class InspectorTestCase(unittest.TestCase):
     server_arguments = ()
+    server_environment = None
 
     @classmethod
     def setUpClass(cls):
-        cls.server = Server([MACHINE], *cls.server_arguments)
+        cls.server = Server([MACHINE], *cls.server_arguments, environment=cls.server_environment)
         try:
             cls.driver = browser()
         except Exception:
@@ -72,7 +73,7 @@ class InspectorTestCase(unittest.TestCase):
         ancestors = {e.get_attribute("data-state") for e in self.find("[data-state].active-ancestor")}
         return active, ancestors
 
-    def open_instance(self, key, context=None):
+    def open_instance(self, key, context=None, wait_for_diagram=True):
         """Creates `key` through the page's form and waits for its view."""
         self.driver.get(self.server.url + "/")
         self.link("kiosk").click()
@@ -80,7 +81,8 @@ class InspectorTestCase(unittest.TestCase):
         if context is not None:
             self.one("#new-context").send_keys(json.dumps(context))
         self.one("form.create button[type=submit]").click()
-        self.wait(lambda: self.find("[data-state].active") and self.find("[data-seq='1']"), f"the view of {key}")
+        lit = (lambda: self.find("[data-state].active")) if wait_for_diagram else (lambda: True)
+        self.wait(lambda: lit() and self.find("[data-seq='1']"), f"the view of {key}")
 
     def link(self, text):
         return self.wait(lambda: next((a for a in self.find("a") if a.text == text), None), f"a link '{text}'")
@@ -221,6 +223,18 @@ class InspectorTests(InspectorTestCase):
         self.one("button.older").click()
         self.one("[data-seq='1']")
         self.assertEqual(len(self.find("[data-seq]")), 60)
+
+
+class WithoutGraphvizTests(InspectorTestCase):
+    server_environment = {**os.environ, "PATH": "/nonexistent"}
+
+    def test_the_diagram_is_mermaid_text_when_the_server_has_no_graphviz(self):
+        self.open_instance("plain", wait_for_diagram=False)
+        mermaid = self.one("pre.mermaid")
+        self.assertIn("idle", mermaid.text)
+        self.assertIn("graphviz", self.one(".diagram p").text)
+        self.send("insert", "1", entry=2)
+        self.wait(lambda: "paying" in self.one(".summary .state").text, "the state moves without a drawing")
 
 
 class TokenTests(InspectorTestCase):
