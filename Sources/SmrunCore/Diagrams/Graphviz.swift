@@ -50,7 +50,7 @@ package enum Graphviz {
         var template = Array("\(directory)/statecraft-XXXXXX.dot".utf8CString)
         let file = mkstemps(&template, 4)
         guard file >= 0 else { throw .failed("cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))") }
-        let path = String(cString: template)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer { unlink(path) }
         var bytes = Array(dot.utf8)
         let written = bytes.withUnsafeMutableBytes { buffer in writeAll(file, buffer) }
@@ -73,13 +73,14 @@ package enum Graphviz {
     /// Runs `arguments` (the program found on `PATH`) with standard input from `/dev/null`;
     /// its standard output, or why there is none.
     private static func spawn(_ arguments: [String]) throws(Failure) -> [UInt8] {
-        var output: [Int32] = [-1, -1]
-        var errors: [Int32] = [-1, -1]
-        guard pipe2(&output, O_CLOEXEC) == 0 else { throw .failed("pipe: \(String(cString: strerror(errno)))") }
-        guard pipe2(&errors, O_CLOEXEC) == 0 else {
+        let output = try makePipe()
+        let errors: [Int32]
+        do throws(Failure) {
+            errors = try makePipe()
+        } catch {
             close(output[0])
             close(output[1])
-            throw .failed("pipe: \(String(cString: strerror(errno)))")
+            throw error
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -89,8 +90,16 @@ package enum Graphviz {
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
+        // The child starts with no signal blocked, whatever the calling thread blocks.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
         close(output[1])
         close(errors[1])
         defer {
@@ -110,7 +119,7 @@ package enum Graphviz {
             let remaining = deadline - monotonicMilliseconds()
             guard remaining > 0, svg.count <= maximumOutputBytes else {
                 kill(pid, SIGKILL)
-                _ = wait(pid)
+                _ = waitForExit(pid)
                 if remaining <= 0 { throw .timedOut }
                 throw .failed("the drawing is larger than \(maximumOutputBytes >> 20) MiB")
             }
@@ -129,7 +138,7 @@ package enum Graphviz {
                 }
             }
         }
-        let status = wait(pid)
+        let status = waitForExit(pid)
         guard status == 0 else {
             let text = String(decoding: message, as: UTF8.self).split(whereSeparator: \.isNewline).joined(separator: "; ")
             throw .failed("exit status \(status)" + (text.isEmpty ? "" : ": \(text)"))
@@ -137,8 +146,16 @@ package enum Graphviz {
         return svg
     }
 
+    /// A pipe, both ends close-on-exec (the child gets its ends through `dup2`).
+    private static func makePipe() throws(Failure) -> [Int32] {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw .failed("pipe: \(String(cString: strerror(errno)))") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return ends
+    }
+
     /// Waits for `pid` to end: its exit status, or 128 + the signal that ended it.
-    private static func wait(_ pid: pid_t) -> Int32 {
+    private static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)

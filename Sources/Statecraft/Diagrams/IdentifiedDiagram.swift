@@ -41,10 +41,10 @@ package struct IdentifiedDiagram: Sendable {
                 continue
             }
             let idStart = index + opening.count
-            let hook = hook(at: idStart, in: svg)
+            let found = hook(at: idStart, in: svg)
             out.append(contentsOf: "<g ".utf8)
-            if let hook {
-                out.append(contentsOf: hook.utf8)
+            if let found {
+                out.append(contentsOf: found.utf8)
                 out.append(UInt8(ascii: " "))
             }
             out.append(contentsOf: "id=\"".utf8)

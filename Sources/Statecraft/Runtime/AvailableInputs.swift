@@ -1,5 +1,3 @@
-import Statecraft
-
 /// The inputs that have a transition from the active states or their ancestors (for a flat
 /// machine, from its dispatch table's row for the state), guards not evaluated: what
 /// `smrun repl`'s `:inputs` lists and TAB offers first, and what the server's

@@ -3,7 +3,7 @@ import SmrunCore
 import StatecraftStore
 
 /// An answer of the instances API, before HTTP: a status, the headers it sets, and a JSON body
-/// (an RFC 9457 problem when ``isProblem``).
+/// (an RFC 9457 problem when ``isProblem``), or a diagram's (``contentType``).
 package struct APIAnswer: Sendable {
     package var status: Int
     /// `ETag: "VERSION"`.
@@ -12,13 +12,16 @@ package struct APIAnswer: Sendable {
     package var location: String?
     package var body: [UInt8]
     package var isProblem = false
+    /// The body's media type when it is no JSON (a diagram).
+    package var contentType: String?
 
-    package init(status: Int, version: Int? = nil, location: String? = nil, body: [UInt8], isProblem: Bool = false) {
+    package init(status: Int, version: Int? = nil, location: String? = nil, body: [UInt8], isProblem: Bool = false, contentType: String? = nil) {
         self.status = status
         self.version = version
         self.location = location
         self.body = body
         self.isProblem = isProblem
+        self.contentType = contentType
     }
 
     init(recorded: RecordedAnswer) {

@@ -4,12 +4,13 @@ import NIOCore
 import StatecraftStore
 
 extension APIAnswer {
-    /// The answer as an HTTP response: JSON (or `application/problem+json`), `ETag` and
+    /// The answer as an HTTP response: JSON (or `application/problem+json`, or its
+    /// ``APIAnswer/contentType``), `ETag` and
     /// `Location` when it has them.
     var response: Response {
         var headers = HTTPFields()
         if !body.isEmpty || status != 204 {
-            headers[.contentType] = isProblem ? "application/problem+json" : "application/json"
+            headers[.contentType] = isProblem ? "application/problem+json" : contentType ?? "application/json"
         }
         if let version { headers[.eTag] = "\"\(version)\"" }
         if let location { headers[.location] = location }

@@ -11,6 +11,8 @@ struct InstanceRoutes: Sendable {
     let feed: EventsFeed
     let maximumBodyBytes: Int
     let metrics: ServerMetrics
+    /// The definitions' SVG drawings.
+    let diagrams = DiagramCache()
 
     func add<Context: RequestContext>(to router: some RouterMethods<Context>) {
         router.get("/machines") { _, _ in machines().response }
@@ -19,6 +21,19 @@ struct InstanceRoutes: Sendable {
             let body = try await RequestBodyReader.read(request, maximumBytes: maximumBodyBytes)
             let answer = try await service.create(machine: machine, body: body, idempotencyKey: try idempotencyKey(request))
             return answer.response
+        }
+        router.get("/machines/:machine/definitions/:fingerprint") { _, context in
+            try await service.definitionJSON(machine: try Self.parameter("machine", context), fingerprint: try Self.parameter("fingerprint", context))
+                .response
+        }
+        router.get("/machines/:machine/definitions/:fingerprint/diagram.svg") { _, context in
+            try await service.svg(
+                machine: try Self.parameter("machine", context), fingerprint: try Self.parameter("fingerprint", context), diagrams: diagrams
+            ).response
+        }
+        router.get("/machines/:machine/definitions/:fingerprint/diagram.mmd") { _, context in
+            try await service.mermaid(machine: try Self.parameter("machine", context), fingerprint: try Self.parameter("fingerprint", context))
+                .response
         }
         router.get("/machines/:machine/instances") { request, context in
             let query = QueryParameters(request: request)

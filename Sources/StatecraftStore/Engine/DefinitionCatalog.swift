@@ -51,7 +51,7 @@ package final class DefinitionCatalog: Sendable {
         guard let machine = loaded.machine else {
             throw StoreError.unreadable("the stored definition \(definition.fingerprint) of '\(definition.machine)' no longer compiles")
         }
-        return MachineRuntime(machine: machine, definition: definition)
+        return MachineRuntime(machine: machine, definition: definition, written: loaded.definition)
     }
 
     /// A served file's definition, from its source.
@@ -65,6 +65,6 @@ package final class DefinitionCatalog: Sendable {
         let codec = SnapshotCodec(machine)
         let definition = StoredDefinition(
             fingerprint: codec.fingerprint.text, machine: machine.name, format: format, source: source, stateNames: machine.stateNames)
-        return (MachineRuntime(machine: machine, definition: definition), loaded)
+        return (MachineRuntime(machine: machine, definition: definition, written: loaded.definition), loaded)
     }
 }

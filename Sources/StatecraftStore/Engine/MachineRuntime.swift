@@ -9,12 +9,16 @@ package final class MachineRuntime: Sendable {
     package let machine: CompiledMachine
     package let codec: SnapshotCodec
     package let definition: StoredDefinition
+    /// The definition as written, which the machine was compiled from: it tells how sources
+    /// were written (`from: "*"`) and gives the descriptions, for diagrams.
+    package let written: MachineDefinition?
     /// `statechart` when some state has children, else `flat`.
     package let kind: String
     private let core: any RuntimeCore
 
-    package init(machine: CompiledMachine, definition: StoredDefinition) {
+    package init(machine: CompiledMachine, definition: StoredDefinition, written: MachineDefinition?) {
         self.machine = machine
+        self.written = written
         codec = SnapshotCodec(machine)
         self.definition = definition
         kind = Self.kind(of: machine)

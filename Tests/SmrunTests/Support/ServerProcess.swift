@@ -27,11 +27,13 @@ final class ServerProcess: @unchecked Sendable {
     static let startTimeout: Duration = .seconds(60)
 
     /// Starts `smrun serve MACHINES --store STORE --listen LISTEN ARGUMENTS` in the package
-    /// root, and waits until it listens (on `LISTEN`'s port, or the one it picked for 0).
-    init(_ machines: [String], store: String, listen: String = "127.0.0.1:0", arguments: [String] = []) throws {
+    /// root (its environment's variables set over the test runner's), and waits until it listens (on `LISTEN`'s port, or the one it picked for 0).
+    init(
+        _ machines: [String], store: String, listen: String = "127.0.0.1:0", arguments: [String] = [], environment: [String: String] = [:]
+    ) throws {
         self.store = store
         self.arguments = ["serve"] + machines + ["--store", store, "--listen", listen] + arguments
-        child = try Subprocess(try Paths.smrun().path, self.arguments, directory: Paths.packageRoot.path)
+        child = try Subprocess(try Paths.smrun().path, self.arguments, directory: Paths.packageRoot.path, environment: environment)
         output = Subprocess.drain(child.output)
         // Standard error up to the line that names the port, then drained in the background.
         var text: [UInt8] = []
@@ -569,9 +571,10 @@ enum ServedMachines {
 extension ServerProcess {
     /// `smrun serve` of ``ServedMachines/all`` (or `machines`) on a new store in `files`.
     static func start(
-        _ files: TemporaryFiles, machines: [String] = ServedMachines.all, listen: String = "127.0.0.1:0", arguments: [String] = []
+        _ files: TemporaryFiles, machines: [String] = ServedMachines.all, listen: String = "127.0.0.1:0", arguments: [String] = [],
+        environment: [String: String] = [:]
     ) throws -> ServerProcess {
-        try ServerProcess(machines, store: files.path("store.sqlite"), listen: listen, arguments: arguments)
+        try ServerProcess(machines, store: files.path("store.sqlite"), listen: listen, arguments: arguments, environment: environment)
     }
 
     /// The same server's store, machines and options, started again (after a stop or a crash),

@@ -17,9 +17,10 @@ final class Subprocess: @unchecked Sendable {
     private(set) var output: Int32
     let errorOutput: Int32
 
-    /// Starts `executable` with `arguments` in `directory`; standard input is `inputFile`, or a
-    /// pipe when it is `nil`.
-    init(_ executable: String, _ arguments: [String], directory: String, inputFile: String? = nil) throws {
+    /// Starts `executable` with `arguments` in `directory`, in the test runner's environment
+    /// with `environment`'s variables set over it; standard input is `inputFile`, or a pipe
+    /// when it is `nil`.
+    init(_ executable: String, _ arguments: [String], directory: String, inputFile: String? = nil, environment: [String: String] = [:]) throws {
         Self.ignoreBrokenPipes
         // Pipes and spawns one at a time: between pipe() and its close-on-exec flag, another
         // test's spawn must not inherit the new descriptors.
@@ -56,7 +57,11 @@ final class Subprocess: @unchecked Sendable {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        var variables = ProcessInfo.processInfo.environment
+        variables.merge(environment) { _, set in set }
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         for fd in [stdin.read, stdout.write, stderr.write] where fd >= 0 { close(fd) }
         guard status == 0 else {
             for fd in [stdin.write, stdout.read, stderr.read] where fd >= 0 { close(fd) }
