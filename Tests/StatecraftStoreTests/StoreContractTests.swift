@@ -264,8 +264,9 @@ struct StoreContractTests {
     @Test(arguments: StoreKind.allCases) func anEntryKeepsTheStateAfterIt(_ kind: StoreKind) async throws {
         try await kind.withStore { store async throws in
             let after = #""status":"running","state":"b","context":{"n":1},"transitions":[2]"#
-            var entries = Self.entries("k", from: 1, to: 2)
-            entries[1].stateAfter = after
+            var written = Self.entries("k", from: 1, to: 2)
+            written[1].stateAfter = after
+            let entries = written
             _ = try await store.transact(InstanceID(machine: "m", key: "k"), idempotency: nil) { _ in
                 TransactionOutput(
                     write: InstanceWrite(instance: Self.instance("k", version: 2), isNew: true, entries: entries, activeStates: ["b"], timers: nil),
@@ -295,8 +296,9 @@ struct StoreContractTests {
         try await kind.open(location) { store async throws in
             let old = try await store.history(InstanceID(machine: "m", key: "old"), afterSeq: 0, limit: 10)
             #expect(old.count == 1 && old[0].stateAfter == nil)
-            var entry = Self.entries("new", from: 1, to: 1)[0]
-            entry.stateAfter = #""status":"final","state":"z","context":{},"transitions":[]"#
+            var written = Self.entries("new", from: 1, to: 1)[0]
+            written.stateAfter = #""status":"final","state":"z","context":{},"transitions":[]"#
+            let entry = written
             _ = try await store.transact(InstanceID(machine: "m", key: "new"), idempotency: nil) { _ in
                 TransactionOutput(
                     write: InstanceWrite(instance: Self.instance("new", version: 1), isNew: true, entries: [entry], activeStates: ["z"], timers: nil),

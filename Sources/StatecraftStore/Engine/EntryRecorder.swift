@@ -1,3 +1,6 @@
+import SmrunCore
+import Statecraft
+
 /// The sink of an instance's run: prints each result as `smrun --format json` does, and cuts
 /// the printed lines into history entries, one per input and one per timer that fires (a timer
 /// due at once after an input starts an entry of its own). Each entry ends with the instance
