@@ -57,7 +57,9 @@ class InspectorTestCase(unittest.TestCase):
 
     def wait(self, condition, what, timeout=5.0):
         try:
-            return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(lambda _: condition())
+            # A list the page draws anew while the condition reads it: read it again.
+            waiting = WebDriverWait(self.driver, timeout, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,))
+            return waiting.until(lambda _: condition())
         except TimeoutException:
             self.fail(f"not within {timeout} s: {what}")
 
@@ -108,13 +110,7 @@ class InspectorTestCase(unittest.TestCase):
 
     def click_link(self, text):
         """Clicks the link, finding it again if the list was drawn anew meanwhile."""
-        def clicked():
-            try:
-                self.link(text).click()
-                return True
-            except StaleElementReferenceException:
-                return False
-        self.wait(clicked, f"a click on '{text}'")
+        self.wait(lambda: self.link(text).click() or True, f"a click on '{text}'")
 
 
 class InspectorTests(InspectorTestCase):
