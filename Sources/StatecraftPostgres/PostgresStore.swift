@@ -256,6 +256,18 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         }
     }
 
+    package func recordedClock() async throws -> String? {
+        try await read { connection, logger in
+            var stored: String?
+            for try await value in try await connection.query(
+                "SELECT value FROM statecraft.settings WHERE name = 'clock'", logger: logger
+            ).decode(String.self) {
+                stored = value
+            }
+            return stored
+        }
+    }
+
     /// Refuses new work; the pool closes when ``run()``'s task is cancelled.
     package func close() async throws {
         closed.withLock { $0 = true }

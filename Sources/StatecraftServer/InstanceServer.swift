@@ -15,9 +15,9 @@ import StatecraftStore
 #endif
 
 /// Serves durable, keyed instances of machines over HTTP (docs/serving.md): the instances
-/// API, its events feeds, timers that fire on the real clock, the inspector page at `/`
-/// (docs/inspector.md), `/healthz`, `/metrics` and `/openapi.json`, on Hummingbird, until
-/// SIGTERM or SIGINT.
+/// API, its events feeds, timers that fire on the real clock (or on each instance's virtual
+/// clock, when a request moves it), the inspector page at `/` (docs/inspector.md), `/healthz`,
+/// `/metrics` and `/openapi.json`, on Hummingbird, until SIGTERM or SIGINT.
 public final class InstanceServer: Sendable {
     /// How the server listens and what it accepts.
     public struct Configuration: Sendable {
@@ -35,6 +35,8 @@ public final class InstanceServer: Sendable {
         public var requestDeadline: Duration = .seconds(10)
         /// How long an idle connection stays open.
         public var idleTimeout: Duration = .seconds(60)
+        /// The clock the instances run on; the store must have been served on the same one.
+        public var clock: Clock = .real
 
         public init() {}
 
@@ -42,6 +44,15 @@ public final class InstanceServer: Sendable {
         public var listensOnLoopback: Bool {
             host == "localhost" || host == "::1" || host.hasPrefix("127.")
         }
+    }
+
+    /// The clock a server's instances run on.
+    public enum Clock: String, Sendable {
+        /// The wall clock: timers fire by themselves when they fall due.
+        case real
+        /// A clock of each instance's own, in milliseconds since it started, which stands still
+        /// until a request moves it (`POST .../clock`); its timers fire only then.
+        case virtual
     }
 
     /// A machine to serve: its source and format.
@@ -71,7 +82,8 @@ public final class InstanceServer: Sendable {
     }
 
     /// A server of `machines` (names must differ) on an embedded SQLite store. Listening beyond
-    /// loopback needs a token (``ConfigurationError/tokenNeeded(host:)``).
+    /// loopback needs a token (``ConfigurationError/tokenNeeded(host:)``); a store whose
+    /// instances run on the other clock than ``Configuration/clock`` is refused.
     public convenience init(machines: [Machine], store: SQLiteStore, configuration: Configuration) async throws {
         try await self.init(machines: machines, store: store as any InstanceStore, configuration: configuration)
     }
@@ -82,10 +94,12 @@ public final class InstanceServer: Sendable {
         guard configuration.listensOnLoopback || configuration.token.map({ !$0.isEmpty }) == true else {
             throw ConfigurationError.tokenNeeded(host: configuration.host)
         }
-        _ = try await store.clock(recording: "real")
+        _ = try await store.clock(recording: configuration.clock.rawValue)
         let catalog = try await DefinitionCatalog(store: store, current: machines.map(\.runtime))
         let ttl = configuration.idempotencyTTL.components
-        service = InstanceService(catalog: catalog, idempotencyTTL: Int(ttl.seconds) * 1000 + Int(ttl.attoseconds / 1_000_000_000_000_000))
+        service = InstanceService(
+            catalog: catalog, idempotencyTTL: Int(ttl.seconds) * 1000 + Int(ttl.attoseconds / 1_000_000_000_000_000),
+            clock: configuration.clock == .virtual ? .virtual : .real)
         self.configuration = configuration
         var logger = Logger(label: "smrun.serve")
         logger.logLevel = .notice

@@ -3,8 +3,9 @@ import Testing
 
 /// Every console block of docs/serving.md made of `$ curl` requests shows what `smrun serve`
 /// really answers: the blocks run in order against one server of docs/examples/order.yaml on a
-/// fresh store, `localhost:8080` standing for the port it picked, and each answer must be the
-/// line after its command, times aside (every RFC 3339 time reads `TIME`).
+/// fresh store (those of the section on the virtual clock against a server of their own, on
+/// `--clock virtual`), `localhost:8080` standing for the port it picked, and each answer must
+/// be the line after its command, times aside (every RFC 3339 time reads `TIME`).
 @Suite(.servedEndToEnd) struct ServingExamplesTests {
     static let document = "docs/serving.md"
 
@@ -14,9 +15,18 @@ import Testing
         var expected: [String] = []
     }
 
-    static var requests: [Request] {
+    /// The section whose examples run on a virtual-clock server.
+    static let virtualClockSection = "## Simulating with a virtual clock"
+
+    /// The requests of the page's `$ curl` blocks: those of the virtual-clock section, or the
+    /// others.
+    static func requests(onTheVirtualClock: Bool) -> [Request] {
+        let lines = ReadmeExamplesTests.lines(of: document)
+        let sectionStart = lines.first { $0.text == virtualClockSection }?.number ?? Int.max
+        let sectionEnd = lines.first { $0.number > sectionStart && $0.text.hasPrefix("## ") }?.number ?? Int.max
         var requests: [Request] = []
         for block in ReadmeExamplesTests.consoleBlocks(of: document) where block.first?.text.hasPrefix("$ curl ") == true {
+            guard let first = block.first?.number, (sectionStart..<sectionEnd).contains(first) == onTheVirtualClock else { continue }
             for (number, line) in block {
                 if line.hasPrefix("$ curl ") {
                     requests.append(Request(line: number, command: String(line.dropFirst(2))))
@@ -32,11 +42,12 @@ import Testing
         text.replacingOccurrences(of: #"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"#, with: "TIME", options: .regularExpression)
     }
 
-    @Test func theServingPageShowsRealAnswers() throws {
-        let requests = Self.requests
+    @Test(arguments: [false, true]) func theServingPageShowsRealAnswers(onTheVirtualClock: Bool) throws {
+        let requests = Self.requests(onTheVirtualClock: onTheVirtualClock)
         #expect(requests.count >= 4, "docs/serving.md shows \(requests.count) curl requests")
         let files = try TemporaryFiles()
-        let server = try ServerProcess(["docs/examples/order.yaml"], store: files.path("store.sqlite"))
+        let server = try ServerProcess(
+            ["docs/examples/order.yaml"], store: files.path("store.sqlite"), arguments: ["--clock", onTheVirtualClock ? "virtual" : "real"])
         defer { _ = server.stop() }
         for request in requests {
             let shell = Process()

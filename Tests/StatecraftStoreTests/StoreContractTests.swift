@@ -232,9 +232,18 @@ struct StoreContractTests {
 
     @Test(arguments: StoreKind.allCases) func theStoreKeepsOneClock(_ kind: StoreKind) async throws {
         try await kind.withStore { store async throws in
+            #expect(try await store.recordedClock() == nil)
             #expect(try await store.clock(recording: "real") == "real")
             #expect(try await store.clock(recording: "real") == "real")
             await #expect(throws: StoreError.otherClock(stored: "real", wanted: "virtual")) { try await store.clock(recording: "virtual") }
+            #expect(try await store.recordedClock() == "real")
+        }
+        // The virtual clock is kept the same way, across a reopening.
+        let location = try kind.newLocation()
+        try await kind.open(location) { store in _ = try await store.clock(recording: "virtual") }
+        try await kind.open(location) { store async throws in
+            #expect(try await store.recordedClock() == "virtual")
+            await #expect(throws: StoreError.otherClock(stored: "virtual", wanted: "real")) { try await store.clock(recording: "real") }
         }
     }
 

@@ -5,9 +5,10 @@ import StatecraftStore
 /// How the API shows an instance, a history entry and a page of them.
 enum InstanceJSON {
     /// The instance object: `machine`, `key`, `kind`, `state` (flat) or `configuration` and
-    /// `history_states` (statechart), `context`, `timers`, `version`, `fingerprint`, `status`,
-    /// `created`, `updated`.
-    static func instance(_ stored: StoredInstance, snapshot: MachineSnapshot, runtime: MachineRuntime) -> String {
+    /// `history_states` (statechart), `context`, `timers`, `clock` (and `now`, on a virtual
+    /// clock), `version`, `fingerprint`, `status`, `created`, `updated`. Timers are due at a
+    /// time on the real clock, and at milliseconds of the instance's own on a virtual one.
+    static func instance(_ stored: StoredInstance, snapshot: MachineSnapshot, runtime: MachineRuntime, clock: MachineSnapshot.Clock) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(512 + stored.snapshot.count)
         out.append(contentsOf: "{\"machine\":".utf8)
@@ -22,9 +23,12 @@ enum InstanceJSON {
         out.append(contentsOf: ",\"timers\":[".utf8)
         for (index, timer) in snapshot.timers.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            runtime.codec.appendTimer(timer, due: snapshot.clock == .real ? DueTime.utc(timer.due) : nil, compact: true, to: &out)
+            runtime.codec.appendTimer(timer, due: clock == .real ? DueTime.utc(timer.due) : nil, compact: true, to: &out)
         }
-        out.append(contentsOf: "],\"version\":\(stored.version),\"fingerprint\":".utf8)
+        out.append(contentsOf: "],\"clock\":\"\(clock.rawValue)\"".utf8)
+        // A machine without timers keeps no time: its clock stays at 0.
+        if clock == .virtual { out.append(contentsOf: ",\"now\":\(snapshot.time)".utf8) }
+        out.append(contentsOf: ",\"version\":\(stored.version),\"fingerprint\":".utf8)
         string(stored.fingerprint, &out)
         out.append(contentsOf: ",\"status\":\"\(stored.status.rawValue)\",\"created\":\"\(DueTime.utc(stored.created))\",\"updated\":\"\(DueTime.utc(stored.updated))\"}".utf8)
         return String(decoding: out, as: UTF8.self)

@@ -62,6 +62,13 @@ struct InstanceRoutes: Sendable {
         router.get("/machines/:machine/instances/:key/inputs") { _, context in
             try await service.inputs(machine: try Self.parameter("machine", context), key: try Self.parameter("key", context)).response
         }
+        router.post("/machines/:machine/instances/:key/clock") { request, context in
+            let body = try await RequestBodyReader.read(request, maximumBytes: maximumBodyBytes)
+            return try await service.moveClock(
+                machine: try Self.parameter("machine", context), key: try Self.parameter("key", context), body: body,
+                ifMatch: try ifMatch(request), idempotencyKey: try idempotencyKey(request)
+            ).response
+        }
         router.get("/machines/:machine/instances/:key/history") { request, context in
             let query = QueryParameters(request: request)
             return try await service.history(

@@ -13,11 +13,15 @@ package final class InstanceService: Sendable {
     package let idempotencyTTL: Int
     /// Wakes the events feeds after each commit.
     package let commits = CommitSignal()
+    /// The clock the instances run on: the real one, or a virtual clock per instance that
+    /// only a request moves.
+    package let clock: MachineSnapshot.Clock
 
-    package init(catalog: DefinitionCatalog, idempotencyTTL: Int) {
+    package init(catalog: DefinitionCatalog, idempotencyTTL: Int, clock: MachineSnapshot.Clock) {
         store = catalog.store
         self.catalog = catalog
         self.idempotencyTTL = idempotencyTTL
+        self.clock = clock
     }
 
     // MARK: - Create and send
@@ -48,13 +52,13 @@ package final class InstanceService: Sendable {
         let answer = try await store.transact(id, idempotency: scope) { found in
             if let repeated = Self.repeatedAnswer(found.idempotency, request: request) { return TransactionOutput(answer: repeated) }
             if let existing = found.instance {
-                let json = (try? runtime.snapshot(existing.snapshot)).map { InstanceJSON.instance(existing, snapshot: $0, runtime: runtime) }
+                let json = (try? runtime.snapshot(existing.snapshot)).map { self.json(existing, snapshot: $0, runtime: runtime) }
                 return TransactionOutput(
                     answer: .problem(409, "Conflict", "instance '\(newKey)' of '\(name)' exists", extra: json.map { "\"instance\":\($0)" }))
             }
-            let run = runtime.start(context: startContext, now: found.now, clock: .real)
-            let write = Self.write(run, id: id, runtime: runtime, previous: nil, now: found.now)
-            let body = Array(InstanceJSON.instance(write.instance, snapshot: run.snapshot, runtime: runtime).utf8)
+            let run = self.start(runtime, context: startContext, now: found.now)
+            let write = self.write(run, id: id, runtime: runtime, previous: nil, now: found.now)
+            let body = Array(self.json(write.instance, snapshot: run.snapshot, runtime: runtime).utf8)
             let answer = APIAnswer(status: 201, version: write.instance.version, location: Self.location(id), body: body)
             return TransactionOutput(
                 write: write, idempotency: Self.record(answer, request: request, scope: scope, key: newKey, now: found.now, ttl: ttl),
@@ -75,60 +79,36 @@ package final class InstanceService: Sendable {
             return .badRequest("'input' must name an input of '\(name)' as a string")
         }
         let argument = request["arg"].map(\.text)
-        var creates = false
+        let creates: Bool
         if let flag = request["create"] {
             guard case .bool(let value) = flag else { return .badRequest("'create' must be true or false, got \(flag.kind)") }
             creates = value
+        } else {
+            creates = false
         }
         let id = InstanceID(machine: name, key: key)
-        let scope = idempotencyKey.map { IdempotencyScope(scope: key, key: $0) }
-        // An instance runs on its own definition, which may be older than the file's: one
-        // not compiled yet is loaded outside the transaction, which then runs again.
-        while true {
-            do {
-                return try await send(id, input: input, argument: argument, creates: creates, request: request, ifMatch: ifMatch, scope: scope, current: current)
-            } catch let missing as MissingDefinition {
-                _ = try await catalog.runtime(fingerprint: missing.fingerprint)
-            }
-        }
-    }
-
-    private func send(
-        _ id: InstanceID, input: String, argument: String?, creates: Bool, request: JSONValue, ifMatch: IfMatch?, scope: IdempotencyScope?,
-        current: MachineRuntime
-    ) async throws -> APIAnswer {
-        let (name, key) = (id.machine, id.key)
-        let catalog = catalog
-        let ttl = idempotencyTTL
-        let answer: APIAnswer = try await store.transact(id, idempotency: scope) { found in
-            if let repeated = Self.repeatedAnswer(found.idempotency, request: request) { return TransactionOutput(answer: repeated) }
+        return try await change(id, request: request, ifMatch: ifMatch, idempotencyKey: idempotencyKey) { found, now in
             var entries: [InstanceRun.Entry] = []
             var started: InstanceRun? = nil
-            var previous = found.instance
-            var snapshot: MachineSnapshot
-            var instanceRuntime = current
-            if let stored = found.instance {
-                if let ifMatch, !ifMatch.matches(stored.version) {
-                    return TransactionOutput(answer: .preconditionFailed("instance '\(key)' is at version \(stored.version)"))
-                }
-                guard let runtime = catalog.loaded(fingerprint: stored.fingerprint) else { throw MissingDefinition(fingerprint: stored.fingerprint) }
-                instanceRuntime = runtime
-                snapshot = try runtime.snapshot(stored.snapshot)
+            let runtime: MachineRuntime
+            let snapshot: MachineSnapshot
+            if let found {
+                runtime = found.runtime
+                snapshot = found.snapshot
             } else {
-                if ifMatch != nil { return TransactionOutput(answer: .preconditionFailed("instance '\(key)' of '\(name)' does not exist")) }
-                guard creates else { return TransactionOutput(answer: .notFound("no instance '\(key)' of '\(name)'")) }
-                instanceRuntime = current
-                let start = current.start(context: nil, now: found.now, clock: .real)
+                guard creates else { return (nil, .notFound("no instance '\(key)' of '\(name)'")) }
+                runtime = current
+                let start = self.start(current, context: nil, now: now)
                 started = start
                 entries = start.entries
                 snapshot = start.snapshot
-                previous = nil
             }
             let run: InstanceRun
             do throws(InputRefusal) {
-                run = try instanceRuntime.send(snapshot, input: input, argument: argument, now: found.now)
+                // A virtual clock stands still while inputs arrive.
+                run = try runtime.send(snapshot, input: input, argument: argument, now: self.clock == .real ? now : nil)
             } catch {
-                return TransactionOutput(answer: Self.refusal(error, machine: name))
+                return (nil, Self.refusal(error, machine: name))
             }
             let inputEntry = entries.count + run.entries.firstIndex { $0.kind == .input }!
             var combined = run
@@ -136,15 +116,50 @@ package final class InstanceService: Sendable {
             // A new instance's index rows are its start's unless the input changed them.
             combined.activeStates = run.activeStates ?? started?.activeStates
             combined.timers = run.timers ?? started?.timers
-            let write = Self.write(combined, id: id, runtime: instanceRuntime, previous: previous, now: found.now)
-            let instanceJSON = InstanceJSON.instance(write.instance, snapshot: run.snapshot, runtime: instanceRuntime)
+            let write = self.write(combined, id: id, runtime: runtime, previous: found?.stored, now: now)
+            let instanceJSON = self.json(write.instance, snapshot: run.snapshot, runtime: runtime)
             let body = Array("{\"instance\":\(instanceJSON),\"results\":\(write.entries[inputEntry].results)}".utf8)
-            let answer = APIAnswer(status: 200, version: write.instance.version, body: body)
-            return TransactionOutput(
-                write: write, idempotency: Self.record(answer, request: request, scope: scope, key: key, now: found.now, ttl: ttl), answer: answer)
+            return (write, APIAnswer(status: 200, version: write.instance.version, body: body))
         }
-        if answer.status < 300 { commits.signal() }
-        return answer
+    }
+
+    /// One change of instance `id` (a send, a move of its clock) in the instance's transaction:
+    /// a repeat under `idempotencyKey` gets the first answer again; `If-Match` is checked; the
+    /// instance's definition is loaded (one not compiled yet is compiled outside the
+    /// transaction, which then runs again). Then `decide` writes and answers, given the
+    /// instance (`nil` when there is none) and the store's time. An answer below 400 is kept
+    /// under the key, and goes out once the transaction is durable.
+    func change(
+        _ id: InstanceID, request: JSONValue, ifMatch: IfMatch?, idempotencyKey: String?,
+        _ decide: @escaping @Sendable (_ found: FoundInstance?, _ now: Int) throws -> (write: InstanceWrite?, answer: APIAnswer)
+    ) async throws -> APIAnswer {
+        let (catalog, ttl) = (catalog, idempotencyTTL)
+        let scope = idempotencyKey.map { IdempotencyScope(scope: id.key, key: $0) }
+        while true {
+            do {
+                let answer: APIAnswer = try await store.transact(id, idempotency: scope) { found in
+                    if let repeated = Self.repeatedAnswer(found.idempotency, request: request) { return TransactionOutput(answer: repeated) }
+                    var instance: FoundInstance? = nil
+                    if let stored = found.instance {
+                        if let ifMatch, !ifMatch.matches(stored.version) {
+                            return TransactionOutput(answer: .preconditionFailed("instance '\(id.key)' is at version \(stored.version)"))
+                        }
+                        guard let runtime = catalog.loaded(fingerprint: stored.fingerprint) else { throw MissingDefinition(fingerprint: stored.fingerprint) }
+                        instance = FoundInstance(stored: stored, runtime: runtime, snapshot: try runtime.snapshot(stored.snapshot))
+                    } else if ifMatch != nil {
+                        return TransactionOutput(answer: .preconditionFailed("instance '\(id.key)' of '\(id.machine)' does not exist"))
+                    }
+                    let (write, answer) = try decide(instance, found.now)
+                    return TransactionOutput(
+                        write: write, idempotency: Self.record(answer, request: request, scope: scope, key: id.key, now: found.now, ttl: ttl),
+                        answer: answer)
+                }
+                if answer.status < 300 { commits.signal() }
+                return answer
+            } catch let missing as MissingDefinition {
+                _ = try await catalog.runtime(fingerprint: missing.fingerprint)
+            }
+        }
     }
 
     /// Fires the timers of instance `id` due by now, each as a history entry; the due times of
@@ -158,7 +173,7 @@ package final class InstanceService: Sendable {
             guard let stored = found.instance, stored.fingerprint == runtime.fingerprint else { return TransactionOutput(answer: []) }
             let run = runtime.advance(try runtime.snapshot(stored.snapshot), to: found.now)
             guard !run.entries.isEmpty else { return TransactionOutput(answer: []) }
-            return TransactionOutput(write: Self.write(run, id: id, runtime: runtime, previous: stored, now: found.now), answer: run.entries.map(\.at))
+            return TransactionOutput(write: self.write(run, id: id, runtime: runtime, previous: stored, now: found.now), answer: run.entries.map(\.at))
         } ?? []
         if !fired.isEmpty { commits.signal() }
         return fired
@@ -262,18 +277,30 @@ package final class InstanceService: Sendable {
     /// An instance as the API shows it.
     package func render(_ stored: StoredInstance) async throws -> String {
         let runtime = try await catalog.runtime(fingerprint: stored.fingerprint)
-        return InstanceJSON.instance(stored, snapshot: try runtime.snapshot(stored.snapshot), runtime: runtime)
+        return json(stored, snapshot: try runtime.snapshot(stored.snapshot), runtime: runtime)
+    }
+
+    /// An instance as the API shows it, on this service's clock.
+    func json(_ stored: StoredInstance, snapshot: MachineSnapshot, runtime: MachineRuntime) -> String {
+        InstanceJSON.instance(stored, snapshot: snapshot, runtime: runtime, clock: clock)
     }
 
     // MARK: - Helpers
 
-    /// The instance row and history entries a run writes after `previous` (none for a create).
-    private static func write(_ run: InstanceRun, id: InstanceID, runtime: MachineRuntime, previous: StoredInstance?, now: Int) -> InstanceWrite {
+    /// A new instance's run: started at `now` on the real clock, at 0 on a virtual one.
+    private func start(_ runtime: MachineRuntime, context: [Value]?, now: Int) -> InstanceRun {
+        runtime.start(context: context, now: clock == .real ? now : 0, clock: clock)
+    }
+
+    /// The instance row and history entries a run writes after `previous` (none for a create),
+    /// committed at `now`. An entry's time is when it applied on the real clock (a timer's due
+    /// time), and `now` on a virtual one (whose times are the instance's own).
+    func write(_ run: InstanceRun, id: InstanceID, runtime: MachineRuntime, previous: StoredInstance?, now: Int) -> InstanceWrite {
         var seq = previous?.version ?? 0
         let entries = run.entries.map { entry in
             seq += 1
             return HistoryEntry(
-                id: id, seq: seq, at: entry.at, kind: entry.kind, input: entry.input, argument: entry.argument, timer: entry.timer,
+                id: id, seq: seq, at: clock == .real ? entry.at : now, kind: entry.kind, input: entry.input, argument: entry.argument, timer: entry.timer,
                 results: entry.results, stateAfter: entry.stateAfter)
         }
         let instance = StoredInstance(
@@ -314,8 +341,12 @@ package final class InstanceService: Sendable {
     }
 
     static func badKey(_ key: String) -> APIAnswer {
-        let shown = key.count > 40 ? String(key.prefix(40)) + "..." : key
-        return .badRequest("key '\(JSONText.escapingControls(shown))' is not valid: 1 to 200 of A-Z a-z 0-9 . _ ~ : @ -, not starting with '.'")
+        .badRequest("key '\(shown(key))' is not valid: 1 to 200 of A-Z a-z 0-9 . _ ~ : @ -, not starting with '.'")
+    }
+
+    /// A text a client sent, as a message shows it: its first 40 characters, controls escaped.
+    static func shown(_ text: String) -> String {
+        JSONText.escapingControls(text.count > 40 ? String(text.prefix(40)) + "..." : text)
     }
 
     static func parseBody(_ body: [UInt8], allowEmpty: Bool) throws(JSONValue.SyntaxError) -> JSONValue {
@@ -334,6 +365,13 @@ package final class InstanceService: Sendable {
         guard case .object(let members) = request, let unknown = members.first(where: { !allowed.contains($0.key) }) else { return nil }
         return "unknown member '\(JSONText.escapingControls(unknown.key))' (expected \(allowed.map { "'\($0)'" }.joined(separator: ", ")))"
     }
+}
+
+/// An instance as a change finds it in its transaction: its row, its definition, its snapshot.
+struct FoundInstance: Sendable {
+    let stored: StoredInstance
+    let runtime: MachineRuntime
+    let snapshot: MachineSnapshot
 }
 
 /// An instance runs on a definition not compiled yet: the transaction stops, the definition is

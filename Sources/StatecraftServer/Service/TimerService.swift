@@ -7,8 +7,9 @@ import StatecraftStore
 /// round asks the store which instances have a timer due, fires them (each instance in its own
 /// transaction, each timer its own history entry), then sleeps until the next due time or the
 /// next commit, at most a second. Overdue timers found at start-up fire the same way, while the
-/// server already serves. It also drops expired idempotency records, and keeps the metrics'
-/// gauges current.
+/// server already serves. On a virtual-clock server it fires nothing: a request moves each
+/// instance's clock. It also drops expired idempotency records, and keeps the metrics' gauges
+/// current.
 struct TimerService: Service {
     let service: InstanceService
     let metrics: ServerMetrics
@@ -24,7 +25,8 @@ struct TimerService: Service {
                 do {
                     let seen = service.commits.generation
                     let now = WallClock.now()
-                    let due = try await store.dueInstances(now: now, limit: batch)
+                    // Timers on virtual clocks fire when a request moves them, never by themselves.
+                    let due = service.clock == .real ? try await store.dueInstances(now: now, limit: batch) : []
                     if !due.isEmpty {
                         // Instances that other transactions hold (another server firing them)
                         // stay due until those commit: wait a moment rather than spin.
@@ -37,7 +39,7 @@ struct TimerService: Service {
                         let counts = try await store.counts()
                         metrics.update(instances: counts.instances, timers: counts.timers)
                     }
-                    let next = try await store.nextTimerDue()
+                    let next = service.clock == .real ? try await store.nextTimerDue() : nil
                     let wait = min(max((next ?? Int.max) - WallClock.now(), 1), 1_000)
                     await sleep(milliseconds: wait, orUntilCommitAfter: seen)
                 } catch is CancellationError {

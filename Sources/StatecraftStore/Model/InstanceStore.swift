@@ -50,10 +50,12 @@ package protocol InstanceStore: Sendable {
     /// How many instances there are and how many timers are pending (for metrics).
     func counts() async throws -> (instances: Int, timers: Int)
 
-    /// Which clock the store's instances run on, recorded by the first process that opened it
-    /// (`real` for a server, `virtual` for `smrun run --by-key`); `nil` when new. Recording the
-    /// other clock on a store that holds instances is refused.
+    /// Records which clock the store's instances run on (`real` or `virtual`, as `smrun serve
+    /// --clock` names them) when the store has none recorded yet, and returns it. A store that
+    /// recorded the other clock refuses (``StoreError/otherClock(stored:wanted:)``).
     func clock(recording clock: String) async throws -> String
+    /// The clock the store's instances run on, or `nil` when none has been recorded yet.
+    func recordedClock() async throws -> String?
 
     /// Whether other processes (servers) write to the store too: this one then hears of their
     /// commits only by reading it again.

@@ -147,6 +147,10 @@ public final class SQLiteStore: InstanceStore {
         }
     }
 
+    package func recordedClock() async throws -> String? {
+        try await pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'clock'") }
+    }
+
     /// One server writes the file (`smrun instances` beside it writes rarely, and is heard of
     /// at the next commit or keep-alive).
     package var isShared: Bool { false }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Statecraft
 
-/// `smrun run --clock`: which clock the machine's timers run on (docs/cli.md).
+/// `smrun run --clock` and `smrun serve --clock`: which clock the machine's timers run on
+/// (docs/cli.md, docs/serving.md).
 enum ClockOption: String, ExpressibleByArgument, CaseIterable {
     /// Time stands still while inputs are processed; `@wait` and `--wait` move it.
     case virtual

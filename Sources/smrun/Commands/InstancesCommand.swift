@@ -54,7 +54,10 @@ struct InstancesCommand: ParsableCommand {
             do {
                 return try BlockingTask.run {
                     try await StoreOpener.withExisting(options.store) { store in
-                        try await body(InstanceService(catalog: try await DefinitionCatalog(store: store, current: []), idempotencyTTL: 0))
+                        // The instances show the clock that the store's server runs them on.
+                        let clock = MachineSnapshot.Clock(rawValue: try await store.recordedClock() ?? "real") ?? .real
+                        let catalog = try await DefinitionCatalog(store: store, current: [])
+                        return try await body(InstanceService(catalog: catalog, idempotencyTTL: 0, clock: clock))
                     }
                 }
             } catch {

@@ -21,7 +21,8 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             Each machine is served under its name: POST /machines/NAME/instances creates an instance, \
             POST /machines/NAME/instances/KEY/inputs sends it an input, and its timers fire on the real \
-            clock (docs/serving.md; the API is at /openapi.json). Every answer that changed an instance \
+            clock, or with --clock virtual on each instance's own clock, which POST \
+            /machines/NAME/instances/KEY/clock moves (docs/serving.md; the API is at /openapi.json). Every answer that changed an instance \
             goes out after the change is on disk. SIGTERM or SIGINT stops the server, finishing the \
             requests in flight. Several servers may share one PostgreSQL database (--store \
             postgres://USER@HOST:PORT/DATABASE): an instance's inputs still apply one at a time, and each \
@@ -32,6 +33,7 @@ struct ServeCommand: ParsableCommand {
               smrun serve machines/*.yaml --store orders.sqlite --listen 127.0.0.1:9000
               smrun serve order.yaml --listen 0.0.0.0:8080 --token-file /etc/smrun/token
               smrun serve order.yaml --store postgres://smrun@db.internal:5432/orders?sslmode=require
+              smrun serve order.yaml --clock virtual --store simulation.sqlite
             """
     )
 
@@ -52,6 +54,11 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("How long an Idempotency-Key's answer is kept (a duration: 24h, 90m).", valueName: "duration"))
     var idempotencyTtl = "24h"
+
+    @Option(
+        help: ArgumentHelp(
+            "The clock the instances run on: real (timers fire when they fall due) or virtual (each instance's clock stands still until POST .../clock moves it); a store keeps the clock it was first served on."))
+    var clock: ClockOption = .real
 
     @OptionGroup var limits: MachineOptions
 
@@ -75,6 +82,7 @@ struct ServeCommand: ParsableCommand {
         configuration.maximumBodyBytes = maxBodyBytes
         configuration.idempotencyTTL = .milliseconds(try ttl())
         configuration.token = try token()
+        configuration.clock = clock == .virtual ? .virtual : .real
         if !configuration.listensOnLoopback && configuration.token == nil {
             throw ValidationError("listening on \(configuration.host), beyond loopback, needs --token-file FILE")
         }
@@ -96,6 +104,10 @@ struct ServeCommand: ParsableCommand {
                     try await serve(try SQLiteStore(path: storePath))
                 }
             }
+        } catch StoreError.otherClock(let stored, _) {
+            FileHandleOutput.standardError(
+                "smrun serve: the store \(StoreOpener.name(storePath)) keeps instances on the \(stored) clock: serve it with --clock \(stored)\n")
+            throw ExitCode(Smrun.Status.invalid)
         } catch {
             FileHandleOutput.standardError("smrun serve: \(error)\n")
             throw ExitCode(Smrun.Status.invalid)
