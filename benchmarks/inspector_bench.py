@@ -91,7 +91,7 @@ def main():
         started = time.monotonic()
         for _ in range(ENTRIES - 1):
             client.call("POST", "/machines/big/instances/long/inputs", {"input": "next"})
-        print(f"inspector: {len(order)}-state chart, an instance of {ENTRIES} history entries (written in {time.monotonic() - started:.1f} s)")
+        print(f"inspector: {len(order) + GROUPS}-state chart, an instance of {ENTRIES} history entries (written in {time.monotonic() - started:.1f} s)")
         expected = client.call("GET", "/machines/big/instances/long")["configuration"]
 
         timings = []

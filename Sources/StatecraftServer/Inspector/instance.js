@@ -22,12 +22,18 @@ const clockMoves = [
 export async function showInstance(view, machine, key) {
   const path = instancePath(machine, key);
   let instance = await getJSON(path);
-  const defined = await definition(machine, instance.fingerprint);
   let viewing = null;
-  let svg = null;
   let enabledInputs = [];
-
   const diagram = el("div", { class: "diagram" });
+  const timeline = new Timeline(machine, key, (entry) => select(entry));
+  // The definition, the drawing, the newest entries and the inputs, all at once.
+  const [defined, svg] = await Promise.all([
+    definition(machine, instance.fingerprint),
+    draw(diagram, machine, instance.fingerprint),
+    timeline.loadNewest(instance.version),
+    updateInputs(),
+  ]);
+
   const summary = el("dl", { class: "summary" });
   const contextBody = el("tbody");
   const timers = el("ul", { class: "timers" });
@@ -36,7 +42,6 @@ export async function showInstance(view, machine, key) {
   const answer = el("div", { class: "answer", role: "status", "aria-live": "polite" });
   const past = el("div", { class: "past", hidden: true });
   const feedState = el("span", { class: "feed quiet" }, "connecting…");
-  const timeline = new Timeline(machine, key, (entry) => select(entry));
 
   // One row per input the machine takes, made once; its button and reason change with the state.
   const rows = new Map();
@@ -77,8 +82,6 @@ export async function showInstance(view, machine, key) {
     el("section", { "aria-labelledby": "history-title" }, el("h2", { id: "history-title" }, "History"), timeline.element),
   );
 
-  svg = await draw(diagram, machine, instance.fingerprint);
-  await Promise.all([timeline.loadNewest(instance.version), updateInputs()]);
   render();
 
   // Refreshes are coalesced: while one is in flight, later ones make one more after it.
