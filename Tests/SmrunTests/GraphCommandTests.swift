@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `smrun graph MACHINE --format dot|mermaid` (docs/cli.md): every example machine drawn by
-/// Graphviz, and Mermaid text that keeps to the grammar of `stateDiagram-v2`.
+/// Graphviz, and Mermaid text that keeps to the grammar of `stateDiagram-v2`. (`--format svg`
+/// is tested with the server's drawing, in ServeInspectorTests.)
 @Suite struct GraphCommandTests {
     /// Every machine in `machines/`, as smrun is given it (it runs in the package root).
     static let machineFiles: [String] = {

@@ -76,6 +76,28 @@ import Testing
         #expect(entries[1]["state"] as? String == "armed" && Self.numbers(entries[1]["transitions"]) == [0])
     }
 
+    /// Entries written by an smrun from before the store kept the state after each entry show
+    /// those members as null; the store is migrated when the server opens it.
+    @Test func entriesWrittenBeforeTheMigrationShowTheirStateAfterAsNull() throws {
+        let files = try TemporaryFiles()
+        let first = try ServerProcess.start(files, machines: Self.machines)
+        try first.create("tally", key: "old")
+        #expect(first.stop()?.status == 0)
+        // The store as an older smrun left it: no `state_after` column, no record of migration 2.
+        let sqlite = try ExternalTool(name: "sqlite3", install: "apt-get install sqlite3").run([
+            first.store, "ALTER TABLE history DROP COLUMN state_after; DELETE FROM grdb_migrations WHERE identifier LIKE '2:%'",
+        ])
+        try #require(sqlite.status == 0, "\(sqlite.errorText)")
+        let server = try first.restarted()
+        try server.send("tally", "old", "add", arg: "2")
+        let entries = try server.history("tally", "old")
+        try #require(entries.count == 2)
+        for member in ["status", "state", "configuration", "history_states", "context", "transitions"] {
+            #expect(entries[0][member] is NSNull, "\(member): \(entries[0])")
+        }
+        #expect(entries[1]["state"] as? String == "open" && Self.numbers(entries[1]["transitions"]) == [0], "\(entries[1])")
+    }
+
     // MARK: - Inputs
 
     @Test func theInputsSayWhichHaveATransitionAndWhyTheOthersHaveNone() throws {
@@ -95,7 +117,8 @@ import Testing
         try server.create("media-player", key: "p")
         try server.send("media-player", "p", "play")
         let chart = try Self.inputs(try server.get("/machines/media-player/instances/p/inputs"))
-        #expect(chart.map(\.name) == ["play", "pause", "stop", "resume", "mute", "unmute", "lowBandwidth", "bandwidthRestored"])
+        // The inputs `GET /machines` lists, in its order.
+        #expect(chart.map(\.name) == (try Self.listedInputs("media-player", server)), "\(chart)")
         #expect(chart.filter(\.enabled).map(\.name) == ["pause", "stop", "mute", "lowBandwidth"])
         #expect(chart.first { $0.name == "unmute" }?.reason == "no transition for 'unmute' leaves 'sound' or 'hd' or their ancestors")
 
@@ -107,6 +130,7 @@ import Testing
 
         #expect(try server.get("/machines/ticket/instances/nobody/inputs").isProblem(404, naming: ["'nobody'"]))
         #expect(try server.get("/machines/nothing/instances/c/inputs").isProblem(404, naming: ["'nothing'"]))
+        #expect(try server.get("/machines/ticket/instances/.hidden/inputs").isProblem(400, naming: ["'.hidden'", "not valid"]))
     }
 
     // MARK: - Definitions and diagrams
@@ -132,7 +156,7 @@ import Testing
         #expect(transitions.map { JSONValue.int($0["n"]) } == Array(0..<9))
         #expect(transitions[7]["input"] as? String == "stop" && transitions[7]["from"] as? [String] == ["active"])
         #expect(transitions[7]["to"] as? [String] == ["stopped"])
-        #expect((definition["inputs"] as? [[String: Any]])?.count == 8)
+        #expect((definition["inputs"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == (try Self.listedInputs("media-player", server)))
 
         // The timer's transition names its delay; a final state is one.
         let alarm = try server.create("alarm", key: "a")
@@ -146,6 +170,8 @@ import Testing
         // A fingerprint of another machine, or none at all, is no definition of this one.
         #expect(try server.get("/machines/media-player/definitions/\(try #require(ticket["fingerprint"] as? String))").isProblem(404))
         #expect(try server.get("/machines/media-player/definitions/sha256:00").isProblem(404, naming: ["sha256:00"]))
+        let long = "sha256:" + String(repeating: "f", count: 5_000)
+        #expect(try server.get("/machines/media-player/definitions/\(long)/diagram.svg").isProblem(404, naming: ["sha256:fff", "..."]))
         #expect(try server.get("/machines/nothing/definitions/\(fingerprint)").isProblem(404, naming: ["'nothing'"]))
         #expect(try server.get("/machines/nothing/definitions/\(fingerprint)/diagram.svg").isProblem(404))
         #expect(try server.get("/machines/ticket/definitions/sha256:00/diagram.mmd").isProblem(404))
@@ -195,6 +221,25 @@ import Testing
         #expect(try server.get("/machines/ticket/definitions/\(fingerprint)/diagram.mmd").status == 200)
     }
 
+    /// A `dot` that fails is a 500 naming what it said; one that takes longer than 10 seconds is
+    /// killed, and the answer is 503. Neither is kept: the next request runs `dot` again.
+    @Test func aFailingOrHangingGraphvizIsAnsweredAndNotKept() throws {
+        let files = try TemporaryFiles()
+        let tools = files.path("tools")
+        try FileManager.default.createDirectory(atPath: tools, withIntermediateDirectories: true)
+        let dot = tools + "/dot"
+        try Self.script(dot, "echo 'Error: this dot draws nothing' >&2; exit 3")
+        let server = try ServerProcess.start(files, machines: Self.machines, environment: ["PATH": tools])
+        let fingerprint = try #require(try server.create("ticket", key: "k")["fingerprint"] as? String)
+        let path = "/machines/ticket/definitions/\(fingerprint)/diagram.svg"
+        let failed = try server.get(path)
+        #expect(failed.isProblem(500, naming: ["exit status 3", "this dot draws nothing"]), "\(failed.text)")
+
+        try Self.script(dot, "exec /bin/sleep 120")
+        let hung = try server.request("GET", path, timeout: .seconds(60))
+        #expect(hung.isProblem(503, naming: ["10 s"]), "\(hung.text)")
+    }
+
     // MARK: - smrun graph --format svg
 
     @Test func graphDrawsTheSameSVGOrNamesGraphvizWhenItIsMissing() throws {
@@ -231,6 +276,25 @@ import Testing
         return array.map {
             Input(name: $0["name"] as? String ?? "?", arg: $0["arg"] as? String, enabled: $0["enabled"] as? Bool ?? false, reason: $0["reason"] as? String)
         }
+    }
+
+    /// The names of the inputs `GET /machines` lists for `machine`.
+    static func listedInputs(_ machine: String, _ server: ServerProcess) throws -> [String] {
+        let machines = try #require(try server.get("/machines").object()["machines"] as? [[String: Any]])
+        let listed = try #require(machines.first { $0["name"] as? String == machine }?["inputs"] as? [[String: Any]])
+        return listed.compactMap { $0["name"] as? String }
+    }
+
+    /// Writes an executable shell script at `path` that runs `body`. Close-on-exec: a child that
+    /// another test spawns meanwhile must not keep it open for writing, or running it fails
+    /// with "Text file busy".
+    static func script(_ path: String, _ body: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        try #require(fd >= 0, "cannot write \(path): errno \(errno)")
+        let text = Array("#!/bin/sh\n\(body)\n".utf8)
+        let written = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        try #require(written == text.count, "cannot write \(path): errno \(errno)")
     }
 
     static func numbers(_ value: Any?) -> [Int]? {

@@ -59,7 +59,7 @@ import Testing
         ])
         #expect(output.status == 0, "\(output.errorText)")
         let words = output.lines.map { $0.split(separator: "\t").first.map(String.init) ?? "" }
-        #expect(words == ["validate", "dot", "mermaid"], "\(output.lines)")
+        #expect(words == ["validate", "dot", "mermaid", "svg"], "\(output.lines)")
     }
 
     /// An interactive zsh at a terminal, with smrun's completion loaded, completing `smrun va`

@@ -1,7 +1,9 @@
 /// Writes a ``DiagramGraph`` as a Graphviz `digraph`.
 ///
 /// Node ids are generated (`s0`, `s1`, ... for states, `start`, `any`, `except0`, ...), so only
-/// quoted labels carry text from the machine. Each node's and edge's attributes are a list, one
+/// quoted labels carry text from the machine. With ``Diagram/Options/identifiesParts``, each
+/// state's node or cluster also has the attribute `id="state_ID"` and each edge `id="edge_INDEX"`,
+/// which Graphviz keeps in its SVG (``IdentifiedDiagram``). Each node's and edge's attributes are a list, one
 /// entry each. Descriptions are `tooltip`s of their state or edge (an edge's, of every
 /// transition it draws that has one, one per line).
 enum DotDiagram {

@@ -52,12 +52,12 @@ package struct AvailableInputs {
     }
 
     /// Why `input` has no transition now, in a sentence naming the states it met: `no
-    /// transition for 'pay' leaves 'idle'` (for a statechart, the active atomic states or
+    /// transition for 'pay' leaves 'idle'` (when states nest, the active atomic states or
     /// their ancestors). Says nothing of a finished machine (see ``isFinished``).
     package func noTransitionReason(_ input: Int) -> String {
         let states = active.map { "'\(machine.stateNames[$0])'" }
         let name = "no transition for '\(machine.inputNames[input])' leaves "
-        guard machine.chart != nil else { return name + states[0] }
+        guard machine.chart?.tree.parents.contains(where: { $0 >= 0 }) == true else { return name + states[0] }
         if states.count == 1 { return name + states[0] + " or its ancestors" }
         return name + states.dropLast().joined(separator: ", ") + " or " + states[states.count - 1] + " or their ancestors"
     }
