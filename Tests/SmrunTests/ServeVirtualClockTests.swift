@@ -158,6 +158,25 @@ import Testing
         #expect(try Self.move(server, "tally", "t", #"{"advance":"1s"}"#).isProblem(409, naming: ["'tally'", "no timers"]))
     }
 
+    /// A virtual clock ends at 1000 years (ten moves of the longest duration, 100 years): a move
+    /// past it is refused, and nothing overflows.
+    @Test func aClockGoesNoFurtherThanItsEnd() throws {
+        let files = try TemporaryFiles()
+        let server = try Self.virtualServer(files)
+        try server.create("alarm", key: "a")
+        for _ in 0..<10 { _ = try Self.moved(server, "alarm", "a", #"{"advance":"876600h"}"#) }
+        let end = 10 * 876_600 * 3_600_000
+        #expect(Self.now(try server.instance("alarm", "a")) == end)
+        let past = try Self.move(server, "alarm", "a", #"{"advance":"1ms"}"#)
+        #expect(past.isProblem(400, naming: ["'advance'", "1000 years"]), "\(past.text)")
+        // A timer started at the end is due past it: the clock does not follow.
+        try server.send("alarm", "a", "arm")
+        let beyond = try Self.move(server, "alarm", "a", #"{"to":"next-timer"}"#)
+        #expect(beyond.isProblem(409, naming: ["1000 years"]), "\(beyond.text)")
+        let instance = try server.instance("alarm", "a")
+        #expect(Self.now(instance) == end && instance["state"] as? String == "armed", "\(instance)")
+    }
+
     @Test func ifMatchAndIdempotencyKeyWorkAsOnASend() throws {
         let files = try TemporaryFiles()
         let server = try Self.virtualServer(files)

@@ -34,20 +34,21 @@ extension InstanceService {
             case .advance(let milliseconds):
                 target = time + milliseconds
                 guard target <= ClockMove.latestTime else {
-                    return (nil, .badRequest("'advance' would move the clock past its end, 100000 years (it is at \(time) ms)"))
+                    return (nil, .badRequest("'advance' would move the clock past its end, \(ClockMove.latestTimeText) (it is at \(time) ms)"))
                 }
             case .nextTimer:
                 guard let due = found.snapshot.timers.map(\.due).min() else { return (nil, .problem(409, "Conflict", "no timer is pending")) }
                 target = max(due, time)
                 guard target <= ClockMove.latestTime else {
-                    return (nil, .problem(409, "Conflict", "the next timer is due past the clock's end, 100000 years"))
+                    return (nil, .problem(409, "Conflict", "the next timer is due past the clock's end, \(ClockMove.latestTimeText)"))
                 }
             }
             let run = found.runtime.advance(found.snapshot, to: target)
             let write = self.write(run, id: id, runtime: found.runtime, previous: found.stored, now: now)
             let results = write.entries.map { $0.results.dropFirst().dropLast() }.filter { !$0.isEmpty }.joined(separator: ",")
             let instance = self.json(write.instance, snapshot: run.snapshot, runtime: found.runtime)
-            return (write, APIAnswer(status: 200, version: write.instance.version, body: Array("{\"instance\":\(instance),\"results\":[\(results)]}".utf8)))
+            let body = Array("{\"instance\":\(instance),\"results\":[\(results)]}".utf8)
+            return (write, APIAnswer(status: 200, version: write.instance.version, body: body))
         }
     }
 }
