@@ -33,7 +33,9 @@ deps:
 # packages of them where pip may not install, junitparser (to read `smrun test --format
 # junit` as a CI system does), schemathesis (which tests `smrun serve` against its OpenAPI
 # document, Sources/StatecraftServer/openapi.json), and PostgreSQL's server programs (Debian:
-# postgresql; the tests start throwaway clusters of their own with its initdb and pg_ctl).
+# postgresql; the tests start throwaway clusters of their own with its initdb and pg_ctl),
+# and for the inspector's browser tests Debian's chromium and chromium-driver and Selenium
+# (PyPI).
 test-deps: deps
 	@missing=""; \
 	pkg-config --exists libxml-2.0 2>/dev/null || missing="$$missing libxml2-dev"; \
@@ -44,6 +46,8 @@ test-deps: deps
 	command -v zsh >/dev/null || missing="$$missing zsh"; \
 	command -v fish >/dev/null || missing="$$missing fish"; \
 	command -v python3 >/dev/null || missing="$$missing python3"; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
+	command -v chromedriver >/dev/null || missing="$$missing chromium-driver"; \
 	[ -z "$$missing" ] || { $(APT_INSTALL) $$missing; }
 	@python3 -c 'import jsonschema, yaml' 2>/dev/null || python3 -m pip install --quiet jsonschema pyyaml \
 	  || { $(APT_INSTALL) python3-jsonschema python3-yaml; }
@@ -51,6 +55,8 @@ test-deps: deps
 	  || python3 -m pip install --quiet --break-system-packages junitparser
 	@python3 -c 'import schemathesis' 2>/dev/null || python3 -m pip install --quiet schemathesis \
 	  || python3 -m pip install --quiet --break-system-packages schemathesis
+	@python3 -c 'import selenium' 2>/dev/null || python3 -m pip install --quiet selenium \
+	  || python3 -m pip install --quiet --break-system-packages selenium
 
 build: deps
 	$(SWIFT) build
@@ -63,11 +69,14 @@ run: release
 	$(SMRUN) machines/self-driving-car.yaml < machines/self-driving-car.script; status=$$?; \
 	  echo "(exit status $$status: 1 means some input was rejected, as noMapInput is here)"
 
-# The example machines' scenario files are run as a step of their own, as a user's CI would.
+# The example machines' scenario files are run as a step of their own, as a user's CI would;
+# so are the inspector's browser tests (Chromium, driven by Selenium from Python, against the
+# smrun just built), after the Swift tests, so that the browser does not compete with them.
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$$($(SWIFT) build --show-bin-path)/smrun test machines/
+	SMRUN=$$($(SWIFT) build --show-bin-path)/smrun python3 Tests/Inspector/test_inspector.py
 
 # The whole suite under ThreadSanitizer (the test runner and the smrun it runs end to end are
 # both built with it), in a scratch path of its own so that it does not rebuild `make test`'s.
@@ -86,12 +95,14 @@ test-tsan: test-deps
 
 # smrun against a C table, awk, Python and pytransitions on 1M inputs; the engine in-process
 # (ns and allocations per transition); loading a 100,000-transition machine against libyaml's
-# bare parse; validate and start-up on a small machine. See benchmarks/bench.sh.
+# bare parse; validate and start-up on a small machine. See benchmarks/bench.sh. Then the server
+# (benchmarks/serve_bench.sh) and the inspector page in Chromium (benchmarks/inspector_bench.py).
 bench: deps
 	@pkg-config --exists libxml-2.0 2>/dev/null || { $(APT_INSTALL) libxml2-dev; }
 	benchmarks/bench.sh
 	$(MAKE) release
 	SMRUN=$(SMRUN) benchmarks/serve_bench.sh
+	SMRUN=$(SMRUN) python3 benchmarks/inspector_bench.py
 
 # libFuzzer + AddressSanitizer on the machine-file loader, script lines, expressions and the SCXML reader, each for
 # FUZZ_SECONDS; fails on any crash, sanitizer report or timeout. See Fuzz/run.sh.

@@ -79,7 +79,21 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.embedInCode("openapi.json")]
+            resources: [
+                .embedInCode("openapi.json"),
+                // The inspector (docs/inspector.md): plain files, no build step.
+                .embedInCode("Inspector/index.html"),
+                .embedInCode("Inspector/inspector.css"),
+                .embedInCode("Inspector/app.js"),
+                .embedInCode("Inspector/api.js"),
+                .embedInCode("Inspector/events.js"),
+                .embedInCode("Inspector/dom.js"),
+                .embedInCode("Inspector/diagram.js"),
+                .embedInCode("Inspector/arguments.js"),
+                .embedInCode("Inspector/timeline.js"),
+                .embedInCode("Inspector/machines.js"),
+                .embedInCode("Inspector/instance.js"),
+            ]
         ),
         .executableTarget(
             name: "smrun",

@@ -16,15 +16,16 @@ import StatecraftStore
 
 /// Serves durable, keyed instances of machines over HTTP (docs/serving.md): the instances
 /// API, its events feeds, timers that fire on the real clock (or on each instance's virtual
-/// clock, when a request moves it), `/healthz`, `/metrics` and `/openapi.json`, on
-/// Hummingbird, until SIGTERM or SIGINT.
+/// clock, when a request moves it), the inspector page at `/` (docs/inspector.md), `/healthz`,
+/// `/metrics` and `/openapi.json`, on Hummingbird, until SIGTERM or SIGINT.
 public final class InstanceServer: Sendable {
     /// How the server listens and what it accepts.
     public struct Configuration: Sendable {
         /// The address to listen on; anything but loopback needs a ``token``.
         public var host = "127.0.0.1"
         public var port = 8080
-        /// The bearer token every request but `/healthz` and `/` must carry, if any.
+        /// The bearer token every request must carry, if any, but `/healthz` and the inspector's
+        /// files (`/` and `/inspector/...`).
         public var token: String?
         /// The largest request body, in bytes (413 beyond).
         public var maximumBodyBytes = 1 << 20
@@ -113,7 +114,7 @@ public final class InstanceServer: Sendable {
         let router = Router()
         router.add(middleware: ProblemMiddleware())
         if let token = configuration.token {
-            router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8), openPaths: ["/", "/healthz"]))
+            router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8), openPaths: Set(InspectorFiles.files.keys).union(["/healthz"])))
         }
         addServerRoutes(to: router)
         addRoutes(to: router)
@@ -156,11 +157,8 @@ public final class InstanceServer: Sendable {
 
     private func addServerRoutes(to router: Router<BasicRequestContext>) {
         let metrics = metrics
-        router.get("/") { _, _ in
-            var headers = HTTPFields()
-            headers[.contentType] = "text/html; charset=utf-8"
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: Self.homePage)))
-        }
+        router.get("/") { request, _ in try InspectorFiles.response(path: request.uri.path, request: request) }
+        router.get("/inspector/:file") { request, _ in try InspectorFiles.response(path: request.uri.path, request: request) }
         let store = service.store
         router.get("/healthz") { _, _ in
             try await store.checkHealth()
@@ -175,16 +173,6 @@ public final class InstanceServer: Sendable {
             APIAnswer(status: 200, body: PackageResources.openapi_json).response
         }
     }
-
-    static let homePage = """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>smrun serve</title></head>
-        <body><h1>smrun serve</h1>
-        <p>This server runs durable instances of state machines. Its API is described in
-        <a href="/openapi.json">/openapi.json</a>; the machines it serves are at <a href="/machines">/machines</a>.</p>
-        </body></html>
-
-        """
 
     /// Raises the open-files limit to the hard limit: every connection is a file.
     private static func raiseOpenFilesLimit() {

@@ -27,14 +27,7 @@ package struct MachineFingerprint: Hashable, Sendable, CustomStringConvertible {
 
     /// The fingerprint of a canonical form.
     init(canonicalForm: [UInt8]) {
-        let digest = SHA256.hash(canonicalForm)
-        let hex = Array("0123456789abcdef".utf8)
-        var text = Array("sha256:".utf8)
-        for byte in digest {
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0xF)])
-        }
-        self.text = String(decoding: text, as: UTF8.self)
+        text = "sha256:" + SHA256.hexDigest(canonicalForm)
     }
 
     /// The ``text``.

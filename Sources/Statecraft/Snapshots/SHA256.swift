@@ -1,6 +1,6 @@
-/// SHA-256 (FIPS 180-4), for machine fingerprints: a few lines rather than a dependency, and
-/// stable across platforms and releases, unlike `Hasher`.
-struct SHA256 {
+/// SHA-256 (FIPS 180-4), for machine fingerprints and the server's `ETag`s: a few lines rather
+/// than a dependency, and stable across platforms and releases, unlike `Hasher`.
+package struct SHA256 {
     private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
@@ -54,6 +54,18 @@ struct SHA256 {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
+    }
+
+    /// The digest of `bytes` in lowercase hexadecimal (64 digits).
+    package static func hexDigest<C: Collection<UInt8>>(_ bytes: C) -> String {
+        let hex = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in hash(bytes) {
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
