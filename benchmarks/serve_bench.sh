@@ -7,6 +7,11 @@
 #   - durable inputs per second and p99 latency: wrk -t1 -c64 --latency on loopback, a Lua
 #     script sending each of 10,000 instances the next line of the machine's script, for the
 #     self-driving car and for the media player (a statechart), each on a fresh store;
+#   - the same on PostgreSQL (a throwaway cluster on the work disk, with its default
+#     durability: fsync and synchronous_commit on), with one server, then with three on one
+#     database, each with a third of the instances and its own wrk -c21/-c21/-c22 (their rates
+#     summed; the p50 and p99 shown are the highest of the three): on two cores they share them,
+#     so this shows what the database's round trips cost, not a gain;
 #   - 1,000,000 stored instances (copies of instances made through the API, so every row is
 #     what the server wrote): list-by-state with limit=100 on a state about 10% hold (an
 #     ancestor state in the statechart), p50/p99 of 100 requests, and the server's VmHWM;
@@ -27,7 +32,7 @@
 #   BENCH_TIMERS          timers due over the span (100000)   BENCH_TIMER_SPAN  seconds (600)
 #   BENCH_LOG_LINES       lines of the --by-key log (10000000)  BENCH_LOG_KEYS  its keys (100000)
 #   BENCH_KEYED_RUNS      timed --by-key runs (5)
-#   BENCH_SKIP            space-separated parts to leave out: wrk stored overdue timers keyed
+#   BENCH_SKIP            space-separated parts to leave out: wrk postgres stored overdue timers keyed
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,29 +60,60 @@ command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteract
 command -v sqlite3 >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; }
 
 SERVER_PID=
+SERVER_PIDS=()
 PORT=
+PORTS=()
+# Stops every server started.
 stop_server() {
-    if [ -n "$SERVER_PID" ]; then
-        kill -TERM "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-        SERVER_PID=
+    for pid in "${SERVER_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${SERVER_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+    SERVER_PIDS=()
+    PORTS=()
+    SERVER_PID=
+}
+PG_DATA=
+stop_postgres() {
+    if [ -n "$PG_DATA" ]; then
+        as_postgres "$PG_BIN/pg_ctl" -D "$PG_DATA" -m fast stop > /dev/null 2>&1 || true
+        PG_DATA=
     fi
 }
-trap stop_server EXIT
+trap 'stop_server; stop_postgres' EXIT
 
-# Starts smrun serve on store $1 with machine files $2...; sets SERVER_PID and PORT.
+# Starts smrun serve on store $1 with machine files $2... (beside the servers already
+# started); sets SERVER_PID and PORT to the new one's, and appends them to SERVER_PIDS and PORTS.
 start_server() {
     local store=$1
     shift
-    "$SMRUN" serve "$@" --store "$store" --listen 127.0.0.1:0 2> "$WORK/server.log" &
+    local log="$WORK/server-${#SERVER_PIDS[@]}.log"
+    "$SMRUN" serve "$@" --store "$store" --listen 127.0.0.1:0 2> "$log" &
     SERVER_PID=$!
+    SERVER_PIDS+=("$SERVER_PID")
     for _ in $(seq 1 600); do
-        PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$WORK/server.log")
-        [ -n "$PORT" ] && return 0
-        kill -0 "$SERVER_PID" 2>/dev/null || die "smrun serve did not start: $(cat "$WORK/server.log")"
+        PORT=$(sed -n 's|.*listening on http://127.0.0.1:\([0-9]*\).*|\1|p' "$log")
+        if [ -n "$PORT" ]; then
+            PORTS+=("$PORT")
+            return 0
+        fi
+        kill -0 "$SERVER_PID" 2>/dev/null || die "smrun serve did not start: $(cat "$log")"
         sleep 0.05
     done
     die "smrun serve did not say where it listens"
+}
+
+# The highest of wrk's latency percentile $1 (50%, 99%) in the reports $2..., in ms.
+highest_latency() {
+    local percentile=$1
+    shift
+    cat "$@" | awk -v p="$percentile" '
+        function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /m$/) return v * 60000; return v * 1000 }
+        $1 == p { value = ms($2); if (value > highest) highest = value }
+        END { printf "%.2fms", highest }'
+}
+
+# Runs a PostgreSQL program as the postgres user when run as root (initdb refuses root).
+as_postgres() {
+    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
 post() { curl -sf -X POST "http://127.0.0.1:$PORT$1" -d "$2" > /dev/null; }
@@ -106,6 +142,53 @@ if ! skipped wrk; then
         entries=$(sqlite3 "$WORK/wrk.sqlite" "SELECT count(*) FROM history")
         say "serve $1: $rate durable inputs/s, p50 $p50, p99 $p99 (wrk -t1 -c64 -d${SECONDS_PER_RUN}s, $INSTANCES instances); $errors non-2xx or failed; $entries history entries; VmHWM ${hwm} MB"
     done
+fi
+
+# --- Durable inputs over HTTP on PostgreSQL: one server, then three on one database ---------
+if ! skipped postgres; then
+    PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+    [ -x "$PG_BIN/initdb" ] || die "PostgreSQL is needed (Debian: postgresql): run make test-deps"
+    rm -rf "$WORK/pg"
+    mkdir -p "$WORK/pg"
+    [ "$(id -u)" != 0 ] || chown postgres:postgres "$WORK/pg"
+    as_postgres "$PG_BIN/initdb" -D "$WORK/pg/data" -U postgres --auth=trust -E UTF8 > /dev/null
+    PG_PORT=$((20000 + RANDOM % 30000))
+    as_postgres "$PG_BIN/pg_ctl" -D "$WORK/pg/data" -l "$WORK/pg/log" -w \
+        -o "-p $PG_PORT -k $WORK/pg -c listen_addresses=127.0.0.1 -c max_connections=200" start > /dev/null
+    PG_DATA="$WORK/pg/data"
+    pg() { psql -X -q -A -t -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U postgres "$@"; }
+    say "PostgreSQL $(pg -d postgres -c 'SHOW server_version'): fsync $(pg -d postgres -c 'SHOW fsync'), synchronous_commit $(pg -d postgres -c 'SHOW synchronous_commit'), on $(df -P "$WORK" | awk 'NR == 2 { print $1 }')"
+    for case in "self-driving-car machines/self-driving-car.yaml machines/self-driving-car.script" \
+        "media-player machines/media-player.yaml machines/media-player.script"; do
+        set -- $case
+        for servers in 1 3; do
+            database="bench_${1//-/_}_$servers"
+            pg -d postgres -c "CREATE DATABASE $database"
+            for n in $(seq 1 "$servers"); do
+                start_server "postgres://postgres@127.0.0.1:$PG_PORT/$database?sslmode=disable" "$2"
+            done
+            # 64 connections in all, and the instances split between the wrk processes.
+            pids=()
+            for n in $(seq 0 $((servers - 1))); do
+                connections=$((64 / servers + (n < 64 % servers ? 1 : 0)))
+                python3 benchmarks/serve/wrk_bodies.py "$1" "$3" $((INSTANCES / servers)) "s${n}k" > "$WORK/$1-pg-$n.lua"
+                wrk -t1 -c"$connections" -d"${SECONDS_PER_RUN}s" --latency -s "$WORK/$1-pg-$n.lua" "http://127.0.0.1:${PORTS[$n]}" \
+                    > "$WORK/$1-pg-$servers-$n.wrk" &
+                pids+=($!)
+            done
+            wait "${pids[@]}"
+            hwm=$(for pid in "${SERVER_PIDS[@]}"; do vm_hwm "$pid"; echo; done | sort -n | tail -1)
+            stop_server
+            files=$(for n in $(seq 0 $((servers - 1))); do echo "$WORK/$1-pg-$servers-$n.wrk"; done)
+            rate=$(cat $files | awk '/Requests\/sec/ { sum += $2 } END { printf "%.0f", sum }')
+            p50=$(highest_latency 50% $files)
+            p99=$(highest_latency 99% $files)
+            errors=$(cat $files | awk '/^non2xx/ { sum += $2 + $4 } END { print sum + 0 }')
+            entries=$(pg -d "$database" -c "SELECT count(*) FROM statecraft.history")
+            say "serve $1 on PostgreSQL, $servers server(s): $rate durable inputs/s, p50 $p50, p99 $p99 (64 connections, $INSTANCES instances); $errors non-2xx or failed; $entries history entries; VmHWM ${hwm} MB (the largest server)"
+        done
+    done
+    stop_postgres
 fi
 
 # --- 1,000,000 stored instances -----------------------------------------------------------

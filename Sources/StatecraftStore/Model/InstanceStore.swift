@@ -65,8 +65,15 @@ package protocol InstanceStore: Sendable {
     func recordedClock() async throws -> String?
 
     /// Whether other processes (servers) write to the store too: this one then hears of their
-    /// commits only by reading it again.
+    /// commits from ``watchOtherCommits(_:)``, or by reading it again.
     var isShared: Bool { get }
+
+    /// Calls `wake` soon after other processes' transactions on the store end, until the task
+    /// is cancelled; also once it starts listening, and again after each reconnection, since
+    /// commits may have gone unheard meanwhile. A wake-up only, which may come late or, rarely,
+    /// not at all: whoever it wakes reads the store. Returns at once on a store that no other
+    /// process writes to.
+    func watchOtherCommits(_ wake: @escaping @Sendable () -> Void) async
 
     /// Throws ``StoreError/unavailable(_:)`` when the store cannot be reached now.
     func checkHealth() async throws

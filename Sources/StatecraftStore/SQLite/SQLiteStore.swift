@@ -161,6 +161,9 @@ public final class SQLiteStore: InstanceStore {
     /// at the next commit or keep-alive).
     package var isShared: Bool { false }
 
+    /// One server writes the file: there is nothing to listen for.
+    package func watchOtherCommits(_ wake: @escaping @Sendable () -> Void) async {}
+
     /// A file on a local disk is always there.
     package func checkHealth() async throws {}
 
