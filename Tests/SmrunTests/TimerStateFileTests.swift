@@ -109,6 +109,97 @@ import Testing
         ])
     }
 
+    /// A machine whose `schedule` sends `ring` after a delay it computes (`delay_expr`, SCXML's
+    /// `delayexpr`), with or without an id; `ring` counts in `rings`.
+    static let computedDelays: [(file: String, text: String, send: String)] = [
+        (
+            "ledger.yaml",
+            """
+            initial: open
+            context: { rings: 0 }
+            inputs: { schedule: int, ring: }
+            states: [open]
+            effects:
+              later: { send: { input: ring, delay_expr: "max(arg, 0)" } }
+              ring: { set: { rings: rings + 1 } }
+            transitions:
+              - schedule | open | later
+              - ring | open | ring
+            """,
+            "schedule=1500"
+        ),
+        (
+            "ledger-id.yaml",
+            """
+            initial: open
+            context: { rings: 0 }
+            inputs: { schedule: int, ring: }
+            states: [open]
+            effects:
+              later: { send: { input: ring, delay_expr: "string(arg) + 'ms'", id: bell } }
+              ring: { set: { rings: rings + 1 } }
+            transitions:
+              - schedule | open | later
+              - ring | open | ring
+            """,
+            "schedule=1500"
+        ),
+        (
+            "ledger.scxml",
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" name="ledger">
+              <datamodel><data id="rings" expr="0"/><data id="wait" expr="'1.5s'"/></datamodel>
+              <state id="open">
+                <transition event="schedule"><send event="ring" delayexpr="wait" id="bell"/></transition>
+                <transition event="ring"><assign location="rings" expr="rings + 1"/></transition>
+              </state>
+            </scxml>
+            """,
+            "schedule"
+        ),
+    ]
+
+    @Test(arguments: computedDelays)
+    func aSendWhoseDelayIsComputedIsSavedAndFiresWhenDueAfterTheFileIsRead(file: String, text: String, send: String) throws {
+        let files = try TemporaryFiles()
+        let machine = try files.file(file, text)
+        let path = files.path("ledger.json")
+        let first = try Smrun.run([machine, "--state", path, "--send", send])
+        #expect(first.exited(0), "\(first.errorText)")
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(saved.contains(#"{"due": 1500, "input": "ring", "sent_by": "#), "\(saved)")
+        let early = try Smrun.run([machine, "--state", path, "--format", "json"], input: .bytes(.init("@wait 1s\n".utf8)))
+        #expect(early.exited(0) && early.lines.isEmpty, "\(early.text)\(early.errorText)")
+        let due = try Smrun.run([machine, "--state", path, "--format", "json"], input: .bytes(.init("@wait 1s\n".utf8)))
+        #expect(due.exited(0), "\(due.errorText)")
+        #expect(due.lines.count == 1 && due.text.contains(#""input":"ring","at":1500,"ok":true"#), "\(due.text)")
+        #expect(due.text.contains(#""rings":1"#), "\(due.text)")
+    }
+
+    @Test func aComputedDelaysTimerNamingAnEffectWithoutThatSendIsRefusedAndTheFileIsKept() throws {
+        let files = try TemporaryFiles()
+        let (name, text, send) = Self.computedDelays[1]
+        let machine = try files.file(name, text)
+        let path = files.path("ledger.json")
+        _ = try Smrun.run([machine, "--state", path, "--send", send])
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        let good = #"{"due": 1500, "input": "ring", "sent_by": "later", "timer": "bell"}"#
+        #expect(saved.contains(good), "\(saved)")
+        for (timer, reason) in [
+            (#"{"due": 1500, "input": "ring", "sent_by": "ring", "timer": "bell"}"#,
+             "the pending timer ring (sent by ring, timer bell) was sent by effect 'ring', which has no delayed send of 'ring' with id 'bell'"),
+            (#"{"due": 1500, "input": "ring", "sent_by": "later"}"#,
+             "the pending timer ring (sent by later) was sent by effect 'later', which has no delayed send of 'ring' without an id"),
+        ] {
+            let bad = Data(saved.replacingOccurrences(of: good, with: timer).utf8)
+            try bad.write(to: URL(fileURLWithPath: path))
+            let run = try Smrun.run([machine, "--state", path], input: .bytes(.init("@wait 2s\n".utf8)))
+            #expect(run.exited(2) && run.stdout.isEmpty)
+            #expect(run.errorText.contains("smrun: state file \(path): \(reason); the file was not changed"), "\(run.errorText)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bad)
+        }
+    }
+
     @Test func aStatechartKeepsTheTimersOfItsNestedAndParentStates() throws {
         let files = try TemporaryFiles()
         let machine = try files.file(

@@ -251,7 +251,7 @@ extension SnapshotCodec {
                 timer = id
             }
             let sends = machine.effects[sentBy].sentInputs
-            guard sends.contains(where: { $0.delay >= 0 && $0.input == input && $0.timer == timer }) else {
+            guard sends.contains(where: { $0.isDelayed && $0.input == input && $0.timer == timer }) else {
                 let id = timerName.map { " with id '\(Self.escaped($0))'" } ?? " without an id"
                 throw refusal("was sent by effect '\(sentByName)', which has no delayed send of '\(inputName)'\(id)")
             }
