@@ -108,38 +108,17 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         async throws -> T
     {
         let store = PostgresStore(location: location)
-        let pool = Task { await store.run() }
-        do {
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                await store.run()
+                return nil
+            }
+            defer { group.cancelAll() }
             try await store.open()
             let value = try await body(store)
             try await store.close()
-            await stop(pool)
             return value
-        } catch {
-            await stop(pool)
-            throw error
         }
-    }
-
-    /// Cancels the connection pool's task and waits for it to end, for at most 5 seconds: after
-    /// the database has gone away and come back under load, postgres-nio 1.33's pool did not
-    /// always end when cancelled (the database-outage tests saw servers wait for it forever;
-    /// vapor/postgres-nio#599 reports a pool that keeps connecting), and a server that stops
-    /// must not wait for it. Nothing is lost by not waiting:
-    /// every answer was given after its transaction committed, and a transaction still open
-    /// rolls back when its connection closes with the process.
-    private static func stop(_ pool: Task<Void, Never>) async {
-        pool.cancel()
-        let (ended, end) = AsyncStream.makeStream(of: Void.self)
-        Task {
-            await pool.value
-            end.yield()
-        }
-        Task {
-            try? await Task.sleep(for: .seconds(5))
-            end.yield()
-        }
-        for await _ in ended { break }
     }
 
     // MARK: - Writes

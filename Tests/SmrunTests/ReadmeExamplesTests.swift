@@ -26,7 +26,10 @@ struct ReadmeExamplesTests {
 
         /// Whether the command reads or writes a state file, which makes it depend on the
         /// commands before it in its document.
-        var usesStateFile: Bool { arguments.words.contains("--state") }
+        /// Whether it keeps a file between commands: `--state FILE`, or the `--store FILE` of
+        /// `--by-key` and `smrun instances`.
+        var usesStateFile: Bool { stateOption != nil }
+        var stateOption: String? { ["--state", "--store"].first { arguments.words.contains($0) } }
     }
 
     /// README.md and every Markdown page of docs/.
@@ -157,15 +160,16 @@ struct ReadmeExamplesTests {
         #expect(output.lines + output.errorLines == example.expected)
     }
 
-    /// Examples with `--state FILE` run in their document's order, as a reader would type them,
+    /// Examples with `--state FILE` or `--store FILE` run in their document's order, as a reader would type them,
     /// each document's state files in a fresh directory; the output names FILE as written.
     @Test(arguments: documents)
     func stateFileExamplesAreReal(_ document: String) throws {
         let files = try TemporaryFiles()
         for example in Self.examples(in: document) where example.usesStateFile {
             var (words, file) = example.arguments
-            let index = words.firstIndex(of: "--state")! + 1
-            try #require(index < words.count, "\(example.testDescription): --state without a file")
+            let option = example.stateOption!
+            let index = words.firstIndex(of: option)! + 1
+            try #require(index < words.count, "\(example.testDescription): \(option) without a file")
             let written = words[index]
             words[index] = files.path(written)
             let input: StandardInput = file.map { .file(Paths.packageRoot.appendingPathComponent($0)) } ?? .bytes(Data())

@@ -89,15 +89,17 @@ import Testing
         #expect(servers.stopAll().isEmpty)
     }
 
-    /// 10,000 timers due within the same second, on three servers: they fire exactly 10,000
-    /// times, each once. The instances are created first, which says how long 10,000 requests
+    /// 2,000 timers due within the same second, on three servers: they fire exactly 2,000
+    /// times, each once. The instances are created first, which says how long 2,000 requests
     /// take here; then each is sent `schedule`, which sends it `ring` at a moment they all share,
     /// twice that time ahead: the delay is that moment less the time the input is sent.
-    @Test func tenThousandTimersDueInOneSecondFireExactlyOnceEach() throws {
+    /// (10,000, as first planned, took over 5 minutes in a debug build on two cores, where three
+    /// servers fired about 50 timers a second between them: too long for every `make test`.)
+    @Test func twoThousandTimersDueInOneSecondFireExactlyOnceEach() throws {
         let cluster = try PostgresCluster.shared()
         let servers = try ServerGroup(count: 3, machines: [Self.machine], store: cluster.url(try cluster.createDatabase()))
         let feed = try FeedRecorder(servers, 0, path: "/machines/ledger/events")
-        let count = 10_000
+        let count = 2_000
         let creating = ContinuousClock.now
         let created = concurrently(count, threads: Self.clients) { try servers.random().create("ledger", key: "r\($0)") }
         #expect(created.isEmpty, "\(created.count) not created: \(created.prefix(5))")
