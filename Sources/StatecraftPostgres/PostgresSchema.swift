@@ -65,23 +65,23 @@ enum PostgresSchema {
     static func migrate(_ client: PostgresClient, logger: Logger, leased: @Sendable () -> Void) async throws {
         try await client.withConnection { connection in
             leased()
-            try await connection.query("SELECT pg_advisory_lock(\(migrationLock))", logger: logger)
+            try await connection.openQuery("SELECT pg_advisory_lock(\(migrationLock))", logger: logger)
             do {
                 try await migrate(connection, logger: logger)
-                try await connection.query("SELECT pg_advisory_unlock(\(migrationLock))", logger: logger)
+                try await connection.openQuery("SELECT pg_advisory_unlock(\(migrationLock))", logger: logger)
             } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(\(migrationLock))", logger: logger)
+                _ = try? await connection.openQuery("SELECT pg_advisory_unlock(\(migrationLock))", logger: logger)
                 throw error
             }
         }
     }
 
     private static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("CREATE SCHEMA IF NOT EXISTS statecraft", logger: logger)
-        try await connection.query(
+        try await connection.openQuery("CREATE SCHEMA IF NOT EXISTS statecraft", logger: logger)
+        try await connection.openQuery(
             "CREATE TABLE IF NOT EXISTS statecraft.migrations (version integer PRIMARY KEY, name text NOT NULL)", logger: logger)
         var applied = 0
-        for try await version in try await connection.query("SELECT coalesce(max(version), 0) FROM statecraft.migrations", logger: logger)
+        for try await version in try await connection.openQuery("SELECT coalesce(max(version), 0) FROM statecraft.migrations", logger: logger)
             .decode(Int.self)
         {
             applied = version
@@ -92,14 +92,14 @@ enum PostgresSchema {
                 "the database was migrated by a newer smrun: its schema is at version \(applied), this smrun knows \(known)")
         }
         for migration in migrations where migration.version > applied {
-            try await connection.query("BEGIN", logger: logger)
+            try await connection.openQuery("BEGIN", logger: logger)
             do {
-                for statement in migration.sql { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-                try await connection.query(
+                for statement in migration.sql { try await connection.openQuery(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await connection.openQuery(
                     "INSERT INTO statecraft.migrations (version, name) VALUES (\(migration.version), \(migration.name))", logger: logger)
-                try await connection.query("COMMIT", logger: logger)
+                try await connection.openQuery("COMMIT", logger: logger)
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                _ = try? await connection.openQuery("ROLLBACK", logger: logger)
                 throw error
             }
         }

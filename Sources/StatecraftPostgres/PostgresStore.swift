@@ -72,7 +72,9 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
 
     private func notifyOthers() async {
         for await _ in ended.stream {
-            _ = try? await client.query("SELECT pg_notify(\(Self.channel), \(notifier))", logger: logger)
+            _ = try? await client.withConnection { [logger] connection in
+                try await connection.openQuery("SELECT pg_notify(\(Self.channel), \(notifier))", logger: logger)
+            }
             try? await Task.sleep(for: notificationGap)
         }
     }
@@ -129,7 +131,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     ) async throws -> Answer {
         try await transaction { connection, logger in
             if let idempotency, idempotency.scope.isEmpty {
-                try await connection.query(
+                try await connection.openQuery(
                     "SELECT pg_advisory_xact_lock(2, hashtext(\(id.machine) || chr(10) || \(idempotency.key)))", logger: logger)
             }
             try await Self.lock(id, on: connection, logger: logger)
@@ -140,7 +142,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
             let output = try decide(TransactionInput(instance: instance, idempotency: record, now: now))
             if let write = output.write { _ = try await Self.apply(write, firstOrdinal: 0, on: connection, logger: logger) }
             if let record = output.idempotency, let idempotency {
-                try await connection.query(
+                try await connection.openQuery(
                     """
                     INSERT INTO statecraft.idempotency
                     (machine, scope, idempotency_key, instance_key, request, status, version, location, body, expires)
@@ -161,7 +163,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     ) async throws -> Answer? {
         try await transaction { connection, logger in
             var claimed = false
-            for try await locked in try await connection.query(
+            for try await locked in try await connection.openQuery(
                 "SELECT pg_try_advisory_xact_lock(1, hashtext(\(id.machine) || chr(10) || \(id.key)))", logger: logger
             ).decode(Bool.self) {
                 claimed = locked
@@ -176,12 +178,12 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     }
 
     private static func lock(_ id: InstanceID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("SELECT pg_advisory_xact_lock(1, hashtext(\(id.machine) || chr(10) || \(id.key)))", logger: logger)
+        try await connection.openQuery("SELECT pg_advisory_xact_lock(1, hashtext(\(id.machine) || chr(10) || \(id.key)))", logger: logger)
     }
 
     private static func now(on connection: PostgresConnection, logger: Logger) async throws -> Int {
         var now = 0
-        for try await value in try await connection.query(
+        for try await value in try await connection.openQuery(
             "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint", logger: logger
         ).decode(Int.self) {
             now = value
@@ -216,14 +218,14 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         let id = instance.id
         let snapshot = ByteBuffer(bytes: instance.snapshot)
         if write.isNew {
-            try await connection.query(
+            try await connection.openQuery(
                 """
                 INSERT INTO statecraft.instances (machine, key, fingerprint, status, snapshot, version, created, updated)
                 VALUES (\(id.machine), \(id.key), \(instance.fingerprint), \(instance.status.rawValue), \(snapshot), \(instance.version),
                 \(instance.created), \(instance.updated))
                 """, logger: logger)
         } else {
-            try await connection.query(
+            try await connection.openQuery(
                 """
                 UPDATE statecraft.instances SET fingerprint = \(instance.fingerprint), status = \(instance.status.rawValue),
                 snapshot = \(snapshot), version = \(instance.version), created = \(instance.created), updated = \(instance.updated)
@@ -232,7 +234,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         }
         for (offset, entry) in write.entries.enumerated() {
             let ordinal = firstOrdinal + offset
-            try await connection.query(
+            try await connection.openQuery(
                 """
                 INSERT INTO statecraft.history (position, machine, key, seq, at, kind, input, arg, timer, results, state_after)
                 VALUES ((pg_current_xact_id()::text::bigint << 20) + \(ordinal), \(id.machine), \(id.key), \(entry.seq), \(entry.at),
@@ -241,10 +243,10 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         }
         if let states = write.activeStates {
             if !write.isNew {
-                try await connection.query(
+                try await connection.openQuery(
                     "DELETE FROM statecraft.active_states WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
             }
-            try await connection.query(
+            try await connection.openQuery(
                 """
                 INSERT INTO statecraft.active_states (machine, key, state)
                 SELECT \(id.machine), \(id.key), state FROM unnest(\(states)::text[]) AS state ON CONFLICT DO NOTHING
@@ -252,10 +254,10 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         }
         if let timers = write.timers {
             if !write.isNew {
-                try await connection.query("DELETE FROM statecraft.timers WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
+                try await connection.openQuery("DELETE FROM statecraft.timers WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
             }
             if !timers.isEmpty {
-                try await connection.query(
+                try await connection.openQuery(
                     """
                     INSERT INTO statecraft.timers (machine, key, n, due, timer)
                     SELECT \(id.machine), \(id.key), n - 1, due, timer
@@ -271,19 +273,19 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
             try await Self.lock(id, on: connection, logger: logger)
             guard let instance = try await Self.fetchInstance(id, lock: "FOR UPDATE", on: connection, logger: logger) else { return .absent }
             if let expectedVersion, expectedVersion != instance.version { return .versionMismatch(current: instance.version) }
-            try await connection.query("DELETE FROM statecraft.timers WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
-            try await connection.query("DELETE FROM statecraft.active_states WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
-            try await connection.query("DELETE FROM statecraft.history WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
-            try await connection.query(
+            try await connection.openQuery("DELETE FROM statecraft.timers WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
+            try await connection.openQuery("DELETE FROM statecraft.active_states WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
+            try await connection.openQuery("DELETE FROM statecraft.history WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
+            try await connection.openQuery(
                 "DELETE FROM statecraft.idempotency WHERE machine = \(id.machine) AND instance_key = \(id.key)", logger: logger)
-            try await connection.query("DELETE FROM statecraft.instances WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
+            try await connection.openQuery("DELETE FROM statecraft.instances WHERE machine = \(id.machine) AND key = \(id.key)", logger: logger)
             return .deleted
         }
     }
 
     package func saveDefinition(_ definition: StoredDefinition) async throws {
         try await transaction { (connection, logger) -> Void in
-            try await connection.query(
+            try await connection.openQuery(
                 """
                 INSERT INTO statecraft.definitions (fingerprint, machine, format, source, state_names)
                 VALUES (\(definition.fingerprint), \(definition.machine), \(definition.format.rawValue), \(ByteBuffer(bytes: definition.source)),
@@ -296,7 +298,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     package func removeExpiredIdempotency(now: Int) async throws -> Int {
         try await transaction { connection, logger in
             var removed = 0
-            for try await count in try await connection.query(
+            for try await count in try await connection.openQuery(
                 "WITH gone AS (DELETE FROM statecraft.idempotency WHERE expires <= \(now) RETURNING 1) SELECT count(*)::bigint FROM gone",
                 logger: logger
             ).decode(Int.self) {
@@ -308,10 +310,10 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
 
     package func clock(recording clock: String) async throws -> String {
         try await transaction { connection, logger in
-            try await connection.query(
+            try await connection.openQuery(
                 "INSERT INTO statecraft.settings (name, value) VALUES ('clock', \(clock)) ON CONFLICT (name) DO NOTHING", logger: logger)
             var stored = clock
-            for try await value in try await connection.query(
+            for try await value in try await connection.openQuery(
                 "SELECT value FROM statecraft.settings WHERE name = 'clock'", logger: logger
             ).decode(String.self) {
                 stored = value
@@ -324,7 +326,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     package func recordedClock() async throws -> String? {
         try await read { connection, logger in
             var stored: String?
-            for try await value in try await connection.query(
+            for try await value in try await connection.openQuery(
                 "SELECT value FROM statecraft.settings WHERE name = 'clock'", logger: logger
             ).decode(String.self) {
                 stored = value
@@ -343,7 +345,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
 
     package func checkHealth() async throws {
         try await connected(within: healthTimeout) { (connection, logger) -> Void in
-            for try await _ in try await connection.query("SELECT 1", logger: logger) {}
+            for try await _ in try await connection.openQuery("SELECT 1", logger: logger) {}
         }
     }
 
@@ -373,7 +375,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
                     """
             }
             var found: [StoredInstance] = []
-            for try await row in try await connection.query(query, logger: logger) { found.append(try Self.instance(from: row)) }
+            for try await row in try await connection.openQuery(query, logger: logger) { found.append(try Self.instance(from: row)) }
             return found
         }
     }
@@ -415,7 +417,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     package func lastPosition(machine: String) async throws -> Int64 {
         try await read { connection, logger in
             var last: Int64 = 0
-            for try await position in try await connection.query(
+            for try await position in try await connection.openQuery(
                 """
                 SELECT coalesce(max(position), 0) FROM statecraft.history
                 WHERE machine = \(machine) AND position < (pg_snapshot_xmin(pg_current_snapshot())::text::bigint << 20)
@@ -448,7 +450,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         try await read { connection, logger in
             var seen = Set<InstanceID>()
             var due: [InstanceID] = []
-            for try await (machine, key) in try await connection.query(
+            for try await (machine, key) in try await connection.openQuery(
                 """
                 SELECT machine, key FROM statecraft.timers
                 WHERE due <= least(\(now), (extract(epoch FROM clock_timestamp()) * 1000)::bigint) ORDER BY due LIMIT \(limit)
@@ -464,7 +466,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     package func nextTimerDue() async throws -> Int? {
         try await read { connection, logger in
             var next: Int?
-            for try await due in try await connection.query("SELECT min(due) FROM statecraft.timers", logger: logger).decode(Int?.self) {
+            for try await due in try await connection.openQuery("SELECT min(due) FROM statecraft.timers", logger: logger).decode(Int?.self) {
                 next = due
             }
             return next
@@ -474,7 +476,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     package func counts() async throws -> (instances: Int, timers: Int) {
         try await read { connection, logger in
             var counts = (instances: 0, timers: 0)
-            for try await (instances, timers) in try await connection.query(
+            for try await (instances, timers) in try await connection.openQuery(
                 "SELECT (SELECT count(*) FROM statecraft.instances)::bigint, (SELECT count(*) FROM statecraft.timers)::bigint", logger: logger
             ).decode((Int, Int).self) {
                 counts = (instances, timers)
@@ -491,15 +493,15 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         while true {
             do {
                 return try await connected(within: timeout) { connection, logger in
-                    try await connection.query("BEGIN", logger: logger)
+                    try await connection.openQuery("BEGIN", logger: logger)
                     // Committed or not, its end may let a feed of another server show more.
                     defer { self.ended.continuation.yield() }
                     do {
                         let value = try await body(connection, logger)
-                        try await connection.query("COMMIT", logger: logger)
+                        try await connection.openQuery("COMMIT", logger: logger)
                         return value
                     } catch {
-                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        _ = try? await connection.openQuery("ROLLBACK", logger: logger)
                         throw error
                     }
                 }
@@ -535,22 +537,29 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     /// `body`, or ``StoreError/unavailable(_:)`` when it has not leased a connection and no
     /// other operation has either for `timeout` (the pool waits for a connection while the
     /// database is away). `body` sets the flag it is given once it has one: then it runs to its
-    /// end, waiting for locks as long as they take.
+    /// end, waiting for locks as long as they take. Time in which this process did not run at
+    /// all (its threads all busy or the machine overloaded: the watch wakes more than a second
+    /// late) is not counted against the database: the watch then gives `body` another second
+    /// to take the connection that may have come meanwhile.
     private func bounded<T: Sendable>(within timeout: Duration, _ body: @escaping @Sendable (LeaseFlag) async throws -> T) async throws -> T {
         let location = location
         let leased = LeaseFlag()
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body(leased) }
             group.addTask {
-                try await Task.sleep(for: timeout)
+                var wake = ContinuousClock.now + timeout
                 while true {
-                    if leased.isSet {
-                        try await Task.sleep(for: .seconds(3600))
-                        continue
+                    try await Task.sleep(until: wake)
+                    let now = ContinuousClock.now
+                    if now - wake > .seconds(1) {
+                        wake = now + .seconds(1)
+                    } else if leased.isSet {
+                        wake = now + .seconds(3600)
+                    } else {
+                        let quiet = now - self.lastLease.withLock { $0 }
+                        if quiet >= timeout { return nil }
+                        wake = now + timeout - quiet
                     }
-                    let quiet = ContinuousClock.now - self.lastLease.withLock { $0 }
-                    if quiet >= timeout { return nil }
-                    try await Task.sleep(for: timeout - quiet)
                 }
             }
             defer { group.cancelAll() }
@@ -594,7 +603,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         -> StoredInstance?
     {
         var found: StoredInstance?
-        for try await row in try await connection.query(
+        for try await row in try await connection.openQuery(
             "SELECT \(unescaped: instanceColumns) FROM statecraft.instances i WHERE machine = \(id.machine) AND key = \(id.key) \(unescaped: lock)",
             logger: logger)
         {
@@ -607,7 +616,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         async throws -> IdempotencyRecord?
     {
         var found: IdempotencyRecord?
-        for try await (request, status, version, location, body, instanceKey, expires) in try await connection.query(
+        for try await (request, status, version, location, body, instanceKey, expires) in try await connection.openQuery(
             """
             SELECT request, status, version, location, body, instance_key, expires FROM statecraft.idempotency
             WHERE machine = \(machine) AND scope = \(scope.scope) AND idempotency_key = \(scope.key)
@@ -631,7 +640,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
 
     private static func entries(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> [HistoryEntry] {
         var entries: [HistoryEntry] = []
-        for try await (position, machine, key, seq, at, kind, input, argument, timer, results, stateAfter) in try await connection.query(
+        for try await (position, machine, key, seq, at, kind, input, argument, timer, results, stateAfter) in try await connection.openQuery(
             query, logger: logger
         ).decode((Int64, String, String, Int, Int, String, String?, String?, String?, String, String?).self) {
             var entry = HistoryEntry(
@@ -645,7 +654,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
 
     private static func definitions(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> [StoredDefinition] {
         var found: [StoredDefinition] = []
-        for try await (fingerprint, machine, format, source, stateNames) in try await connection.query(query, logger: logger)
+        for try await (fingerprint, machine, format, source, stateNames) in try await connection.openQuery(query, logger: logger)
             .decode((String, String, String, ByteBuffer, String).self)
         {
             found.append(

@@ -87,14 +87,8 @@ import Testing
         #expect(feed.waitFor(entries, timeout: .seconds(30)), "the feed showed \(feed.count) of \(entries) entries")
         feed.stop()
         feed.expectEachEntryOnce(of: histories)
-        withKnownIssue(
-            """
-            after the database stops and starts under load, a server may not exit on SIGTERM: it stops \
-            listening, then waits for a task that never ends (all threads idle; cause not found yet)
-            """, isIntermittent: true
-        ) {
-            #expect(servers.stopAll().isEmpty)
-        }
+        let stopped = servers.stopAll()
+        #expect(stopped.isEmpty, "\(stopped)")
     }
 
     /// Whether `server`'s `/healthz` answers 200 within a minute.
