@@ -61,10 +61,7 @@ enum InstanceJSON {
         out.append(UInt8(ascii: "["))
         for (index, input) in machine.externalInputs.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: "{\"name\":".utf8)
-            string(machine.inputNames[input], &out)
-            out.append(contentsOf: ",\"arg\":".utf8)
-            argumentType(of: input, machine, &out)
+            openInput(input, of: machine, &out)
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: "]"))
@@ -77,10 +74,7 @@ enum InstanceJSON {
         var out: [UInt8] = [UInt8(ascii: "[")]
         for (index, input) in machine.externalInputs.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: "{\"name\":".utf8)
-            string(machine.inputNames[input], &out)
-            out.append(contentsOf: ",\"arg\":".utf8)
-            argumentType(of: input, machine, &out)
+            openInput(input, of: machine, &out)
             if available.isFinished {
                 out.append(contentsOf: ",\"enabled\":false,\"reason\":\"the instance has finished\"}".utf8)
             } else if hasTransition[input] {
@@ -95,7 +89,11 @@ enum InstanceJSON {
         return out
     }
 
-    private static func argumentType(of input: Int, _ machine: CompiledMachine, _ out: inout [UInt8]) {
+    /// `{"name":…,"arg":…` of an input, `arg` its argument's type or null; the caller closes it.
+    private static func openInput(_ input: Int, of machine: CompiledMachine, _ out: inout [UInt8]) {
+        out.append(contentsOf: "{\"name\":".utf8)
+        string(machine.inputNames[input], &out)
+        out.append(contentsOf: ",\"arg\":".utf8)
         if let type = machine.argumentTypes[input] { string("\(type)", &out) } else { out.append(contentsOf: "null".utf8) }
     }
 
