@@ -47,7 +47,7 @@ LOG_LINES=${BENCH_LOG_LINES:-10000000}
 LOG_KEYS=${BENCH_LOG_KEYS:-100000}
 KEYED_RUNS=${BENCH_KEYED_RUNS:-5}
 SKIP=" ${BENCH_SKIP:-} "
-WORK=benchmarks/.work/serve
+WORK="$PWD/benchmarks/.work/serve"
 mkdir -p "$WORK"
 
 say() { printf '%s\n' "$*"; }

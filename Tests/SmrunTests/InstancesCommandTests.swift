@@ -77,4 +77,56 @@ import Testing
         let again = try Smrun.run(["instances", "migrate", "--store", store, edited])
         #expect(again.exited(0) && again.lines.isEmpty)
     }
+
+    /// A machine without timers saves no clock in its snapshots. Migrated to a definition with
+    /// an `after`, an instance of a real-clock server stays on the real clock: the entry of the
+    /// timer it starts later says when it was due in RFC 3339, as every real-clock entry does
+    /// (read as on the virtual clock, it said a number of milliseconds).
+    @Test func aMigrationFromAMachineWithoutTimersKeepsTheStoresClock() throws {
+        let files = try TemporaryFiles()
+        let door = """
+            machine: door
+            initial: closed
+            inputs:
+              open:
+              close:
+            states: [closed, opened]
+            transitions:
+              - open | closed => opened
+              - close | opened => closed
+
+            """
+        let timed = door + """
+              - after: 200ms
+                from: opened
+                to: closed
+
+            """
+        let plain = files.path("door.yaml")
+        let edited = files.path("door-timed.yaml")
+        try door.write(toFile: plain, atomically: true, encoding: .utf8)
+        try timed.write(toFile: edited, atomically: true, encoding: .utf8)
+        let store = files.path("doors.sqlite")
+        let first = try ServerProcess([plain], store: store)
+        try first.create("door", key: "d1")
+        _ = first.stop()
+
+        let migrated = try Smrun.run(["instances", "migrate", "--store", store, edited])
+        #expect(migrated.exited(0), "\(migrated.errorText)")
+        let server = try ServerProcess([edited], store: store)
+        let sent = Date()
+        _ = try server.send("door", "d1", "open")
+        let deadline = Date().addingTimeInterval(10)
+        var history = try server.history("door", "d1")
+        while history.count < 3 && Date() < deadline {
+            usleep(50_000)
+            history = try server.history("door", "d1")
+        }
+        _ = server.stop()
+        let fired = try #require(history.last?["timer"] as? [String: Any], "\(history)")
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let due = try #require((fired["due"] as? String).flatMap(formatter.date(from:)), "the timer's due time: \(fired["due"] ?? "none")")
+        #expect(abs(due.timeIntervalSince(sent) - 0.2) < 5, "due \(due), sent \(sent)")
+    }
 }

@@ -71,12 +71,16 @@ extension SnapshotCodec {
     ///   a rescheduled timer is due no earlier (without it, a timer whose new due time has
     ///   passed keeps it, and fires as soon as a run resumes). Unused on the virtual clock,
     ///   whose time is the snapshot's.
+    /// - Parameter clock: the clock of a snapshot that records none (a machine without timers
+    ///   saves no clock): the store's, for the instances of `smrun serve`. Without it, such a
+    ///   snapshot is on the virtual clock, as `--state` files are.
     /// - Throws: ``SnapshotError`` when the document is not a snapshot (as ``decode(_:)``), when
     ///   it belongs to a machine of another name (``SnapshotError/Kind/differentMachine``), or
     ///   when its state (or configuration) is no longer one of the machine's
     ///   (``SnapshotError/Kind/unknownState``, naming it).
-    package func migrate(_ bytes: [UInt8], now: Int? = nil) throws(SnapshotError) -> SnapshotMigration {
+    package func migrate(_ bytes: [UInt8], now: Int? = nil, clock: MachineSnapshot.Clock? = nil) throws(SnapshotError) -> SnapshotMigration {
         let saved = try SavedSnapshot.read(bytes)
+        let clock = saved.hasClock ? saved.clock : clock ?? saved.clock
         if saved.fingerprint == fingerprint.text, let current = try? check(saved) {
             return SnapshotMigration(
                 snapshot: current, kept: machine.variableNames, dropped: [], initialized: [], forgottenHistories: [], wasCurrent: true,
@@ -112,7 +116,7 @@ extension SnapshotCodec {
         return SnapshotMigration(
             snapshot: MachineSnapshot(
                 machineName: machine.name, fingerprint: fingerprint, state: configuration[0], context: context,
-                configuration: machine.isStatechart ? configuration : [], histories: histories, clock: saved.clock, time: saved.time,
+                configuration: machine.isStatechart ? configuration : [], histories: histories, clock: clock, time: saved.time,
                 timers: timers),
             kept: kept, dropped: dropped, initialized: initialized, forgottenHistories: forgottenHistories, wasCurrent: false,
             droppedTimers: droppedTimers, rescheduledTimers: rescheduled, unstartedAfters: unstarted)

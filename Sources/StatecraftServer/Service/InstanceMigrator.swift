@@ -28,24 +28,31 @@ package struct InstanceMigrator: Sendable {
     /// Migrates every instance of the target's machine, calling `report` for each in key order.
     package func migrateAll(report: (InstanceID, Outcome) -> Void) async throws {
         try await store.saveDefinition(target.definition)
+        let clock = try await storeClock()
         var after: String? = nil
         while true {
             let page = try await store.instances(machine: target.machine.name, state: nil, status: nil, afterKey: after, limit: 500)
-            for instance in page { report(instance.id, try await migrate(instance.id)) }
+            for instance in page { report(instance.id, try await migrate(instance.id, clock: clock)) }
             guard let last = page.last, page.count == 500 else { return }
             after = last.id.key
         }
     }
 
-    /// Migrates one instance, under its lock.
-    package func migrate(_ id: InstanceID) async throws -> Outcome {
+    /// The clock the store's instances run on (a snapshot of a machine without timers records
+    /// none).
+    private func storeClock() async throws -> MachineSnapshot.Clock {
+        try await store.recordedClock().flatMap(MachineSnapshot.Clock.init(rawValue:)) ?? .real
+    }
+
+    /// Migrates one instance, under its lock; `clock` is the store's.
+    package func migrate(_ id: InstanceID, clock: MachineSnapshot.Clock) async throws -> Outcome {
         let target = target
         return try await store.transact(id, idempotency: nil) { found in
             guard let stored = found.instance else { return TransactionOutput(answer: .refused("it was deleted meanwhile")) }
             guard stored.fingerprint != target.fingerprint else { return TransactionOutput(answer: .current) }
             let migration: SnapshotMigration
             do {
-                migration = try target.codec.migrate(stored.snapshot, now: found.now)
+                migration = try target.codec.migrate(stored.snapshot, now: found.now, clock: clock)
             } catch {
                 return TransactionOutput(answer: .refused("\(error)"))
             }

@@ -16,6 +16,10 @@ struct TimerService: Service {
     let logger: Logger
     /// Instances fired at once in one round.
     var batch = 64
+    /// On a store that several servers share, each round picks its batch at random among this
+    /// many times as many of the earliest due instances, so that the servers mostly fire
+    /// different instances rather than all wait for the same locks.
+    var spread = 4
 
     func run() async throws {
         let store = service.store
@@ -26,7 +30,7 @@ struct TimerService: Service {
                     let seen = service.commits.generation
                     let now = WallClock.now()
                     // Timers on virtual clocks fire when a request moves them, never by themselves.
-                    let due = service.clock == .real ? try await store.dueInstances(now: now, limit: batch) : []
+                    let due = service.clock == .real ? try await dueBatch(now: now) : []
                     if !due.isEmpty {
                         // Instances that other transactions hold (another server firing them)
                         // stay due until those commit: wait a moment rather than spin.
@@ -50,6 +54,14 @@ struct TimerService: Service {
                 }
             }
         }
+    }
+
+    /// The instances this round fires: the earliest due, or on a shared store a random batch of
+    /// the earliest few batches.
+    private func dueBatch(now: Int) async throws -> [InstanceID] {
+        let store = service.store
+        guard store.isShared else { return try await store.dueInstances(now: now, limit: batch) }
+        return Array(try await store.dueInstances(now: now, limit: batch * spread).shuffled().prefix(batch))
     }
 
     /// Fires the due timers of these instances, a few at a time; how many fired.

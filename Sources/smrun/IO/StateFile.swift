@@ -89,7 +89,7 @@ final class StateFile {
                 case .migrate:
                     let migration: SnapshotMigration
                     do {
-                        migration = try codec.migrate(bytes, now: clock == .real ? WallClock.now() : nil)
+                        migration = try codec.migrate(bytes, now: clock == .real ? WallClock.now() : nil, clock: clock)
                     } catch {
                         throw Failure(message: error.message, hint: error.kind == .unknownState ? "; use --reset to start afresh, keeping a backup" : "")
                     }
