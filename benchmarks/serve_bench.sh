@@ -238,16 +238,20 @@ if ! skipped overdue; then
 fi
 
 # --- Timers due over a span ---------------------------------------------------------------------
+# Orders awaiting payment (docs/examples/order.yaml), each with its one timeout: a timer fires
+# once and the order is cancelled, so the 100,000 timers are all there is to fire. (A traffic
+# light would start its next timer each time, and the load would grow without end.)
 if ! skipped timers; then
     rm -f "$WORK"/timers.sqlite*
-    start_server "$WORK/timers.sqlite" machines/timed-traffic-light.yaml
-    post /machines/timed-traffic-light/instances '{"key":"t0"}'
+    start_server "$WORK/timers.sqlite" docs/examples/order.yaml
+    post /machines/order/instances '{"key":"t0"}'
+    post /machines/order/instances/t0/inputs '{"input":"place","arg":100}'
     stop_server
     sqlite3 "$WORK/timers.sqlite" "SELECT 1" > /dev/null
     base=$(($(now_ms) + 15000))
-    python3 benchmarks/serve/clone_instances.py "$WORK/timers.sqlite" timed-traffic-light "$TIMERS" "$base" $((SPAN * 1000)) > /dev/null
+    python3 benchmarks/serve/clone_instances.py "$WORK/timers.sqlite" order "$TIMERS" "$base" $((SPAN * 1000)) > /dev/null
     sqlite3 "$WORK/timers.sqlite" "DELETE FROM instances WHERE key = 't0'; DELETE FROM timers WHERE key = 't0'; DELETE FROM history WHERE key = 't0'"
-    start_server "$WORK/timers.sqlite" machines/timed-traffic-light.yaml
+    start_server "$WORK/timers.sqlite" docs/examples/order.yaml
     sleep $(((base - $(now_ms)) / 1000 + SPAN + 5))
     curl -sf "http://127.0.0.1:$PORT/metrics" > "$WORK/metrics.txt"
     stop_server
