@@ -277,14 +277,13 @@ final class HTTPConnection: @unchecked Sendable {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard result == 0 else {
-            let error = errno
-            close(fd)
-            throw HTTPFailure.connect(error)
-        }
+        // Not closed here: an initializer that throws once every property is set runs deinit,
+        // which closes it. Closed twice, the descriptor's number, by then another test's file,
+        // socket or pipe, was closed under it ("Bad file descriptor" across the suite).
+        guard result == 0 else { throw HTTPFailure.connect(errno) }
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
 
     /// A request's bytes: `Host`, `Content-Length` for a body (a JSON one unless the headers
     /// name another type), then the given headers.
