@@ -134,18 +134,22 @@ final class Subprocess: @unchecked Sendable {
         }.start()
     }
 
-    /// Reads `fd` to its end on a thread of its own.
+    /// Reads `fd` to its end on a thread of its own, through a duplicate that the thread
+    /// closes: the child's descriptor may be closed (its ``Subprocess`` released) before the
+    /// thread reads the end, and its number then taken by another test's file.
     static func drain(_ fd: Int32) -> Drained {
         let drained = Drained()
+        let own = fcntl(fd, F_DUPFD_CLOEXEC, 0)
         Thread {
             var data = Data()
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let n = read(fd, &chunk, chunk.count)
+            while own >= 0 {
+                let n = read(own, &chunk, chunk.count)
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { break }
                 data.append(contentsOf: chunk[..<n])
             }
+            if own >= 0 { close(own) }
             drained.finish(data)
         }.start()
         return drained
