@@ -8,11 +8,11 @@ enum ClockMove: Sendable, Equatable {
     /// Move the clock to the due time of the earliest pending timer.
     case nextTimer
 
-    /// How far a virtual clock goes: 1,000 years in milliseconds (a timer started there, at
-    /// most 100 years later, is still far from the largest time).
-    static let latestTime = Delay.maximumMilliseconds * 10
-    /// ``latestTime`` as messages say it.
-    static let latestTimeText = "1000 years"
+    /// How far a virtual clock goes, in years (a timer started there, at most 100 years later,
+    /// is still far from the largest time).
+    static let latestYears = 1_000
+    /// ``latestYears`` in milliseconds (``Delay/maximumMilliseconds`` is 100 years).
+    static let latestTime = Delay.maximumMilliseconds / 100 * latestYears
 
     /// The move a request body (a JSON object) asks for, or what is wrong with it, naming the
     /// member.

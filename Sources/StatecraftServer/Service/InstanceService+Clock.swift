@@ -34,13 +34,13 @@ extension InstanceService {
             case .advance(let milliseconds):
                 target = time + milliseconds
                 guard target <= ClockMove.latestTime else {
-                    return (nil, .badRequest("'advance' would move the clock past its end, \(ClockMove.latestTimeText) (it is at \(time) ms)"))
+                    return (nil, .badRequest("'advance' would move the clock past its end, \(ClockMove.latestYears) years (it is at \(time) ms)"))
                 }
             case .nextTimer:
                 guard let due = found.snapshot.timers.map(\.due).min() else { return (nil, .problem(409, "Conflict", "no timer is pending")) }
                 target = max(due, time)
                 guard target <= ClockMove.latestTime else {
-                    return (nil, .problem(409, "Conflict", "the next timer is due past the clock's end, \(ClockMove.latestTimeText)"))
+                    return (nil, .problem(409, "Conflict", "the next timer is due past the clock's end, \(ClockMove.latestYears) years"))
                 }
             }
             let run = found.runtime.advance(found.snapshot, to: target)
