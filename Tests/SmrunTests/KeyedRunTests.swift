@@ -17,26 +17,50 @@ struct KeyedRunTests {
         #expect(output.exited(1))
     }
 
-    /// Each instance's results are what a plain run of its own lines prints.
-    @Test func anInstanceAgreesWithAPlainRunOfItsLines() throws {
-        let script = try String(contentsOf: Paths.packageRoot.appendingPathComponent("machines/self-driving-car.script"), encoding: .utf8)
+    /// Each instance's results are what a plain run of its own lines prints, for a flat
+    /// machine, statecharts (a parallel one, one with deep history) and machines with timers.
+    /// Two instances take the script's lines in turn, `y` skipping every third input (so that
+    /// the two differ) and the `@wait` lines once, for both: each one's configuration, history
+    /// records, context, clock and timers are exchanged out and back in between its lines.
+    /// (Each script starts with an input, which creates both: an instance starts at the log's
+    /// clock, a plain run at 0.)
+    @Test(arguments: ["self-driving-car.yaml", "media-player.yaml", "microwave.scxml", "stopwatch.scxml", "login-session.yaml"])
+    func anInstanceAgreesWithAPlainRunOfItsLines(machine: String) throws {
+        let machinePath = "machines/\(machine)"
+        let scriptPath = "machines/" + machine.split(separator: ".")[0] + ".script"
+        let script = try String(contentsOf: Paths.packageRoot.appendingPathComponent(scriptPath), encoding: .utf8)
         let inputs = script.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
         var log = ""
-        for (index, input) in inputs.enumerated() { log += "x \(input)\n" + (index % 2 == 0 ? "y \(input)\n" : "") }
-        let keyed = try Smrun.run([Self.car, "--by-key", "--format", "json"], input: .bytes(Data(log.utf8)))
-        let plain = try Smrun.run([Self.car, "--format", "json"], input: .bytes(Data(inputs.joined(separator: "\n").utf8)))
-        let xLines = try keyed.jsonLines().filter { $0["key"] as? String == "x" }
-        #expect(xLines.count == plain.lines.count)
-        for (keyedLine, plainLine) in zip(xLines, try plain.jsonLines()) {
-            // The line numbers are the log's, and `key` comes first.
-            var keyedLine = keyedLine
-            var plainLine = plainLine
-            keyedLine["key"] = nil
-            keyedLine["line"] = nil
-            plainLine["line"] = nil
-            #expect(NSDictionary(dictionary: keyedLine) == NSDictionary(dictionary: plainLine))
+        var yInputs: [Substring] = []
+        for (index, input) in inputs.enumerated() {
+            if input.hasPrefix("@") {
+                log += "\(input)\n"
+                yInputs.append(input)
+                continue
+            }
+            log += "x \(input)\n"
+            if index % 3 != 2 {
+                log += "y \(input)\n"
+                yInputs.append(input)
+            }
         }
+        let keyed = try Smrun.run([machinePath, "--by-key", "--format", "json"], input: .bytes(Data(log.utf8)))
         #expect(keyed.lines.allSatisfy { $0.hasPrefix(#"{"key":"#) })
+        for (key, keyInputs) in [("x", inputs), ("y", yInputs)] {
+            let plain = try Smrun.run([machinePath, "--format", "json"], input: .bytes(Data(keyInputs.joined(separator: "\n").utf8)))
+            #expect(plain.lines.count > 5)
+            let keyLines = try keyed.jsonLines().filter { $0["key"] as? String == key }
+            #expect(keyLines.count == plain.lines.count, "\(machine), \(key)")
+            for (keyedLine, plainLine) in zip(keyLines, try plain.jsonLines()) {
+                // The line numbers are the log's, and `key` comes first.
+                var keyedLine = keyedLine
+                var plainLine = plainLine
+                keyedLine["key"] = nil
+                keyedLine["line"] = nil
+                plainLine["line"] = nil
+                #expect(NSDictionary(dictionary: keyedLine) == NSDictionary(dictionary: plainLine), "\(machine), \(key)")
+            }
+        }
     }
 
     /// `@wait` moves every instance's clock and fires their timers in due order across

@@ -55,6 +55,16 @@ package protocol MachineRunner: Sendable {
     /// without running entry effects; its pending timers fire when the clock moves.
     mutating func restore(_ snapshot: MachineSnapshot)
 
+    /// What one instance of the machine holds between inputs (its configuration, context, clock
+    /// and timers), apart from what its instances share: for a caller that runs many instances
+    /// on one runner (RunnerInstances.swift).
+    associatedtype Instance: Sendable
+    /// A copy of the runner's instance: what a new instance starts from, or a restored one.
+    var instance: Instance { get }
+    /// Puts `instance` in place of the runner's own, and the runner's into `instance`, between
+    /// inputs.
+    mutating func exchangeInstance(_ instance: inout Instance)
+
     /// The result of an input rejected before it reached the machine (unknown name, bad
     /// argument); `input` is -1 for an unknown name.
     mutating func rejection(_ kind: RejectionKind, input: Int) -> TransitionResult

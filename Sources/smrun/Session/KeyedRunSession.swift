@@ -15,9 +15,10 @@ import StatecraftStore
 /// line of a plain run would. `@wait DURATION` moves every instance's clock. Results are a
 /// plain run's, each line led by the key: `KEY: RESULT` in text, `{"key":"KEY",...}` in JSON.
 ///
-/// One ``RunSession`` does the work: the instance a line names is exchanged into it for the
-/// line (its runner is moved, not copied), and what it printed, kept in memory, is copied out
-/// with the key before each line.
+/// One ``RunSession`` does the work: the instance a line names (its ``MachineRunner/Instance``:
+/// configuration, context, clock and timers, not a runner of its own) is exchanged into its
+/// runner for the line, and what it printed, kept in memory, is copied out with the key before
+/// each line.
 ///
 /// With a store (`--store`, ``KeyedStore``), the store's instances of the machine are restored
 /// first and the log's clock goes on from the store's; each line also runs in the store's
@@ -32,7 +33,9 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
     /// the compiled machine).
     private let hasTimers: Bool
     /// The instances, by id; ``keys`` gives a key's id.
-    private var runners: [Runner] = []
+    private var instances: [Runner.Instance] = []
+    /// What a new instance starts from: a runner's before it started.
+    private let initialInstance: Runner.Instance
     private var keys = TextInterner()
     /// What leads each instance's result lines: `KEY: `, or `"key":"KEY",` after JSON's `{`.
     private var prefixes: [UInt8] = []
@@ -63,6 +66,7 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         self.timerLimit = timerLimit
         isJSON = format == .json
         hasTimers = machine.hasTimers
+        initialInstance = session.current.instance
         output = store == nil ? OutputBuffer(fd: 1) : OutputBuffer(keepingInMemory: 1 << 20)
         self.store = store
         if self.store != nil { restoreStored() }
@@ -78,10 +82,13 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
             let key = Array(instance.id.key.utf8)
             key.withUnsafeBytes { _ = keys.id(of: $0) }
             addPrefix(key)
-            var runner = Runner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
-            runner.logHandler = FileHandleOutput.logLine
-            if let snapshot = instance.snapshot { runner.restore(snapshot) }
-            session.exchangeRunner(&runner)
+            var restored = initialInstance
+            if let snapshot = instance.snapshot {
+                var runner = Runner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
+                runner.restore(snapshot)
+                restored = runner.instance
+            }
+            session.exchangeInstance(&restored)
             if hasTimers {
                 // An instance of another definition is refused: its runner never runs.
                 if instance.snapshot != nil {
@@ -90,8 +97,8 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
                 }
                 noteTimers(of: id)
             }
-            session.exchangeRunner(&runner)
-            runners.append(runner)
+            session.exchangeInstance(&restored)
+            instances.append(restored)
             emit(for: id)
         }
     }
@@ -167,10 +174,10 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         let input = UnsafeRawBufferPointer(rebasing: line[rest...])
         if store != nil { return runStored(key: key, input: input, number: number) }
         let id = instance(key)
-        session.exchangeRunner(&runners[id])
+        session.exchangeInstance(&instances[id])
         session.run(line: input, number: number)
         if hasTimers { noteTimers(of: id) }
-        session.exchangeRunner(&runners[id])
+        session.exchangeInstance(&instances[id])
         emit(for: id)
         return true
     }
@@ -186,13 +193,13 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         }
         let id = instance(key)
         if let refusal = store!.refusal(of: id) { return skip(number, refusal) }
-        session.exchangeRunner(&runners[id])
+        session.exchangeInstance(&instances[id])
         // The instance's clock, ahead of the log's after a keyed `@wait`; a machine without
         // timers keeps none, and its entries are at the log's time.
         let now = max(time, session.currentTime)
         session.run(line: input, number: number)
         if hasTimers { noteTimers(of: id) }
-        session.exchangeRunner(&runners[id])
+        session.exchangeInstance(&instances[id])
         store!.run(line: input, of: id, now: now)
         emit(for: id)
         return true
@@ -226,17 +233,15 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
     /// The id of the instance `key` names, created and started on its first use.
     private mutating func instance(_ key: UnsafeRawBufferPointer) -> Int {
         let id = keys.id(of: key)
-        guard id == runners.count else { return id }
+        guard id == instances.count else { return id }
         addPrefix(key)
         store?.create(key: String(decoding: key, as: UTF8.self), now: time)
-        var runner = Runner(machine, stepLimit: stepLimit, timerLimit: timerLimit)
-        runner.logHandler = FileHandleOutput.logLine
-        if hasTimers { runner.restoreTimers(time: time, pending: []) }
-        session.exchangeRunner(&runner)
-        session.startRunner()
-        if hasTimers { noteTimers(of: runners.count) }
-        session.exchangeRunner(&runner)
-        runners.append(runner)
+        var instance = initialInstance
+        session.exchangeInstance(&instance)
+        session.startRunner(clockAt: hasTimers ? time : nil)
+        if hasTimers { noteTimers(of: id) }
+        session.exchangeInstance(&instance)
+        instances.append(instance)
         emit(for: id)
         return id
     }
@@ -260,7 +265,7 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         let (sum, overflow) = time.addingReportingOverflow(milliseconds)
         let end = overflow ? Int.max : sum
         while let (at, id) = due.popDue(by: end) {
-            session.exchangeRunner(&runners[id])
+            session.exchangeInstance(&instances[id])
             // A stale pair (the instance's next timer changed since) fires nothing.
             if session.nextTimerDue() == at {
                 session.wait(milliseconds: at - session.currentTime)
@@ -268,13 +273,13 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
                 noteTimers(of: id)
                 store?.fireTimers(of: id, dueBy: at)
             }
-            session.exchangeRunner(&runners[id])
+            session.exchangeInstance(&instances[id])
             emit(for: id)
         }
-        for id in runners.indices {
-            session.exchangeRunner(&runners[id])
+        for id in instances.indices {
+            session.exchangeInstance(&instances[id])
             session.wait(milliseconds: end - session.currentTime)
-            session.exchangeRunner(&runners[id])
+            session.exchangeInstance(&instances[id])
         }
         time = end
     }

@@ -76,19 +76,21 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
 
     // MARK: - Many instances (``KeyedRunSession``)
 
-    /// Puts `other` in place of the session's runner, and the session's into `other`: the
+    /// Puts `other` in place of the runner's instance, and the runner's into `other`: the
     /// session runs another instance, whose context the printer has not shown.
     @inline(__always)
-    mutating func exchangeRunner(_ other: inout Runner) {
-        swap(&runner, &other)
+    mutating func exchangeInstance(_ other: inout Runner.Instance) {
+        runner.exchangeInstance(&other)
         printer.forgetContextVersion()
     }
 
     /// The clock of the session's runner, in milliseconds.
     var currentTime: Int { runner.time }
 
-    /// Starts the session's runner (a new instance), printing its start result.
-    mutating func startRunner() {
+    /// Starts the session's runner (a new instance), its clock first set to `time` (firing
+    /// nothing) when one is given, printing its start result.
+    mutating func startRunner(clockAt time: Int?) {
+        if let time { runner.restoreTimers(time: time, pending: []) }
         start()
     }
 
