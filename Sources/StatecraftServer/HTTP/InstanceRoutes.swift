@@ -126,6 +126,8 @@ struct InstanceRoutes: Sendable {
     /// refused as such).
     private static func parameter<Context: RequestContext>(_ name: String, _ context: Context) throws -> String {
         let raw = try context.parameters.require(name)
+        // Foundation's decoding costs 2% of a send's time: most segments have nothing to decode.
+        guard raw.utf8.contains(UInt8(ascii: "%")) else { return raw }
         return raw.removingPercentEncoding ?? raw
     }
 
