@@ -21,9 +21,9 @@ public final class SQLiteStore: InstanceStore {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            // The writer's page cache: SQLite's default of 2 MiB holds the instances and
-            // indexes of a few thousand instances, and each input over more read its pages
-            // back from the file (a read(2) each). Readers keep the default.
+            // The writer's page cache: SQLite's default of 2 MiB holds the pages of a few
+            // thousand instances; over 100,000, inputs read most pages back from the file
+            // (docs/serving.md, "The store"). Readers keep the default.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") }
         }
         configuration.busyMode = .timeout(10)
