@@ -22,7 +22,7 @@ public final class SQLiteStore: InstanceStore {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // The writer's page cache: SQLite's default of 2 MiB holds the pages of a few
-            // thousand instances; over 100,000, inputs read most pages back from the file
+            // thousand instances; over 100,000, inputs read pages back from the file again and again
             // (docs/serving.md, "The store"). Readers keep the default.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") }
         }
