@@ -27,7 +27,7 @@ extension TableRunner {
 
     /// A copy of the runner's instance.
     @usableFromInline package var instance: Instance {
-        Instance(state: current, values: values, timing: machine.hasTimers ? [InstanceTiming(time: time, timers: timers)] : [])
+        Instance(state: current, values: values, timing: timing)
     }
 
     /// Puts `instance` in place of the runner's own, and the runner's into `instance`. Between
@@ -36,10 +36,7 @@ extension TableRunner {
     @usableFromInline package mutating func exchangeInstance(_ instance: inout Instance) {
         swap(&current, &instance.state)
         swap(&values, &instance.values)
-        if !instance.timing.isEmpty {
-            swap(&time, &instance.timing[0].time)
-            swap(&timers, &instance.timing[0].timers)
-        }
+        exchangeTiming(&instance.timing)
         contextVersion &+= 1
     }
 }
@@ -62,28 +59,35 @@ extension ChartRunner {
     @usableFromInline package var instance: Instance {
         Instance(
             configuration: configuration, values: values, historyRecords: historyRecords, historyCounts: historyCounts,
-            leafHint: leafHint, isFinished: isFinished,
-            timing: machine.hasTimers ? [InstanceTiming(time: time, timers: timers)] : [])
+            leafHint: leafHint, isFinished: isFinished, timing: timing)
     }
 
     /// Puts `instance` in place of the runner's own, and the runner's into `instance`. Between
-    /// inputs only (nothing queued). The context's version moves, so a caller that shows the
+    /// inputs only (nothing queued; every step sets the configuration it starts from, which a
+    /// result shows as `from`, itself). The context's version moves, so a caller that shows the
     /// context shows the new one.
     @usableFromInline package mutating func exchangeInstance(_ instance: inout Instance) {
         swap(&configuration, &instance.configuration)
-        // What a result shows as `from` is the configuration the next step starts in.
-        previousConfiguration.withUnsafeMutableBufferPointer { previous in
-            configuration.withUnsafeBufferPointer { now in _ = previous.update(fromContentsOf: now) }
-        }
         swap(&values, &instance.values)
         swap(&historyRecords, &instance.historyRecords)
         swap(&historyCounts, &instance.historyCounts)
         swap(&leafHint, &instance.leafHint)
         swap(&isFinished, &instance.isFinished)
-        if !instance.timing.isEmpty {
-            swap(&time, &instance.timing[0].time)
-            swap(&timers, &instance.timing[0].timers)
-        }
+        exchangeTiming(&instance.timing)
         contextVersion &+= 1
+    }
+}
+
+extension TimedRunner {
+    /// A copy of the clock and timers, for a machine that has timers (none for one without).
+    fileprivate var timing: [InstanceTiming] {
+        machine.hasTimers ? [InstanceTiming(time: time, timers: timers)] : []
+    }
+
+    /// Exchanges the runner's clock and timers with `timing`'s (nothing without timers).
+    fileprivate mutating func exchangeTiming(_ timing: inout [InstanceTiming]) {
+        guard !timing.isEmpty else { return }
+        swap(&time, &timing[0].time)
+        swap(&timers, &timing[0].timers)
     }
 }

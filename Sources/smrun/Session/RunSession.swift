@@ -77,11 +77,11 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
     // MARK: - Many instances (``KeyedRunSession``)
 
     /// Puts `other` in place of the runner's instance, and the runner's into `other`: the
-    /// session runs another instance, whose context the printer has not shown.
+    /// session runs another instance (whose context the printer shows anew: the exchange moves
+    /// the context's version).
     @inline(__always)
     mutating func exchangeInstance(_ other: inout Runner.Instance) {
         runner.exchangeInstance(&other)
-        printer.forgetContextVersion()
     }
 
     /// The clock of the session's runner, in milliseconds.
