@@ -1,0 +1,104 @@
+import Foundation
+import StatecraftPostgres
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import StatecraftStore
+
+/// The PostgreSQL store when the database ends its connections while statements are in flight
+/// (`pg_terminate_backend`, as a restart or a failover does): each operation ends, committed or
+/// refused as unavailable, none waits for ever, nothing answered is lost, the store serves
+/// again at once and closes. (postgres-nio never answers a statement written to a connection
+/// in the moment after it closed: the store writes each one in the same turn of the event loop
+/// as it checks the connection.)
+struct PostgresConnectionLossTests {
+    /// Counts of one writer's operations.
+    private struct Tally: Sendable {
+        var committed = 0
+        var unavailable = 0
+        var failures: [String] = []
+    }
+
+    /// What the test shares with the tasks it does not wait for.
+    private final class Progress: Sendable {
+        let cutting = Mutex(true)
+        let tallies = Mutex([Tally](repeating: Tally(), count: 64))
+        let writersEnded = Mutex(0)
+        let poolEnded = Mutex(false)
+    }
+
+    @Test func operationsInFlightWhenConnectionsAreCutEachEnd() async throws {
+        let cluster = try PostgresCluster.shared()
+        let database = try cluster.createDatabase()
+        let store = PostgresStore(location: try PostgresLocation(url: cluster.url(database)))
+        let progress = Progress()
+        let pool = Task {
+            await store.run()
+            progress.poolEnded.withLock { $0 = true }
+        }
+        try await store.open()
+
+        for writer in 0..<64 {
+            Task {
+                while progress.cutting.withLock({ $0 }) {
+                    do {
+                        try await Self.increment(store, "w\(writer)")
+                        progress.tallies.withLock { $0[writer].committed += 1 }
+                    } catch StoreError.unavailable {
+                        progress.tallies.withLock { $0[writer].unavailable += 1 }
+                    } catch {
+                        progress.tallies.withLock { $0[writer].failures.append("\(error)") }
+                    }
+                }
+                progress.writersEnded.withLock { $0 += 1 }
+            }
+        }
+        for _ in 0..<30 {
+            try await Task.sleep(for: .milliseconds(50))
+            _ = try cluster.psql(
+                database: "postgres", "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(database)'")
+        }
+        progress.cutting.withLock { $0 = false }
+        #expect(await Self.becomes(within: .seconds(60)) { progress.writersEnded.withLock { $0 } == 64 }, "a writer's operation never ended")
+
+        let seen = progress.tallies.withLock { $0 }
+        #expect(seen.flatMap(\.failures).isEmpty, "\(seen.flatMap(\.failures).prefix(5))")
+        #expect(seen.reduce(0) { $0 + $1.unavailable } > 0, "no operation met a cut connection")
+        for (writer, tally) in seen.enumerated() {
+            // Every increment answered is there; one refused may have committed before its
+            // connection was cut.
+            let version = try await store.instance(InstanceID(machine: "m", key: "w\(writer)"))?.version ?? 0
+            #expect((tally.committed...tally.committed + tally.unavailable).contains(version), "w\(writer): \(version), \(tally)")
+        }
+        try await Self.increment(store, "after")
+        #expect(try await store.instance(InstanceID(machine: "m", key: "after"))?.version == 1)
+
+        try await store.close()
+        pool.cancel()
+        #expect(await Self.becomes(within: .seconds(30)) { progress.poolEnded.withLock { $0 } }, "the connection pool did not close")
+    }
+
+    /// Moves the instance `key` on by one version, creating it at version 1.
+    private static func increment(_ store: PostgresStore, _ key: String) async throws {
+        _ = try await store.transact(InstanceID(machine: "m", key: key), idempotency: nil) { found in
+            let version = (found.instance?.version ?? 0) + 1
+            return TransactionOutput(
+                write: InstanceWrite(
+                    instance: StoreContractTests.instance(key, version: version), isNew: found.instance == nil,
+                    entries: StoreContractTests.entries(key, from: version, to: version), activeStates: ["a"], timers: nil),
+                answer: ())
+        }
+    }
+
+    /// Whether `condition` holds within `time` (checked every 50 ms, without waiting on what
+    /// may never end).
+    private static func becomes(within time: Duration, _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + time
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return true
+    }
+}
