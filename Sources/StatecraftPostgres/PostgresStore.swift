@@ -575,6 +575,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         }
     }
 
+    /// `duration` in whole nanoseconds.
     private static func nanoseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
