@@ -90,7 +90,7 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
             }
             session.exchangeInstance(&restored)
             if hasTimers {
-                // An instance of another definition is refused: its runner never runs.
+                // An instance of another definition is refused: it never runs.
                 if instance.snapshot != nil {
                     session.wait(milliseconds: max(0, time - session.currentTime))
                     store!.fireTimers(of: id, dueBy: time)
