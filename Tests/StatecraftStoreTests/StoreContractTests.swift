@@ -233,6 +233,52 @@ struct StoreContractTests {
         }
     }
 
+    /// Writes that fail halfway (a new instance's row written, then a seq that another instance
+    /// has already), sent together with good ones so that they share transactions: each leaves
+    /// nothing of its own, and every good one commits whole.
+    @Test(arguments: StoreKind.allCases) func writesFailingHalfwayLeaveNothingAndTheOthersCommit(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            try await Self.put(store, "stored", version: 1)
+            let failed = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for n in 0..<100 {
+                    group.addTask {
+                        if n.isMultiple(of: 2) {
+                            try await Self.put(store, "good-\(n)", version: 2)
+                            return false
+                        }
+                        do {
+                            try await store.write([
+                                InstanceWrite(
+                                    instance: Self.instance("bad-\(n)", version: 1), isNew: true, entries: Self.entries("bad-\(n)", from: 1, to: 1),
+                                    activeStates: ["a"], timers: [PendingTimer(due: 50, description: "{}")]),
+                                InstanceWrite(
+                                    instance: Self.instance("stored", version: 2), isNew: false, entries: Self.entries("stored", from: 1, to: 1),
+                                    activeStates: nil, timers: nil),
+                            ])
+                            return false
+                        } catch {
+                            return true
+                        }
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(failed == 50)
+            let listed = try await store.instances(machine: "m", state: nil, status: nil, afterKey: nil, limit: 1_000).map(\.id.key)
+            #expect(listed == ((0..<100).filter { $0.isMultiple(of: 2) }.map { "good-\($0)" } + ["stored"]).sorted())
+            for n in stride(from: 0, to: 100, by: 2) {
+                #expect(try await store.instance(InstanceID(machine: "m", key: "good-\(n)")) == Self.instance("good-\(n)", version: 2))
+                #expect(try await store.history(InstanceID(machine: "m", key: "good-\(n)"), afterSeq: 0, limit: 10).map(\.seq) == [1, 2])
+            }
+            #expect(try await store.instance(InstanceID(machine: "m", key: "stored")) == Self.instance("stored", version: 1))
+            #expect(try await store.instances(machine: "m", state: "a", status: nil, afterKey: nil, limit: 1_000).map(\.id.key) == listed)
+            for n in stride(from: 1, to: 100, by: 2) {
+                #expect(try await store.history(InstanceID(machine: "m", key: "bad-\(n)"), afterSeq: 0, limit: 10).isEmpty)
+            }
+            #expect(try await store.nextTimerDue() == nil)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func deletingTakesEverythingOfTheInstance(_ kind: StoreKind) async throws {
         try await kind.withStore { store async throws in
             let record = IdempotencyRecord(request: [], answer: RecordedAnswer(status: 201, body: []), instanceKey: "gone", expires: .max)

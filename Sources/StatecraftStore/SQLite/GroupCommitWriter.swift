@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 
 /// The SQLite store's one writer: a thread of its own that takes every write waiting, runs
-/// each in a savepoint of one transaction, commits it (one sync of the disk for all of them,
-/// as `synchronous=FULL` asks), and only then answers each. A write that throws rolls back its
-/// own savepoint and leaves the others.
+/// them in one transaction, commits it (one sync of the disk for all of them, as
+/// `synchronous=FULL` asks), and only then answers each. A write may run twice: a write that
+/// throws rolls back the whole transaction, which runs again with a savepoint per write, so
+/// that it alone is undone and the others commit.
 final class GroupCommitWriter: @unchecked Sendable {
     /// A write: it runs inside its savepoint, and is answered after the commit.
     private struct Job {
@@ -23,8 +24,12 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     init(pool: DatabasePool) {
         self.pool = pool
-        let thread = Thread { [unowned self] in self.loop() }
-        thread.name = "statecraft-sqlite-writer"
+        let thread = Thread { [unowned self] in
+            // Named from the thread itself: Foundation on Linux names no thread but the current
+            // one, and Linux keeps at most 15 characters.
+            Thread.current.name = "sqlite-writer"
+            self.loop()
+        }
         self.thread = thread
         thread.start()
     }
@@ -82,6 +87,19 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     private func commit(_ batch: [Job]) {
+        // A write seldom throws, so a batch first runs without a savepoint per write (two
+        // statements each). When one throws, that transaction is rolled back, and the batch
+        // runs again with a savepoint per write, so that only the writes that throw are undone.
+        do {
+            try pool.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    for job in batch { try job.run(db) }
+                    return .commit
+                }
+            }
+            for job in batch { job.finish(nil) }
+            return
+        } catch {}
         var errors = [Error?](repeating: nil, count: batch.count)
         do {
             try pool.writeWithoutTransaction { db in
