@@ -141,6 +141,39 @@ import Testing
         #expect(try server.history("alarm", "wake").count == 3)
     }
 
+    /// A timer that an input starts wakes the timers at once: with no other timer pending they
+    /// would look again only a second later, but a 100 ms timer fires within 600 ms of its
+    /// input's answer, five times in a row.
+    @Test func aShortTimerThatAnInputStartsFiresSoonAfterItsDue() throws {
+        let files = try TemporaryFiles()
+        let kettle = try files.file(
+            "kettle.yaml",
+            """
+            machine: kettle
+            initial: cold
+            inputs: { boil: }
+            states: [cold, heating, boiled]
+            transitions:
+              - boil | cold => heating
+              - after: 100ms
+                from: heating
+                to: boiled
+            """)
+        let server = try ServerProcess.start(files, machines: [kettle])
+        for n in 1...5 {
+            try server.create("kettle", key: "k\(n)")
+            // The timers have looked since the create, and found nothing pending.
+            Thread.sleep(forTimeInterval: 0.2)
+            let feed = try server.events("/machines/kettle/instances/k\(n)/events")
+            try server.send("kettle", "k\(n)", "boil")
+            let sent = ContinuousClock.now
+            #expect(try feed.next(timeout: Self.timeout)?.id == "2")
+            let fired = try #require(try feed.next(timeout: Self.timeout), "the timer did not fire")
+            let waited = ContinuousClock.now - sent
+            #expect(fired.id == "3" && waited < .milliseconds(600), "fired \(waited) after the input's answer")
+        }
+    }
+
     /// A timer due before an input arrives fires first, as its own entry; the answer's results
     /// are the input's only.
     @Test func aTimerDueBeforeAnInputFiresFirstAsItsOwnEntry() throws {

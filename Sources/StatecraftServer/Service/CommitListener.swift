@@ -5,12 +5,15 @@ import StatecraftStore
 /// (PostgreSQL's notifications), so that they read it at once rather than at their next check.
 struct CommitListener: Service {
     let store: any InstanceStore
-    let commits: CommitSignal
+    /// What a commit heard of wakes: the feeds' signal and the timers'.
+    let signals: [CommitSignal]
 
     func run() async throws {
-        let commits = commits
+        let signals = signals
         await cancelWhenGracefulShutdown {
-            await store.watchOtherCommits { commits.signal() }
+            await store.watchOtherCommits {
+                for signal in signals { signal.signal() }
+            }
         }
     }
 }

@@ -13,6 +13,9 @@ package final class InstanceService: Sendable {
     package let idempotencyTTL: Int
     /// Wakes the events feeds after each commit.
     package let commits = CommitSignal()
+    /// Wakes the timers after a commit that left timers pending (one may fall due before they
+    /// planned to look again), and after each commit heard of from another server.
+    package let timerWakes = CommitSignal()
     /// The clock the instances run on: the real one, or a virtual clock per instance that
     /// only a request moves.
     package let clock: MachineSnapshot.Clock
@@ -49,7 +52,7 @@ package final class InstanceService: Sendable {
         let scope = idempotencyKey.map { IdempotencyScope(scope: "", key: $0) }
         let ttl = idempotencyTTL
         let (newKey, startContext) = (key, context)
-        let answer = try await store.transact(id, idempotency: scope) { found in
+        return try await transact(id, idempotency: scope) { found in
             if let repeated = Self.repeatedAnswer(found.idempotency, request: request) { return TransactionOutput(answer: repeated) }
             if let existing = found.instance {
                 let json = (try? runtime.snapshot(existing.snapshot)).map { self.json(existing, snapshot: $0, runtime: runtime) }
@@ -64,8 +67,6 @@ package final class InstanceService: Sendable {
                 write: write, idempotency: Self.record(answer, request: request, scope: scope, key: newKey, now: found.now, ttl: ttl),
                 answer: answer)
         }
-        if answer.status < 300 { commits.signal() }
-        return answer
     }
 
     /// `POST /machines/{m}/instances/{key}/inputs`.
@@ -132,7 +133,7 @@ package final class InstanceService: Sendable {
         let scope = idempotencyKey.map { IdempotencyScope(scope: id.key, key: $0) }
         while true {
             do {
-                let answer: APIAnswer = try await store.transact(id, idempotency: scope) { found in
+                return try await transact(id, idempotency: scope) { found in
                     if let repeated = Self.repeatedAnswer(found.idempotency, request: request) { return TransactionOutput(answer: repeated) }
                     var instance: FoundInstance? = nil
                     if let stored = found.instance {
@@ -149,12 +150,27 @@ package final class InstanceService: Sendable {
                         write: write, idempotency: Self.record(answer, request: request, scope: scope, key: id.key, now: found.now, ttl: ttl),
                         answer: answer)
                 }
-                if answer.status < 300 { commits.signal() }
-                return answer
             } catch let missing as MissingDefinition {
                 _ = try await catalog.runtime(fingerprint: missing.fingerprint)
             }
         }
+    }
+
+    /// Runs `decide` in the instance's transaction; once it answered below 300, wakes the
+    /// events feeds, and the timers when its write left timers pending.
+    private func transact(
+        _ id: InstanceID, idempotency: IdempotencyScope?, _ decide: @escaping @Sendable (TransactionInput) throws -> TransactionOutput<APIAnswer>
+    ) async throws -> APIAnswer {
+        let (answer, leavesTimers) = try await store.transact(id, idempotency: idempotency) { found in
+            let output = try decide(found)
+            let leavesTimers = output.write?.timers.map { !$0.isEmpty } ?? false
+            return TransactionOutput(write: output.write, idempotency: output.idempotency, answer: (output.answer, leavesTimers))
+        }
+        if answer.status < 300 {
+            commits.signal()
+            if leavesTimers { timerWakes.signal() }
+        }
+        return answer
     }
 
     /// Fires the timers of instance `id` due by now, each as a history entry; the due times of

@@ -5,8 +5,8 @@ import StatecraftStore
 
 /// Fires the instances' timers on the real clock when they fall due, with no request: each
 /// round asks the store which instances have a timer due, fires them (each instance in its own
-/// transaction, each timer its own history entry), then sleeps until the next due time or the
-/// next commit, at most a second. Overdue timers found at start-up fire the same way, while the
+/// transaction, each timer its own history entry), then sleeps until the next due time, at most
+/// a second, or until a commit leaves timers pending (``InstanceService/timerWakes``). Overdue timers found at start-up fire the same way, while the
 /// server already serves. On a virtual-clock server it fires nothing: a request moves each
 /// instance's clock. It also drops expired idempotency records, and keeps the metrics' gauges
 /// current.
@@ -27,7 +27,7 @@ struct TimerService: Service {
             var lastCleanup = 0
             while !Task.isCancelled {
                 do {
-                    let seen = service.commits.generation
+                    let seen = service.timerWakes.generation
                     let now = WallClock.now()
                     // Timers on virtual clocks fire when a request moves them, never by themselves.
                     let due = service.clock == .real ? try await dueBatch(now: now) : []
@@ -84,9 +84,10 @@ struct TimerService: Service {
         }
     }
 
-    /// Sleeps `milliseconds`, or less when something commits (a new timer may be due sooner).
+    /// Sleeps `milliseconds`, or less when a commit leaves timers pending (one may be due
+    /// sooner), or another server commits.
     private func sleep(milliseconds: Int, orUntilCommitAfter seen: Int) async {
-        let commits = service.commits
+        let commits = service.timerWakes
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await commits.wait(after: seen) }
             group.addTask { try? await Task.sleep(for: .milliseconds(milliseconds)) }
