@@ -7,7 +7,8 @@ import GRDB
 /// throws rolls back the whole transaction, which runs again with a savepoint per write, so
 /// that it alone is undone and the others commit.
 final class GroupCommitWriter: @unchecked Sendable {
-    /// A write: it runs inside its savepoint, and is answered after the commit.
+    /// A write: it runs in the batch's transaction (in a savepoint of its own when the batch
+    /// runs again after a write threw), and is answered after the commit.
     private struct Job {
         let run: (Database) throws -> Void
         let finish: (Error?) -> Void
