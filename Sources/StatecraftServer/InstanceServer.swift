@@ -101,7 +101,7 @@ public final class InstanceServer: Sendable {
             catalog: catalog, idempotencyTTL: Int(ttl.seconds) * 1000 + Int(ttl.attoseconds / 1_000_000_000_000_000),
             clock: configuration.clock == .virtual ? .virtual : .real)
         self.configuration = configuration
-        var logger = Logger(label: "smrun.serve")
+        var logger = Logger(label: "smrun.serve", factory: ServerLogHandler.init)
         logger.logLevel = .notice
         self.logger = logger
     }

@@ -41,6 +41,10 @@ import Testing
         #expect(pushed == Array(1...8))
         let stopped = server.stop()
         #expect(stopped.map { !$0.signalled && $0.status == 0 } == true, "\(server.errorText)")
+        // Each 503 was logged, with the request's id and path.
+        let logged = server.errorText.split(separator: "\n").filter { $0.contains("store unavailable") }
+        #expect(!logged.isEmpty && logged.allSatisfy { $0.contains("error smrun.serve: hb.request.id=") }, "\(server.errorText)")
+        #expect(logged.contains { $0.contains("path=/machines/ledger/instances/k/inputs") }, "\(server.errorText)")
     }
 
     /// Three servers under the load of 64 clients (as in ``ScaleOutTests``) while the database

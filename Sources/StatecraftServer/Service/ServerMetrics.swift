@@ -1,5 +1,6 @@
 import CoreMetrics
 import Prometheus
+import Synchronization
 
 /// What `/metrics` shows, through swift-metrics with swift-prometheus's factory: inputs by
 /// outcome, their latency, the instances and pending timers, and how late timers fire.
@@ -10,6 +11,7 @@ package final class ServerMetrics: Sendable {
     private let lateness: CoreMetrics.Timer
     private let instances: CoreMetrics.Gauge
     private let timers: CoreMetrics.Gauge
+    private let counters = Mutex<[String: CoreMetrics.Counter]>([:])
 
     package init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -28,7 +30,15 @@ package final class ServerMetrics: Sendable {
     func recordInput(_ answer: APIAnswer, since started: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - started
         latency.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
-        CoreMetrics.Counter(label: "statecraft_inputs_total", dimensions: [("outcome", Self.outcome(of: answer))], factory: factory).increment()
+        counter(outcome: Self.outcome(of: answer)).increment()
+    }
+
+    /// The inputs' counter of `outcome`, made once (making one looks it up in the registry).
+    private func counter(outcome: String) -> CoreMetrics.Counter {
+        if let counter = counters.withLock({ $0[outcome] }) { return counter }
+        let counter = CoreMetrics.Counter(label: "statecraft_inputs_total", dimensions: [("outcome", outcome)], factory: factory)
+        counters.withLock { $0[outcome] = counter }
+        return counter
     }
 
     /// Records how late a timer fired, in milliseconds.
