@@ -15,6 +15,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     private let pool: DatabasePool
+    private let afterCommit: () -> Void
     private let condition = NSCondition()
     private var waiting: [Job] = []
     private var stopping = false
@@ -23,8 +24,11 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// How many writes share a transaction at most.
     private static let batchLimit = 512
 
-    init(pool: DatabasePool) {
+    /// A writer on `pool`'s writing connection, which calls `afterCommit` on its thread after
+    /// each commit.
+    init(pool: DatabasePool, afterCommit: @escaping () -> Void) {
         self.pool = pool
+        self.afterCommit = afterCommit
         let thread = Thread { [unowned self] in
             // Named from the thread itself: Foundation on Linux names no thread but the current
             // one, and Linux keeps at most 15 characters.
@@ -98,6 +102,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                     return .commit
                 }
             }
+            afterCommit()
             for job in batch { job.finish(nil) }
             return
         } catch {}
@@ -122,6 +127,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             for job in batch { job.finish(error) }
             return
         }
+        afterCommit()
         for (job, error) in zip(batch, errors) { job.finish(error) }
     }
 

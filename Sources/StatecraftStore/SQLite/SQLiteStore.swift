@@ -9,6 +9,7 @@ import SmrunCore
 public final class SQLiteStore: InstanceStore {
     private let pool: DatabasePool
     private let writer: GroupCommitWriter
+    private let checkpointer: WALCheckpointer
     /// The file's path.
     public let path: String
     /// The writer's page cache, in KiB.
@@ -39,7 +40,12 @@ public final class SQLiteStore: InstanceStore {
         } catch {
             throw StoreError.unreadable("\(path): \(error)")
         }
-        writer = GroupCommitWriter(pool: pool)
+        do {
+            checkpointer = try WALCheckpointer(path: path)
+        } catch {
+            throw StoreError.unreadable("\(path): \(error)")
+        }
+        writer = GroupCommitWriter(pool: pool, afterCommit: checkpointer.noteCommit)
     }
 
     // MARK: - Writes
@@ -177,6 +183,7 @@ public final class SQLiteStore: InstanceStore {
     /// store when it stops; a server of your own closes it after its service group).
     public func close() async throws {
         writer.stop()
+        try checkpointer.stop()
         try pool.close()
     }
 
