@@ -154,7 +154,8 @@ public final class InstanceServer: Sendable {
     /// after the application).
     public var backgroundServices: [any Service] {
         [
-            TimerService(service: service, metrics: metrics, logger: logger), CommitListener(store: service.store, signals: [service.commits, service.timerWakes]),
+            TimerService(service: service, metrics: metrics, logger: logger),
+            CommitListener(store: service.store, signals: [service.commits, service.timerWakes]),
             FeedCloser(commits: service.commits),
         ]
     }

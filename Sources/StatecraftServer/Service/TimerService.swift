@@ -6,10 +6,10 @@ import StatecraftStore
 /// Fires the instances' timers on the real clock when they fall due, with no request: each
 /// round asks the store which instances have a timer due, fires them (each instance in its own
 /// transaction, each timer its own history entry), then sleeps until the next due time, at most
-/// a second, or until a commit leaves timers pending (``InstanceService/timerWakes``). Overdue timers found at start-up fire the same way, while the
-/// server already serves. On a virtual-clock server it fires nothing: a request moves each
-/// instance's clock. It also drops expired idempotency records, and keeps the metrics' gauges
-/// current.
+/// a second, or until a commit leaves timers pending (``InstanceService/timerWakes``). Overdue
+/// timers found at start-up fire the same way, while the server already serves. On a
+/// virtual-clock server it fires nothing: a request moves each instance's clock. It also drops
+/// expired idempotency records, and keeps the metrics' gauges current.
 struct TimerService: Service {
     let service: InstanceService
     let metrics: ServerMetrics

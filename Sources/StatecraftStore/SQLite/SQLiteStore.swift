@@ -5,7 +5,8 @@ import SmrunCore
 /// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, through GRDB.
 /// Reads run in parallel on GRDB's readers; every write goes through one ``GroupCommitWriter``,
 /// which serializes the inputs of every instance (so each instance's inputs apply one at a
-/// time, in the order they arrive) and shares one sync among the writes waiting together.
+/// time, in the order they arrive) and shares one sync among the writes waiting together; a
+/// ``WALCheckpointer`` copies the log into the file in the background.
 public final class SQLiteStore: InstanceStore {
     private let pool: DatabasePool
     private let writer: GroupCommitWriter
