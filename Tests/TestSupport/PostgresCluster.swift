@@ -38,7 +38,7 @@ public final class PostgresCluster: Sendable {
         try Self.run(asPostgres, "\(binaries)/initdb", ["-D", "\(directory)/data", "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
         var lastError: Error = Missing()
         for _ in 0..<5 {
-            let port = Int.random(in: 20_000...60_000)
+            let port = Int.random(in: Self.ports)
             do {
                 try Self.start(asPostgres, binaries, directory, port)
                 self.port = port
@@ -81,13 +81,30 @@ public final class PostgresCluster: Sendable {
         try Self.start(asPostgres, binaries, directory, port)
     }
 
+    /// The ports a cluster listens on: below the kernel's range of ephemeral ports, which the
+    /// tests' many client connections take their local ports from. A cluster that stops and
+    /// starts again must find its port free; in that range, a client connection of another
+    /// test may hold it meanwhile (`could not bind ... Address already in use`).
+    private static let ports: ClosedRange<Int> = {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let first = range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
+        return 10_000...max(10_001, min(first, 32_768) - 1)
+    }()
+
+    /// Starts the server; when it does not start, the error ends with its log's last lines.
     private static func start(_ asPostgres: Bool, _ binaries: String, _ directory: String, _ port: Int) throws {
-        try run(
-            asPostgres, "\(binaries)/pg_ctl",
-            [
-                "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-t", "60", "-o",
-                "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400", "start",
-            ])
+        do {
+            try run(
+                asPostgres, "\(binaries)/pg_ctl",
+                [
+                    "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-t", "60", "-o",
+                    "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400", "start",
+                ])
+        } catch var failed as Failed {
+            let log = (try? String(contentsOfFile: "\(directory)/log", encoding: .utf8)) ?? ""
+            failed.message += log.split(separator: "\n").suffix(5).joined(separator: "\n")
+            throw failed
+        }
     }
 
     /// The newest installed PostgreSQL's programs (Debian's layout).
