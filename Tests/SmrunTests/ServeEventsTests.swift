@@ -162,8 +162,6 @@ import Testing
         let server = try ServerProcess.start(files, machines: [kettle])
         for n in 1...5 {
             try server.create("kettle", key: "k\(n)")
-            // The timers have looked since the create, and found nothing pending.
-            Thread.sleep(forTimeInterval: 0.2)
             let feed = try server.events("/machines/kettle/instances/k\(n)/events")
             try server.send("kettle", "k\(n)", "boil")
             let sent = ContinuousClock.now
