@@ -22,7 +22,6 @@ public final class SQLiteStore: InstanceStore {
         self.path = path
         var configuration = Configuration()
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
             // The writer's page cache: SQLite's default of 2 MiB holds the pages of a few
             // thousand instances; over 100,000, inputs read pages back from the file again and again
             // (docs/serving.md, "The store"). Readers keep the default.
@@ -31,6 +30,10 @@ public final class SQLiteStore: InstanceStore {
         configuration.busyMode = .timeout(10)
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            // Every commit syncs the log before it is answered. GRDB sets `synchronous=NORMAL`
+            // on a pool's writer when it turns WAL mode on, after `prepareDatabase`, and with
+            // NORMAL a commit syncs nothing: an answered input would be lost with the power.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             let migrator = SQLiteSchema.migrator
             if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
                 throw StoreError.unreadable("\(path) was written by a newer smrun: its schema has migrations this one does not know")
