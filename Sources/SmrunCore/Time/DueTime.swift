@@ -20,16 +20,32 @@ package enum DueTime {
     /// A time on the real clock, in milliseconds since the Unix epoch, as UTC:
     /// `2026-11-25T02:49:29.898Z`.
     package static func utc(_ milliseconds: Int) -> String {
-        var seconds = time_t(milliseconds / 1000)
+        // Floored, so that a time before 1970 counts back from its second's start.
+        let (second, millisecond) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        var seconds = time_t(millisecond < 0 ? second - 1 : second)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func digits(_ value: Int32, _ count: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, count - text.count)) + text
+        // Written digit by digit: the server writes one for every instance it answers with.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            var end = 0
+            func put(_ value: Int, digits: Int, then separator: Unicode.Scalar) {
+                var value = value
+                for position in (end..<end + digits).reversed() {
+                    text[position] = UInt8(ascii: "0") + UInt8(abs(value % 10))
+                    value /= 10
+                }
+                text[end + digits] = UInt8(ascii: separator)
+                end += digits + 1
+            }
+            put(Int(parts.tm_year) + 1900, digits: 4, then: "-")
+            put(Int(parts.tm_mon) + 1, digits: 2, then: "-")
+            put(Int(parts.tm_mday), digits: 2, then: "T")
+            put(Int(parts.tm_hour), digits: 2, then: ":")
+            put(Int(parts.tm_min), digits: 2, then: ":")
+            put(Int(parts.tm_sec), digits: 2, then: ".")
+            put(millisecond < 0 ? millisecond + 1000 : millisecond, digits: 3, then: "Z")
+            return end
         }
-        let date = "\(digits(parts.tm_year + 1900, 4))-\(digits(parts.tm_mon + 1, 2))-\(digits(parts.tm_mday, 2))"
-        let time = "\(digits(parts.tm_hour, 2)):\(digits(parts.tm_min, 2)):\(digits(parts.tm_sec, 2)).\(digits(Int32(milliseconds % 1000), 3))"
-        return "\(date)T\(time)Z"
     }
 
     /// The clock's time now: the snapshot's `"time"` on the virtual clock, the wall clock's on

@@ -224,7 +224,7 @@ public final class SQLiteStore: InstanceStore {
             }
             sql += state == nil ? " ORDER BY i.key LIMIT ?" : " ORDER BY s.key LIMIT ?"
             arguments += [limit]
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.instance(from:))
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try Self.instance(from: $0) }
         }
     }
 
@@ -293,9 +293,11 @@ public final class SQLiteStore: InstanceStore {
     // MARK: - Rows
 
     private static func fetchInstance(_ db: Database, _ id: InstanceID) throws -> StoredInstance? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(instanceColumns) FROM instances i WHERE machine = ? AND key = ?"), arguments: [id.machine, id.key]
-        ).map(instance(from:))
+        // Read from the statement's row as it stands (`fetchOne` would copy every column first):
+        // every input reads its instance.
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT \(instanceColumns) FROM instances i WHERE machine = ? AND key = ?"), arguments: [id.machine, id.key])
+        return try withExtendedLifetime(rows) { try rows.next().map(instance(from:)) }
     }
 
     private static func fetchIdempotency(_ db: Database, machine: String, scope: IdempotencyScope) throws -> IdempotencyRecord? {
@@ -313,10 +315,10 @@ public final class SQLiteStore: InstanceStore {
     /// The columns ``instance(from:)`` reads, by position (a lookup by name compares names).
     private static let instanceColumns = "i.machine, i.key, i.fingerprint, i.status, i.snapshot, i.version, i.created, i.updated"
 
-    private static func instance(from row: Row) -> StoredInstance {
-        StoredInstance(
+    private static func instance(from row: Row) throws -> StoredInstance {
+        try StoredInstance(
             id: InstanceID(machine: row[0], key: row[1]), fingerprint: row[2], status: StoredInstance.Status(rawValue: row[3]) ?? .running,
-            snapshot: [UInt8](row[4] as Data), version: row[5], created: row[6], updated: row[7])
+            snapshot: row.withUnsafeData(atIndex: 4) { $0.map { [UInt8]($0) } ?? [] }, version: row[5], created: row[6], updated: row[7])
     }
 
     private static func entry(from row: Row) -> HistoryEntry {
