@@ -65,13 +65,14 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
-    /// Finishes what is waiting, then stops the thread.
+    /// Finishes what is waiting, then stops the thread; a later call returns once it has.
     func stop() {
         condition.lock()
         stopping = true
         condition.signal()
         condition.unlock()
         stopped.wait()
+        stopped.signal()
     }
 
     private func loop() {

@@ -184,7 +184,8 @@ public final class SQLiteStore: InstanceStore {
     package func checkHealth() async throws {}
 
     /// Waits for the writes in flight, then closes the file (`InstanceServer.run` closes its
-    /// store when it stops; a server of your own closes it after its service group).
+    /// store when it stops; a server of your own closes it after its service group). Closing
+    /// it again does nothing; a write after it throws ``StoreError/closed``.
     public func close() async throws {
         writer.stop()
         try checkpointer.stop()
