@@ -1,18 +1,32 @@
+import Foundation
 import Synchronization
 import Testing
 
 @testable import StatecraftStore
 
-/// Closing the SQLite store: an app that closes it twice (from its own shutdown and from a
-/// server's, say) gets its second call back at once, and a write after it is refused by name.
+/// Closing the SQLite store: the file alone then holds every commit (docs/serving.md: a stopped
+/// server's file, copied, is a backup); an app that closes it twice (from its own shutdown and
+/// from a server's, say) gets its second call back at once, and a write after it is refused by
+/// name.
 struct SQLiteCloseTests {
+    /// 50 commits one after another, the last ones too soon after the others for the background
+    /// checkpointer to have copied them: once the store is closed, a copy of its file without the
+    /// log holds all 50.
+    @Test func theFileAloneHoldsEveryCommitOnceClosed() async throws {
+        let path = try StoreKind.sqlite.newLocation()
+        let store = try SQLiteStore(path: path)
+        for n in 0..<50 { try await store.write([Self.creation("k\(n)")]) }
+        try await store.close()
+        let copy = try StoreKind.sqlite.newLocation()
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        let copied = try SQLiteStore(path: copy)
+        #expect(try await copied.counts().instances == 50)
+        try await copied.close()
+    }
+
     @Test func closingTwiceReturnsAndAWriteAfterItIsRefused() async throws {
         let store = try SQLiteStore(path: try StoreKind.sqlite.newLocation())
-        let id = InstanceID(machine: "m", key: "k")
-        let instance = StoredInstance(id: id, fingerprint: "sha256:f", status: .running, snapshot: Array("{}".utf8), version: 1, created: 1, updated: 1)
-        let write = InstanceWrite(
-            instance: instance, isNew: true, entries: [HistoryEntry(id: id, seq: 1, at: 1, kind: .start, results: "[]")], activeStates: ["a"],
-            timers: nil)
+        let write = Self.creation("k")
         try await store.write([write])
         try await store.close()
         // The second close runs apart, so that a close that never returns fails the test
@@ -27,6 +41,15 @@ struct SQLiteCloseTests {
         let returned = second.returned.load(ordering: .acquiring)
         try #require(returned, "closing the store a second time did not return within 10 s")
         await #expect(throws: StoreError.closed) { try await store.write([write]) }
+    }
+
+    /// The write that creates instance `key`.
+    static func creation(_ key: String) -> InstanceWrite {
+        let id = InstanceID(machine: "m", key: key)
+        let instance = StoredInstance(id: id, fingerprint: "sha256:f", status: .running, snapshot: Array("{}".utf8), version: 1, created: 1, updated: 1)
+        return InstanceWrite(
+            instance: instance, isNew: true, entries: [HistoryEntry(id: id, seq: 1, at: 1, kind: .start, results: "[]")], activeStates: ["a"],
+            timers: nil)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SmrunCore
+import Synchronization
 
 /// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, through GRDB.
 /// Reads run in parallel on GRDB's readers; every write goes through one ``GroupCommitWriter``,
@@ -11,6 +12,8 @@ public final class SQLiteStore: InstanceStore {
     private let pool: DatabasePool
     private let writer: GroupCommitWriter
     private let checkpointer: WALCheckpointer
+    /// Whether ``close()`` was called.
+    private let closed = Atomic(false)
     /// The file's path.
     public let path: String
     /// The writer's page cache, in KiB.
@@ -187,8 +190,14 @@ public final class SQLiteStore: InstanceStore {
     /// store when it stops; a server of your own closes it after its service group). Closing
     /// it again does nothing; a write after it throws ``StoreError/closed``.
     public func close() async throws {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         writer.stop()
         try checkpointer.stop()
+        // The log's last commits go into the file, and the log is emptied, so that the file
+        // alone holds every commit (a copy of it is a backup): no connection would do it later,
+        // as GRDB closes the pool's writer before its readers. A reader that holds the log
+        // (busy) leaves it as it is, as durable, for SQLite to read at the next open.
+        _ = try? await pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try pool.close()
     }
 
