@@ -479,6 +479,20 @@ import Testing
 
     // MARK: - The server's own pages
 
+    /// An input's outcome is its answer's own first result's: not a list or a record of the
+    /// instance's context that happens to be named `results` or `error`.
+    @Test func theMetricsCountEachInputByItsOwnOutcome() throws {
+        let files = try TemporaryFiles()
+        let server = try ServerProcess.start(files, machines: [Paths.fixture("serve/quiz.yaml")])
+        try server.create("quiz", key: "q")
+        try server.send("quiz", "q", "answer")
+        try server.send("quiz", "q", "answer")
+        let metrics = try server.get("/metrics")
+        #expect(metrics.text.contains(#"statecraft_inputs_total{outcome="accepted"} 1"#), "\(metrics.text)")
+        #expect(metrics.text.contains(#"statecraft_inputs_total{outcome="finished"} 1"#), "\(metrics.text)")
+        #expect(!metrics.text.contains(#"outcome="none""#), "\(metrics.text)")
+    }
+
     @Test func healthzMetricsTheHomePageAndTheOpenAPIDocumentAnswer() throws {
         let files = try TemporaryFiles()
         let server = try ServerProcess.start(files)

@@ -55,27 +55,46 @@ package final class ServerMetrics: Sendable {
     func text() -> [UInt8] { registry.emitToBuffer() }
 
     /// `accepted`, the input's first result's error kind (`no-transition`), `none` when it
-    /// printed no result, or `http-400`: read off the answer's bytes, which end with
-    /// `"results":[...]}`.
+    /// printed no result, or `http-400`: read off the answer's bytes,
+    /// `{"instance":{...},"results":[...]}`, member by member at their own depth, so that a
+    /// context's `"results"` or `"error"` is not taken for the answer's.
     static func outcome(of answer: APIAnswer) -> String {
         guard answer.status == 200 else { return "http-\(answer.status)" }
         let body = answer.body
-        guard let results = find(Array(#""results":["#.utf8), in: body, from: 0) else { return "accepted" }
-        guard results < body.count, body[results] == UInt8(ascii: "{") else { return "none" }
-        // The first result's own members come before any nested object closes.
-        let end = body[results...].firstIndex(of: UInt8(ascii: "}")) ?? body.count
-        guard let error = find(Array(#""error":""#.utf8), in: body, from: results), error < end,
-            let close = body[error...].firstIndex(of: UInt8(ascii: "\""))
-        else { return "accepted" }
-        return String(decoding: body[error..<close], as: UTF8.self)
+        guard let results = value(of: resultsKey, inObjectAt: 0, of: body), body[results] == UInt8(ascii: "[") else { return "accepted" }
+        let first = results + 1
+        guard first < body.count, body[first] == UInt8(ascii: "{") else { return "none" }
+        guard let error = value(of: errorKey, inObjectAt: first, of: body), body[error] == UInt8(ascii: "\"") else { return "accepted" }
+        let close = body[(error + 1)...].firstIndex(of: UInt8(ascii: "\"")) ?? body.count
+        return String(decoding: body[(error + 1)..<close], as: UTF8.self)
     }
 
-    /// Where the bytes after the first `needle` at or after `start` begin.
-    private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard bytes.count >= needle.count else { return nil }
+    private static let resultsKey = Array("results".utf8)
+    private static let errorKey = Array("error".utf8)
+
+    /// Where the value of member `key` of the JSON object that starts at `start` begins (a
+    /// member of that object itself, not of one nested in it), if it has one. The JSON is the
+    /// server's own, without white space.
+    private static func value(of key: [UInt8], inObjectAt start: Int, of bytes: [UInt8]) -> Int? {
+        var depth = 0
         var index = start
-        while index <= bytes.count - needle.count {
-            if bytes[index] == needle[0] && bytes[index..<(index + needle.count)].elementsEqual(needle) { return index + needle.count }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                let text = index + 1
+                index = text
+                while index < bytes.count && bytes[index] != UInt8(ascii: "\"") { index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1 }
+                if depth == 1, index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: ":"), bytes[text..<index].elementsEqual(key) {
+                    return index + 2
+                }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 { return nil }
+            default:
+                break
+            }
             index += 1
         }
         return nil
