@@ -65,14 +65,13 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
-    /// Finishes what is waiting, then stops the thread; a later call returns once it has.
+    /// Finishes what is waiting, then stops the thread.
     func stop() {
         condition.lock()
         stopping = true
         condition.signal()
         condition.unlock()
         stopped.wait()
-        stopped.signal()
     }
 
     private func loop() {

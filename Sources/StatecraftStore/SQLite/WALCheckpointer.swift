@@ -42,15 +42,13 @@ final class WALCheckpointer: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Stops the thread (after the checkpoint under way, if any) and closes its connection; a
-    /// later call returns once it has.
+    /// Stops the thread (after the checkpoint under way, if any) and closes its connection.
     func stop() throws {
         condition.lock()
         stopping = true
         condition.signal()
         condition.unlock()
         stopped.wait()
-        stopped.signal()
         try connection.close()
     }
 
