@@ -61,10 +61,10 @@ enum PostgresSchema {
     ]
 
     /// Brings the database's schema up to date, under the migration lock; `leased` is called
-    /// once a connection is had.
-    static func migrate(_ client: PostgresClient, logger: Logger, leased: @Sendable () -> Void) async throws {
+    /// with the connection once it is had.
+    static func migrate(_ client: PostgresClient, logger: Logger, leased: @Sendable (PostgresConnection) -> Void) async throws {
         try await client.withConnection { connection in
-            leased()
+            leased(connection)
             try await connection.openQuery("SELECT pg_advisory_lock(\(migrationLock))", logger: logger)
             do {
                 try await migrate(connection, logger: logger)

@@ -14,8 +14,9 @@ import Synchronization
 ///   key wait for each other whatever keys they name. Locks are always taken in that order.
 /// - `now` is the database's `clock_timestamp()`, read once per transaction after the locks.
 /// - A serialization failure or a deadlock reruns the transaction (`decide` is pure); a lost
-///   connection, or no connection within ``timeout``, is ``StoreError/unavailable(_:)``: the
-///   outcome of a write is then unknown.
+///   connection, no connection within ``timeout``, or a connection on which the database has
+///   not answered for ``answerTimeout`` (the store then closes it) is
+///   ``StoreError/unavailable(_:)``: the outcome of a write is then unknown.
 /// - After its transactions end, a store sends a notification (`NOTIFY statecraft`), at most one
 ///   every few milliseconds, outside the transactions: the other servers' feeds and timers
 ///   listen for it (``watchOtherCommits(_:)``) and read the database at once rather than at
@@ -29,7 +30,7 @@ import Synchronization
 public final class PostgresStore: InstanceStore, Service, Sendable {
     private let client: PostgresClient
     private let logger: Logger
-    // Atomics rather than locks, here and in ``LeaseFlag``: every operation touches them, and
+    // Atomics rather than locks, here and in ``Lease``: every operation touches them, and
     // ThreadSanitizer cannot see a contended `Mutex` handed over (Linux's priority-inheriting
     // futexes pass it on in the kernel), so it would report races that are not there.
     private let closed = Atomic(false)
@@ -38,9 +39,14 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     /// When an operation last leased a connection, in nanoseconds after ``made``: while others
     /// get theirs, a wait for one is a queue, not an outage.
     private let lastLease = Atomic<Int64>(0)
-    /// How long one operation may wait for the database before it is unavailable.
+    /// How long one operation may wait for a connection before it is unavailable.
     let timeout: Duration = .seconds(10)
-    /// How long a health check may wait.
+    /// How long one operation may run on its connection (the database's answers, and the locks
+    /// it waits for) before the store closes the connection and the operation is unavailable:
+    /// a database that stops answering (its host frozen, a network that drops its packets)
+    /// leaves the connection open, and its operations would otherwise wait for ever.
+    let answerTimeout: Duration
+    /// How long a health check may wait, for a connection and for its answer.
     let healthTimeout: Duration = .seconds(2)
     /// Where the store connects (without its password).
     public let location: PostgresLocation
@@ -55,8 +61,14 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     private let notificationGap: Duration = .milliseconds(5)
 
     /// A store on the database at `location`; nothing connects until ``run()`` and ``open()``.
-    public init(location: PostgresLocation, maximumConnections: Int = 20) {
+    public convenience init(location: PostgresLocation, maximumConnections: Int = 20) {
+        self.init(location: location, maximumConnections: maximumConnections, answerTimeout: .seconds(60))
+    }
+
+    /// A store whose operations may run on their connections for `answerTimeout`.
+    package init(location: PostgresLocation, maximumConnections: Int, answerTimeout: Duration) {
         self.location = location
+        self.answerTimeout = answerTimeout
         var configuration = location.clientConfiguration
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(5)
@@ -77,7 +89,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
 
     private func notifyOthers() async {
         for await _ in ended.stream {
-            _ = try? await client.withConnection { [logger] connection in
+            _ = try? await connected(within: timeout, answering: answerTimeout) { [notifier] connection, logger in
                 try await connection.openQuery("SELECT pg_notify(\(Self.channel), \(notifier))", logger: logger)
             }
             try? await Task.sleep(for: notificationGap)
@@ -102,8 +114,9 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     /// Connects and brings the schema up to date (safe when several processes start at once).
     public func open() async throws {
         do {
-            try await bounded(within: timeout) { [client, logger] leased in
-                try await PostgresSchema.migrate(client, logger: logger) { leased.set() }
+            // A migration may take long on a big database (an index on the history).
+            try await bounded(within: timeout, answering: nil) { [client, logger] lease in
+                try await PostgresSchema.migrate(client, logger: logger) { lease.hold($0) }
             }
         } catch let error as PSQLError {
             throw Self.storeError(error, location: location)
@@ -349,7 +362,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     package var isShared: Bool { true }
 
     package func checkHealth() async throws {
-        try await connected(within: healthTimeout) { (connection, logger) -> Void in
+        try await connected(within: healthTimeout, answering: healthTimeout) { (connection, logger) -> Void in
             for try await _ in try await connection.openQuery("SELECT 1", logger: logger) {}
         }
     }
@@ -497,7 +510,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         var attempt = 0
         while true {
             do {
-                return try await connected(within: timeout) { connection, logger in
+                return try await connected(within: timeout, answering: answerTimeout) { connection, logger in
                     try await connection.openQuery("BEGIN", logger: logger)
                     // Committed or not, its end may let a feed of another server show more.
                     defer { self.ended.continuation.yield() }
@@ -519,17 +532,18 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
 
     /// Runs `body` on a connection of its own, out of any transaction.
     private func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
-        try await connected(within: timeout, body)
+        try await connected(within: timeout, answering: answerTimeout, body)
     }
 
     private func connected<T: Sendable>(
-        within timeout: Duration, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
+        within timeout: Duration, answering answerTimeout: Duration,
+        _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
         guard !closed.load(ordering: .acquiring) else { throw StoreError.closed }
         do {
-            return try await bounded(within: timeout) { [client, logger] leased in
+            return try await bounded(within: timeout, answering: answerTimeout) { [client, logger] lease in
                 try await client.withConnection { connection in
-                    leased.set()
+                    lease.hold(connection)
                     self.lastLease.store(Self.nanoseconds(.now - self.made), ordering: .relaxed)
                     return try await body(connection, logger)
                 }
@@ -541,29 +555,43 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
 
     /// `body`, or ``StoreError/unavailable(_:)`` when it has not leased a connection and no
     /// other operation has either for `timeout` (the pool waits for a connection while the
-    /// database is away). `body` sets the flag it is given once it has one: then it runs to its
-    /// end, waiting for locks as long as they take. Time in which this process did not run at
+    /// database is away), or when it has held its connection for `answerTimeout` (when given):
+    /// the connection is then closed, which ends what `body` waits for on it. `body` tells the
+    /// lease it is given when it has its connection. Time in which this process did not run at
     /// all (its threads all busy or the machine overloaded: the watch wakes more than a second
-    /// late) is not counted against the database: the watch then gives `body` another second
-    /// to take the connection that may have come meanwhile.
-    private func bounded<T: Sendable>(within timeout: Duration, _ body: @escaping @Sendable (LeaseFlag) async throws -> T) async throws -> T {
+    /// late) is not counted against the database: the watch then gives `body` another second.
+    private func bounded<T: Sendable>(
+        within timeout: Duration, answering answerTimeout: Duration?, _ body: @escaping @Sendable (Lease) async throws -> T
+    ) async throws -> T {
         let location = location
-        let leased = LeaseFlag()
+        let lease = Lease()
         return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body(leased) }
+            group.addTask { try await body(lease) }
             group.addTask {
-                var wake = ContinuousClock.now + timeout
+                // Wakes at least once per answer timeout: one after `body` has its connection
+                // then wakes when that connection's time is up.
+                let step = answerTimeout.map { min($0, timeout) } ?? timeout
+                var wake = ContinuousClock.now + step
                 while true {
                     try await Task.sleep(until: wake)
                     let now = ContinuousClock.now
                     if now - wake > .seconds(1) {
                         wake = now + .seconds(1)
-                    } else if leased.isSet {
-                        wake = now + .seconds(3600)
+                    } else if let held = lease.held {
+                        guard let answerTimeout else {
+                            wake = now + .seconds(3600)
+                            continue
+                        }
+                        if now - held.since >= answerTimeout {
+                            let _: EventLoopFuture<Void> = held.connection.close()
+                            throw StoreError.unavailable(
+                                "\(location) did not answer within \(answerTimeout.components.seconds) s: its connection is closed")
+                        }
+                        wake = held.since + answerTimeout
                     } else {
                         let quiet = now - (self.made + .nanoseconds(self.lastLease.load(ordering: .relaxed)))
                         if quiet >= timeout { return nil }
-                        wake = now + timeout - quiet
+                        wake = now + min(timeout - quiet, step)
                     }
                 }
             }

@@ -6,9 +6,10 @@ import Testing
 @testable import StatecraftStore
 
 /// The PostgreSQL store when the database ends its connections while statements are in flight
-/// (`pg_terminate_backend`, as a restart or a failover does): each operation ends, committed or
-/// refused as unavailable, none waits for ever, nothing answered is lost, the store serves
-/// again once its pool has connected again, and it closes. (postgres-nio never answers a
+/// (`pg_terminate_backend`, as a restart or a failover does), or stops answering on them (a
+/// network that drops its packets, through a relay that freezes): each operation ends,
+/// committed or refused as unavailable, none waits for ever, nothing answered is lost, the
+/// store serves again once its pool has connected again, and it closes. (postgres-nio never answers a
 /// statement written to a connection in the moment after it closed: the store writes each one
 /// in the same turn of the event loop as it checks the connection.)
 struct PostgresConnectionLossTests {
@@ -91,6 +92,57 @@ struct PostgresConnectionLossTests {
             let version = try await store.instance(InstanceID(machine: "m", key: "w\(writer)"))?.version ?? 0
             #expect((tally.committed...tally.committed + tally.unavailable).contains(version), "w\(writer): \(version), \(tally)")
         }
+
+        try await store.close()
+        pool.cancel()
+        #expect(await Self.becomes(within: .seconds(30)) { progress.poolEnded.withLock { $0 } }, "the connection pool did not close")
+    }
+
+    @Test func anOperationTheDatabaseNeverAnswersEndsAsUnavailable() async throws {
+        let cluster = try PostgresCluster.shared()
+        let database = try cluster.createDatabase()
+        let relay = try FreezableRelay(to: cluster.port)
+        defer { relay.stop() }
+        let answerTimeout = Duration.seconds(3)
+        let store = PostgresStore(
+            location: try PostgresLocation(url: "postgres://postgres@127.0.0.1:\(relay.port)/\(database)?sslmode=disable"), maximumConnections: 4,
+            answerTimeout: answerTimeout)
+        let progress = Progress()
+        let pool = Task {
+            await store.run()
+            progress.poolEnded.withLock { $0 = true }
+        }
+        try await store.open()
+        try await Self.increment(store, "a")
+
+        // The database's answers stop coming, on the connections the pool holds and on new ones.
+        relay.setFrozen(true)
+        let outcomes = Locked([String]())
+        let started = ContinuousClock.now
+        for operation in ["send", "health"] {
+            Task {
+                let outcome: String
+                do {
+                    if operation == "send" { try await Self.increment(store, "a") } else { try await store.checkHealth() }
+                    outcome = "\(operation): answered"
+                } catch StoreError.unavailable(let message) {
+                    outcome = "\(operation): unavailable after \(ContinuousClock.now - started): \(message)"
+                } catch {
+                    outcome = "\(operation): \(error)"
+                }
+                outcomes.withLock { $0.append(outcome) }
+            }
+        }
+        #expect(await Self.becomes(within: .seconds(30)) { outcomes.withLock { $0.count } == 2 }, "waited for ever: \(outcomes.withLock { $0 })")
+        let ended = outcomes.withLock { $0 }
+        #expect(ended.count == 2 && ended.allSatisfy { $0.contains(": unavailable after") }, "\(ended)")
+        #expect(ContinuousClock.now - started < answerTimeout + .seconds(5), "\(ended)")
+        #expect(ended.contains { $0.hasPrefix("send") && $0.contains("did not answer within 3 s") }, "\(ended)")
+
+        relay.setFrozen(false)
+        #expect(try await Self.servesAgain(store, within: .seconds(120)), "the store did not serve again")
+        // The send that went unanswered never reached its COMMIT.
+        #expect(try await store.instance(InstanceID(machine: "m", key: "a"))?.version == 1)
 
         try await store.close()
         pool.cancel()
