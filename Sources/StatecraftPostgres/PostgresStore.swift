@@ -565,6 +565,9 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     ) async throws -> T {
         let location = location
         let lease = Lease()
+        let unanswered: @Sendable (Duration) -> StoreError = { limit in
+            StoreError.unavailable("\(location) did not answer within \(limit.components.seconds) s: its connection is closed")
+        }
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body(lease) }
             group.addTask {
@@ -583,9 +586,9 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
                             continue
                         }
                         if now - held.since >= answerTimeout {
+                            lease.giveUp()
                             let _: EventLoopFuture<Void> = held.connection.close()
-                            throw StoreError.unavailable(
-                                "\(location) did not answer within \(answerTimeout.components.seconds) s: its connection is closed")
+                            throw unanswered(answerTimeout)
                         }
                         wake = held.since + answerTimeout
                     } else {
@@ -596,7 +599,14 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
                 }
             }
             defer { group.cancelAll() }
-            guard let value = try await group.next() ?? nil else {
+            let value: T?
+            do {
+                value = try await group.next() ?? nil
+            } catch where lease.isGivenUp {
+                // The operation may end first, with the error of the connection closed under it.
+                throw unanswered(answerTimeout ?? timeout)
+            }
+            guard let value else {
                 throw StoreError.unavailable("\(location) gave no connection within \(timeout.components.seconds) s")
             }
             return value

@@ -114,6 +114,10 @@ struct PostgresConnectionLossTests {
         }
         try await store.open()
         try await Self.increment(store, "a")
+        // The notification to other servers that follows a transaction gives its connection
+        // back too, so that the send below takes one that is open (a new one would hang in its
+        // handshake, and the send would end as one that got no connection).
+        try await Task.sleep(for: .seconds(1))
 
         // The database's answers stop coming, on the connections the pool holds and on new ones.
         relay.setFrozen(true)
