@@ -18,8 +18,7 @@ final class Lease: Sendable {
     /// The operation has its connection, from now on.
     func hold(_ connection: PostgresConnection) {
         self.connection = connection
-        let elapsed = (ContinuousClock.now - made).components
-        heldAt.store(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000, ordering: .releasing)
+        heldAt.store(PostgresStore.nanoseconds(.now - made), ordering: .releasing)
     }
 
     /// The connection held and since when; `nil` while the operation waits for one.

@@ -571,8 +571,8 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body(lease) }
             group.addTask {
-                // Wakes at least once per answer timeout: one after `body` has its connection
-                // then wakes when that connection's time is up.
+                // Wakes at least once per answer timeout, so that it sees in time that `body`
+                // has its connection; then it wakes when that connection's time is up.
                 let step = answerTimeout.map { min($0, timeout) } ?? timeout
                 var wake = ContinuousClock.now + step
                 while true {
@@ -614,7 +614,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     }
 
     /// `duration` in whole nanoseconds.
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
+    static func nanoseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
