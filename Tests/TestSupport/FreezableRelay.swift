@@ -55,7 +55,10 @@ public final class FreezableRelay: @unchecked Sendable {
     private func accepting() {
         while !isStopped {
             let client = accept(listener, nil, nil)
-            guard client >= 0 else { continue }
+            guard client >= 0 else {
+                usleep(10_000)
+                continue
+            }
             let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = Self.loopback(port: target)
             let connected = withUnsafePointer(to: &address) {
@@ -128,9 +131,12 @@ public final class FreezableRelay: @unchecked Sendable {
         return address
     }
 
-    /// A socket call that failed.
+    /// A socket call that failed, with the system's reason.
     public struct RelayError: Error, CustomStringConvertible {
-        public let call: String
-        public var description: String { "relay: \(call) failed: \(String(cString: strerror(errno)))" }
+        public let description: String
+
+        init(call: String) {
+            description = "relay: \(call) failed: \(String(cString: strerror(errno)))"
+        }
     }
 }
