@@ -9,9 +9,9 @@ import Testing
 /// (`pg_terminate_backend`, as a restart or a failover does), or stops answering on them (a
 /// network that drops its packets, through a relay that freezes): each operation ends,
 /// committed or refused as unavailable, none waits for ever, nothing answered is lost, the
-/// store serves again once its pool has connected again, and it closes. (postgres-nio never answers a
-/// statement written to a connection in the moment after it closed: the store writes each one
-/// in the same turn of the event loop as it checks the connection.)
+/// store serves again once its pool has connected again, and it closes. (postgres-nio never
+/// answers a statement written to a connection in the moment after it closed: the store writes
+/// each one in the same turn of the event loop as it checks the connection.)
 struct PostgresConnectionLossTests {
     /// Counts of one writer's operations.
     private struct Tally: Sendable {
