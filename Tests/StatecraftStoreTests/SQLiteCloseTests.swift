@@ -45,11 +45,9 @@ struct SQLiteCloseTests {
 
     /// The write that creates instance `key`.
     static func creation(_ key: String) -> InstanceWrite {
-        let id = InstanceID(machine: "m", key: key)
-        let instance = StoredInstance(id: id, fingerprint: "sha256:f", status: .running, snapshot: Array("{}".utf8), version: 1, created: 1, updated: 1)
-        return InstanceWrite(
-            instance: instance, isNew: true, entries: [HistoryEntry(id: id, seq: 1, at: 1, kind: .start, results: "[]")], activeStates: ["a"],
-            timers: nil)
+        InstanceWrite(
+            instance: StoreContractTests.instance(key, version: 1), isNew: true, entries: StoreContractTests.entries(key, from: 1, to: 1),
+            activeStates: ["a"], timers: nil)
     }
 }
 
