@@ -121,6 +121,16 @@ package struct SnapshotCodec: Sendable {
         return writer.finish()
     }
 
+    /// `snapshot` as ``decode(_:)`` reads it back from ``encode(_:)``'s document, which keeps the
+    /// clock and the time only for a machine with timers (or a snapshot with timers pending),
+    /// and the time only on the virtual clock; a store that keeps a snapshot it wrote keeps this.
+    package func readBack(_ snapshot: MachineSnapshot) -> MachineSnapshot {
+        var read = snapshot
+        if !machine.hasTimers && snapshot.timers.isEmpty { read.clock = .virtual }
+        if read.clock == .real || (!machine.hasTimers && snapshot.timers.isEmpty) { read.time = 0 }
+        return read
+    }
+
     /// A context value or an argument as typed JSON (a double that is not finite as a string).
     package static func append(_ value: Value, to out: inout [UInt8]) {
         switch value {

@@ -259,7 +259,8 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         tools.printer = Optional(recorder.takePrinter())
         var snapshot = codec.snapshot(of: runner)
         snapshot.clock = clock
-        if clock == .real { snapshot.time = runner.time }
+        // As a transaction that reads the document back finds it (the SQLite store keeps it).
+        snapshot = codec.readBack(snapshot)
         var active: [String]? = nil
         if before.map({ $0.state != snapshot.state || $0.configuration != snapshot.configuration }) ?? true {
             var names: [String] = []
