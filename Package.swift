@@ -133,7 +133,9 @@ let package = Package(
         .testTarget(name: "StatecraftYAMLTests", dependencies: ["StatecraftYAML", "TestSupport"]),
         .testTarget(name: "StatecraftSCXMLTests", dependencies: ["StatecraftSCXML", "StatecraftYAML", "TestSupport"]),
         .testTarget(name: "SmrunCoreTests", dependencies: ["SmrunCore", "Statecraft"]),
-        .testTarget(name: "StatecraftStoreTests", dependencies: ["StatecraftStore", "StatecraftPostgres", "Statecraft", "TestSupport"]),
+        .testTarget(
+            name: "StatecraftStoreTests",
+            dependencies: ["StatecraftStore", "StatecraftPostgres", "Statecraft", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SmrunTests", dependencies: ["smrun", "Statecraft", "StatecraftYAML", "TestSupport"], exclude: ["Fixtures"]),
     ]
 )

@@ -78,6 +78,33 @@ import Testing
         #expect(again.exited(0) && again.lines.isEmpty)
     }
 
+    /// `migrate` and `delete` beside a running server, which keeps the instances it wrote last
+    /// in memory: its next inputs find what they left, the migrated instance on its new
+    /// definition and the deleted one gone.
+    @Test func migrateAndDeleteBesideARunningServerAreWhatItsNextInputsFind() throws {
+        let files = try TemporaryFiles()
+        let store = files.path("orders.sqlite")
+        let source = try String(contentsOf: Paths.packageRoot.appendingPathComponent("docs/examples/order.yaml"), encoding: .utf8)
+        let edited = files.path("order.yaml")
+        try source.replacingOccurrences(of: "after: 30m", with: "after: 45m").write(toFile: edited, atomically: true, encoding: .utf8)
+        let server = try ServerProcess(["docs/examples/order.yaml"], store: store)
+        defer { _ = server.stop() }
+        let placed = try server.send("order", "A-1", "place", arg: "100", create: true)
+        _ = try server.send("order", "A-2", "place", arg: "100", create: true)
+
+        #expect(try Smrun.run(["instances", "migrate", "--store", store, edited]).exited(0))
+        #expect(try Smrun.run(["instances", "delete", "--store", store, "order", "A-2"]).exited(0))
+        let shown = try Smrun.run(["instances", "show", "--store", store, "order", "A-1", "--format", "json"])
+        let migrated = try #require(try JSONSerialization.jsonObject(with: shown.stdout) as? [String: Any])
+        #expect(migrated["fingerprint"] as? String != (placed["instance"] as? [String: Any])?["fingerprint"] as? String)
+
+        let paid = try #require(try server.send("order", "A-1", "paymentSucceeded")["instance"] as? [String: Any])
+        #expect(paid["state"] as? String == "paid")
+        #expect(paid["fingerprint"] as? String == migrated["fingerprint"] as? String)
+        #expect(paid["version"] as? Int == (migrated["version"] as? Int).map { $0 + 1 })
+        #expect(try server.post("/machines/order/instances/A-2/inputs", #"{"input":"paymentSucceeded"}"#).status == 404)
+    }
+
     /// A machine without timers saves no clock in its snapshots. Migrated to a definition with
     /// an `after`, an instance of a real-clock server stays on the real clock: the entry of the
     /// timer it starts later says when it was due in RFC 3339, as every real-clock entry does

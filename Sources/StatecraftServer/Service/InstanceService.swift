@@ -141,7 +141,7 @@ package final class InstanceService: Sendable {
                             return TransactionOutput(answer: .preconditionFailed("instance '\(id.key)' is at version \(stored.version)"))
                         }
                         guard let runtime = catalog.loaded(fingerprint: stored.fingerprint) else { throw MissingDefinition(fingerprint: stored.fingerprint) }
-                        instance = FoundInstance(stored: stored, runtime: runtime, snapshot: try runtime.snapshot(stored.snapshot))
+                        instance = FoundInstance(stored: stored, runtime: runtime, snapshot: try found.snapshot ?? runtime.snapshot(stored.snapshot))
                     } else if ifMatch != nil {
                         return TransactionOutput(answer: .preconditionFailed("instance '\(id.key)' of '\(id.machine)' does not exist"))
                     }
@@ -182,7 +182,7 @@ package final class InstanceService: Sendable {
         let fired: [Int] = try await store.transactUnlessBusy(id) { found in
             // Deleted, or moved to another definition, since it was read: the next round sees it.
             guard let stored = found.instance, stored.fingerprint == runtime.fingerprint else { return TransactionOutput(answer: []) }
-            let run = runtime.advance(try runtime.snapshot(stored.snapshot), to: found.now)
+            let run = runtime.advance(try found.snapshot ?? runtime.snapshot(stored.snapshot), to: found.now)
             guard !run.entries.isEmpty else { return TransactionOutput(answer: []) }
             return TransactionOutput(write: self.write(run, id: id, runtime: runtime, previous: stored, now: found.now), answer: run.entries.map(\.at))
         } ?? []

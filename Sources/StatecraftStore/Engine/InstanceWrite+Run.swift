@@ -13,13 +13,15 @@ extension InstanceWrite {
         let instance = StoredInstance(
             id: id, fingerprint: fingerprint, status: run.isFinal ? .final : .running, snapshot: run.document, version: seq,
             created: previous?.created ?? now, updated: now)
-        self.init(instance: instance, isNew: previous == nil, entries: entries, activeStates: run.activeStates, timers: run.timers)
+        self.init(
+            instance: instance, isNew: previous == nil, entries: entries, activeStates: run.activeStates, timers: run.timers, snapshot: run.snapshot)
     }
 
     /// Adds a later write of the same instance, so that one write stores both: the later row,
     /// every entry, and the index rows last changed.
     package mutating func append(_ later: InstanceWrite) {
         instance = later.instance
+        snapshot = later.snapshot
         entries += later.entries
         activeStates = later.activeStates ?? activeStates
         timers = later.timers ?? timers

@@ -1,3 +1,5 @@
+import Statecraft
+
 /// Where durable instances live: SQLite embedded in one server (``SQLiteStore``), or a
 /// database that several servers share. The store serializes the inputs of one instance and
 /// commits each input's writes atomically; nothing in it assumes one process.
@@ -97,12 +99,17 @@ package struct IdempotencyScope: Sendable, Hashable {
 /// What a transaction found, for its `decide` step.
 package struct TransactionInput: Sendable {
     package var instance: StoredInstance?
+    /// The instance's snapshot as the write that stored it gave it (``InstanceWrite/snapshot``),
+    /// when the store kept it (the SQLite store's writer keeps those it wrote lately); else
+    /// `nil`, and `decide` decodes ``StoredInstance/snapshot``.
+    package var snapshot: MachineSnapshot?
     package var idempotency: IdempotencyRecord?
     /// The store's clock, in milliseconds since the Unix epoch: one reading per transaction.
     package var now: Int
 
-    package init(instance: StoredInstance?, idempotency: IdempotencyRecord?, now: Int) {
+    package init(instance: StoredInstance?, snapshot: MachineSnapshot? = nil, idempotency: IdempotencyRecord?, now: Int) {
         self.instance = instance
+        self.snapshot = snapshot
         self.idempotency = idempotency
         self.now = now
     }
@@ -132,13 +139,21 @@ package struct InstanceWrite: Sendable {
     package var activeStates: [String]?
     /// The pending timers, when they changed.
     package var timers: [PendingTimer]?
+    /// The snapshot that `instance.snapshot` encodes, as decoding it gives it back
+    /// (``SnapshotCodec/readBack(_:)``), when the writer has it: a store may keep it, and hand
+    /// it to the instance's next transaction (``TransactionInput/snapshot``).
+    package var snapshot: MachineSnapshot?
 
-    package init(instance: StoredInstance, isNew: Bool, entries: [HistoryEntry], activeStates: [String]?, timers: [PendingTimer]?) {
+    package init(
+        instance: StoredInstance, isNew: Bool, entries: [HistoryEntry], activeStates: [String]?, timers: [PendingTimer]?,
+        snapshot: MachineSnapshot? = nil
+    ) {
         self.instance = instance
         self.isNew = isNew
         self.entries = entries
         self.activeStates = activeStates
         self.timers = timers
+        self.snapshot = snapshot
     }
 }
 

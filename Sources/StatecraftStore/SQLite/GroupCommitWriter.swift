@@ -15,6 +15,8 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     private let pool: DatabasePool
+    /// What the batches wrote, kept for the next ones; used on this writer's thread alone.
+    let written: WrittenInstances
     private let afterCommit: () -> Void
     private let condition = NSCondition()
     private var waiting: [Job] = []
@@ -24,10 +26,11 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// How many writes share a transaction at most.
     private static let batchLimit = 512
 
-    /// A writer on `pool`'s writing connection, which calls `afterCommit` on its thread after
-    /// each commit.
-    init(pool: DatabasePool, afterCommit: @escaping () -> Void) {
+    /// A writer on `pool`'s writing connection, which keeps up to `keeping` instances it wrote
+    /// (``WrittenInstances``) and calls `afterCommit` on its thread after each commit.
+    init(pool: DatabasePool, keeping: Int, afterCommit: @escaping () -> Void) {
         self.pool = pool
+        written = WrittenInstances(capacity: keeping)
         self.afterCommit = afterCommit
         let thread = Thread { [unowned self] in
             // Named from the thread itself: Foundation on Linux names no thread but the current
@@ -98,18 +101,23 @@ final class GroupCommitWriter: @unchecked Sendable {
         do {
             try pool.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
+                    try written.begin(db)
                     for job in batch { try job.run(db) }
                     return .commit
                 }
             }
+            written.commit()
             afterCommit()
             for job in batch { job.finish(nil) }
             return
-        } catch {}
+        } catch {
+            written.rollBack()
+        }
         var errors = [Error?](repeating: nil, count: batch.count)
         do {
             try pool.writeWithoutTransaction { db in
                 try db.inTransaction(.immediate) {
+                    try written.begin(db)
                     for (index, job) in batch.enumerated() {
                         do {
                             try db.inSavepoint {
@@ -124,9 +132,11 @@ final class GroupCommitWriter: @unchecked Sendable {
                 }
             }
         } catch {
+            written.rollBack()
             for job in batch { job.finish(error) }
             return
         }
+        written.commit()
         afterCommit()
         for (job, error) in zip(batch, errors) { job.finish(error) }
     }

@@ -18,6 +18,8 @@ public final class SQLiteStore: InstanceStore {
     public let path: String
     /// The writer's page cache, in KiB.
     private static let writerCacheKiB = 32 * 1024
+    /// How many instances the writer keeps as it wrote them last (``WrittenInstances``).
+    private static let writtenInstancesKept = 16_384
 
     /// Opens the store at `path`, creating it (and its schema) when missing and migrating an
     /// older schema.
@@ -52,7 +54,7 @@ public final class SQLiteStore: InstanceStore {
         } catch {
             throw StoreError.unreadable("\(path): \(error)")
         }
-        writer = GroupCommitWriter(pool: pool, afterCommit: checkpointer.noteCommit)
+        writer = GroupCommitWriter(pool: pool, keeping: Self.writtenInstancesKept, afterCommit: checkpointer.noteCommit)
     }
 
     // MARK: - Writes
@@ -61,10 +63,11 @@ public final class SQLiteStore: InstanceStore {
         _ id: InstanceID, idempotency: IdempotencyScope?,
         _ decide: @escaping @Sendable (TransactionInput) throws -> TransactionOutput<Answer>
     ) async throws -> Answer {
-        try await writer.write { db in
-            let instance = try Self.fetchInstance(db, id)
+        try await writer.write { [written = writer.written] db in
+            let kept = written.instance(id)
+            let instance = try kept.map(\.instance) ?? Self.fetchInstance(db, id)
             let record = try idempotency.flatMap { try Self.fetchIdempotency(db, machine: id.machine, scope: $0) }
-            let output = try decide(TransactionInput(instance: instance, idempotency: record, now: WallClock.now()))
+            let output = try decide(TransactionInput(instance: instance, snapshot: kept?.snapshot, idempotency: record, now: WallClock.now()))
             if let write = output.write { try Self.apply(write, in: db) }
             if let record = output.idempotency, let idempotency {
                 try db.cachedStatement(
@@ -78,6 +81,7 @@ public final class SQLiteStore: InstanceStore {
                     record.answer.version, record.answer.location, Data(record.answer.body), record.expires,
                 ])
             }
+            if let write = output.write { written.stage(write) }
             return output.answer
         }
     }
@@ -90,8 +94,10 @@ public final class SQLiteStore: InstanceStore {
     }
 
     package func write(_ writes: [InstanceWrite]) async throws {
-        try await writer.write { db in
+        try await writer.write { [written = writer.written] db in
             for write in writes { try Self.apply(write, in: db) }
+            // A writer that holds its instances itself (`--by-key`) reads none back.
+            for write in writes { written.stageRemoval(write.instance.id) }
         }
     }
 
@@ -131,7 +137,7 @@ public final class SQLiteStore: InstanceStore {
     }
 
     package func delete(_ id: InstanceID, expectedVersion: Int?) async throws -> DeleteOutcome {
-        try await writer.write { db in
+        try await writer.write { [written = writer.written] db in
             guard let version = try Int.fetchOne(db, sql: "SELECT version FROM instances WHERE machine = ? AND key = ?", arguments: [id.machine, id.key])
             else { return .absent }
             if let expectedVersion, expectedVersion != version { return .versionMismatch(current: version) }
@@ -139,6 +145,7 @@ public final class SQLiteStore: InstanceStore {
                 try db.execute(sql: "DELETE FROM \(table) WHERE machine = ? AND key = ?", arguments: [id.machine, id.key])
             }
             try db.execute(sql: "DELETE FROM idempotency WHERE machine = ? AND instance_key = ?", arguments: [id.machine, id.key])
+            written.stageRemoval(id)
             return .deleted
         }
     }
