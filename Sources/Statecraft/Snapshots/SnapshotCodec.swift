@@ -126,8 +126,9 @@ package struct SnapshotCodec: Sendable {
     /// and the time only on the virtual clock; a store that keeps a snapshot it wrote keeps this.
     package func readBack(_ snapshot: MachineSnapshot) -> MachineSnapshot {
         var read = snapshot
-        if !machine.hasTimers && snapshot.timers.isEmpty { read.clock = .virtual }
-        if read.clock == .real || (!machine.hasTimers && snapshot.timers.isEmpty) { read.time = 0 }
+        let keepsClock = machine.hasTimers || !snapshot.timers.isEmpty
+        if !keepsClock { read.clock = .virtual }
+        if !keepsClock || read.clock == .real { read.time = 0 }
         return read
     }
 
