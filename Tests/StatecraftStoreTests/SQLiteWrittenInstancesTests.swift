@@ -12,10 +12,13 @@ import Testing
 struct SQLiteWrittenInstancesTests {
     static let id = InstanceID(machine: "m", key: "k")
 
+    /// The machine's snapshot once started.
+    static let started = DefinitionCatalog.runtime(source: Array(machine.utf8), format: .yaml, defaultName: "m").0!
+        .start(context: nil, now: 0, clock: .virtual).snapshot
+
     /// A snapshot that tells versions apart (the store does not look into it).
     static func snapshot(_ version: Int) -> MachineSnapshot {
-        let runtime = DefinitionCatalog.runtime(source: Array(Self.machine.utf8), format: .yaml, defaultName: "m").0!
-        var snapshot = try! runtime.snapshot(runtime.start(context: nil, now: 0, clock: .virtual).document)
+        var snapshot = started
         snapshot.context = [.int(version)]
         return snapshot
     }
