@@ -40,7 +40,7 @@ extension SnapshotCodec {
     /// `context`, and for a machine with timers the clock (virtual), its `time` and its pending
     /// `timers`. A context that is an object has one member a line, as smrun writes variables.
     func encodeTyped(state: JSONValue, context: JSONValue, time: Int, timers: [SnapshotTimer]) -> [UInt8] {
-        var writer = SnapshotDocumentWriter(machine: machine.name, fingerprint: fingerprint.text)
+        var writer = SnapshotDocumentWriter(continuing: documentStart)
         writer.member("state")
         writer.append(state.spacedJSONText)
         writer.member("context")

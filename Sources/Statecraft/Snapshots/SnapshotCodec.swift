@@ -35,6 +35,9 @@ package struct SnapshotCodec: Sendable {
     let savesConfiguration: Bool
     /// Whether the snapshot has a `"history"` member: the machine has history states.
     let savesHistory: Bool
+    /// The members every document of this machine starts with (`format`, `version`, `machine`,
+    /// `fingerprint`), written once: a store encodes a snapshot for every input.
+    let documentStart: [UInt8]
 
     /// A codec for `machine`; computes its fingerprint.
     package init(_ machine: CompiledMachine) {
@@ -49,6 +52,7 @@ package struct SnapshotCodec: Sendable {
         let tree = machine.chart?.tree
         savesConfiguration = tree?.parents.contains(where: { $0 >= 0 }) ?? false
         savesHistory = tree?.kinds.contains { $0.isHistory } ?? false
+        documentStart = SnapshotDocumentWriter(machine: machine.name, fingerprint: fingerprint.text).bytes
     }
 
     /// The runner's configuration (its state, for a flat machine), history records, context, and
@@ -77,7 +81,7 @@ package struct SnapshotCodec: Sendable {
         precondition(
             configuration.allSatisfy(machine.stateNames.indices.contains) && (savesConfiguration || configuration.count == 1)
                 && context.count == machine.variableNames.count)
-        var writer = SnapshotDocumentWriter(machine: machine.name, fingerprint: fingerprint.text)
+        var writer = SnapshotDocumentWriter(continuing: documentStart)
         writer.member("state")
         func names(_ states: [Int]) {
             writer.append(UInt8(ascii: "["))

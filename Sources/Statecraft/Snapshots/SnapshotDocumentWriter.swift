@@ -4,6 +4,13 @@
 struct SnapshotDocumentWriter {
     var bytes: [UInt8] = []
 
+    /// A document that starts with `start`, the first members as ``init(machine:fingerprint:)``
+    /// wrote them for the machine (a codec writes them once and keeps them).
+    init(continuing start: [UInt8]) {
+        bytes.reserveCapacity(2 * start.count)
+        bytes.append(contentsOf: start)
+    }
+
     /// A document for the machine `machine` of this fingerprint: its first members written.
     init(machine: String, fingerprint: String) {
         member("format", first: true)

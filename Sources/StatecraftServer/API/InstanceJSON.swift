@@ -15,8 +15,10 @@ enum InstanceJSON {
         string(stored.id.machine, &out)
         out.append(contentsOf: ",\"key\":".utf8)
         string(stored.id.key, &out)
-        out.append(contentsOf: ",\"kind\":\"\(runtime.kind)\"".utf8)
-        out.append(UInt8(ascii: ","))
+        // Appended piece by piece, not interpolated: the writer builds one for every input.
+        out.append(contentsOf: ",\"kind\":\"".utf8)
+        out.append(contentsOf: runtime.kind.utf8)
+        out.append(contentsOf: "\",".utf8)
         InstanceStateJSON.append(
             configuration: snapshot.configuration.isEmpty ? [snapshot.state] : snapshot.configuration, histories: snapshot.histories,
             context: snapshot.context, machine: runtime.machine, isFlat: runtime.kind == "flat", to: &out)
@@ -25,12 +27,25 @@ enum InstanceJSON {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             runtime.codec.appendTimer(timer, due: clock == .real ? DueTime.utc(timer.due) : nil, compact: true, to: &out)
         }
-        out.append(contentsOf: "],\"clock\":\"\(clock.rawValue)\"".utf8)
+        out.append(contentsOf: "],\"clock\":\"".utf8)
+        out.append(contentsOf: clock.rawValue.utf8)
+        out.append(UInt8(ascii: "\""))
         // A machine without timers keeps no time: its clock stays at 0.
-        if clock == .virtual { out.append(contentsOf: ",\"now\":\(snapshot.time)".utf8) }
-        out.append(contentsOf: ",\"version\":\(stored.version),\"fingerprint\":".utf8)
+        if clock == .virtual {
+            out.append(contentsOf: ",\"now\":".utf8)
+            out.append(contentsOf: String(snapshot.time).utf8)
+        }
+        out.append(contentsOf: ",\"version\":".utf8)
+        out.append(contentsOf: String(stored.version).utf8)
+        out.append(contentsOf: ",\"fingerprint\":".utf8)
         string(stored.fingerprint, &out)
-        out.append(contentsOf: ",\"status\":\"\(stored.status.rawValue)\",\"created\":\"\(DueTime.utc(stored.created))\",\"updated\":\"\(DueTime.utc(stored.updated))\"}".utf8)
+        out.append(contentsOf: ",\"status\":\"".utf8)
+        out.append(contentsOf: stored.status.rawValue.utf8)
+        out.append(contentsOf: "\",\"created\":\"".utf8)
+        out.append(contentsOf: DueTime.utc(stored.created).utf8)
+        out.append(contentsOf: "\",\"updated\":\"".utf8)
+        out.append(contentsOf: DueTime.utc(stored.updated).utf8)
+        out.append(contentsOf: "\"}".utf8)
         return String(decoding: out, as: UTF8.self)
     }
 

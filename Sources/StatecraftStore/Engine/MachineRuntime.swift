@@ -83,6 +83,13 @@ private protocol RuntimeCore: Sendable {
     func availableInputs(_ snapshot: MachineSnapshot) -> AvailableInputs
 }
 
+/// The ``RuntimeCore`` of machines that run on `Runner`.
+///
+/// Its methods are called through ``RuntimeCore``, where `Runner` is known only at run time:
+/// each is also compiled for the two runners (`@_specialize`), so that an input's run, its
+/// recorder and its printer run as specialised code, as smrun's own loop does, rather than
+/// through witness tables and type metadata looked up on every call (round 28 of
+/// docs/performance.md).
 private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
     let machine: CompiledMachine
     let codec: SnapshotCodec
@@ -124,6 +131,8 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         return try body(tools)
     }
 
+    @_specialize(exported: false, where Runner == TableRunner)
+    @_specialize(exported: false, where Runner == ChartRunner)
     func start(context: [Value]?, now: Int, clock: MachineSnapshot.Clock) -> InstanceRun {
         withTools { tools in
             var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
@@ -137,6 +146,8 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         }
     }
 
+    @_specialize(exported: false, where Runner == TableRunner)
+    @_specialize(exported: false, where Runner == ChartRunner)
     func send(_ snapshot: MachineSnapshot, input: String, argument: String?, now: Int?) throws(InputRefusal) -> InstanceRun {
         try withTools { (tools) throws(InputRefusal) in
             var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
@@ -155,6 +166,8 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         }
     }
 
+    @_specialize(exported: false, where Runner == TableRunner)
+    @_specialize(exported: false, where Runner == ChartRunner)
     func advance(_ snapshot: MachineSnapshot, to now: Int) -> InstanceRun {
         withTools { tools in
             var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
@@ -167,6 +180,8 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         }
     }
 
+    @_specialize(exported: false, where Runner == TableRunner)
+    @_specialize(exported: false, where Runner == ChartRunner)
     func settle(_ snapshot: MachineSnapshot) -> InstanceRun {
         withTools { tools in
             var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
@@ -175,6 +190,8 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         }
     }
 
+    @_specialize(exported: false, where Runner == TableRunner)
+    @_specialize(exported: false, where Runner == ChartRunner)
     func availableInputs(_ snapshot: MachineSnapshot) -> AvailableInputs {
         var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
         runner.restore(snapshot)
