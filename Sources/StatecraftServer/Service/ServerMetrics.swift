@@ -1,4 +1,5 @@
 import CoreMetrics
+import Foundation
 import Prometheus
 import Synchronization
 
@@ -76,27 +77,44 @@ package final class ServerMetrics: Sendable {
     /// member of that object itself, not of one nested in it), if it has one. The JSON is the
     /// server's own, without white space.
     private static func value(of key: [UInt8], inObjectAt start: Int, of bytes: [UInt8]) -> Int? {
-        var depth = 0
-        var index = start
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
-                let text = index + 1
-                index = text
-                while index < bytes.count && bytes[index] != UInt8(ascii: "\"") { index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1 }
-                if depth == 1, index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: ":"), bytes[text..<index].elementsEqual(key) {
-                    return index + 2
+        bytes.withUnsafeBufferPointer { bytes in
+            var depth = 0
+            var index = start
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    let text = index + 1
+                    index = closingQuote(of: text, in: bytes)
+                    if depth == 1, index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: ":"), bytes[text..<index].elementsEqual(key) {
+                        return index + 2
+                    }
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return nil }
+                default:
+                    break
                 }
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-                if depth == 0 { return nil }
-            default:
-                break
+                index += 1
             }
-            index += 1
+            return nil
         }
-        return nil
+    }
+
+    /// Where the string whose text starts at `text` ends: its closing quote, the first one not
+    /// escaped by an odd number of backslashes (or the end). Found with `memchr`: most of an
+    /// answer's bytes are in strings, and this runs for every input.
+    private static func closingQuote(of text: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return bytes.count }
+        var from = text
+        while from < bytes.count, let found = memchr(base + from, Int32(UInt8(ascii: "\"")), bytes.count - from) {
+            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            var backslashes = 0
+            while quote - backslashes - 1 >= text, bytes[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+            if backslashes % 2 == 0 { return quote }
+            from = quote + 1
+        }
+        return bytes.count
     }
 }
