@@ -109,6 +109,9 @@ public final class FreezableRelay: @unchecked Sendable {
             }
             var ready = pollfd(fd: source, events: Int16(POLLIN), revents: 0)
             guard poll(&ready, 1, 20) > 0 else { continue }
+            // Frozen while this waited: what arrived was sent after the freeze, so it stays
+            // unread (else a request sent just after `setFrozen(true)` could still be answered).
+            if isFrozen { continue }
             let count = read(source, &buffer, buffer.count)
             guard count > 0 else { break }
             var sent = 0
