@@ -10,7 +10,13 @@ enum InstanceJSON {
     /// time on the real clock, and at milliseconds of the instance's own on a virtual one.
     static func instance(_ stored: StoredInstance, snapshot: MachineSnapshot, runtime: MachineRuntime, clock: MachineSnapshot.Clock) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(512 + stored.snapshot.count)
+        append(stored, snapshot: snapshot, runtime: runtime, clock: clock, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the instance object (``instance(_:snapshot:runtime:clock:)``) to `out`.
+    static func append(_ stored: StoredInstance, snapshot: MachineSnapshot, runtime: MachineRuntime, clock: MachineSnapshot.Clock, to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + 512 + stored.snapshot.count)
         out.append(contentsOf: "{\"machine\":".utf8)
         string(stored.id.machine, &out)
         out.append(contentsOf: ",\"key\":".utf8)
@@ -46,7 +52,6 @@ enum InstanceJSON {
         out.append(contentsOf: "\",\"updated\":\"".utf8)
         out.append(contentsOf: DueTime.utc(stored.updated).utf8)
         out.append(contentsOf: "\"}".utf8)
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// A history entry: `seq`, `at`, `start`, `input`, `arg`, `timer`, `results`, then the

@@ -113,8 +113,14 @@ package final class InstanceService: Sendable {
             // A new instance's index rows are its start's unless the input changed them.
             let combined = started.map { run.following($0) } ?? run
             let write = self.write(combined, id: id, runtime: runtime, previous: found?.stored, now: now)
-            let instanceJSON = self.json(write.instance, snapshot: run.snapshot, runtime: runtime)
-            let body = Array("{\"instance\":\(instanceJSON),\"results\":\(write.entries[inputEntry].results)}".utf8)
+            // `{"instance":…,"results":…}`, written as bytes: the writer answers every input so.
+            let results = write.entries[inputEntry].results.utf8
+            var body = Array("{\"instance\":".utf8)
+            body.reserveCapacity(640 + write.instance.snapshot.count + results.count)
+            InstanceJSON.append(write.instance, snapshot: run.snapshot, runtime: runtime, clock: self.clock, to: &body)
+            body.append(contentsOf: ",\"results\":".utf8)
+            body.append(contentsOf: results)
+            body.append(UInt8(ascii: "}"))
             return (write, APIAnswer(status: 200, version: write.instance.version, body: body))
         }
     }
