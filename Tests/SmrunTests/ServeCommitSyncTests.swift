@@ -26,7 +26,9 @@ import Testing
             guard let text = try? String(contentsOfFile: log, encoding: .utf8) else {
                 let listing = (try? FileManager.default.contentsOfDirectory(atPath: files.directory.path)) ?? []
                 server.stop()
-                Issue.record("no call of the writer was logged by \(input); the directory holds \(listing); the server said: \(server.errorText)")
+                let others = (try? String(contentsOfFile: log + ".others", encoding: .utf8)) ?? ""
+                Issue.record(
+                    "no call of the writer was logged by \(input); the directory holds \(listing); other threads' calls: \(others); the server said: \(server.errorText)")
                 return
             }
             let calls = text.split(separator: "\n")
@@ -39,7 +41,8 @@ import Testing
 
     /// A library to preload that logs, to the file `WAL_CALL_LOG` names, each `pwrite` of a
     /// `-wal` file (`write`) and each `fsync` or `fdatasync` of one (`sync`) that the thread
-    /// named `sqlite-writer` makes (SQLite calls libc's functions, which the library wraps).
+    /// named `sqlite-writer` makes (SQLite calls libc's functions, which the library wraps);
+    /// other threads' calls, each with the thread's name, go to `WAL_CALL_LOG.others`.
     private static func callLogger(_ files: TemporaryFiles) throws -> String {
         let source = try files.file(
             "wal_calls.c",
@@ -56,7 +59,6 @@ import Testing
             static void note(int fd, const char *what) {
                 char name[16] = {0};
                 prctl(PR_GET_NAME, name, 0, 0, 0);
-                if (strcmp(name, "sqlite-writer") != 0) return;
                 char link[64], path[4096];
                 snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
                 ssize_t length = readlink(link, path, sizeof path - 1);
@@ -65,10 +67,14 @@ import Testing
                 if (strcmp(path + length - 4, "-wal") != 0) return;
                 const char *log = getenv("WAL_CALL_LOG");
                 if (log == NULL) return;
-                int out = open(log, O_WRONLY | O_APPEND | O_CREAT, 0600);
+                // Other threads' calls go to LOG.others, with the thread's name.
+                int mine = strcmp(name, "sqlite-writer") == 0;
+                char others[4096];
+                snprintf(others, sizeof others, "%s.others", log);
+                int out = open(mine ? log : others, O_WRONLY | O_APPEND | O_CREAT, 0600);
                 if (out < 0) return;
-                char line[16];
-                int count = snprintf(line, sizeof line, "%s\\n", what);
+                char line[40];
+                int count = mine ? snprintf(line, sizeof line, "%s\\n", what) : snprintf(line, sizeof line, "%s %s\\n", what, name);
                 if (write(out, line, count) != count) abort();
                 close(out);
             }
