@@ -15,7 +15,7 @@ public struct CompiledMachine: Sendable {
     /// Effect names, by effect id.
     public let effectNames: [String]
     /// Context variable names, by slot.
-    package let variableNames: [String]
+    @usableFromInline package let variableNames: [String]
     /// The initial state's id.
     package let initialState: Int
     /// The context's initial values, by slot.

@@ -185,7 +185,7 @@ extension CompiledMachine {
 
 extension MachineRunner {
     /// The context's values, by variable id.
-    package var context: [Value] {
+    @inlinable package var context: [Value] {
         let storage = contextStorage
         let count = machine.variableNames.count
         return storage.count == count ? storage : Array(storage[..<count])

@@ -60,6 +60,11 @@ package struct SnapshotCodec: Sendable {
     /// (set ``MachineSnapshot/clock`` for the real one). Take it between inputs (after
     /// ``MachineRunner/send(_:argument:into:)`` returns, every queued input has run), never from a
     /// ``ResultSink`` in the middle of a run to completion.
+    ///
+    /// Also compiled for the two runners: a caller in another module (the store) reaches the
+    /// generic code, which would copy the whole machine to read the context's length.
+    @_specialize(exported: false, where Runner == TableRunner)
+    @_specialize(exported: false, where Runner == ChartRunner)
     package func snapshot<Runner: MachineRunner>(of runner: Runner) -> MachineSnapshot {
         let saved = runner.savedState
         return MachineSnapshot(

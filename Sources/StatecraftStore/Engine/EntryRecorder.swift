@@ -13,6 +13,9 @@ struct EntryRecorder<Runner: MachineRunner>: ResultSink, ~Copyable {
     let clock: MachineSnapshot.Clock
     /// Whether the instance shows one `state` (else a `configuration` and `history_states`).
     let isFlat: Bool
+    /// Whether the machine has timers (``CompiledMachine/hasTimers``), kept here: reading it
+    /// through the runner from this module copies the whole machine on every result.
+    let hasTimers: Bool
     private(set) var entries: [InstanceRun.Entry] = []
     /// Whether results are those of an input's run (a timer result there begins an entry).
     var inInputRun = false
@@ -38,11 +41,12 @@ struct EntryRecorder<Runner: MachineRunner>: ResultSink, ~Copyable {
         }
     }
 
-    init(printer: consuming ResultPrinter<Runner>, codec: SnapshotCodec, clock: MachineSnapshot.Clock, isFlat: Bool) {
+    init(printer: consuming ResultPrinter<Runner>, codec: SnapshotCodec, clock: MachineSnapshot.Clock, isFlat: Bool, hasTimers: Bool) {
         self.printer = printer
         self.codec = codec
         self.clock = clock
         self.isFlat = isFlat
+        self.hasTimers = hasTimers
     }
 
     static var queuesInputs: Bool { false }
@@ -69,7 +73,7 @@ struct EntryRecorder<Runner: MachineRunner>: ResultSink, ~Copyable {
             runner.forEachTransitionTaken(of: result) { transition, _, _ in taken.append(transition) }
             transitions = taken
         }
-        if inInputRun && runner.machine.hasTimers { settled = Settled(runner) }
+        if inInputRun && hasTimers { settled = Settled(runner) }
     }
 
     /// Starts an entry, ending the one begun before it with `runner` as it is now; the results

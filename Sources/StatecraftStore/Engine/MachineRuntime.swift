@@ -251,7 +251,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         var printer = tools.printer.take()!
         printer.forgetContextVersion()
         _ = printer.output.takeBytes()
-        return EntryRecorder(printer: printer, codec: codec, clock: clock, isFlat: isFlat)
+        return EntryRecorder(printer: printer, codec: codec, clock: clock, isFlat: isFlat, hasTimers: machine.hasTimers)
     }
 
     /// Fires each timer due by `time` as an entry of its own (one whose `after` guards are all
