@@ -8,12 +8,17 @@ extension APIAnswer {
     /// ``APIAnswer/contentType``), `ETag` and
     /// `Location` when it has them.
     var response: Response {
+        // Each field appended, as the names differ: a field set by name is first looked for
+        // among the others, and a `Content-Length` left to `Response` is written with
+        // `String(describing:)`.
         var headers = HTTPFields()
+        headers.reserveCapacity(4)
         if !body.isEmpty || status != 204 {
-            headers[.contentType] = isProblem ? "application/problem+json" : contentType ?? "application/json"
+            headers.append(HTTPField(name: .contentType, value: isProblem ? "application/problem+json" : contentType ?? "application/json"))
+            headers.append(HTTPField(name: .contentLength, value: String(body.count)))
         }
-        if let version { headers[.eTag] = "\"\(version)\"" }
-        if let location { headers[.location] = location }
+        if let version { headers.append(HTTPField(name: .eTag, value: "\"\(version)\"")) }
+        if let location { headers.append(HTTPField(name: .location, value: location)) }
         return Response(status: HTTPResponse.Status(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
