@@ -480,16 +480,19 @@ import Testing
     // MARK: - The server's own pages
 
     /// An input's outcome is its answer's own first result's: not a list or a record of the
-    /// instance's context that happens to be named `results` or `error`.
+    /// instance's context that happens to be named `results` or `error`. An answer given again
+    /// for a repeated `Idempotency-Key` is read from its bytes alone, and counts the same.
     @Test func theMetricsCountEachInputByItsOwnOutcome() throws {
         let files = try TemporaryFiles()
         let server = try ServerProcess.start(files, machines: [Paths.fixture("serve/quiz.yaml")])
         try server.create("quiz", key: "q")
         try server.send("quiz", "q", "answer")
-        try server.send("quiz", "q", "answer")
+        let first = try server.post("/machines/quiz/instances/q/inputs", #"{"input":"answer"}"#, headers: [("Idempotency-Key", "a2")])
+        let again = try server.post("/machines/quiz/instances/q/inputs", #"{"input":"answer"}"#, headers: [("Idempotency-Key", "a2")])
+        #expect(first.status == 200 && again.status == 200 && again.text == first.text, "\(again.text)")
         let metrics = try server.get("/metrics")
         #expect(metrics.text.contains(#"statecraft_inputs_total{outcome="accepted"} 1"#), "\(metrics.text)")
-        #expect(metrics.text.contains(#"statecraft_inputs_total{outcome="finished"} 1"#), "\(metrics.text)")
+        #expect(metrics.text.contains(#"statecraft_inputs_total{outcome="finished"} 2"#), "\(metrics.text)")
         #expect(!metrics.text.contains(#"outcome="none""#), "\(metrics.text)")
     }
 

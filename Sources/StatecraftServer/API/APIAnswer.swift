@@ -14,6 +14,9 @@ package struct APIAnswer: Sendable {
     package var isProblem = false
     /// The body's media type when it is no JSON (a diagram).
     package var contentType: String?
+    /// Where a send's `results` array starts in ``body``, when the answer was made by the send
+    /// (``ServerMetrics`` reads the outcome there, without scanning the instance before it).
+    package var resultsStart: Int?
 
     package init(status: Int, version: Int? = nil, location: String? = nil, body: [UInt8], isProblem: Bool = false, contentType: String? = nil) {
         self.status = status

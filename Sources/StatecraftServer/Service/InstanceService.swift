@@ -119,9 +119,12 @@ package final class InstanceService: Sendable {
             body.reserveCapacity(640 + write.instance.snapshot.count + results.count)
             InstanceJSON.append(write.instance, snapshot: run.snapshot, runtime: runtime, clock: self.clock, to: &body)
             body.append(contentsOf: ",\"results\":".utf8)
+            let resultsStart = body.count
             body.append(contentsOf: results)
             body.append(UInt8(ascii: "}"))
-            return (write, APIAnswer(status: 200, version: write.instance.version, body: body))
+            var answer = APIAnswer(status: 200, version: write.instance.version, body: body)
+            answer.resultsStart = resultsStart
+            return (write, answer)
         }
     }
 

@@ -58,11 +58,15 @@ package final class ServerMetrics: Sendable {
     /// `accepted`, the input's first result's error kind (`no-transition`), `none` when it
     /// printed no result, or `http-400`: read off the answer's bytes,
     /// `{"instance":{...},"results":[...]}`, member by member at their own depth, so that a
-    /// context's `"results"` or `"error"` is not taken for the answer's.
+    /// context's `"results"` or `"error"` is not taken for the answer's. The results start where
+    /// the send said (``APIAnswer/resultsStart``), or, in an answer given again for a repeated
+    /// `Idempotency-Key`, where the scan finds them.
     static func outcome(of answer: APIAnswer) -> String {
         guard answer.status == 200 else { return "http-\(answer.status)" }
         let body = answer.body
-        guard let results = value(of: resultsKey, inObjectAt: 0, of: body), body[results] == UInt8(ascii: "[") else { return "accepted" }
+        guard let results = answer.resultsStart ?? value(of: resultsKey, inObjectAt: 0, of: body), results < body.count,
+            body[results] == UInt8(ascii: "[")
+        else { return "accepted" }
         let first = results + 1
         guard first < body.count, body[first] == UInt8(ascii: "{") else { return "none" }
         guard let error = value(of: errorKey, inObjectAt: first, of: body), body[error] == UInt8(ascii: "\"") else { return "accepted" }
