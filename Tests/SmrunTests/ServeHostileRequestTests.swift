@@ -359,6 +359,37 @@ import Testing
         try Self.expectNothingStored(server)
     }
 
+    /// The deadline is each request's own: on a kept-alive connection whose earlier requests
+    /// arrived whole, one that drips is closed 10 s after its own first byte, not after the
+    /// connection's first request's.
+    @Test(.timeBound) func theDeadlineCountsFromEachRequestsFirstByte() throws {
+        let files = try TemporaryFiles()
+        let server = try Self.server(files)
+        let connection = try HTTPConnection(port: server.port)
+        let started = ContinuousClock.now
+        for _ in 0..<6 {
+            try connection.send(HTTPConnection.request("GET", "/machines/tally/instances/probe"))
+            #expect(try connection.readAnswer(timeout: .seconds(10)).status == 200)
+            Thread.sleep(forTimeInterval: 1)
+        }
+        let request = Array(HTTPConnection.request("POST", "/machines/tally/instances/probe/inputs", body: Array(#"{"input":"add","arg":1000}"#.utf8)))
+        let dripStarted = ContinuousClock.now
+        var sent = 0
+        var closedAt: Duration?
+        while ContinuousClock.now - dripStarted < .seconds(15) {
+            if (try? connection.send([request[sent % request.count]])) == nil || connection.closes(within: .milliseconds(400)) {
+                closedAt = ContinuousClock.now - dripStarted
+                break
+            }
+            sent += 1
+        }
+        let closed = try #require(closedAt, "the connection is still open 15 s into the drip (\(sent) bytes sent)")
+        #expect(dripStarted - started >= .seconds(6), "the drip began \(dripStarted - started) after the first request")
+        #expect(closed >= .seconds(8), "closed \(closed) into the drip: the first request's deadline, not its own")
+        #expect(sent < request.count, "the request arrived whole: the drip was too fast")
+        try Self.expectNothingStored(server)
+    }
+
     /// 1,000 connections opened at once and left idle: the server still answers.
     @Test func aThousandIdleConnectionsLeaveTheServerServing() throws {
         let files = try TemporaryFiles()
