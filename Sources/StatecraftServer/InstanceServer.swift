@@ -117,10 +117,7 @@ public final class InstanceServer: Sendable {
             router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8), openPaths: Set(InspectorFiles.files.keys).union(["/healthz"])))
         }
         addServerRoutes(to: router)
-        // The router's own `ProblemMiddleware` answers these routes' problems too: a second
-        // one around them (as `addRoutes` adds for an application of your own) would only cost
-        // every request another pass.
-        addInstanceRoutes(to: router)
+        addRoutes(to: router)
         let deadline = TimeAmount.nanoseconds(Int64(configuration.requestDeadline.components.seconds) * 1_000_000_000)
         let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
         let app = Application(
@@ -144,10 +141,7 @@ public final class InstanceServer: Sendable {
     /// application, answering problems as `application/problem+json`; run
     /// ``backgroundServices`` in its service group, after the application.
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
-        addInstanceRoutes(to: router.group().add(middleware: ProblemMiddleware()))
-    }
-
-    private func addInstanceRoutes<Context: RequestContext>(to routes: some RouterMethods<Context>) {
+        let routes = router.group().add(middleware: ProblemMiddleware())
         InstanceRoutes(
             service: service,
             feed: EventsFeed(store: service.store, commits: service.commits, recheckInterval: service.store.isShared ? .seconds(5) : nil),
