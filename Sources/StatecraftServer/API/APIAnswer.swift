@@ -17,6 +17,10 @@ package struct APIAnswer: Sendable {
     /// Where a send's `results` array starts in ``body``, when the answer was made by the send
     /// (``ServerMetrics`` reads the outcome there, without scanning the instance before it).
     package var resultsStart: Int?
+    /// Makes ``body`` and ``resultsStart`` once the transaction is durable, on the caller's
+    /// thread rather than the store's writer, the one serial stage (a send's answer, unless an
+    /// `Idempotency-Key` keeps it in the transaction): ``rendered()``.
+    var pendingBody: (@Sendable () -> (body: [UInt8], resultsStart: Int?))?
 
     package init(status: Int, version: Int? = nil, location: String? = nil, body: [UInt8], isProblem: Bool = false, contentType: String? = nil) {
         self.status = status
@@ -25,6 +29,14 @@ package struct APIAnswer: Sendable {
         self.body = body
         self.isProblem = isProblem
         self.contentType = contentType
+    }
+
+    /// This answer with its body made, when it was pending.
+    consuming func rendered() -> APIAnswer {
+        guard let make = pendingBody else { return self }
+        (body, resultsStart) = make()
+        pendingBody = nil
+        return self
     }
 
     init(recorded: RecordedAnswer) {

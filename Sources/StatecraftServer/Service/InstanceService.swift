@@ -113,19 +113,26 @@ package final class InstanceService: Sendable {
             // A new instance's index rows are its start's unless the input changed them.
             let combined = started.map { run.following($0) } ?? run
             let write = self.write(combined, id: id, runtime: runtime, previous: found?.stored, now: now)
-            // `{"instance":…,"results":…}`, written as bytes: the writer answers every input so.
-            let results = write.entries[inputEntry].results.utf8
-            var body = Array("{\"instance\":".utf8)
-            body.reserveCapacity(640 + write.instance.snapshot.count + results.count)
-            InstanceJSON.append(write.instance, snapshot: run.snapshot, runtime: runtime, clock: self.clock, to: &body)
-            body.append(contentsOf: ",\"results\":".utf8)
-            let resultsStart = body.count
-            body.append(contentsOf: results)
-            body.append(UInt8(ascii: "}"))
-            var answer = APIAnswer(status: 200, version: write.instance.version, body: body)
-            answer.resultsStart = resultsStart
+            var answer = APIAnswer(status: 200, version: write.instance.version, body: [])
+            let (instance, after, results, clock) = (write.instance, run.snapshot, write.entries[inputEntry].results, self.clock)
+            answer.pendingBody = { Self.sendBody(instance, snapshot: after, runtime: runtime, clock: clock, results: results) }
             return (write, answer)
         }
+    }
+
+    /// A send's answer, `{"instance":…,"results":…}`, written as bytes; where its results start.
+    private static func sendBody(
+        _ instance: StoredInstance, snapshot: MachineSnapshot, runtime: MachineRuntime, clock: MachineSnapshot.Clock, results: String
+    ) -> (body: [UInt8], resultsStart: Int?) {
+        let results = results.utf8
+        var body = Array("{\"instance\":".utf8)
+        body.reserveCapacity(640 + instance.snapshot.count + results.count)
+        InstanceJSON.append(instance, snapshot: snapshot, runtime: runtime, clock: clock, to: &body)
+        body.append(contentsOf: ",\"results\":".utf8)
+        let resultsStart = body.count
+        body.append(contentsOf: results)
+        body.append(UInt8(ascii: "}"))
+        return (body, resultsStart)
     }
 
     /// One change of instance `id` (a send, a move of its clock) in the instance's transaction:
@@ -133,7 +140,8 @@ package final class InstanceService: Sendable {
     /// instance's definition is loaded (one not compiled yet is compiled outside the
     /// transaction, which then runs again). Then `decide` writes and answers, given the
     /// instance (`nil` when there is none) and the store's time. An answer below 400 is kept
-    /// under the key, and goes out once the transaction is durable.
+    /// under the key, and goes out once the transaction is durable; a body that `decide` left
+    /// pending is made in the transaction only when the key keeps it, else after it.
     func change(
         _ id: InstanceID, request: JSONValue, ifMatch: IfMatch?, idempotencyKey: String?,
         _ decide: @escaping @Sendable (_ found: FoundInstance?, _ now: Int) throws -> (write: InstanceWrite?, answer: APIAnswer)
@@ -154,7 +162,8 @@ package final class InstanceService: Sendable {
                     } else if ifMatch != nil {
                         return TransactionOutput(answer: .preconditionFailed("instance '\(id.key)' of '\(id.machine)' does not exist"))
                     }
-                    let (write, answer) = try decide(instance, found.now)
+                    var (write, answer) = try decide(instance, found.now)
+                    if scope != nil { answer = answer.rendered() }
                     return TransactionOutput(
                         write: write, idempotency: Self.record(answer, request: request, scope: scope, key: id.key, now: found.now, ttl: ttl),
                         answer: answer)
@@ -166,7 +175,8 @@ package final class InstanceService: Sendable {
     }
 
     /// Runs `decide` in the instance's transaction; once it answered below 300, wakes the
-    /// events feeds, and the timers when its write left timers pending.
+    /// events feeds, and the timers when its write left timers pending. Then makes the answer's
+    /// body if it is pending (``APIAnswer/rendered()``).
     private func transact(
         _ id: InstanceID, idempotency: IdempotencyScope?, _ decide: @escaping @Sendable (TransactionInput) throws -> TransactionOutput<APIAnswer>
     ) async throws -> APIAnswer {
@@ -179,7 +189,7 @@ package final class InstanceService: Sendable {
             commits.signal()
             if leavesTimers { timerWakes.signal() }
         }
-        return answer
+        return answer.rendered()
     }
 
     /// Fires the timers of instance `id` due by now, each as a history entry; the due times of
