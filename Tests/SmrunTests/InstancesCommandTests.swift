@@ -52,6 +52,19 @@ import Testing
 
     /// The most common edit, `after: 30m` to `after: 45m`: the pending timers are kept, due 45
     /// minutes after their state was entered, and the instances run on the new definition.
+    /// `migrate` of a machine the store has never held is a missing machine (exit status 1),
+    /// as for the other subcommands, and stores nothing for it.
+    @Test func migrateOfAMachineNotInTheStoreIsMissing() throws {
+        let files = try TemporaryFiles()
+        let store = files.path("cars.sqlite")
+        #expect(try Smrun.run(["machines/self-driving-car.yaml", "--by-key", "--store", store], input: .bytes(Data("a startEngine\n".utf8))).exited(0))
+        let migrated = try Smrun.run(["instances", "migrate", "--store", store, "machines/media-player.yaml"])
+        #expect(migrated.exited(1))
+        #expect(migrated.errorText.contains("no machine 'media-player' in \(store)"), "\(migrated.errorText)")
+        let listed = try Smrun.run(["instances", "list", "--store", store, "media-player"])
+        #expect(listed.exited(1), "\(listed.text)")
+    }
+
     @Test func migrateKeepsTimeoutsAndMovesEveryInstance() throws {
         let files = try TemporaryFiles()
         let store = try Self.orders(in: files)

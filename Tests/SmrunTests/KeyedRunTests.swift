@@ -81,6 +81,42 @@ struct KeyedRunTests {
             ])
     }
 
+    /// The results of the timers that a `@wait` line fires carry that line's number, as in a
+    /// plain run, not the number of the instance's last input.
+    @Test func timersFiredByAWaitCarryItsLine() throws {
+        let log = "l1 button\n# a comment\n\n@wait 30s\n"
+        let output = try Smrun.run(["machines/timed-traffic-light.yaml", "--by-key", "--format", "json"], input: .bytes(Data(log.utf8)))
+        let timer = try #require(try output.jsonLines().first { $0["after"] != nil })
+        #expect(timer["key"] as? String == "l1")
+        #expect(timer["line"] as? Int == 4)
+    }
+
+    /// A keyed `@wait` moves that instance's clock alone; a later `@wait` of the whole log
+    /// that ends before it leaves that clock where it is (it once trapped), and moves the others.
+    @Test func aLogWaitShorterThanAnInstancesOwnLeavesItsClock() throws {
+        let log = "a button\nb button\na @wait 30s\n@wait 1s\n@wait 30s\n"
+        let output = try Smrun.run(["machines/timed-traffic-light.yaml", "--by-key"], input: .bytes(Data(log.utf8)))
+        #expect(
+            output.lines == [
+                "a: start: -> red / stop",
+                "a: button: red -> red",
+                "b: start: -> red / stop",
+                "b: button: red -> red",
+                "a: after 30s: red -> green / go",
+                "b: after 30s: red -> green / go",
+            ])
+        #expect(output.exited(0))
+    }
+
+    /// A line with a key and nothing after it is skipped with a message naming it, and creates
+    /// no instance.
+    @Test func aKeyWithoutAnInputIsSkipped() throws {
+        let output = try Smrun.run([Self.car, "--by-key"], input: .bytes(Data("startEngine\ncar startEngine\n".utf8)))
+        #expect(output.lines == ["car: startEngine: unstarted -> parked"])
+        #expect(output.errorText.contains("line 1: skipped: 'startEngine' has no input after it"))
+        #expect(output.exited(1))
+    }
+
     @Test func blankLinesCommentsAndBadWaitsAreAPlainRunsToo() throws {
         let log = "# a comment\n\n   car startEngine\n@wait soon\n"
         let output = try Smrun.run([Self.car, "--by-key"], input: .bytes(Data(log.utf8)))

@@ -79,6 +79,26 @@ struct KeyedStoreTests {
         #expect(try Self.history(store, "timed-traffic-light", "l1").last?["at"] as? String == "1970-01-01T00:00:55.000Z")
     }
 
+    /// `smrun instances migrate` on a keyed run's store leaves the instances' times on the
+    /// log's clock (a migration is no entry): the next log's clock goes on from the first's,
+    /// not from the wall clock's time of the migration.
+    @Test func aMigrationLeavesTheLogsClock() throws {
+        let files = try TemporaryFiles()
+        let store = files.path("lights.sqlite")
+        let light = "machines/timed-traffic-light.yaml"
+        #expect(try Smrun.run([light, "--by-key", "--store", store], input: .bytes(Data("l1 button\n@wait 30s\n".utf8))).exited(0))
+        var edited = try String(contentsOf: Paths.packageRoot.appendingPathComponent(light), encoding: .utf8)
+        edited = edited.replacingOccurrences(of: "  button:\n", with: "  button:\n  honk:\n")
+        let file = try files.file("timed-traffic-light.yaml", edited)
+        let migrated = try Smrun.run(["instances", "migrate", "--store", store, file])
+        #expect(migrated.exited(0), "\(migrated.errorText)")
+        #expect(migrated.lines.count == 1 && migrated.lines[0].hasPrefix("l1: "), "\(migrated.lines)")
+        #expect(try Self.instance(store, "timed-traffic-light", "l1")["updated"] as? String == "1970-01-01T00:00:30.000Z")
+        let second = try Smrun.run([file, "--by-key", "--store", store], input: .bytes(Data("@wait 25s\n".utf8)))
+        #expect(second.lines == ["l1: after 25s: green -> yellow / endCrossing, slow"], "\(second.errorText)")
+        #expect(try Self.history(store, "timed-traffic-light", "l1").last?["at"] as? String == "1970-01-01T00:00:55.000Z")
+    }
+
     /// Results go out only once their lines are committed: killed with SIGKILL while it runs,
     /// smrun leaves a prefix of the log in the store, its last `committed through line N`
     /// names that prefix, and no result of a later line was printed.

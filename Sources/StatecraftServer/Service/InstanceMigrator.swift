@@ -61,7 +61,9 @@ package struct InstanceMigrator: Sendable {
             instance.fingerprint = target.fingerprint
             instance.snapshot = run.document
             instance.status = run.isFinal ? .final : .running
-            instance.updated = found.now
+            // On the virtual clock an instance's times are its log's (smrun --by-key's clock
+            // goes on from the latest): a migration, no entry, leaves them as they were.
+            if clock == .real { instance.updated = found.now }
             let write = InstanceWrite(instance: instance, isNew: false, entries: [], activeStates: run.activeStates, timers: run.timers)
             return TransactionOutput(write: write, answer: .migrated(migration))
         }

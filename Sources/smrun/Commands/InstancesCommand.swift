@@ -169,10 +169,13 @@ struct InstancesCommand: ParsableCommand {
                 let target = InstanceServer.Machine.load(source: source, isSCXML: limits.format(of: machine) == .scxml, defaultName: compiled.name).0
             else { throw ExitCode(Smrun.Status.invalid) }
             let storePath = store
-            let refused: Int
+            let refused: Int?
             do {
                 refused = try BlockingTask.run {
                     try await StoreOpener.withExisting(storePath) { store in
+                        // A machine the store has never held is missing, as for the other
+                        // subcommands: nothing is stored for it.
+                        guard try await !store.definitions(machine: compiled.name).isEmpty else { return nil }
                         let catalog = try await DefinitionCatalog(store: store, current: [])
                         var refused = 0
                         try await InstanceMigrator(catalog: catalog, target: target.runtime).migrateAll { id, outcome in
@@ -191,6 +194,10 @@ struct InstancesCommand: ParsableCommand {
             } catch {
                 FileHandleOutput.standardError("smrun instances migrate: \(error)\n")
                 throw ExitCode(Smrun.Status.invalid)
+            }
+            guard let refused else {
+                FileHandleOutput.standardError("smrun instances migrate: no machine '\(compiled.name)' in \(storePath)\n")
+                throw ExitCode(Smrun.Status.rejected)
             }
             if refused > 0 { throw ExitCode(Smrun.Status.rejected) }
         }

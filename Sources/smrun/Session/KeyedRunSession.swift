@@ -171,6 +171,7 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         var rest = keyEnd
         while rest < line.count, line[rest] == UInt8(ascii: " ") || line[rest] == UInt8(ascii: "\t") { rest &+= 1 }
         let key = UnsafeRawBufferPointer(rebasing: line[keyStart..<keyEnd])
+        guard rest < line.count else { return skipKeyOnly(key, number: number) }
         let input = UnsafeRawBufferPointer(rebasing: line[rest...])
         if store != nil { return runStored(key: key, input: input, number: number) }
         let id = instance(key)
@@ -205,6 +206,13 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         return true
     }
 
+    /// Skips a line that holds a key and nothing else: no instance is created for it.
+    @inline(never)
+    private func skipKeyOnly(_ key: UnsafeRawBufferPointer, number: Int) -> Bool {
+        skip(number, "'\(JSONText.escapingControls(String(decoding: key.prefix(40), as: UTF8.self)))' has no input after it "
+            + "(a line is KEY INPUT [ARG])")
+    }
+
     /// Reports line `number` skipped, and why, on standard error.
     private func skip(_ number: Int, _ reason: String) -> Bool {
         FileHandleOutput.standardError("smrun: line \(number): skipped: \(reason)\n")
@@ -225,7 +233,11 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
     @inline(never)
     private mutating func runUnkeyed(_ line: UnsafeRawBufferPointer, number: Int) {
         if session.isSkipped(line: line) { return }
-        if let milliseconds = session.waitMilliseconds(line) { return wait(milliseconds: milliseconds) }
+        if let milliseconds = session.waitMilliseconds(line) {
+            // The timers it fires print this line's number.
+            session.numberResults(asLine: number)
+            return wait(milliseconds: milliseconds)
+        }
         session.run(line: line, number: number)
         emitUnkeyed()
     }
@@ -278,7 +290,8 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         }
         for id in instances.indices {
             session.exchangeInstance(&instances[id])
-            session.wait(milliseconds: end - session.currentTime)
+            // An instance that a keyed `@wait` moved beyond `end` keeps its clock.
+            if session.currentTime < end { session.wait(milliseconds: end - session.currentTime) }
             session.exchangeInstance(&instances[id])
         }
         time = end

@@ -135,6 +135,11 @@ struct RunSession<Runner: MachineRunner>: ~Copyable {
         }
     }
 
+    /// Numbers the results printed next as those of script line `number`.
+    mutating func numberResults(asLine number: Int) {
+        printer.line = number
+    }
+
     /// Runs one script line (without its line end) and prints its result, as `run` does for
     /// line `number` of standard input (`smrun repl`'s inputs).
     mutating func run(line: UnsafeRawBufferPointer, number: Int) {
