@@ -45,6 +45,28 @@ import Testing
         #expect(missing.head.isProblem(404, naming: ["'t'"]), "\(missing.head.status) \(missing.head.text)")
     }
 
+    /// A feed with no entry of its own gets its comment every 15 s even while other
+    /// instances commit every second (each commit once restarted its wait, so a busy server
+    /// sent none, and a proxy would close the idle-looking feed).
+    @Test func aFeedKeepsItsCommentWhileOtherInstancesCommit() throws {
+        let files = try TemporaryFiles()
+        let server = try ServerProcess.start(files)
+        try server.create("tally", key: "quiet")
+        try server.create("tally", key: "busy")
+        let feed = try server.events("/machines/tally/instances/quiet/events")
+        #expect(feed.head.status == 200)
+        let start = ContinuousClock.now
+        while !feed.comments.contains("keep-alive"), ContinuousClock.now - start < .seconds(22) {
+            try server.send("tally", "busy", "add", arg: "1")
+            do {
+                let event = try feed.next(timeout: .seconds(1))
+                Issue.record("the quiet instance's feed carried \(String(describing: event?.data))")
+            } catch HTTPFailure.timedOut {}
+        }
+        #expect(feed.comments.contains("keep-alive"), "\(feed.comments) after \(ContinuousClock.now - start)")
+        #expect(ContinuousClock.now - start > .seconds(14))
+    }
+
     @Test func lastEventIDReplaysTheEntriesAClientMissedThenFollows() throws {
         let files = try TemporaryFiles()
         let server = try ServerProcess.start(files)

@@ -10,7 +10,7 @@ import StatecraftStore
 struct EventsFeed: Sendable {
     let store: any InstanceStore
     let commits: CommitSignal
-    /// How long a feed waits for an entry before it sends a comment.
+    /// How long a feed goes without writing before it sends a comment.
     var keepAliveInterval: Duration = .seconds(15)
     /// How often a feed reads the store again when nothing wakes it: on a shared store, other
     /// servers' commits wake it through the database's notifications, and a notification lost
@@ -53,32 +53,27 @@ struct EventsFeed: Sendable {
                     lastWrite = .now
                     continue
                 }
-                let interval = recheckInterval.map { min($0, keepAliveInterval) } ?? keepAliveInterval
-                if try await !waitForCommit(after: seen, atMost: interval), ContinuousClock.now - lastWrite >= keepAliveInterval {
+                if ContinuousClock.now - lastWrite >= keepAliveInterval {
                     try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                     lastWrite = .now
                 }
+                // At most until the next comment is due, however often other instances commit.
+                let untilKeepAlive = keepAliveInterval - (ContinuousClock.now - lastWrite)
+                await waitForCommit(after: seen, atMost: recheckInterval.map { min($0, untilKeepAlive) } ?? untilKeepAlive)
             }
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: body)
     }
 
-    /// Waits for a commit after generation `seen`, at most `interval`; whether one came.
-    private func waitForCommit(after seen: Int, atMost interval: Duration) async throws -> Bool {
+    /// Waits for a commit after generation `seen`, at most `interval`.
+    private func waitForCommit(after seen: Int, atMost interval: Duration) async {
         let commits = commits
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await commits.wait(after: seen)
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(for: interval)
-                return false
-            }
-            let first = await group.next() ?? false
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await commits.wait(after: seen) }
+            group.addTask { try? await Task.sleep(for: interval) }
+            await group.next()
             group.cancelAll()
-            return first
         }
     }
 }

@@ -448,6 +448,8 @@ final class EventStream: @unchecked Sendable {
     private var text: [UInt8] = []
     private var chunked: Bool
     private var ended = false
+    /// The comment lines read so far (`: keep-alive`), without their colon.
+    private(set) var comments: [String] = []
 
     init(connection: HTTPConnection) throws {
         self.connection = connection
@@ -477,7 +479,10 @@ final class EventStream: @unchecked Sendable {
                 var event = Event(id: nil, data: "")
                 var hasData = false
                 for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
-                    if line.hasPrefix(":") { continue }
+                    if line.hasPrefix(":") {
+                        comments.append(String(line.dropFirst()).trimmingCharacters(in: .whitespaces))
+                        continue
+                    }
                     let (field, value) = Self.field(line)
                     switch field {
                     case "id": event.id = value
