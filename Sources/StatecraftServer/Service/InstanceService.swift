@@ -79,7 +79,8 @@ package final class InstanceService: Sendable {
         guard case .string(let input) = request["input"] ?? .null else {
             return .badRequest("'input' must name an input of '\(name)' as a string")
         }
-        let argument = request["arg"].map(\.text)
+        // `null` is no argument, as a history entry shows one (and as smrun's JSON Lines take it).
+        let argument = request["arg"].flatMap { $0 == .null ? nil : $0.text }
         let creates: Bool
         if let flag = request["create"] {
             guard case .bool(let value) = flag else { return .badRequest("'create' must be true or false, got \(flag.kind)") }
