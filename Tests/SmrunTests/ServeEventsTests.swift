@@ -194,6 +194,41 @@ import Testing
         }
     }
 
+    /// Timers an input starts that are due at once fire after it, each as its own entry whose
+    /// `timer` is listed as the snapshot lists a pending one: an `after` with its `state`, a
+    /// delayed send with its `arg` and the effect that sent it (`sent_by`). The answer's
+    /// results are the input's only.
+    @Test func timersDueAtOnceAreEntriesListedAsTheSnapshotListsThem() throws {
+        let files = try TemporaryFiles()
+        let blink = try files.file(
+            "blink.yaml",
+            """
+            machine: blink
+            initial: dark
+            inputs: { flash: null, beep: int }
+            states: [dark, lit, beeped]
+            effects:
+              ping: { send: { input: beep, arg: 3, delay: 0s } }
+            transitions:
+              - flash | dark => lit
+              - after: 0s
+                from: lit
+                to: dark
+                effects: [ping]
+              - beep | dark => beeped
+            """)
+        let server = try ServerProcess.start(files, machines: [blink])
+        let answer = try server.send("blink", "b", "flash", create: true)
+        #expect((answer["results"] as? [[String: Any]])?.map { $0["input"] as? String } == ["flash"], "\(answer)")
+        let history = try server.history("blink", "b")
+        #expect(history.count == 4, "\(history)")
+        let after = try #require(history[2]["timer"] as? [String: Any], "\(history)")
+        #expect(after["after"] as? String == "0s" && after["state"] as? String == "lit" && isTimestamp(after["due"]), "\(after)")
+        let sent = try #require(history[3]["timer"] as? [String: Any], "\(history)")
+        #expect(sent["input"] as? String == "beep" && JSONValue.int(sent["arg"]) == 3 && sent["sent_by"] as? String == "ping", "\(sent)")
+        #expect(try server.instance("blink", "b")["state"] as? String == "beeped")
+    }
+
     /// A timer due before an input arrives fires first, as its own entry; the answer's results
     /// are the input's only.
     @Test func aTimerDueBeforeAnInputFiresFirstAsItsOwnEntry() throws {

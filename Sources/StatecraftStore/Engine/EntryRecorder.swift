@@ -54,17 +54,14 @@ struct EntryRecorder<Runner: MachineRunner>: ResultSink, ~Copyable {
     mutating func receive(_ result: TransitionResult, from runner: inout Runner) {
         if inInputRun && result.isTimer && !entries.isEmpty {
             closeEntry(after: settled)
-            // Fired as it was started: described by what it fires.
-            var timer = Array("{\"due\":\(Self.timeText(runner.time, clock: clock)),".utf8)
-            if let after = runner.machine.timers?.afterTexts[result.input] ?? nil {
-                timer += Array("\"after\":".utf8)
-                JSONText.appendQuoted(Array(after.utf8), to: &timer)
-            } else {
-                timer += Array("\"input\":".utf8)
-                JSONText.appendQuoted(Array(runner.machine.inputNames[result.input].utf8), to: &timer)
-            }
-            timer.append(UInt8(ascii: "}"))
-            entries.append(InstanceRun.Entry(kind: .timer, at: runner.time, timer: String(decoding: timer, as: UTF8.self), results: ""))
+            // Fired as it was started, so no longer pending: listed as the snapshot listed it,
+            // an `after` with its state, a delayed send with the effect that sent it.
+            let timers = runner.machine.timers
+            let state = timers.flatMap { timers in timers.afters.firstIndex { $0.contains { $0.input == result.input } } } ?? -1
+            let fired = SnapshotTimer(
+                due: runner.time, state: state, input: result.input, argument: runner.queuedArgument(of: result) ?? .null,
+                sentBy: state >= 0 ? -1 : result.sentBy)
+            entries.append(InstanceRun.Entry(kind: .timer, at: runner.time, timer: timerText(fired), results: ""))
         }
         printer.receive(result, from: &runner)
         if result.isAccepted {
@@ -125,12 +122,6 @@ struct EntryRecorder<Runner: MachineRunner>: ResultSink, ~Copyable {
         var bytes: [UInt8] = []
         codec.appendTimer(timer, due: clock == .real ? DueTime.utc(timer.due) : nil, compact: true, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// A time as the API shows it: on the real clock an RFC 3339 string, on a virtual clock
-    /// the milliseconds.
-    static func timeText(_ milliseconds: Int, clock: MachineSnapshot.Clock) -> String {
-        clock == .real ? "\"\(DueTime.utc(milliseconds))\"" : String(milliseconds)
     }
 
     /// JSON Lines (each ending with a newline) as one JSON array.
