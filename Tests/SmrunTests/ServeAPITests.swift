@@ -87,6 +87,8 @@ import Testing
             let answer = try server.post("/machines/alarm/instances", body)
             #expect(answer.isProblem(400, naming: words), "\(body): \(answer.status) \(answer.text)")
         }
+        let null = try server.post("/machines/alarm/instances", #"{"key":"e","context":{"label":null}}"#)
+        #expect(null.detail == "context variable 'label' is string, got null", "\(null.text)")
         #expect(try server.instances("alarm").map { $0["key"] as? String } == ["partial", "typed"])
     }
 

@@ -37,6 +37,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 
+    /// On IPv6 loopback, the address the server prints is a URL: the address in brackets.
+    @Test func anIPv6AddressIsPrintedBracketed() throws {
+        let files = try TemporaryFiles()
+        let server = try ServerProcess.start(files, listen: "[::1]:0")
+        #expect(server.stop()?.status == 0)
+        #expect(server.errorText.contains("listening on http://[::1]:\(server.port) "), "\(server.errorText)")
+    }
+
     @Test func withATokenEveryPathButHealthzAndTheHomePageNeedsItAsABearerToken() throws {
         let files = try TemporaryFiles()
         let token = try files.file("token", "  s3cret-token \n")
@@ -55,6 +63,8 @@ import Testing
             ("GET", "/machines/tally/instances", [("Authorization", "Bearer s3cret-token-and-more")]),
             ("GET", "/machines/tally/instances", [("Authorization", "Basic czNjcmV0LXRva2Vu")]),
             ("GET", "/machines/tally/instances", [("Authorization", "s3cret-token")]),
+            ("GET", "/machines/tally/instances", [("Authorization", "Bearers3cret-token")]),
+            ("GET", "/machines/tally/instances", [("Authorization", "Bearer\ts3cret-token")]),
             // Never from a query string or a cookie.
             ("GET", "/machines/tally/instances?access_token=s3cret-token", []),
             ("GET", "/machines/tally/instances", [("Cookie", "token=s3cret-token")]),
@@ -66,6 +76,10 @@ import Testing
             #expect(answer.header("WWW-Authenticate") == "Bearer", "\(method) \(path)")
         }
         #expect(try server.get("/machines", headers: good).status == 200)
+        // The scheme's name is case-insensitive (RFC 9110, section 11.1); the token is not.
+        for scheme in ["bearer", "BEARER", "bEaReR"] {
+            #expect(try server.get("/machines", headers: [("Authorization", "\(scheme) s3cret-token")]).status == 200, "\(scheme)")
+        }
         #expect(try server.post("/machines/tally/instances", #"{"key":"mine"}"#, headers: good).status == 201)
         let list = try server.get("/machines/tally/instances", headers: good)
         #expect(list.status == 200)

@@ -15,7 +15,7 @@ enum ContextValues {
             }
             let type = machine.variableTypes[slot]
             guard let value = value(member.value, type: type) else {
-                return .failure(ContextProblem("context variable '\(member.key)' is \(type), got \(member.value.kind) \(member.value.text)"))
+                return .failure(ContextProblem("context variable '\(member.key)' is \(type), got \(member.value == .null ? "null" : "\(member.value.kind) \(member.value.text)")"))
             }
             values[slot] = value
         }

@@ -10,14 +10,22 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if openPaths.contains(request.uri.path) { return try await next(request, context) }
-        let header = request.headers[.authorization] ?? ""
-        let prefix = "Bearer "
-        guard header.hasPrefix(prefix), Self.equalInConstantTime(Array(header.utf8.dropFirst(prefix.utf8.count)), token) else {
+        let header = Array((request.headers[.authorization] ?? "").utf8)
+        guard let given = Self.credentials(header), Self.equalInConstantTime(given, token) else {
             var response = APIAnswer.problem(401, "Unauthorized", "this server needs 'Authorization: Bearer TOKEN'").response
             response.headers[.wwwAuthenticate] = "Bearer"
             return response
         }
         return try await next(request, context)
+    }
+
+    /// The credentials of an `Authorization` value of the Bearer scheme, whose name is
+    /// case-insensitive (RFC 9110, section 11.1); `nil` for another scheme.
+    static func credentials(_ header: [UInt8]) -> [UInt8]? {
+        let scheme = Array("bearer ".utf8)
+        let upperCase = UInt8(ascii: "A")...UInt8(ascii: "Z")
+        guard header.count > scheme.count, zip(header, scheme).allSatisfy({ (upperCase ~= $0 ? $0 | 0x20 : $0) == $1 }) else { return nil }
+        return Array(header.dropFirst(scheme.count))
     }
 
     /// Whether `a` equals `b`, in a time that depends on their lengths only.

@@ -95,7 +95,9 @@ struct ServeCommand: ParsableCommand {
                     let server = try await InstanceServer(machines: served, store: store, configuration: settings)
                     try await server.run { port in
                         FileHandleOutput.standardError(
-                            "smrun serve: listening on http://\(settings.host):\(port) (store \(StoreOpener.name(storePath)))\n")
+                            // An IPv6 address is bracketed in a URL (RFC 3986).
+                            "smrun serve: listening on http://\(settings.host.contains(":") ? "[\(settings.host)]" : settings.host):\(port) "
+                                + "(store \(StoreOpener.name(storePath)))\n")
                     }
                 }
                 if PostgresLocation.isURL(storePath) {
