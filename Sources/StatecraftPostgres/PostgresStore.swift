@@ -341,6 +341,28 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         }
     }
 
+    package func logTime(of machine: String) async throws -> Int? {
+        try await read { connection, logger in
+            var stored: Int?
+            for try await value in try await connection.openQuery(
+                "SELECT value FROM statecraft.settings WHERE name = \(LogTime.setting(machine))", logger: logger
+            ).decode(String.self) {
+                stored = Int(value)
+            }
+            return stored
+        }
+    }
+
+    package func recordLogTime(_ time: Int, of machine: String) async throws {
+        try await transaction { connection, logger in
+            _ = try await connection.openQuery(
+                """
+                INSERT INTO statecraft.settings (name, value) VALUES (\(LogTime.setting(machine)), \(String(time)))
+                ON CONFLICT (name) DO UPDATE SET value = excluded.value
+                """, logger: logger)
+        }
+    }
+
     package func recordedClock() async throws -> String? {
         try await read { connection, logger in
             var stored: String?

@@ -79,6 +79,23 @@ struct KeyedStoreTests {
         #expect(try Self.history(store, "timed-traffic-light", "l1").last?["at"] as? String == "1970-01-01T00:00:55.000Z")
     }
 
+    /// A log whose last lines move the clock and fire nothing still leaves it there: the next
+    /// log goes on from it, as one log of both would (the store keeps where each machine's logs
+    /// left the clock, not only its instances' times).
+    @Test func aWaitAtTheEndOfALogMovesTheNextLogsClock() throws {
+        let files = try TemporaryFiles()
+        let store = files.path("cars.sqlite")
+        let first = try Smrun.run([Self.car, "--by-key", "--store", store], input: .bytes(Data("x startEngine\n@wait 1m\n".utf8)))
+        #expect(first.exited(0), "\(first.errorText)")
+        #expect(first.errorLines.last == "smrun: committed through line 2 to \(store)", "\(first.errorText)")
+        #expect(try Smrun.run([Self.car, "--by-key", "--store", store], input: .bytes(Data("y startEngine\n".utf8))).exited(0))
+        #expect(try Self.instance(store, "self-driving-car", "y")["created"] as? String == "1970-01-01T00:01:00.000Z")
+        #expect(try Self.instance(store, "self-driving-car", "x")["created"] as? String == "1970-01-01T00:00:00.000Z")
+        // Nothing moved: nothing to commit or say.
+        let idle = try Smrun.run([Self.car, "--by-key", "--store", store], input: .bytes(Data("# nothing\n".utf8)))
+        #expect(idle.exited(0) && idle.errorLines.isEmpty, "\(idle.errorText)")
+    }
+
     /// `smrun instances migrate` on a keyed run's store leaves the instances' times on the
     /// log's clock (a migration is no entry): the next log's clock goes on from the first's,
     /// not from the wall clock's time of the migration.

@@ -330,6 +330,23 @@ struct StoreContractTests {
         }
     }
 
+    /// Where a machine's keyed logs left the clock is kept per machine, replaced by each
+    /// record, across a reopening.
+    @Test(arguments: StoreKind.allCases) func theLogTimeIsKeptPerMachine(_ kind: StoreKind) async throws {
+        let location = try kind.newLocation()
+        try await kind.open(location) { store async throws in
+            #expect(try await store.logTime(of: "car") == nil)
+            try await store.recordLogTime(60_000, of: "car")
+            try await store.recordLogTime(90_000, of: "car")
+            try await store.recordLogTime(5, of: "light")
+        }
+        try await kind.open(location) { store async throws in
+            #expect(try await store.logTime(of: "car") == 90_000)
+            #expect(try await store.logTime(of: "light") == 5)
+            #expect(try await store.logTime(of: "other") == nil)
+        }
+    }
+
     /// What was committed is kept: a second store on the same file or database (as after a
     /// restart) reads it.
     @Test(arguments: StoreKind.allCases) func whatCommittedIsKept(_ kind: StoreKind) async throws {

@@ -65,6 +65,11 @@ package protocol InstanceStore: Sendable {
     func clock(recording clock: String) async throws -> String
     /// The clock the store's instances run on, or `nil` when none has been recorded yet.
     func recordedClock() async throws -> String?
+    /// Where the keyed logs of `machine` (`smrun run --by-key --store`) left the virtual
+    /// clock, or `nil` when none was recorded.
+    func logTime(of machine: String) async throws -> Int?
+    /// Records that a keyed log of `machine` moved the virtual clock to `time`.
+    func recordLogTime(_ time: Int, of machine: String) async throws
 
     /// Whether other processes (servers) write to the store too: this one then hears of their
     /// commits from ``watchOtherCommits(_:)``, or by reading it again.

@@ -183,6 +183,20 @@ public final class SQLiteStore: InstanceStore {
         try await pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = 'clock'") }
     }
 
+    package func logTime(of machine: String) async throws -> Int? {
+        try await pool.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM settings WHERE name = ?", arguments: [LogTime.setting(machine)]).flatMap(Int.init)
+        }
+    }
+
+    package func recordLogTime(_ time: Int, of machine: String) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                arguments: [LogTime.setting(machine), String(time)])
+        }
+    }
+
     /// One server writes the file (`smrun instances` beside it writes rarely, and is heard of
     /// at the next commit or keep-alive).
     package var isShared: Bool { false }

@@ -148,7 +148,7 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
     /// Writes the results out: with a store, once the lines so far are committed.
     private mutating func deliver() throws(KeyedStoreFailure) {
         if store != nil {
-            try store!.commit(throughLine: lineNumber)
+            try store!.commit(throughLine: lineNumber, time: time)
             OutputBuffer.writeOut(output.pendingBytes, to: 1)
             output.clear()
         } else {

@@ -8,7 +8,7 @@ import StatecraftStore
 /// (entry 1) and each input line an entry, as a send with `"create": true` would be; a line that
 /// the server would refuse (an unknown input, a bad argument) is stored nowhere. The writes are
 /// gathered per instance and committed together, many lines in one transaction
-/// (``commit(throughLine:)``): the store always holds a prefix of the log.
+/// (``commit(throughLine:time:)``): the store always holds a prefix of the log.
 ///
 /// Ids are the ``KeyedRunSession``'s: the stored instances first, in the order they were
 /// loaded, then each new key as it comes.
@@ -38,8 +38,11 @@ struct KeyedStore {
     private var parser: ScriptLineParser
     /// The instances by id: those loaded first.
     private(set) var instances: [Instance]
-    /// The latest time written to the store (an `updated`): where the log's clock goes on.
+    /// Where the log's clock goes on: the latest time the store holds (an `updated`, or where
+    /// the machine's last log left the clock).
     let loadedTime: Int
+    /// Where the store says the machine's logs left the clock, as far as this run knows.
+    private var recordedTime: Int
     /// The writes not committed yet, by id, and the ids that have one, in the order written.
     private var pending: [InstanceWrite?] = []
     private var written: [Int] = []
@@ -56,14 +59,14 @@ struct KeyedStore {
         self.file = file
         parser = ScriptLineParser(machine: runtime.machine)
         let name = runtime.machine.name
-        let rows = try held.run { store in
+        let (rows, logTime) = try held.run { store in
             _ = try await store.clock(recording: Self.clock.rawValue)
             _ = try await DefinitionCatalog(store: store, current: [runtime])
             var rows: [StoredInstance] = []
             while true {
                 let page = try await store.instances(machine: name, state: nil, status: nil, afterKey: rows.last?.id.key, limit: 1_000)
                 rows += page
-                if page.count < 1_000 { return rows }
+                if page.count < 1_000 { return (rows, try await store.logTime(of: name)) }
             }
         }
         instances = try rows.map { row in
@@ -71,7 +74,8 @@ struct KeyedStore {
             return try Instance(id: row.id, row: row, snapshot: current ? runtime.snapshot(row.snapshot) : nil)
         }
         pending = Array(repeating: nil, count: instances.count)
-        loadedTime = rows.map(\.updated).max() ?? 0
+        loadedTime = max(logTime ?? 0, rows.map(\.updated).max() ?? 0)
+        recordedTime = loadedTime
     }
 
     /// Why the instance `id` takes no line, if it does not: it runs on another definition.
@@ -120,23 +124,30 @@ struct KeyedStore {
         pendingEntries >= Self.entriesPerCommit || (pendingEntries > 0 && ContinuousClock.now - lastCommit >= Self.commitInterval)
     }
 
-    /// Commits every write gathered, the log's lines through `line` included, and says so on
-    /// standard error (after a crash, its last such line names the last line in the store);
-    /// with nothing gathered, there is nothing to commit or say.
-    mutating func commit(throughLine line: Int) throws(KeyedStoreFailure) {
+    /// Commits every write gathered, the log's lines through `line` included, then where they
+    /// left the log's clock (`time`), and says so on standard error (after a crash, its last
+    /// such line names the last line in the store); with nothing gathered and the clock where
+    /// the store has it, there is nothing to commit or say.
+    mutating func commit(throughLine line: Int, time: Int) throws(KeyedStoreFailure) {
         // The next second counts from the end of this commit: a long one is not followed by
         // another of one line.
         defer { lastCommit = ContinuousClock.now }
-        guard !written.isEmpty else { return }
+        guard !written.isEmpty || time > recordedTime else { return }
         let writes = written.map { pending[$0]! }
+        let (machine, movesClock) = (runtime.machine.name, time > recordedTime)
         do {
-            try held.run { try await $0.write(writes) }
+            try held.run { store in
+                if !writes.isEmpty { try await store.write(writes) }
+                // After the writes: a crash between the two leaves a time their rows hold.
+                if movesClock { try await store.recordLogTime(time, of: machine) }
+            }
         } catch {
             throw KeyedStoreFailure(store: held.name, committedLine: committedLine, reason: "\(error)")
         }
         for id in written { pending[id] = nil }
         written.removeAll(keepingCapacity: true)
         pendingEntries = 0
+        recordedTime = max(recordedTime, time)
         committedLine = line
         FileHandleOutput.standardError("smrun: committed through line \(line) to \(held.name)\n")
     }
