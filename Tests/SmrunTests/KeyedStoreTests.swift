@@ -96,6 +96,37 @@ struct KeyedStoreTests {
         #expect(idle.exited(0) && idle.errorLines.isEmpty, "\(idle.errorText)")
     }
 
+    /// A statechart's active-state rows (what `list --state` reads) are its configuration and
+    /// every ancestor after each input, whether each line is a log of its own or one log holds
+    /// them all (its writes of one instance then go to the store as one): the store changes only
+    /// the rows that differ.
+    @Test func aStatechartsActiveStateRowsFollowItsConfiguration() throws {
+        let files = try TemporaryFiles()
+        let store = files.path("players.sqlite")
+        let player = "machines/media-player.yaml"
+        let parents = ["sound": "audio", "muted": "audio", "hd": "video", "sd": "video", "audio": "playing", "video": "playing",
+            "playing": "active", "paused": "active"]
+        func expectRowsFollow(_ key: String, after line: String) throws {
+            let configuration = try #require(try Self.instance(store, "media-player", key)["configuration"] as? [String])
+            var expected = Set<String>()
+            for state in configuration {
+                var next: String? = state
+                while let current = next { expected.insert(current); next = parents[current] }
+            }
+            let rows = try Self.sqlite(store, "SELECT state FROM active_states WHERE key = '\(key)'").split(separator: "\n").map(String.init)
+            #expect(Set(rows) == expected && rows.count == expected.count, "\(key) after \(line): \(rows)")
+        }
+        let script = try String(contentsOf: Paths.packageRoot.appendingPathComponent("machines/media-player.script"), encoding: .utf8)
+        let lines = script.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+        for line in lines {
+            _ = try Smrun.run([player, "--by-key", "--store", store], input: .bytes(Data("one \(line)\n".utf8)))
+            try expectRowsFollow("one", after: String(line))
+        }
+        _ = try Smrun.run([player, "--by-key", "--store", store], input: .bytes(Data(lines.map { "all \($0)\n" }.joined().utf8)))
+        try expectRowsFollow("all", after: "the whole script")
+        #expect(try Self.instance(store, "media-player", "all")["configuration"] as? [String] == Self.instance(store, "media-player", "one")["configuration"] as? [String])
+    }
+
     /// `smrun instances migrate` on a keyed run's store leaves the instances' times on the
     /// log's clock (a migration is no entry): the next log's clock goes on from the first's,
     /// not from the wall clock's time of the migration.

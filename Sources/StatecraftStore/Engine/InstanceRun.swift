@@ -23,6 +23,9 @@ package struct InstanceRun: Sendable {
     package var isFinal: Bool
     /// The active states and their ancestors, by name; `nil` when they did not change.
     package var activeStates: [String]?
+    /// When ``activeStates`` changed from a stored instance's: the ones it had, so that a store
+    /// rewrites only the rows that differ.
+    package var activeStatesBefore: [String]?
     /// The pending timers; `nil` when they did not change.
     package var timers: [PendingTimer]?
 
@@ -32,6 +35,7 @@ package struct InstanceRun: Sendable {
         var combined = self
         combined.entries = start.entries + entries
         combined.activeStates = activeStates ?? start.activeStates
+        combined.activeStatesBefore = nil
         combined.timers = timers ?? start.timers
         return combined
     }

@@ -15,6 +15,7 @@ extension InstanceWrite {
             created: previous?.created ?? now, updated: now)
         self.init(
             instance: instance, isNew: previous == nil, entries: entries, activeStates: run.activeStates, timers: run.timers, snapshot: run.snapshot)
+        activeStatesBefore = run.activeStatesBefore
     }
 
     /// Adds a later write of the same instance, so that one write stores both: the later row,
@@ -23,6 +24,9 @@ extension InstanceWrite {
         instance = later.instance
         snapshot = later.snapshot
         entries += later.entries
+        // The stored rows are those before this write's change, or (when it changed none)
+        // those before the later one's.
+        if activeStates == nil { activeStatesBefore = later.activeStatesBefore }
         activeStates = later.activeStates ?? activeStates
         timers = later.timers ?? timers
     }

@@ -97,16 +97,28 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
     let isFlat: Bool
     /// Printers and parsers not in use.
     private let spare = Mutex<[Tools]>([])
+    /// A runner made for the machine and never run. Each run starts from a copy, which shares
+    /// its buffers until the run changes them, rather than building its own (a statechart's
+    /// runner builds some twelve arrays: 11,000 instructions an input, docs/performance.md).
+    private let fresh: Runner
 
     /// A printer and a script parser, taken by one run at a time.
     final class Tools: @unchecked Sendable {
         var printer: ResultPrinter<Runner>?
         var parser: ScriptLineParser
+        /// The active states (ids) of the instance the run resumed, before it ran.
+        var activeBefore: [Int] = []
 
         init(machine: CompiledMachine) {
             printer = ResultPrinter(
                 machine: machine, format: .json, stepLimit: RunLimits.defaultStepLimit, output: OutputBuffer(keepingInMemory: 1 << 16))
             parser = ScriptLineParser(machine: machine)
+        }
+
+        /// Notes `runner`'s active states as those the run resumed from.
+        func noteActiveStates(of runner: Runner) {
+            activeBefore.removeAll(keepingCapacity: true)
+            runner.forEachActiveState { activeBefore.append($0) }
         }
 
         /// Whether the printer is back from the last run.
@@ -122,6 +134,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         self.machine = machine
         self.codec = codec
         isFlat = MachineRuntime.kind(of: machine) == "flat"
+        fresh = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
     }
 
     private func withTools<T, Failure: Error>(_ body: (Tools) throws(Failure) -> T) throws(Failure) -> T {
@@ -135,7 +148,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
     @_specialize(exported: false, where Runner == ChartRunner)
     func start(context: [Value]?, now: Int, clock: MachineSnapshot.Clock) -> InstanceRun {
         withTools { tools in
-            var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
+            var runner = fresh
             if let context { runner.setContextBeforeStart(context) }
             if machine.hasTimers { runner.restoreTimers(time: now, pending: []) }
             var recorder = recorder(tools, clock: clock)
@@ -150,8 +163,9 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
     @_specialize(exported: false, where Runner == ChartRunner)
     func send(_ snapshot: MachineSnapshot, input: String, argument: String?, now: Int?) throws(InputRefusal) -> InstanceRun {
         try withTools { (tools) throws(InputRefusal) in
-            var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
+            var runner = fresh
             runner.restore(snapshot)
+            tools.noteActiveStates(of: runner)
             let time = max(now ?? runner.time, runner.time)
             var recorder = recorder(tools, clock: snapshot.clock)
             fireDue(&runner, by: time, into: &recorder)
@@ -170,8 +184,9 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
     @_specialize(exported: false, where Runner == ChartRunner)
     func advance(_ snapshot: MachineSnapshot, to now: Int) -> InstanceRun {
         withTools { tools in
-            var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
+            var runner = fresh
             runner.restore(snapshot)
+            tools.noteActiveStates(of: runner)
             var recorder = recorder(tools, clock: snapshot.clock)
             let time = max(now, runner.time)
             fireDue(&runner, by: time, into: &recorder)
@@ -184,7 +199,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
     @_specialize(exported: false, where Runner == ChartRunner)
     func settle(_ snapshot: MachineSnapshot) -> InstanceRun {
         withTools { tools in
-            var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
+            var runner = fresh
             runner.restore(snapshot)
             return finish(runner, recorder: recorder(tools, clock: snapshot.clock), tools: tools, clock: snapshot.clock)
         }
@@ -193,7 +208,7 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
     @_specialize(exported: false, where Runner == TableRunner)
     @_specialize(exported: false, where Runner == ChartRunner)
     func availableInputs(_ snapshot: MachineSnapshot) -> AvailableInputs {
-        var runner = Runner(machine, stepLimit: RunLimits.defaultStepLimit, timerLimit: RunLimits.defaultTimerLimit)
+        var runner = fresh
         runner.restore(snapshot)
         return AvailableInputs(runner)
     }
@@ -268,7 +283,8 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
     }
 
     /// The run's entries and the instance after them; its active states and timers only when
-    /// they differ from `before`'s (the snapshot the run resumed).
+    /// they differ from `before`'s (the snapshot the run resumed, whose active states are
+    /// `tools.activeBefore`).
     private func finish(
         _ runner: Runner, recorder: consuming EntryRecorder<Runner>, tools: Tools, clock: MachineSnapshot.Clock, before: MachineSnapshot? = nil
     ) -> InstanceRun {
@@ -279,10 +295,12 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
         // As a transaction that reads the document back finds it (the SQLite store keeps it).
         snapshot = codec.readBack(snapshot)
         var active: [String]? = nil
+        var activeBefore: [String]? = nil
         if before.map({ $0.state != snapshot.state || $0.configuration != snapshot.configuration }) ?? true {
             var names: [String] = []
             runner.forEachActiveState { names.append(machine.stateNames[$0]) }
             active = names
+            if before != nil { activeBefore = tools.activeBefore.map { machine.stateNames[$0] } }
         }
         var timers: [PendingTimer]? = nil
         if before.map({ $0.timers != snapshot.timers }) ?? true {
@@ -292,8 +310,10 @@ private final class RunnerCore<Runner: MachineRunner>: RuntimeCore {
                 return PendingTimer(due: timer.due, description: String(decoding: text, as: UTF8.self))
             }
         }
-        return InstanceRun(
+        var run = InstanceRun(
             entries: entries, snapshot: snapshot, document: codec.encode(snapshot), isFinal: runner.isFinished, activeStates: active,
             timers: timers)
+        run.activeStatesBefore = activeBefore
+        return run
     }
 }

@@ -142,6 +142,9 @@ package struct InstanceWrite: Sendable {
     package var entries: [HistoryEntry]
     /// The active states and their ancestors, when they changed.
     package var activeStates: [String]?
+    /// The active states the stored row had, when known (a store may then delete and insert
+    /// only the rows that differ; else it rewrites them all).
+    package var activeStatesBefore: [String]?
     /// The pending timers, when they changed.
     package var timers: [PendingTimer]?
     /// The snapshot that `instance.snapshot` encodes, as decoding it gives it back

@@ -120,13 +120,7 @@ public final class SQLiteStore: InstanceStore {
                 entry.stateAfter,
             ])
         }
-        if let states = write.activeStates {
-            if !write.isNew {
-                try db.cachedStatement(sql: "DELETE FROM active_states WHERE machine = ? AND key = ?").execute(arguments: [id.machine, id.key])
-            }
-            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO active_states (machine, key, state) VALUES (?, ?, ?)")
-            for state in states { try insert.execute(arguments: [id.machine, id.key, state]) }
-        }
+        if let states = write.activeStates { try writeActiveStates(states, of: write, in: db) }
         if let timers = write.timers {
             if !write.isNew {
                 try db.cachedStatement(sql: "DELETE FROM timers WHERE machine = ? AND key = ?").execute(arguments: [id.machine, id.key])
@@ -134,6 +128,32 @@ public final class SQLiteStore: InstanceStore {
             let insert = try db.cachedStatement(sql: "INSERT INTO timers (machine, key, n, due, timer) VALUES (?, ?, ?, ?, ?)")
             for (n, timer) in timers.enumerated() { try insert.execute(arguments: [id.machine, id.key, n, timer.due, timer.description]) }
         }
+    }
+
+    /// Writes the active-state rows of `write`'s instance, `states`, in as few statements as it
+    /// can. When the stored rows are known (``InstanceWrite/activeStatesBefore``) and fewer
+    /// differ than there are states, it changes only those: a state that another replaced is
+    /// one `UPDATE` (a flat machine's every move), one left or entered a `DELETE` or an
+    /// `INSERT`. Else it deletes them all and inserts each.
+    private static func writeActiveStates(_ states: [String], of write: InstanceWrite, in db: Database) throws {
+        let id = write.instance.id
+        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO active_states (machine, key, state) VALUES (?, ?, ?)")
+        if !write.isNew, let before = write.activeStatesBefore {
+            let left = before.filter { !states.contains($0) }
+            let entered = states.filter { !before.contains($0) }
+            if max(left.count, entered.count) <= states.count {
+                let replace = try db.cachedStatement(sql: "UPDATE active_states SET state = ? WHERE machine = ? AND key = ? AND state = ?")
+                for (old, new) in zip(left, entered) { try replace.execute(arguments: [new, id.machine, id.key, old]) }
+                let delete = try db.cachedStatement(sql: "DELETE FROM active_states WHERE machine = ? AND key = ? AND state = ?")
+                for old in left.dropFirst(entered.count) { try delete.execute(arguments: [id.machine, id.key, old]) }
+                for new in entered.dropFirst(left.count) { try insert.execute(arguments: [id.machine, id.key, new]) }
+                return
+            }
+        }
+        if !write.isNew {
+            try db.cachedStatement(sql: "DELETE FROM active_states WHERE machine = ? AND key = ?").execute(arguments: [id.machine, id.key])
+        }
+        for state in states { try insert.execute(arguments: [id.machine, id.key, state]) }
     }
 
     package func delete(_ id: InstanceID, expectedVersion: Int?) async throws -> DeleteOutcome {
