@@ -150,7 +150,12 @@ import Testing
         let inputs = try #require(car["inputs"] as? [[String: Any]])
         #expect(inputs.first { $0["name"] as? String == "passengersHaveEntered" }?["arg"] as? String == "int")
         #expect(inputs.first { $0["name"] as? String == "startEngine" }?["arg"] is NSNull)
-        // The alarm's `after` timer is its own to fire, not an input a client sends.
+        // The media player's done events are its own to raise (it takes none of them), and the
+        // alarm's `after` timer its own to fire: neither is an input a client sends.
+        let player = try #require(machines[1]["inputs"] as? [[String: Any]])
+        #expect(
+            player.map { $0["name"] as? String } == ["play", "pause", "stop", "resume", "mute", "unmute", "lowBandwidth", "bandwidthRestored"],
+            "\(player)")
         let alarm = try #require(machines.last?["inputs"] as? [[String: Any]])
         #expect(alarm.map { $0["name"] as? String } == ["arm", "disarm", "setLabel"])
         // Each instance is pinned to the definition it was created on: the fingerprint it shows.

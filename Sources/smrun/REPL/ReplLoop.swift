@@ -56,13 +56,7 @@ enum ReplLoop {
     /// the internal ones (`after` timers', inputs declared `internal`) and the done events
     /// (`done.state.NAME`) that the machine raises itself.
     static func banner(_ machine: CompiledMachine) -> String {
-        let stateNames = Set(machine.stateNames)
-        let donePrefix = "done.state."
-        let inputs = machine.inputNames.indices.count { input in
-            let name = machine.inputNames[input]
-            let isDoneEvent = name.hasPrefix(donePrefix) && stateNames.contains(String(name.dropFirst(donePrefix.count)))
-            return !machine.inputIsInternal[input] && !isDoneEvent
-        }
+        let inputs = machine.externalInputs.count
         return "\(machine.name): \(machine.stateCount) states, \(inputs) \(inputs == 1 ? "input" : "inputs"). :help lists the commands, Ctrl-D leaves.\n"
     }
 
