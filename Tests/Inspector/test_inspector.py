@@ -104,9 +104,12 @@ class InspectorTestCase(unittest.TestCase):
         return self.one(".answer").text
 
     def context(self):
-        """The context the page shows: each variable's value as its text."""
-        return {row.find_element(By.TAG_NAME, "th").text: row.find_element(By.TAG_NAME, "td").text
-                for row in self.find("table.context tbody tr") if row.find_elements(By.TAG_NAME, "th")}
+        """The context the page shows: each variable's value as its text (read again when the
+        page draws the table anew while it is read: a later entry's feed may redraw it)."""
+        def read():
+            return ({row.find_element(By.TAG_NAME, "th").text: row.find_element(By.TAG_NAME, "td").text
+                     for row in self.find("table.context tbody tr") if row.find_elements(By.TAG_NAME, "th")},)
+        return self.wait(read, "the context table")[0]
 
     def click_link(self, text):
         """Clicks the link, finding it again if the list was drawn anew meanwhile."""
@@ -185,7 +188,7 @@ class InspectorTests(InspectorTestCase):
         self.open_instance("probe", context={"note": PROBE})
         self.send("label", PROBE)
         self.wait(lambda: "label" in self.answer(), "the answer")
-        self.assertEqual(self.context()["note"], json.dumps(PROBE))
+        self.wait(lambda: self.context().get("note") == json.dumps(PROBE), f"the note {json.dumps(PROBE)} as text")
         self.assertIn(PROBE, self.driver.find_element(By.CSS_SELECTOR, ".timeline").text)
         tooltip = self.driver.execute_script(
             "return document.querySelector('[data-state=\"idle\"] a').getAttributeNS('http://www.w3.org/1999/xlink', 'title')")
