@@ -76,7 +76,7 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
     /// store's latest time. (None of their timers is due by then, as the run that wrote that
     /// time fired them; one that were would fire here, in the store too.)
     private mutating func restoreStored() {
-        time = store!.loadedTime
+        time = store!.recordedTime
         for id in store!.instances.indices {
             let instance = store!.instances[id]
             let key = Array(instance.id.key.utf8)
@@ -189,7 +189,7 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
     @inline(never)
     private mutating func runStored(key: UnsafeRawBufferPointer, input: UnsafeRawBufferPointer, number: Int) -> Bool {
         guard InstanceID.isValidKey(utf8: key) else {
-            return skip(number, "key '\(JSONText.escapingControls(String(decoding: key.prefix(40), as: UTF8.self)))' is no instance key "
+            return skip(number, "key '\(Self.shown(key))' is no instance key "
                 + "(1 to 200 of A-Z a-z 0-9 . _ ~ : @ -, not starting with '.')")
         }
         let id = instance(key)
@@ -209,8 +209,12 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
     /// Skips a line that holds a key and nothing else: no instance is created for it.
     @inline(never)
     private func skipKeyOnly(_ key: UnsafeRawBufferPointer, number: Int) -> Bool {
-        skip(number, "'\(JSONText.escapingControls(String(decoding: key.prefix(40), as: UTF8.self)))' has no input after it "
-            + "(a line is KEY INPUT [ARG])")
+        skip(number, "'\(Self.shown(key))' has no input after it (a line is KEY INPUT [ARG])")
+    }
+
+    /// A key as a message shows it: its first 40 bytes, control characters escaped.
+    private static func shown(_ key: UnsafeRawBufferPointer) -> String {
+        JSONText.escapingControls(String(decoding: key.prefix(40), as: UTF8.self))
     }
 
     /// Reports line `number` skipped, and why, on standard error.

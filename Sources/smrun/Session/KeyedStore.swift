@@ -38,11 +38,9 @@ struct KeyedStore {
     private var parser: ScriptLineParser
     /// The instances by id: those loaded first.
     private(set) var instances: [Instance]
-    /// Where the log's clock goes on: the latest time the store holds (an `updated`, or where
-    /// the machine's last log left the clock).
-    let loadedTime: Int
-    /// Where the store says the machine's logs left the clock, as far as this run knows.
-    private var recordedTime: Int
+    /// The latest time the store holds (an `updated`, or where the machine's last log left the
+    /// clock): where a log's clock goes on, then where its commits left it.
+    private(set) var recordedTime: Int
     /// The writes not committed yet, by id, and the ids that have one, in the order written.
     private var pending: [InstanceWrite?] = []
     private var written: [Int] = []
@@ -74,8 +72,7 @@ struct KeyedStore {
             return try Instance(id: row.id, row: row, snapshot: current ? runtime.snapshot(row.snapshot) : nil)
         }
         pending = Array(repeating: nil, count: instances.count)
-        loadedTime = max(logTime ?? 0, rows.map(\.updated).max() ?? 0)
-        recordedTime = loadedTime
+        recordedTime = max(logTime ?? 0, rows.map(\.updated).max() ?? 0)
     }
 
     /// Why the instance `id` takes no line, if it does not: it runs on another definition.
