@@ -110,60 +110,6 @@ struct SQLiteWrittenInstancesTests {
         }
     }
 
-    /// An input to a kept instance is decided ahead of the writer, on the instance as last
-    /// committed; when another input was written first, the writer decides it again. Two
-    /// hundred inputs at once to one instance: each decision saw the instance's row and
-    /// snapshot of one version, and each version follows the one before (a decision kept
-    /// although stale would write a version twice, and its history entry would be refused).
-    @Test func concurrentInputsToAKeptInstanceApplyOneAtATime() async throws {
-        try await Self.withStore { store, _ in
-            try await Self.put(store, version: 1)
-            let seen = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
-                for _ in 0..<200 {
-                    group.addTask {
-                        try await store.transact(Self.id, idempotency: nil) { found in
-                            let version = found.instance!.version
-                            return TransactionOutput(
-                                write: InstanceWrite(
-                                    instance: StoreContractTests.instance("k", version: version + 1), isNew: false,
-                                    entries: StoreContractTests.entries("k", from: version + 1, to: version + 1), activeStates: nil, timers: nil,
-                                    snapshot: Self.snapshot(version + 1)),
-                                answer: (version, found.snapshot.map { $0 == Self.snapshot(version) } ?? true))
-                        }
-                    }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
-            #expect(seen.map(\.0).sorted() == Array(1...200))
-            #expect(seen.allSatisfy { $0.1 })
-            let history = try await store.history(Self.id, afterSeq: 0, limit: 1_000)
-            #expect(history.map(\.seq) == Array(1...201))
-            let found = try await Self.found(store)
-            #expect(found.instance?.version == 201 && found.snapshot == Self.snapshot(201))
-        }
-    }
-
-    /// A write kept after its instance was deleted and made again is told from the one before,
-    /// though both have the same version: a decision made on the first is not taken for one on
-    /// the second.
-    @Test func aWriteAfterADeleteIsToldFromTheOneBefore() throws {
-        let written = WrittenInstances(capacity: 4)
-        let database = try DatabaseQueue()
-        let write = InstanceWrite(
-            instance: StoreContractTests.instance("k", version: 1), isNew: true, entries: [], activeStates: nil, timers: nil,
-            snapshot: Self.snapshot(1))
-        var numbers: [Int?] = []
-        try database.write { db in
-            for remove in [false, true, false] {
-                try written.begin(db)
-                if remove { written.stageRemoval(Self.id) } else { written.stage(write) }
-                written.commit()
-                numbers.append(written.committed(Self.id)?.write)
-            }
-        }
-        #expect(numbers[0] != nil && numbers[1] == nil && numbers[2] != nil && numbers[0] != numbers[2])
-    }
-
     /// Once full, the instance kept longest is forgotten first.
     @Test func theOldestIsForgottenOnceFull() throws {
         let written = WrittenInstances(capacity: 2)

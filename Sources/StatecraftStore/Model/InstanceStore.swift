@@ -7,9 +7,7 @@ package protocol InstanceStore: Sendable {
     /// Runs one input's transaction on instance `id`: locks it, reads it and the idempotency
     /// record under `idempotency` (if any), hands both to `decide` with the store's clock, and
     /// writes what `decide` returns, atomically. Returns once the writes are durable; a
-    /// `decide` that throws writes nothing and its error is rethrown. A store may call `decide`
-    /// more than once (ahead of the transaction on the instance as last committed, then again
-    /// in it when the instance was written meanwhile): it must do nothing but return.
+    /// `decide` that throws writes nothing and its error is rethrown.
     func transact<Answer: Sendable>(
         _ id: InstanceID, idempotency: IdempotencyScope?,
         _ decide: @escaping @Sendable (TransactionInput) throws -> TransactionOutput<Answer>

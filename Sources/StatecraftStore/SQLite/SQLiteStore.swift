@@ -63,25 +63,11 @@ public final class SQLiteStore: InstanceStore {
         _ id: InstanceID, idempotency: IdempotencyScope?,
         _ decide: @escaping @Sendable (TransactionInput) throws -> TransactionOutput<Answer>
     ) async throws -> Answer {
-        // The writer is the store's bound: an instance it kept is decided here, on the
-        // caller's task, as the writer last committed it, and the writer only checks that
-        // nothing was written to it since (else it decides again). A request that keeps its
-        // answer under an idempotency key reads its record in the transaction, so is decided
-        // there; a decision that throws is made again there too.
-        let early = idempotency == nil ? writer.written.committed(id).flatMap { committed in
-            (try? decide(TransactionInput(instance: committed.instance, snapshot: committed.snapshot, idempotency: nil, now: WallClock.now())))
-                .map { (basis: committed.write, output: $0) }
-        } : nil
-        return try await writer.write { [written = writer.written] db in
+        try await writer.write { [written = writer.written] db in
             let kept = written.instance(id)
-            let output: TransactionOutput<Answer>
-            if let early, kept?.write == early.basis {
-                output = early.output
-            } else {
-                let instance = try kept.map(\.instance) ?? Self.fetchInstance(db, id)
-                let record = try idempotency.flatMap { try Self.fetchIdempotency(db, machine: id.machine, scope: $0) }
-                output = try decide(TransactionInput(instance: instance, snapshot: kept?.snapshot, idempotency: record, now: WallClock.now()))
-            }
+            let instance = try kept.map(\.instance) ?? Self.fetchInstance(db, id)
+            let record = try idempotency.flatMap { try Self.fetchIdempotency(db, machine: id.machine, scope: $0) }
+            let output = try decide(TransactionInput(instance: instance, snapshot: kept?.snapshot, idempotency: record, now: WallClock.now()))
             if let write = output.write { try Self.apply(write, in: db) }
             if let record = output.idempotency, let idempotency {
                 try db.cachedStatement(
