@@ -116,8 +116,11 @@ public final class InstanceServer: Sendable {
         if let token = configuration.token {
             router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8), openPaths: Set(InspectorFiles.files.keys).union(["/healthz"])))
         }
-        addServerRoutes(to: router)
+        // The instances' routes first: Hummingbird's router tries a path's first component
+        // against the first level's names in the order they were added, and inputs are most
+        // requests.
         addRoutes(to: router)
+        addServerRoutes(to: router)
         let deadline = TimeAmount.nanoseconds(Int64(configuration.requestDeadline.components.seconds) * 1_000_000_000)
         let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
         let app = Application(
