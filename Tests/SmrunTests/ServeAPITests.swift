@@ -320,6 +320,26 @@ import Testing
         #expect(JSONValue.int(try server.instance("tally", "t")["version"]) == 4)
     }
 
+    /// A record is kept for `--idempotency-ttl` and no longer: a repeat after it is a new
+    /// request (it was answered from the record until the timers' round deleted it, up to a
+    /// minute later), and its key takes another body.
+    @Test func anIdempotencyKeyIsForgottenWhenItsTimeIsUp() throws {
+        let files = try TemporaryFiles()
+        let server = try ServerProcess.start(files, arguments: ["--idempotency-ttl", "1s"])
+        try server.create("tally", key: "t")
+        let key = ("Idempotency-Key", "pay-1")
+        let first = try server.post("/machines/tally/instances/t/inputs", #"{"input":"add","arg":5}"#, headers: [key])
+        let repeated = try server.post("/machines/tally/instances/t/inputs", #"{"input":"add","arg":5}"#, headers: [key])
+        #expect(first.header("ETag") == #""2""# && repeated.header("ETag") == #""2""#, "\(repeated.text)")
+        Thread.sleep(forTimeInterval: 1.5)
+        let late = try server.post("/machines/tally/instances/t/inputs", #"{"input":"add","arg":5}"#, headers: [key])
+        #expect(late.status == 200 && late.header("ETag") == #""3""#, "\(late.status) \(late.text)")
+        Thread.sleep(forTimeInterval: 1.5)
+        let other = try server.post("/machines/tally/instances/t/inputs", #"{"input":"add","arg":6}"#, headers: [key])
+        #expect(other.status == 200 && other.header("ETag") == #""4""#, "\(other.status) \(other.text)")
+        #expect(JSONValue.int((try server.instance("tally", "t")["context"] as? [String: Any])?["total"]) == 16)
+    }
+
     @Test func aRepeatedCreateWithTheSameIdempotencyKeyGets201AgainAndCreatesOnce() throws {
         let files = try TemporaryFiles()
         let server = try ServerProcess.start(files)
@@ -504,6 +524,33 @@ import Testing
         #expect(metrics.text.contains(#"statecraft_inputs_total{outcome="accepted"} 1"#), "\(metrics.text)")
         #expect(metrics.text.contains(#"statecraft_inputs_total{outcome="finished"} 2"#), "\(metrics.text)")
         #expect(!metrics.text.contains(#"outcome="none""#), "\(metrics.text)")
+    }
+
+    /// A timer that fires in an input's transaction (here one the input starts, due at once)
+    /// is timed like those the timers' rounds fire: `statecraft_timer_lateness_seconds` counts
+    /// it.
+    @Test func aTimerFiredByAnInputCountsInTheLatenessMetric() throws {
+        let files = try TemporaryFiles()
+        let machine = try files.file(
+            "prompt.yaml",
+            """
+            machine: prompt
+            initial: idle
+            inputs:
+              go:
+            states: [idle, waiting, finished]
+            transitions:
+              - go | idle => waiting
+              - after: 0s
+                from: waiting
+                to: finished
+            """)
+        let server = try ServerProcess.start(files, machines: [machine])
+        try server.create("prompt", key: "p")
+        let sent = try server.send("prompt", "p", "go")
+        #expect(JSONValue.int((sent["instance"] as? [String: Any])?["version"]) == 3, "\(sent)")
+        let metrics = try server.get("/metrics")
+        #expect(metrics.text.contains("statecraft_timer_lateness_seconds_count 1"), "\(metrics.text)")
     }
 
     @Test func healthzMetricsTheHomePageAndTheOpenAPIDocumentAnswer() throws {

@@ -45,6 +45,36 @@ import Testing
         #expect(missing.head.isProblem(404, naming: ["'t'"]), "\(missing.head.status) \(missing.head.text)")
     }
 
+    /// An instance deleted and made again under its key is another instance: the first one's
+    /// feed ends and carries none of the new one's entries (it used to go on with them when it
+    /// woke after both, from the old seq on, so the new instance's first entries were skipped).
+    /// A client that reconnects with an id of the old instance, beyond the new one's version,
+    /// gets the new one's history from its start.
+    @Test func aKeyDeletedAndMadeAgainIsAnotherInstancesFeed() throws {
+        let files = try TemporaryFiles()
+        let server = try ServerProcess.start(files)
+        try server.create("tally", key: "t")
+        for n in 1...3 { try server.send("tally", "t", "add", arg: "\(n)") }
+        let feed = try server.events("/machines/tally/instances/t/events")
+        #expect(feed.head.status == 200)
+        #expect(try server.delete("/machines/tally/instances/t").status == 204)
+        try server.create("tally", key: "t")
+        for n in 1...5 { try server.send("tally", "t", "add", arg: "\(n)") }
+        var after: [EventStream.Event] = []
+        #expect(feed.ends(within: .seconds(10), events: &after), "the feed of a deleted instance stays open")
+        #expect(after.isEmpty, "\(after.map(\.data))")
+
+        // Version 6 now; id 4 was the old instance's last entry. The new one's first seqs are
+        // below it, the rest beyond: neither may be skipped, so it starts from 1.
+        try server.delete("/machines/tally/instances/t")
+        try server.create("tally", key: "t")
+        try server.send("tally", "t", "add", arg: "7")
+        let resumed = try server.events("/machines/tally/instances/t/events", lastEventID: "4")
+        var seqs: [Int?] = []
+        for _ in 0..<2 { seqs.append(JSONValue.int(try resumed.next(timeout: Self.timeout)?.object()["seq"])) }
+        #expect(seqs == [1, 2])
+    }
+
     /// A feed with no entry of its own gets its comment every 15 s even while other
     /// instances commit every second (each commit once restarted its wait, so a busy server
     /// sent none, and a proxy would close the idle-looking feed).

@@ -302,6 +302,27 @@ struct StoreContractTests {
         }
     }
 
+    /// A machine's feed hands out positions as cursors: once the instance with the newest
+    /// entries is deleted, the next entries (another instance's) come after every position
+    /// handed out, not in the deleted entries' places below a cursor.
+    @Test(arguments: StoreKind.allCases) func positionsAreNotUsedAgainAfterADelete(_ kind: StoreKind) async throws {
+        try await kind.withStore { store async throws in
+            try await Self.put(store, "first", version: 1)
+            try await Self.put(store, "newest", version: 3)
+            let cursor = try await Self.machineHistory(store, count: 4).map(\.position).max()!
+            #expect(try await store.delete(InstanceID(machine: "m", key: "newest"), expectedVersion: nil) == .deleted)
+            try await Self.put(store, "next", version: 2)
+            var after: [HistoryEntry] = []
+            for _ in 0..<1_000 {
+                after = try await store.machineHistory(machine: "m", afterPosition: cursor, limit: 100)
+                if after.count >= 2 { break }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(after.map(\.id.key) == ["next", "next"])
+            #expect(after.map(\.seq) == [1, 2])
+        }
+    }
+
     @Test(arguments: StoreKind.allCases) func definitionsAreKeptOncePerFingerprint(_ kind: StoreKind) async throws {
         try await kind.withStore { store async throws in
             let definition = StoredDefinition(fingerprint: "sha256:1", machine: "m", format: .yaml, source: Array("machine: m".utf8), stateNames: ["a", "b"])

@@ -53,11 +53,14 @@ enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 
     /// Takes the schema back to version 1, as an older smrun left it: without the history's
-    /// `state_after` column, nor the record of the migration that added it.
+    /// `state_after` column, nor the record of the migrations that added it (and, on SQLite,
+    /// that numbered its positions for good, which the next open makes again).
     func undoStateAfterMigration(at location: String) throws {
         switch self {
         case .sqlite:
-            try execute("ALTER TABLE history DROP COLUMN state_after; DELETE FROM grdb_migrations WHERE identifier LIKE '2:%'", at: location)
+            try execute(
+                "ALTER TABLE history DROP COLUMN state_after; DELETE FROM grdb_migrations WHERE identifier LIKE '2:%' OR identifier LIKE '3:%'",
+                at: location)
         case .postgres:
             try execute("ALTER TABLE statecraft.history DROP COLUMN state_after; DELETE FROM statecraft.migrations WHERE version = 2", at: location)
         }

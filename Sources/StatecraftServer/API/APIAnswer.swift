@@ -21,6 +21,10 @@ package struct APIAnswer: Sendable {
     /// thread rather than the store's writer, the one serial stage (a send's answer, unless an
     /// `Idempotency-Key` keeps it in the transaction): ``rendered()``.
     var pendingBody: (@Sendable () -> (body: [UInt8], resultsStart: Int?))?
+    /// When the timers that fired in a send's transaction (those due before it, and those it
+    /// started due at once) were due, on the real clock: ``ServerMetrics`` records how late
+    /// each fired.
+    var timersFired: [Int] = []
 
     package init(status: Int, version: Int? = nil, location: String? = nil, body: [UInt8], isProblem: Bool = false, contentType: String? = nil) {
         self.status = status

@@ -6,7 +6,8 @@ import StatecraftStore
 /// the history endpoint shows it with `machine` and `key`, `id:` its seq (an instance's feed)
 /// or its position among the machine's entries (a machine's feed). A client that reconnects
 /// with `Last-Event-ID` gets what it missed first. A comment every 15 seconds keeps the
-/// connection open; a deleted instance's feed ends, and every feed ends when the server stops.
+/// connection open; a deleted instance's feed ends (also when another instance was made under
+/// its key since), and every feed ends when the server stops.
 struct EventsFeed: Sendable {
     let store: any InstanceStore
     let commits: CommitSignal
@@ -31,16 +32,22 @@ struct EventsFeed: Sendable {
             var cursor = cursor
             var lastWrite = ContinuousClock.now
             try await writer.write(ByteBuffer(string: ": statecraft events\n\n"))
-            while !commits.isClosed && !Task.isCancelled {
+            // The instance an instance's feed follows, told by its first entry's position: an
+            // instance deleted and made again under its key starts a history of its own.
+            let followed: Int64?
+            if case .instance(let id) = source { followed = try await firstPosition(of: id) } else { followed = nil }
+            feed: while !commits.isClosed && !Task.isCancelled {
                 let seen = commits.generation
                 let entries: [HistoryEntry]
                 switch source {
                 case .instance(let id):
                     entries = try await store.history(id, afterSeq: Int(cursor), limit: 100)
+                    // Read after the entries: when they are a new instance's, so is its first
+                    // entry by now. Deleted, or deleted and made again: the feed ends.
+                    guard let followed, try await firstPosition(of: id) == followed else { break feed }
                 case .machine(let name):
                     entries = try await store.machineHistory(machine: name, afterPosition: cursor, limit: 100)
                 }
-                if case .instance(let id) = source, entries.isEmpty, try await store.instance(id) == nil { break }
                 if !entries.isEmpty {
                     var text = ""
                     for entry in entries {
@@ -64,6 +71,11 @@ struct EventsFeed: Sendable {
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// The position of instance `id`'s first entry (its start), `nil` when there is none.
+    private func firstPosition(of id: InstanceID) async throws -> Int64? {
+        try await store.history(id, afterSeq: 0, limit: 1).first?.position
     }
 
     /// Waits for a commit after generation `seen`, at most `interval`.

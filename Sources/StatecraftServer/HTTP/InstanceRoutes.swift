@@ -81,7 +81,9 @@ struct InstanceRoutes: Sendable {
             let key = try Self.parameter("key", context)
             let check = try await service.instance(machine: machine, key: key)
             guard check.status == 200, let version = check.version else { return check.response }
-            let start = try lastEventID(request) ?? Int64(version)
+            // An id beyond the instance's version is no place in its history: one of an instance
+            // deleted since and made again under its key. Its feed starts from its first entry.
+            let start = try lastEventID(request).map { $0 > Int64(version) ? 0 : $0 } ?? Int64(version)
             return feed.response(.instance(InstanceID(machine: machine, key: key)), after: start)
         }
         router.get("/machines/:machine/events") { request, context in

@@ -53,7 +53,7 @@ package final class InstanceService: Sendable {
         let ttl = idempotencyTTL
         let (newKey, startContext) = (key, context)
         return try await transact(id, idempotency: scope) { found in
-            if let repeated = Self.repeatedAnswer(found.idempotency, request: request) { return TransactionOutput(answer: repeated) }
+            if let repeated = Self.repeatedAnswer(found.idempotency, request: request, now: found.now) { return TransactionOutput(answer: repeated) }
             if let existing = found.instance {
                 let json = (try? runtime.snapshot(existing.snapshot)).map { self.json(existing, snapshot: $0, runtime: runtime) }
                 return TransactionOutput(
@@ -115,6 +115,7 @@ package final class InstanceService: Sendable {
             let combined = started.map { run.following($0) } ?? run
             let write = self.write(combined, id: id, runtime: runtime, previous: found?.stored, now: now)
             var answer = APIAnswer(status: 200, version: write.instance.version, body: [])
+            if self.clock == .real { answer.timersFired = write.entries.filter { $0.kind == .timer }.map(\.at) }
             let (instance, after, results, clock) = (write.instance, run.snapshot, write.entries[inputEntry].results, self.clock)
             answer.pendingBody = { Self.sendBody(instance, snapshot: after, runtime: runtime, clock: clock, results: results) }
             return (write, answer)
@@ -152,7 +153,7 @@ package final class InstanceService: Sendable {
         while true {
             do {
                 return try await transact(id, idempotency: scope) { found in
-                    if let repeated = Self.repeatedAnswer(found.idempotency, request: request) { return TransactionOutput(answer: repeated) }
+                    if let repeated = Self.repeatedAnswer(found.idempotency, request: request, now: found.now) { return TransactionOutput(answer: repeated) }
                     var instance: FoundInstance? = nil
                     if let stored = found.instance {
                         if let ifMatch, !ifMatch.matches(stored.version) {
@@ -334,8 +335,11 @@ package final class InstanceService: Sendable {
         return write
     }
 
-    private static func repeatedAnswer(_ record: IdempotencyRecord?, request: JSONValue) -> APIAnswer? {
-        guard let record else { return nil }
+    /// The first answer again for a repeated request, 422 for another request under its key;
+    /// `nil` when there is no record, or its time is up (it is written over; the timers' rounds
+    /// delete the others once a minute).
+    private static func repeatedAnswer(_ record: IdempotencyRecord?, request: JSONValue, now: Int) -> APIAnswer? {
+        guard let record, record.expires > now else { return nil }
         let first = try? JSONValue.parse(record.request)
         guard first == request else {
             return .problem(422, "Unprocessable Content", "this Idempotency-Key was used with a different request body")

@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import Prometheus
+import SmrunCore
 import Synchronization
 
 /// What `/metrics` shows, through swift-metrics with swift-prometheus's factory: inputs by
@@ -32,6 +33,10 @@ package final class ServerMetrics: Sendable {
         let elapsed = ContinuousClock.now - started
         latency.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         counter(outcome: Self.outcome(of: answer)).increment()
+        if !answer.timersFired.isEmpty {
+            let committed = WallClock.now()
+            for due in answer.timersFired { recordTimerLateness(milliseconds: committed - due) }
+        }
     }
 
     /// The inputs' counter of `outcome`, made once (making one looks it up in the registry).

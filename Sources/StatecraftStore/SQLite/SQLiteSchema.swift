@@ -53,6 +53,27 @@ enum SQLiteSchema {
             // Entries written before it keep null: the API shows their state after as null.
             try db.execute(sql: "ALTER TABLE history ADD COLUMN state_after TEXT")
         }
+        migrator.registerMigration("3: history positions never reused") { db in
+            // Without AUTOINCREMENT SQLite numbers a new row after the largest rowid left, so once
+            // a delete took the newest entries away, the next entries took their positions again:
+            // below the cursors the machine's feed had already handed out, which then skipped them.
+            // The table is made again: SQLite cannot add AUTOINCREMENT to a table. A store written
+            // before may have reused positions already; from here on none is.
+            try db.execute(
+                sql: """
+                    CREATE TABLE history_numbered (
+                        position INTEGER PRIMARY KEY AUTOINCREMENT, machine TEXT NOT NULL, key TEXT NOT NULL,
+                        seq INTEGER NOT NULL, at INTEGER NOT NULL, kind TEXT NOT NULL,
+                        input TEXT, arg TEXT, timer TEXT, results TEXT NOT NULL, state_after TEXT
+                    );
+                    INSERT INTO history_numbered (position, machine, key, seq, at, kind, input, arg, timer, results, state_after)
+                        SELECT position, machine, key, seq, at, kind, input, arg, timer, results, state_after FROM history;
+                    DROP TABLE history;
+                    ALTER TABLE history_numbered RENAME TO history;
+                    CREATE UNIQUE INDEX history_by_instance ON history (machine, key, seq);
+                    CREATE INDEX history_by_machine ON history (machine, position);
+                    """)
+        }
         return migrator
     }
 }
