@@ -60,19 +60,40 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
 
     var clientConfiguration: PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS
-        var unverified = TLSConfiguration.makeClientConfiguration()
-        unverified.certificateVerification = .none
-        switch sslMode {
-        case "disable": tls = .disable
-        case "require": tls = .require(unverified)
-        case "verify-ca":
-            var configuration = TLSConfiguration.makeClientConfiguration()
-            configuration.certificateVerification = .noHostnameVerification
-            tls = .require(configuration)
-        case "verify-full": tls = .require(.makeClientConfiguration())
-        default: tls = .prefer(unverified)
+        switch (sslMode, tlsConfiguration) {
+        case (_, nil): tls = .disable
+        case ("prefer", let configuration?), ("allow", let configuration?): tls = .prefer(configuration)
+        case (_, let configuration?): tls = .require(configuration)
         }
         return PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
+    }
+
+    /// The same for one connection of its own (``PostgresStore/open()``'s first), which
+    /// connects within `connectTimeout`.
+    func connectionConfiguration(connectTimeout: Duration) throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS
+        switch (sslMode, tlsConfiguration) {
+        case (_, nil): tls = .disable
+        case ("prefer", let configuration?), ("allow", let configuration?): tls = .prefer(try NIOSSLContext(configuration: configuration))
+        case (_, let configuration?): tls = .require(try NIOSSLContext(configuration: configuration))
+        }
+        var configuration = PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
+        configuration.options.connectTimeout = .nanoseconds(connectTimeout.components.seconds * 1_000_000_000)
+        return configuration
+    }
+
+    /// TLS as `sslmode` asks for it: none (`disable`), or how the server's certificate is
+    /// checked (`allow`, `prefer` and `require` do not check it, `verify-ca` checks its chain,
+    /// `verify-full` also its host name).
+    private var tlsConfiguration: TLSConfiguration? {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch sslMode {
+        case "disable": return nil
+        case "verify-ca": configuration.certificateVerification = .noHostnameVerification
+        case "verify-full": break
+        default: configuration.certificateVerification = .none
+        }
+        return configuration
     }
 
     /// `text` with any password replaced, for messages.

@@ -113,6 +113,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
 
     /// Connects and brings the schema up to date (safe when several processes start at once).
     public func open() async throws {
+        try await firstConnection()
         do {
             // A migration may take long on a big database (an index on the history).
             try await bounded(within: timeout, answering: nil) { [client, logger] lease in
@@ -120,6 +121,37 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
             }
         } catch let error as PSQLError {
             throw Self.storeError(error, location: location)
+        }
+    }
+
+    /// Connects once on a connection of its own, so that what stands in the way is named: the
+    /// pool retries a failed connection in the background, and tells only that none came. A
+    /// database that refuses (a wrong password or user, no such database) is an error at once;
+    /// one that cannot be reached (a closed port, a host that does not answer) is tried again
+    /// for ``timeout``, and its last error named.
+    private func firstConnection() async throws {
+        let deadline = ContinuousClock.now + timeout
+        var configuration: PostgresConnection.Configuration
+        do {
+            configuration = try location.connectionConfiguration(connectTimeout: .seconds(5))
+        } catch {
+            throw StoreError.unreadable("\(location): \(error)")
+        }
+        while true {
+            do {
+                let connection = try await PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: 0, logger: logger
+                ).get()
+                try? await connection.close()
+                return
+            } catch let error as PSQLError {
+                let problem = Self.storeError(error, location: location)
+                guard case StoreError.unavailable(let message) = problem else { throw problem }
+                guard ContinuousClock.now < deadline else {
+                    throw StoreError.unavailable("\(message) (no connection within \(timeout.components.seconds) s)")
+                }
+                try await Task.sleep(for: .milliseconds(500))
+            }
         }
     }
 
@@ -650,7 +682,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     /// server's other errors are reported as they are.
     private static func storeError(_ error: PSQLError, location: PostgresLocation) -> Error {
         guard error.code == .server else {
-            return StoreError.unavailable("cannot reach \(location): \(error.code)")
+            return StoreError.unavailable("cannot reach \(location): \(error.underlying.map { "\($0)" } ?? "\(error.code)")")
         }
         let state = error.serverInfo?[.sqlState] ?? ""
         let message = error.serverInfo?[.message] ?? "\(error)"

@@ -11,6 +11,38 @@ import Testing
 @Suite(.servedEndToEnd) struct DatabaseOutageTests {
     static let machine = Paths.fixture("ledger.yaml")
 
+    /// A store that cannot be opened is named with what stands in the way: the database's own
+    /// message at once when it refuses (no such database, no such user), the connection's error
+    /// after ten seconds of trying when nothing answers. Each said only "gave no connection
+    /// within 10 s", after ten seconds.
+    @Test func aDatabaseThatCannotBeOpenedIsNamedWithItsReason() throws {
+        let cluster = try PostgresCluster.shared()
+        let noDatabase = "postgres://postgres@127.0.0.1:\(cluster.port)/no_such_database?sslmode=disable"
+        let noUser = "postgres://nobody_here@127.0.0.1:\(cluster.port)/postgres?sslmode=disable"
+        for (url, reason) in [(noDatabase, #""no_such_database" does not exist"#), (noUser, #""nobody_here" does not exist"#)] {
+            let started = ContinuousClock.now
+            let refused = try Smrun.run(["serve", Self.machine, "--store", url, "--listen", "127.0.0.1:0"])
+            #expect(refused.exited(2) && refused.errorText.contains(reason), "\(refused.errorText)")
+            #expect(ContinuousClock.now - started < .seconds(5), "\(ContinuousClock.now - started)")
+        }
+        // A port nothing listens on (taken from the kernel, then freed).
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let port = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address -> Int in
+                _ = bind(socket, address, length)
+                _ = getsockname(socket, address, &length)
+                return Int(UInt16(bigEndian: pointer.pointee.sin_port))
+            }
+        }
+        close(socket)
+        let closed = try Smrun.run(["instances", "list", "--store", "postgres://postgres@127.0.0.1:\(port)/postgres?sslmode=disable", "ledger"])
+        #expect(closed.exited(2) && closed.errorText.contains("cannot reach") && closed.errorText.lowercased().contains("refused"), "\(closed.errorText)")
+    }
+
     /// While the database is away, the server answers 503 with a problem and `Retry-After`,
     /// `/healthz` too; when it is back, the server serves again by itself, and the input that got
     /// a 503, sent again with its Idempotency-Key, is applied once. Nothing answered 200 is lost.
