@@ -28,7 +28,8 @@ deps:
 # The tests also need libxml2 and its headers (Debian: libxml2-dev; SCXML documents, and a test
 # that checks Statecraft's own declarations of libxml2 against them), Graphviz's dot (every
 # diagram renders), tmux (smrun repl at a terminal), sqlite3 (the store's tests write a file as
-# a newer smrun would), bash, zsh and fish (completion scripts),
+# a newer smrun would), faketime (a server whose clock runs behind its database's), bash, zsh
+# and fish (completion scripts),
 # Python's jsonschema and PyYAML from PyPI (the machine-file schema), through pip, or Debian's
 # packages of them where pip may not install, junitparser (to read `smrun test --format
 # junit` as a CI system does), schemathesis (which tests `smrun serve` against its OpenAPI
@@ -43,6 +44,7 @@ test-deps: deps
 	command -v dot >/dev/null || missing="$$missing graphviz"; \
 	command -v tmux >/dev/null || missing="$$missing tmux"; \
 	command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
+	command -v faketime >/dev/null || missing="$$missing faketime"; \
 	command -v zsh >/dev/null || missing="$$missing zsh"; \
 	command -v fish >/dev/null || missing="$$missing fish"; \
 	command -v python3 >/dev/null || missing="$$missing python3"; \

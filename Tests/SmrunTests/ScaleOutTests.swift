@@ -130,6 +130,36 @@ import Testing
         #expect(servers.stopAll().isEmpty)
     }
 
+    /// Timers are due by the database's clock, which every transaction reads: with the
+    /// database's clock 20 s ahead of the server's (libfaketime, in the database's processes), a
+    /// 1 s alarm rings about a second after it is armed, not 21 s after (the server looked for
+    /// timers due by its own clock), and its lateness is counted by the database's clock too.
+    @Test func timersFireByTheDatabasesClockWhenTheServersDiffers() throws {
+        let library = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+        guard FileManager.default.fileExists(atPath: library) else { throw ToolNotFound(name: library, install: "make test (or: apt-get install faketime)") }
+        let cluster = try PostgresCluster(environment: ["LD_PRELOAD": library, "FAKETIME": "+20s", "FAKETIME_DONT_FAKE_MONOTONIC": "1"])
+        defer { try? cluster.stop() }
+        let ahead = Int(try cluster.psql(database: "postgres", "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint")
+            .trimmingCharacters(in: .whitespacesAndNewlines)).map { $0 - Int(Date().timeIntervalSince1970 * 1000) }
+        #expect(ahead.map { $0 > 15_000 } == true, "the database's clock is \(String(describing: ahead)) ms ahead")
+        let server = try ServerProcess([ServedMachines.alarm], store: cluster.url(try cluster.createDatabase()))
+        try server.create("alarm", key: "a")
+        let armed = ContinuousClock.now
+        try server.send("alarm", "a", "arm")
+        var state: String?
+        while ContinuousClock.now - armed < .seconds(30) {
+            state = try server.instance("alarm", "a")["state"] as? String
+            if state == "ringing" { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let rang = ContinuousClock.now - armed
+        #expect(state == "ringing" && rang < .seconds(5), "\(String(describing: state)) after \(rang)")
+        let metrics = try server.get("/metrics").text
+        let sum = metrics.split(separator: "\n").first { $0.hasPrefix("statecraft_timer_lateness_seconds_sum") }
+        #expect(sum.flatMap { Double($0.split(separator: " ").last ?? "") }.map { $0 < 5 } == true, "\(metrics)")
+        #expect(server.stop()?.status == 0)
+    }
+
     struct ArmedTooLate: Error, CustomStringConvertible {
         var index: Int
         var description: String { "r\(index) was sent `burst` after the timers' due time: twice the creates' time was too short" }

@@ -24,12 +24,16 @@ public final class PostgresCluster: Sendable {
     public let directory: String
     private let binaries: String
     private let asPostgres: Bool
+    /// Variables set for the server (as `NAME=VALUE`), such as libfaketime's.
+    private let environment: [String]
 
-    /// Starts a cluster of its own.
-    public init() throws {
+    /// Starts a cluster of its own, with `environment`'s variables set for its server (a
+    /// clock of its own, with libfaketime).
+    public init(environment: [String: String] = [:]) throws {
         guard let binaries = Self.binaries() else { throw Missing() }
         self.binaries = binaries
         asPostgres = geteuid() == 0
+        self.environment = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("statecraft-pg-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         if asPostgres {
@@ -40,7 +44,7 @@ public final class PostgresCluster: Sendable {
         for _ in 0..<5 {
             let port = Int.random(in: Self.ports)
             do {
-                try Self.start(asPostgres, binaries, directory, port)
+                try Self.start(asPostgres, binaries, directory, port, environment: self.environment)
                 self.port = port
                 Self.watch(directory: directory, binaries: binaries, asPostgres: asPostgres)
                 return
@@ -78,7 +82,7 @@ public final class PostgresCluster: Sendable {
 
     /// Starts the server again, on the same port and files.
     public func start() throws {
-        try Self.start(asPostgres, binaries, directory, port)
+        try Self.start(asPostgres, binaries, directory, port, environment: environment)
     }
 
     /// The ports a cluster listens on: below the kernel's range of ephemeral ports, which the
@@ -92,10 +96,10 @@ public final class PostgresCluster: Sendable {
     }()
 
     /// Starts the server; when it does not start, the error ends with its log's last lines.
-    private static func start(_ asPostgres: Bool, _ binaries: String, _ directory: String, _ port: Int) throws {
+    private static func start(_ asPostgres: Bool, _ binaries: String, _ directory: String, _ port: Int, environment: [String]) throws {
         do {
             try run(
-                asPostgres, "\(binaries)/pg_ctl",
+                asPostgres, "\(binaries)/pg_ctl", environment: environment,
                 [
                     "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-t", "60", "-o",
                     "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400", "start",
@@ -126,14 +130,14 @@ public final class PostgresCluster: Sendable {
     /// standard output. Its standard streams are files, so that a server it starts holds no
     /// pipe of ours open.
     @discardableResult
-    private static func run(_ asPostgres: Bool, _ program: String, _ arguments: [String]) throws -> String {
+    private static func run(_ asPostgres: Bool, _ program: String, environment: [String] = [], _ arguments: [String]) throws -> String {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("pg-output-\(UUID().uuidString)").path
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("pg-errors-\(UUID().uuidString)").path
         defer {
             try? FileManager.default.removeItem(atPath: output)
             try? FileManager.default.removeItem(atPath: errors)
         }
-        let command = (asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [program] + arguments
+        let command = (asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + (environment.isEmpty ? [] : ["/usr/bin/env"] + environment) + [program] + arguments
         let pid = try spawn(["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", FileManager.default.temporaryDirectory.path] + command, output: output, errors: errors)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

@@ -11,6 +11,8 @@ package final class ServerMetrics: Sendable {
     private let factory: PrometheusMetricsFactory
     private let latency: CoreMetrics.Timer
     private let lateness: CoreMetrics.Timer
+    /// How far the store's clock is ahead of this process's (``noteStoreClock(ahead:)``).
+    private let storeClockAhead = Atomic<Int>(0)
     private let instances: CoreMetrics.Gauge
     private let timers: CoreMetrics.Gauge
     private let counters = Mutex<[String: CoreMetrics.Counter]>([:])
@@ -33,10 +35,7 @@ package final class ServerMetrics: Sendable {
         let elapsed = ContinuousClock.now - started
         latency.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         counter(outcome: Self.outcome(of: answer)).increment()
-        if !answer.timersFired.isEmpty {
-            let committed = WallClock.now()
-            for due in answer.timersFired { recordTimerLateness(milliseconds: committed - due) }
-        }
+        for due in answer.timersFired { recordTimerLateness(due: due) }
     }
 
     /// The inputs' counter of `outcome`, made once (making one looks it up in the registry).
@@ -47,9 +46,15 @@ package final class ServerMetrics: Sendable {
         return counter
     }
 
-    /// Records how late a timer fired, in milliseconds.
-    func recordTimerLateness(milliseconds: Int) {
-        lateness.recordMilliseconds(max(0, milliseconds))
+    /// Records how late a timer due at `due` (on the store's clock) fired: now.
+    func recordTimerLateness(due: Int) {
+        lateness.recordMilliseconds(max(0, WallClock.now() + storeClockAhead.load(ordering: .relaxed) - due))
+    }
+
+    /// Notes how far the store's clock is ahead of this process's, in milliseconds (a
+    /// database's may differ from this server's; timers are due by the store's).
+    func noteStoreClock(ahead milliseconds: Int) {
+        storeClockAhead.store(milliseconds, ordering: .relaxed)
     }
 
     func update(instances count: Int, timers pending: Int) {

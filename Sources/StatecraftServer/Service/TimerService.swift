@@ -28,7 +28,11 @@ struct TimerService: Service {
             while !Task.isCancelled {
                 do {
                     let seen = service.timerWakes.generation
-                    let now = WallClock.now()
+                    // Timers are due by the store's clock (a database's may differ from this
+                    // server's, which would fire them late or early by the difference).
+                    let now = service.clock == .real ? try await store.now() : WallClock.now()
+                    let ahead = now - WallClock.now()
+                    metrics.noteStoreClock(ahead: ahead)
                     // Timers on virtual clocks fire when a request moves them, never by themselves.
                     let due = service.clock == .real ? try await dueBatch(now: now) : []
                     if !due.isEmpty {
@@ -44,7 +48,7 @@ struct TimerService: Service {
                         metrics.update(instances: counts.instances, timers: counts.timers)
                     }
                     let next = service.clock == .real ? try await store.nextTimerDue() : nil
-                    let wait = min(max((next ?? Int.max) - WallClock.now(), 1), 1_000)
+                    let wait = min(max((next ?? Int.max) - (WallClock.now() + ahead), 1), 1_000)
                     await sleep(milliseconds: wait, orUntilCommitAfter: seen)
                 } catch is CancellationError {
                     return
@@ -71,8 +75,7 @@ struct TimerService: Service {
                 group.addTask {
                     do {
                         let fired = try await service.fireDueTimers(of: id)
-                        let committed = WallClock.now()
-                        for due in fired { metrics.recordTimerLateness(milliseconds: committed - due) }
+                        for due in fired { metrics.recordTimerLateness(due: due) }
                         return fired.count
                     } catch {
                         logger.error("firing the timers of \(id.machine)/\(id.key): \(error)")

@@ -50,6 +50,10 @@ package protocol InstanceStore: Sendable {
     func definition(fingerprint: String) async throws -> StoredDefinition?
     func definitions(machine: String) async throws -> [StoredDefinition]
 
+    /// The store's clock, in milliseconds since the Unix epoch: the one each transaction's
+    /// ``TransactionInput/now`` reads (the database's, for a store that several servers share),
+    /// by which timers are due.
+    func now() async throws -> Int
     /// Instances with a timer due by `now`, the earliest due first, at most `limit`.
     func dueInstances(now: Int, limit: Int) async throws -> [InstanceID]
     /// When the earliest pending timer of any instance is due, or `nil`.

@@ -316,6 +316,9 @@ public final class SQLiteStore: InstanceStore {
         }
     }
 
+    /// This process's clock: one process writes the file.
+    package func now() async throws -> Int { WallClock.now() }
+
     package func dueInstances(now: Int, limit: Int) async throws -> [InstanceID] {
         try await pool.read { db in
             var seen = Set<InstanceID>()
