@@ -131,7 +131,7 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     /// for ``timeout``, and its last error named.
     private func firstConnection() async throws {
         let deadline = ContinuousClock.now + timeout
-        var configuration: PostgresConnection.Configuration
+        let configuration: PostgresConnection.Configuration
         do {
             configuration = try location.connectionConfiguration(connectTimeout: .seconds(5))
         } catch {
