@@ -66,7 +66,7 @@ import Testing
 
         // Version 6 now; id 4 was the old instance's last entry. The new one's first seqs are
         // below it, the rest beyond: neither may be skipped, so it starts from 1.
-        try server.delete("/machines/tally/instances/t")
+        #expect(try server.delete("/machines/tally/instances/t").status == 204)
         try server.create("tally", key: "t")
         try server.send("tally", "t", "add", arg: "7")
         let resumed = try server.events("/machines/tally/instances/t/events", lastEventID: "4")
