@@ -515,14 +515,14 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         }
     }
 
-    /// The candidates: the firing transaction claims each (``transactUnlessBusy(_:_:)``). Due by
-    /// `now` and by the database's clock, so that a server whose clock runs ahead does not
-    /// find timers that are not due for the transaction that fires them.
     /// The database's clock, as each transaction reads it: servers' clocks may differ.
     package func now() async throws -> Int {
         try await read { connection, logger in try await Self.now(on: connection, logger: logger) }
     }
 
+    /// The candidates: the firing transaction claims each (``transactUnlessBusy(_:_:)``). Due by
+    /// `now` (the timers pass ``now()``) and by the database's clock as the query runs, so that
+    /// no timer is found that is not due for the transaction that fires it.
     package func dueInstances(now: Int, limit: Int) async throws -> [InstanceID] {
         try await read { connection, logger in
             var seen = Set<InstanceID>()
