@@ -7,6 +7,9 @@
 #   - durable inputs per second and p99 latency: wrk -t1 -c64 --latency on loopback, a Lua
 #     script sending each of 10,000 instances the next line of the machine's script, for the
 #     self-driving car and for the media player (a statechart), each on a fresh store;
+#   - then, on the same server, the latency of inputs paced at set rates (BENCH_PACED_RATES,
+#     a second each in all, over the same 64 connections): what a user sees below the
+#     saturated rate, where the closed loop of 64 connections no longer sets it;
 #   - the same on PostgreSQL (a throwaway cluster on the work disk, with its default
 #     durability: fsync and synchronous_commit on), with one server, then with three on one
 #     database, each with a third of the instances and its own wrk -c21/-c21/-c22 (their rates
@@ -32,6 +35,7 @@
 #   BENCH_TIMERS          timers due over the span (100000)   BENCH_TIMER_SPAN  seconds (600)
 #   BENCH_LOG_LINES       lines of the --by-key log (10000000)  BENCH_LOG_KEYS  its keys (100000)
 #   BENCH_KEYED_RUNS      timed --by-key runs (5)
+#   BENCH_PACED_RATES     offered rates of the paced runs ("2500 5000")   BENCH_PACED_SECONDS  each one's length (15)
 #   BENCH_SKIP            space-separated parts to leave out: wrk postgres stored overdue timers keyed
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +50,8 @@ SPAN=${BENCH_TIMER_SPAN:-600}
 LOG_LINES=${BENCH_LOG_LINES:-10000000}
 LOG_KEYS=${BENCH_LOG_KEYS:-100000}
 KEYED_RUNS=${BENCH_KEYED_RUNS:-5}
+PACED_RATES=${BENCH_PACED_RATES:-2500 5000}
+PACED_SECONDS=${BENCH_PACED_SECONDS:-15}
 SKIP=" ${BENCH_SKIP:-} "
 WORK="$PWD/benchmarks/.work/serve"
 mkdir -p "$WORK"
@@ -137,10 +143,21 @@ if ! skipped wrk; then
         p50=$(awk '$1 == "50%" { print $2 }' "$WORK/$1.wrk")
         p99=$(awk '$1 == "99%" { print $2 }' "$WORK/$1.wrk")
         errors=$(awk '/^non2xx/ { print $2 + $4 }' "$WORK/$1.wrk")
+        say "serve $1: $rate durable inputs/s, p50 $p50, p99 $p99 (wrk -t1 -c64 -d${SECONDS_PER_RUN}s, $INSTANCES instances); $errors non-2xx or failed"
+        for offered in $PACED_RATES; do
+            python3 benchmarks/serve/wrk_bodies.py --rate "$offered" "$1" "$3" "$INSTANCES" > "$WORK/$1-paced.lua"
+            wrk -t1 -c64 -d"${PACED_SECONDS}s" --latency -s "$WORK/$1-paced.lua" "http://127.0.0.1:$PORT" > "$WORK/$1-$offered.wrk"
+            rate=$(awk '/Requests\/sec/ { printf "%.0f", $2 }' "$WORK/$1-$offered.wrk")
+            p50=$(awk '$1 == "50%" { print $2 }' "$WORK/$1-$offered.wrk")
+            p90=$(awk '$1 == "90%" { print $2 }' "$WORK/$1-$offered.wrk")
+            p99=$(awk '$1 == "99%" { print $2 }' "$WORK/$1-$offered.wrk")
+            errors=$(awk '/^non2xx/ { print $2 + $4 }' "$WORK/$1-$offered.wrk")
+            say "serve $1 offered $offered inputs/s: $rate answered/s, p50 $p50, p90 $p90, p99 $p99 (paced over 64 connections, ${PACED_SECONDS}s); $errors non-2xx or failed"
+        done
         hwm=$(vm_hwm "$SERVER_PID")
         stop_server
         entries=$(sqlite3 "$WORK/wrk.sqlite" "SELECT count(*) FROM history")
-        say "serve $1: $rate durable inputs/s, p50 $p50, p99 $p99 (wrk -t1 -c64 -d${SECONDS_PER_RUN}s, $INSTANCES instances); $errors non-2xx or failed; $entries history entries; VmHWM ${hwm} MB"
+        say "serve $1: $entries history entries; VmHWM ${hwm} MB"
     done
 fi
 

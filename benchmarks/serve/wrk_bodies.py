@@ -6,7 +6,12 @@ so that every instance follows the script in order. The instances' keys are PREF
 PREFIX1, ... (PREFIX is `k` unless given), so that several wrk processes can each send to
 instances of their own.
 
-    wrk_bodies.py MACHINE SCRIPT INSTANCES [PREFIX] > inputs.lua
+With `--rate R` the script paces its requests at R a second in all (wrk's `delay()`, on
+LuaJIT's monotonic clock), so that wrk measures the latency of a server offered that rate
+rather than one kept saturated by every connection. wrk times a request from when it writes
+it: a server slower than R is offered less, and the rate wrk reports shows it.
+
+    wrk_bodies.py [--rate R] MACHINE SCRIPT INSTANCES [PREFIX] > inputs.lua
 """
 import json
 import sys
@@ -24,9 +29,37 @@ def lines(path):
         yield json.dumps(body, separators=(",", ":"))
 
 
+# wrk calls delay() before each request of every connection and waits that many
+# milliseconds. Each call takes the next of the slots 1/R apart, shared by the connections;
+# a server that fell behind by more than 50 ms is not sent a burst to catch up.
+PACING = """local ffi = require("ffi")
+ffi.cdef[[ typedef struct { long tv_sec; long tv_nsec; } bench_timespec; int clock_gettime(int, bench_timespec *); ]]
+local clock = ffi.new("bench_timespec")
+local function now_ms()
+  ffi.C.clock_gettime(1, clock)
+  return tonumber(clock.tv_sec) * 1000 + tonumber(clock.tv_nsec) / 1e6
+end
+local interval = 1000 / %s
+local slot = nil
+delay = function()
+  local now = now_ms()
+  if slot == nil or slot < now - 50 then slot = now end
+  slot = slot + interval
+  if slot <= now then return 0 end
+  return math.floor(slot - now + 0.5)
+end"""
+
+
 def main():
-    machine, script, instances = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    prefix = sys.argv[4] if len(sys.argv) > 4 else "k"
+    arguments = sys.argv[1:]
+    rate = None
+    if arguments[:1] == ["--rate"]:
+        rate = float(arguments[1])
+        if rate <= 0:
+            sys.exit("wrk_bodies.py: --rate must be above 0")
+        arguments = arguments[2:]
+    machine, script, instances = arguments[0], arguments[1], int(arguments[2])
+    prefix = arguments[3] if len(arguments) > 3 else "k"
     bodies = list(lines(script))
     print("wrk.method = 'POST'")
     print("wrk.headers['Content-Type'] = 'application/json'")
@@ -40,6 +73,8 @@ def main():
     print("  local line = math.floor(i / instances) % #bodies + 1")
     print(f"  return wrk.format(nil, '/machines/{machine}/instances/{prefix}' .. key .. '/inputs', nil, bodies[line])")
     print("end")
+    if rate is not None:
+        print(PACING % rate)
     print("done = function(summary, latency, requests)")
     print("  io.write(string.format('non2xx %d errors %d\\n', summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))")
     print("end")
