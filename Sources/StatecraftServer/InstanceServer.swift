@@ -144,12 +144,13 @@ public final class InstanceServer: Sendable {
     /// application, answering problems as `application/problem+json`; run
     /// ``backgroundServices`` in its service group, after the application.
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
-        let routes = router.group().add(middleware: ProblemMiddleware())
+        let routes = MethodListingRoutes(router.group().add(middleware: ProblemMiddleware()))
         InstanceRoutes(
             service: service,
             feed: EventsFeed(store: service.store, commits: service.commits, recheckInterval: service.store.isShared ? .seconds(5) : nil),
             maximumBodyBytes: configuration.maximumBodyBytes, metrics: metrics
         ).add(to: routes)
+        routes.answerOtherMethods()
     }
 
     /// What runs beside the routes: the timers, the wake-ups from other servers on a shared
@@ -165,6 +166,8 @@ public final class InstanceServer: Sendable {
 
     private func addServerRoutes(to router: Router<BasicRequestContext>) {
         let metrics = metrics
+        let router = MethodListingRoutes(router)
+        defer { router.answerOtherMethods() }
         router.get("/") { request, _ in try InspectorFiles.response(path: request.uri.path, request: request) }
         router.get("/inspector/:file") { request, _ in try InspectorFiles.response(path: request.uri.path, request: request) }
         let store = service.store

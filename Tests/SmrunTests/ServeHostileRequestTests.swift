@@ -169,6 +169,32 @@ import Testing
         try Self.expectNothingStored(server)
     }
 
+    /// A path the server has, under a method it does not take there, is 405 with `Allow`
+    /// naming the ones it does (a 404 would say the instance or the route is not there); a path
+    /// it does not have stays 404.
+    @Test func aMethodAPathDoesNotTakeIs405NamingTheOnesItDoes() throws {
+        let files = try TemporaryFiles()
+        let server = try Self.server(files)
+        try server.create("tally", key: "k")
+        let routes: [(method: String, path: String, allow: String)] = [
+            ("POST", "/machines/tally/instances/k", "GET, DELETE"),
+            ("PUT", "/machines/tally/instances/k", "GET, DELETE"),
+            ("PATCH", "/machines/tally/instances/k/inputs", "POST, GET"),
+            ("DELETE", "/machines/tally/instances", "POST, GET"),
+            ("PUT", "/machines", "GET"),
+            ("POST", "/healthz", "GET"),
+            ("DELETE", "/machines/tally/events", "GET"),
+        ]
+        for (method, path, allow) in routes {
+            let answer = try server.request(method, path, body: Array(#"{"input":"add","arg":1}"#.utf8))
+            #expect(answer.isProblem(405, naming: [method, path]), "\(method) \(path): \(answer.status) \(answer.text)")
+            #expect(answer.header("Allow") == allow, "\(method) \(path)")
+        }
+        try Self.expectProblem(server, "PUT", "/nowhere", status: 404, naming: ["no route", "/nowhere"])
+        let instance = try server.instance("tally", "k")
+        #expect(JSONValue.int(instance["version"]) == 1, "\(instance)")
+    }
+
     @Test func anUnknownOrInternalInputOrAWrongArgumentIsA400NamingIt() throws {
         let files = try TemporaryFiles()
         let server = try Self.server(files)
