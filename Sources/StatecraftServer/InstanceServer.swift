@@ -7,6 +7,7 @@ import ServiceLifecycle
 import SmrunCore
 import Statecraft
 import StatecraftStore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -40,9 +41,16 @@ public final class InstanceServer: Sendable {
 
         public init() {}
 
-        /// Whether ``host`` is a loopback address.
+        /// Whether ``host`` is a loopback address: `localhost`, an IPv4 address in 127.0.0.0/8
+        /// or `::1`, written as an address. Any other name may resolve anywhere (a name that
+        /// merely starts with `127.` included), so it is not taken for loopback.
         public var listensOnLoopback: Bool {
-            host == "localhost" || host == "::1" || host.hasPrefix("127.")
+            if host == "localhost" { return true }
+            var ipv4 = in_addr()
+            if inet_pton(AF_INET, host, &ipv4) == 1 { return UInt32(bigEndian: ipv4.s_addr) >> 24 == 127 }
+            var ipv6 = in6_addr()
+            if inet_pton(AF_INET6, host, &ipv6) == 1 { return withUnsafeBytes(of: &ipv6) { $0.elementsEqual([UInt8](repeating: 0, count: 15) + [1]) } }
+            return false
         }
     }
 
@@ -81,6 +89,22 @@ public final class InstanceServer: Sendable {
         case tokenNeeded(host: String)
     }
 
+    /// The server could not listen on its address: the port is taken, or not the user's to
+    /// open, or the address is not this machine's.
+    public struct ListenError: Error, CustomStringConvertible {
+        /// The address it was to listen on.
+        public let host: String
+        /// The port it was to listen on.
+        public let port: Int
+        /// What the system said.
+        public let reason: String
+
+        public var description: String {
+            // An IPv6 address is bracketed before a port (RFC 3986).
+            "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port): \(reason)"
+        }
+    }
+
     /// A server of `machines` (names must differ) on an embedded SQLite store. Listening beyond
     /// loopback needs a token (``ConfigurationError/tokenNeeded(host:)``); a store whose
     /// instances run on the other clock than ``Configuration/clock`` is refused.
@@ -111,6 +135,7 @@ public final class InstanceServer: Sendable {
     /// called with the port once the server listens (the one given, or the one picked for 0).
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         Self.raiseOpenFilesLimit()
+        let listening = Mutex(false)
         let router = Router()
         router.add(middleware: ProblemMiddleware())
         if let token = configuration.token {
@@ -127,7 +152,10 @@ public final class InstanceServer: Sendable {
             router: router,
             server: HTTPServerBuilder { responder in DeadlineHTTP1Channel(responder: responder, idleTimeout: idle, limit: deadline) },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "smrun"),
-            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            onServerRunning: { channel in
+                listening.withLock { $0 = true }
+                await onListening(channel.localAddress?.port ?? 0)
+            },
             logger: logger)
         // Shut down in reverse order: the feeds end first, so that the server's graceful
         // shutdown does not wait for them; then the timers stop and the server drains.
@@ -136,7 +164,12 @@ public final class InstanceServer: Sendable {
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(10)
         let group = ServiceGroup(configuration: groupConfiguration)
-        try await group.run()
+        do {
+            try await group.run()
+        } catch let error as IOError where !listening.withLock({ $0 }) {
+            try? await service.store.close()
+            throw ListenError(host: configuration.host, port: configuration.port, reason: String(cString: strerror(error.errnoCode)))
+        }
         try await service.store.close()
     }
 

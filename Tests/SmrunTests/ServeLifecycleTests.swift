@@ -16,6 +16,13 @@ import Testing
         #expect(refused.exited(2), "\(refused.status) \(refused.errorText)")
         #expect(refused.errorText.contains("--token-file"), "\(refused.errorText)")
         #expect(!FileManager.default.fileExists(atPath: store), "a refused server creates no store")
+        // A name is not loopback because it starts like a loopback address: it may resolve
+        // anywhere. Nor is an address outside 127.0.0.0/8 or ::1.
+        for listen in ["127.attacker.example:0", "127.0.0.1.nip.io:0", "[::2]:0", "128.0.0.1:0"] {
+            let named = try Smrun.run(["serve", ServedMachines.tally, "--store", store, "--listen", listen])
+            #expect(named.exited(2) && named.errorText.contains("--token-file"), "--listen \(listen): \(named.status) \(named.errorText)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: store))
 
         let empty = try files.file("empty-token", " \n\t\n")
         let blank = try Smrun.run(["serve", ServedMachines.tally, "--store", store, "--listen", "0.0.0.0:0", "--token-file", empty])
@@ -35,6 +42,16 @@ import Testing
         let twice = try Smrun.run(["serve", ServedMachines.tally, ServedMachines.tally, "--store", store])
         #expect(twice.exited(2) && twice.errorText.contains("'tally'"), "\(twice.errorText)")
         #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
+    /// A port another server holds: exit 2, naming the address, the port and why.
+    @Test func aPortInUseIsRefusedNamingTheAddress() throws {
+        let files = try TemporaryFiles()
+        let first = try ServerProcess.start(files)
+        let second = try Smrun.run(["serve", ServedMachines.tally, "--store", files.path("second.sqlite"), "--listen", "127.0.0.1:\(first.port)"])
+        #expect(second.exited(2), "\(second.status) \(second.errorText)")
+        #expect(second.errorText == "smrun serve: cannot listen on 127.0.0.1:\(first.port): Address already in use\n", "\(second.errorText)")
+        #expect(try first.get("/healthz").status == 200)
     }
 
     /// On IPv6 loopback, the address the server prints is a URL: the address in brackets.
