@@ -45,6 +45,22 @@ import Testing
         #expect(missing.head.isProblem(404, naming: ["'t'"]), "\(missing.head.status) \(missing.head.text)")
     }
 
+    /// `smrun instances delete` beside the server is another process's commit: the server
+    /// hears of it within a second and ends the deleted instance's feed (it used to wait for
+    /// the feed's 15 s keep-alive).
+    @Test func anInstanceDeletedByAnotherProcessEndsItsFeedWithinASecondOrSo() throws {
+        let files = try TemporaryFiles()
+        let server = try ServerProcess.start(files)
+        try server.create("tally", key: "t")
+        let feed = try server.events("/machines/tally/instances/t/events")
+        #expect(feed.head.status == 200, "\(feed.head.text)")
+        let deleted = try Smrun.run(["instances", "delete", "--store", server.store, "tally", "t"])
+        #expect(deleted.exited(0), "\(deleted.errorText)")
+        var after: [EventStream.Event] = []
+        #expect(feed.ends(within: .seconds(5), events: &after), "the feed of an instance deleted by smrun instances stays open")
+        #expect(after.isEmpty, "\(after.map(\.data))")
+    }
+
     /// An instance deleted and made again under its key is another instance: the first one's
     /// feed ends and carries none of the new one's entries (it used to go on with them when it
     /// woke after both, from the old seq on, so the new instance's first entries were skipped).

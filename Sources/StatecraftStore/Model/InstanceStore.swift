@@ -82,8 +82,7 @@ package protocol InstanceStore: Sendable {
     /// Calls `wake` soon after other processes' transactions on the store end, until the task
     /// is cancelled; also once it starts listening, and again after each reconnection, since
     /// commits may have gone unheard meanwhile. A wake-up only, which may come late or, rarely,
-    /// not at all: whoever it wakes reads the store. Returns at once on a store that no other
-    /// process writes to.
+    /// not at all: whoever it wakes reads the store.
     func watchOtherCommits(_ wake: @escaping @Sendable () -> Void) async
 
     /// Throws ``StoreError/unavailable(_:)`` when the store cannot be reached now.

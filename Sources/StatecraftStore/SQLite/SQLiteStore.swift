@@ -217,12 +217,29 @@ public final class SQLiteStore: InstanceStore {
         }
     }
 
-    /// One server writes the file (`smrun instances` beside it writes rarely, and is heard of
-    /// at the next commit or keep-alive).
+    /// One server writes the file; `smrun instances` beside it writes rarely, and is heard of
+    /// by ``watchOtherCommits(_:)``.
     package var isShared: Bool { false }
 
-    /// One server writes the file: there is nothing to listen for.
-    package func watchOtherCommits(_ wake: @escaping @Sendable () -> Void) async {}
+    /// How often the writer's connection looks for other processes' commits.
+    private static let otherCommitsInterval: Duration = .milliseconds(250)
+
+    /// Wakes when another process (`smrun instances delete` or `migrate` beside the server)
+    /// has committed to the file: the writer's connection reads `PRAGMA data_version`, which
+    /// moves with every other connection's commit but not with its own, every 250 ms.
+    package func watchOtherCommits(_ wake: @escaping @Sendable () -> Void) async {
+        @Sendable func dataVersion() async -> Int? {
+            try? await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        }
+        var seen = await dataVersion()
+        wake()
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.otherCommitsInterval)
+            guard let version = await dataVersion() else { continue }
+            if version != seen { wake() }
+            seen = version
+        }
+    }
 
     /// A file on a local disk is always there.
     package func checkHealth() async throws {}
