@@ -4,7 +4,9 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case closed
     /// The store's instances run on one clock and this process on the other.
     case otherClock(stored: String, wanted: String)
-    /// The store file was written by a newer smrun, or is no Statecraft store.
+    /// The store file was written by a newer smrun, or is no Statecraft store, or the
+    /// database refused an operation (a file it may not write, say); the message names the
+    /// store.
     case unreadable(String)
     /// The store cannot be reached now (a database server that is away): an input's outcome
     /// is unknown, and the same request may be sent again with its idempotency key.

@@ -15,6 +15,8 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     private let pool: DatabasePool
+    /// The store's file, named in SQLite's errors.
+    private let path: String
     /// What the batches wrote, kept for the next ones; used on this writer's thread alone.
     let written: WrittenInstances
     private let afterCommit: () -> Void
@@ -26,10 +28,12 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// How many writes share a transaction at most.
     private static let batchLimit = 512
 
-    /// A writer on `pool`'s writing connection, which keeps up to `keeping` instances it wrote
-    /// (``WrittenInstances``) and calls `afterCommit` on its thread after each commit.
-    init(pool: DatabasePool, keeping: Int, afterCommit: @escaping () -> Void) {
+    /// A writer on `pool`'s writing connection (the file at `path`), which keeps up to `keeping`
+    /// instances it wrote (``WrittenInstances``) and calls `afterCommit` on its thread after
+    /// each commit.
+    init(pool: DatabasePool, path: String, keeping: Int, afterCommit: @escaping () -> Void) {
         self.pool = pool
+        self.path = path
         written = WrittenInstances(capacity: keeping)
         self.afterCommit = afterCommit
         let thread = Thread { [unowned self] in
@@ -43,14 +47,17 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     /// Runs `body` in the next transaction and returns its result once that transaction is
-    /// committed (durable).
+    /// committed (durable). SQLite's own errors (a file that cannot be written, say) are
+    /// thrown as ``StoreError/unreadable(_:)`` naming the file.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+        try await withCheckedThrowingContinuation { [path] (continuation: CheckedContinuation<T, Error>) in
             let box = ResultBox<T>()
             let job = Job(
                 run: { db in box.value = try body(db) },
                 finish: { error in
-                    if let error {
+                    if let error = error as? DatabaseError {
+                        continuation.resume(throwing: StoreError.unreadable("\(path): \(error)"))
+                    } else if let error {
                         continuation.resume(throwing: error)
                     } else {
                         continuation.resume(returning: box.value!)

@@ -54,7 +54,7 @@ public final class SQLiteStore: InstanceStore {
         } catch {
             throw StoreError.unreadable("\(path): \(error)")
         }
-        writer = GroupCommitWriter(pool: pool, keeping: Self.writtenInstancesKept, afterCommit: checkpointer.noteCommit)
+        writer = GroupCommitWriter(pool: pool, path: path, keeping: Self.writtenInstancesKept, afterCommit: checkpointer.noteCommit)
     }
 
     // MARK: - Writes
