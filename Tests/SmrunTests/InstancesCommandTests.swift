@@ -13,6 +13,39 @@ import Testing
         return store
     }
 
+    /// `--store` names a file, whatever it looks like: `file:orders.sqlite` is a file of that
+    /// name for `run --by-key` and `instances` alike (SQLite would have taken it for a URI, and
+    /// `serve` did), and an empty name is refused by name.
+    @Test func aStoreNamedLikeASQLiteURIIsAFileForEveryCommand() throws {
+        let files = try TemporaryFiles()
+        func smrun(_ arguments: [String], input: String = "") throws -> (status: Int32, output: String, errors: String) {
+            let process = Process()
+            process.executableURL = try Paths.smrun()
+            process.arguments = arguments
+            process.currentDirectoryURL = files.directory
+            let standardInput = Pipe()
+            let output = Pipe()
+            let errors = Pipe()
+            (process.standardInput, process.standardOutput, process.standardError) = (standardInput, output, errors)
+            try process.run()
+            standardInput.fileHandleForWriting.write(Data(input.utf8))
+            try standardInput.fileHandleForWriting.close()
+            let printed = output.fileHandleForReading.readDataToEndOfFile()
+            let complaints = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: printed, as: UTF8.self), String(decoding: complaints, as: UTF8.self))
+        }
+        let tally = Paths.packageRoot.appendingPathComponent(ServedMachines.tally).path
+        let ran = try smrun(["run", tally, "--by-key", "--store", "file:orders.sqlite"], input: "k add 1\n")
+        #expect(ran.status == 0, "\(ran.errors)")
+        #expect(FileManager.default.fileExists(atPath: files.path("file:orders.sqlite")))
+        let listed = try smrun(["instances", "list", "--store", "file:orders.sqlite", "tally", "--format", "json"])
+        #expect(listed.status == 0 && listed.output.contains(#""key":"k""#), "\(listed.output) \(listed.errors)")
+
+        let unnamed = try Smrun.run(["serve", ServedMachines.tally, "--store", ""])
+        #expect(unnamed.exited(2) && unnamed.errorText.contains("a store needs a file name"), "\(unnamed.errorText)")
+    }
+
     @Test func listShowAndHistoryPrintWhatTheAPIAnswers() throws {
         let files = try TemporaryFiles()
         let store = try Self.orders(in: files)

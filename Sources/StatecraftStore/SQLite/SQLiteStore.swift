@@ -22,9 +22,12 @@ public final class SQLiteStore: InstanceStore {
     private static let writtenInstancesKept = 16_384
 
     /// Opens the store at `path`, creating it (and its schema) when missing and migrating an
-    /// older schema.
+    /// older schema. `path` is a file's path, whatever it looks like: SQLite would take one
+    /// starting with `file:` for a URI, and `:memory:` for a database in memory.
     public init(path: String) throws {
         self.path = path
+        guard !path.isEmpty else { throw StoreError.unreadable("a store needs a file name") }
+        let fileName = path.hasPrefix("file:") || path == ":memory:" ? "./" + path : path
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // The writer's page cache: SQLite's default of 2 MiB holds the pages of a few
@@ -34,7 +37,7 @@ public final class SQLiteStore: InstanceStore {
         }
         configuration.busyMode = .timeout(10)
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            pool = try DatabasePool(path: fileName, configuration: configuration)
             // Every commit syncs the log before it is answered. GRDB sets `synchronous=NORMAL`
             // on a pool's writer when it turns WAL mode on, after `prepareDatabase`, and with
             // NORMAL a commit syncs nothing: an answered input would be lost with the power.
@@ -50,7 +53,7 @@ public final class SQLiteStore: InstanceStore {
             throw StoreError.unreadable("\(path): \(error)")
         }
         do {
-            checkpointer = try WALCheckpointer(path: path)
+            checkpointer = try WALCheckpointer(path: fileName)
         } catch {
             throw StoreError.unreadable("\(path): \(error)")
         }
