@@ -7,9 +7,9 @@
 #   - durable inputs per second and p99 latency: wrk -t1 -c64 --latency on loopback, a Lua
 #     script sending each of 10,000 instances the next line of the machine's script, for the
 #     self-driving car and for the media player (a statechart), each on a fresh store;
-#   - then, on the same server, the latency of inputs paced at set rates (BENCH_PACED_RATES,
-#     a second each in all, over the same 64 connections): what a user sees below the
-#     saturated rate, where the closed loop of 64 connections no longer sets it;
+#   - then, on the same server, the latency of inputs paced at set rates (each of
+#     BENCH_PACED_RATES inputs a second, shared by the same 64 connections): what a user sees
+#     below the saturated rate, where the closed loop of 64 connections no longer sets it;
 #   - the same on PostgreSQL (a throwaway cluster on the work disk, with its default
 #     durability: fsync and synchronous_commit on), with one server, then with three on one
 #     database, each with a third of the instances and its own wrk -c21/-c21/-c22 (their rates
