@@ -109,6 +109,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // An application of one's own that embeds the store and the API (docs/serving.md), run by
+        // the tests.
+        .executableTarget(
+            name: "EmbeddedOrderServer",
+            dependencies: [
+                "StatecraftServer", "StatecraftStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "docs/examples/EmbeddedOrderServer"),
         // libFuzzer targets (`make fuzz`); a plain build makes them crash reproducers: `FuzzX FILE...`.
         .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
         .executableTarget(

@@ -22,19 +22,22 @@ import Synchronization
 public final class InstanceServer: Sendable {
     /// How the server listens and what it accepts.
     public struct Configuration: Sendable {
-        /// The address to listen on; anything but loopback needs a ``token``.
+        /// The address ``InstanceServer/run(onListening:)`` listens on; anything but loopback
+        /// needs a ``token``.
         public var host = "127.0.0.1"
+        /// The port ``InstanceServer/run(onListening:)`` listens on (0 picks a free one).
         public var port = 8080
         /// The bearer token every request must carry, if any, but `/healthz` and the inspector's
-        /// files (`/` and `/inspector/...`).
+        /// files (`/` and `/inspector/...`); the routes of ``InstanceServer/addRoutes(to:)``
+        /// ask for it too.
         public var token: String?
         /// The largest request body, in bytes (413 beyond).
         public var maximumBodyBytes = 1 << 20
         /// How long an idempotency key's answer is kept.
         public var idempotencyTTL: Duration = .seconds(24 * 3600)
-        /// How long a request may take to arrive whole.
+        /// How long a request may take to arrive whole, under ``InstanceServer/run(onListening:)``.
         public var requestDeadline: Duration = .seconds(10)
-        /// How long an idle connection stays open.
+        /// How long an idle connection stays open, under ``InstanceServer/run(onListening:)``.
         public var idleTimeout: Duration = .seconds(60)
         /// The clock the instances run on; the store must have been served on the same one.
         public var clock: Clock = .real
@@ -143,11 +146,11 @@ public final class InstanceServer: Sendable {
         }
         // The instances' routes first: Hummingbird's router tries a path's first component
         // against the first level's names in the order they were added, and inputs are most
-        // requests.
-        addRoutes(to: router)
+        // requests. The router checks the token already.
+        addInstanceRoutes(to: router, checkingToken: false)
         addServerRoutes(to: router)
-        let deadline = TimeAmount.nanoseconds(Int64(configuration.requestDeadline.components.seconds) * 1_000_000_000)
-        let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000)
+        let deadline = Self.timeAmount(configuration.requestDeadline)
+        let idle = Self.timeAmount(configuration.idleTimeout)
         let app = Application(
             router: router,
             server: HTTPServerBuilder { responder in DeadlineHTTP1Channel(responder: responder, idleTimeout: idle, limit: deadline) },
@@ -174,10 +177,19 @@ public final class InstanceServer: Sendable {
     }
 
     /// Adds the instances API's routes (docs/serving.md) to a router of your own Hummingbird
-    /// application, answering problems as `application/problem+json`; run
-    /// ``backgroundServices`` in its service group, after the application.
+    /// application, answering problems as `application/problem+json`, and asking for
+    /// ``Configuration/token`` when it is set; run ``backgroundServices`` in its service group,
+    /// after the application (docs/serving.md, "Embedding the store and the routes").
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
-        let routes = MethodListingRoutes(router.group().add(middleware: ProblemMiddleware()))
+        addInstanceRoutes(to: router, checkingToken: true)
+    }
+
+    private func addInstanceRoutes<Context: RequestContext>(to router: some RouterMethods<Context>, checkingToken: Bool) {
+        var group = router.group().add(middleware: ProblemMiddleware())
+        if checkingToken, let token = configuration.token {
+            group = group.add(middleware: BearerTokenMiddleware(token: Array(token.utf8), openPaths: []))
+        }
+        let routes = MethodListingRoutes(group)
         InstanceRoutes(
             service: service,
             feed: EventsFeed(store: service.store, commits: service.commits, recheckInterval: service.store.isShared ? .seconds(5) : nil),
@@ -216,6 +228,11 @@ public final class InstanceServer: Sendable {
         router.get("/openapi.json") { _, _ in
             APIAnswer(status: 200, body: PackageResources.openapi_json).response
         }
+    }
+
+    /// `duration` as NIO counts time, to the nanosecond.
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Raises the open-files limit to the hard limit: every connection is a file.
