@@ -1,5 +1,5 @@
 /// Why a store could not do what was asked.
-package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The store was closed (the server is stopping).
     case closed
     /// The store's instances run on one clock and this process on the other.
@@ -12,7 +12,7 @@ package enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// is unknown, and the same request may be sent again with its idempotency key.
     case unavailable(String)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .closed: "the store is closed"
         case .otherClock(let stored, let wanted):
