@@ -22,8 +22,8 @@ async function route() {
   if (leave) leave();
   leave = null;
   failure.hidden = true;
-  const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   try {
+    const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
     if (parts[0] === "machines" && parts.length === 2) {
       fill(trail, machineLink(parts[1]));
       await showMachine(view, parts[1]);
@@ -39,7 +39,8 @@ async function route() {
   } catch (error) {
     if (shown !== showing || error.status === 401) return;
     fill(view);
-    failure.textContent = error.message;
+    if (error instanceof URIError) fill(trail);
+    failure.textContent = error instanceof URIError ? `${location.hash} is no address of this page: ${error.message}.` : error.message;
     failure.hidden = false;
   }
 }
@@ -55,6 +56,11 @@ tokenForm.addEventListener("submit", (event) => {
   event.preventDefault();
   const value = tokenInput.value.trim();
   if (!value) return;
+  // A header carries only these; the server compares bytes, so no other text could match.
+  if (!/^[\x20-\x7e]+$/.test(value)) {
+    tokenError.textContent = "The page can send a token of printable ASCII characters only; this one has others (a pasted curly quote?).";
+    return;
+  }
   setToken(value);
   tokenInput.value = "";
   tokenPanel.hidden = true;

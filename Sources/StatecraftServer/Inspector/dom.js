@@ -70,7 +70,11 @@ export function time(text) {
 
 /** One input's result (as `smrun --format json` prints it) as a line of text. */
 export function result(result) {
-  const what = result.start ? "start" : `${result.input ?? "?"}${"arg" in result ? " " + json(result.arg) : ""}`;
+  let what;
+  if (result.start) what = "start";
+  else if (result.eventless) what = "eventless";
+  else if (result.after !== undefined) what = `after ${result.after}`;
+  else what = `${result.input}${"arg" in result ? " " + json(result.arg) : ""}`;
   if (!result.ok) return `${what}: rejected (${result.error}): ${result.message}`;
   const moves = result.from === undefined ? `to ${states(result.to)}` : `${states(result.from)} → ${states(result.to)}`;
   const effects = result.effects && result.effects.length ? `; effects ${result.effects.join(", ")}` : "";
