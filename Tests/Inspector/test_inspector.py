@@ -162,6 +162,27 @@ class InspectorTests(InspectorTestCase):
         self.wait(lambda: "1.0" in self.one(".create .error").text, "the server's refusal of 1.0 for an int")
         self.assertEqual(self.server.call("GET", "/machines/kiosk/instances/whole")[0], 404)
 
+    def test_a_view_that_loads_after_the_page_went_elsewhere_draws_nothing(self):
+        # The first instance's reads are held back 800 ms, so that they end after the second
+        # instance's view is up: it used to draw over it, not live, under the second's address.
+        self.open_instance("slow")
+        self.open_instance("quick")
+        self.driver.get(self.server.url + "/#/")
+        self.one("ul.machines")
+        self.driver.execute_script("""
+            const real = window.fetch;
+            window.fetch = (path, init) => String(path).includes('/instances/slow')
+                ? new Promise((resolve) => setTimeout(resolve, 800)).then(() => real(path, init))
+                : real(path, init);
+            location.hash = '#/machines/kiosk/instances/slow';
+            setTimeout(() => { location.hash = '#/machines/kiosk/instances/quick'; }, 50);
+        """)
+        self.wait(lambda: self.one("h1").text == "quick", "quick's view")
+        self.wait(lambda: "live" in self.one(".feed").text, "quick's feed live")
+        time.sleep(1.5)
+        self.assertEqual(self.one("h1").text, "quick", "the slower view of 'slow' drew over it")
+        self.assertIn("live", self.one(".feed").text)
+
     def test_an_address_that_does_not_decode_is_named(self):
         self.open_instance("decoded")
         self.driver.get(self.server.url + "/#/machines/kiosk/instances/%E0%A4%A")

@@ -19,6 +19,8 @@ let showing = 0;
 
 async function route() {
   const shown = ++showing;
+  // A view whose reads end after the page went elsewhere draws nothing.
+  const isCurrent = () => shown === showing;
   if (leave) leave();
   leave = null;
   failure.hidden = true;
@@ -26,18 +28,18 @@ async function route() {
     const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
     if (parts[0] === "machines" && parts.length === 2) {
       fill(trail, machineLink(parts[1]));
-      await showMachine(view, parts[1]);
+      await showMachine(view, parts[1], isCurrent);
     } else if (parts[0] === "machines" && parts[2] === "instances" && parts.length === 4) {
       fill(trail, machineLink(parts[1]), " / ", parts[3]);
-      const leaving = await showInstance(view, parts[1], parts[3]);
-      if (shown === showing) leave = leaving;
+      const leaving = await showInstance(view, parts[1], parts[3], isCurrent);
+      if (isCurrent()) leave = leaving;
       else leaving();
     } else {
       fill(trail);
-      await showMachines(view);
+      await showMachines(view, isCurrent);
     }
   } catch (error) {
-    if (shown !== showing || error.status === 401) return;
+    if (!isCurrent() || error.status === 401) return;
     fill(view);
     if (error instanceof URIError) fill(trail);
     failure.textContent = error instanceof URIError ? `${location.hash} is no address of this page: ${error.message}.` : error.message;

@@ -18,8 +18,9 @@ const clockMoves = [
   { hook: "next-timer", label: "Next timer", body: { to: "next-timer" } },
 ];
 
-/** Shows `key` of `machine` in `view`; resolves to a function that leaves the view. */
-export async function showInstance(view, machine, key) {
+/** Shows `key` of `machine` in `view`, unless `isCurrent()` has turned false by the time the
+ * instance is read (the page went elsewhere); resolves to a function that leaves the view. */
+export async function showInstance(view, machine, key, isCurrent) {
   const path = instancePath(machine, key);
   let instance = await getJSON(path);
   let viewing = null;
@@ -33,6 +34,7 @@ export async function showInstance(view, machine, key) {
     timeline.loadNewest(instance.version),
     updateInputs(),
   ]);
+  if (!isCurrent()) return () => {};
 
   const summary = el("dl", { class: "summary" });
   const contextBody = el("tbody");

@@ -16,9 +16,10 @@ export function instanceLink(machine, key) {
   return el("a", { href: `#/machines/${encodeURIComponent(machine)}/instances/${encodeURIComponent(key)}` }, key);
 }
 
-/** The list of machines. */
-export async function showMachines(view) {
+/** The list of machines; nothing once `isCurrent()` is false (the page went elsewhere). */
+export async function showMachines(view, isCurrent) {
   const { machines } = await getJSON("/machines");
+  if (!isCurrent()) return;
   fill(
     view,
     el("h1", {}, "Machines"),
@@ -32,15 +33,18 @@ export async function showMachines(view) {
   );
 }
 
-/** One machine: its diagram, its instances and the create form. */
-export async function showMachine(view, name) {
+/** One machine: its diagram, its instances and the create form; nothing once `isCurrent()`
+ * is false. */
+export async function showMachine(view, name, isCurrent) {
   const { machines } = await getJSON("/machines");
+  if (!isCurrent()) return;
   const machine = machines.find((each) => each.name === name);
   if (!machine) {
     fill(view, el("h1", {}, name), el("p", { class: "error", role: "alert" }, `This server serves no machine '${name}'.`));
     return;
   }
   const defined = await definition(name, machine.fingerprint);
+  if (!isCurrent()) return;
   const diagram = el("div", { class: "diagram" });
   const stateFilter = el("select", { id: "filter-state" }, el("option", { value: "" }, "any"), defined.states.filter((state) => state.kind !== "history").map((state) => el("option", { value: state.name }, state.name)));
   const statusFilter = el("select", { id: "filter-status" }, ["", "running", "final"].map((status) => el("option", { value: status }, status || "any")));
