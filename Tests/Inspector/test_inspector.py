@@ -183,6 +183,20 @@ class InspectorTests(InspectorTestCase):
         self.assertEqual(self.one("h1").text, "quick", "the slower view of 'slow' drew over it")
         self.assertIn("live", self.one(".feed").text)
 
+    def test_a_long_value_wraps_without_squeezing_names_or_widening_the_history(self):
+        self.open_instance("wide")
+        status, _ = self.server.call("POST", "/machines/kiosk/instances/wide/inputs", {"input": "label", "arg": "W" * 4000})
+        self.assertEqual(status, 200)
+        self.wait(lambda: len(self.context().get("note", "")) > 3000, "the long note in the context")
+        self.one("[data-seq='2']")
+        widths = self.driver.execute_script("""
+            const name = document.querySelector('table.context tbody th');
+            const timeline = document.querySelector('.timeline');
+            return [name.getBoundingClientRect().width, timeline.scrollWidth, timeline.clientWidth];
+        """)
+        self.assertGreater(widths[0], 60, "the variables' column squeezed")
+        self.assertLessEqual(widths[1], widths[2] + 1, "the history wider than its box")
+
     def test_an_address_that_does_not_decode_is_named(self):
         self.open_instance("decoded")
         self.driver.get(self.server.url + "/#/machines/kiosk/instances/%E0%A4%A")
