@@ -71,7 +71,7 @@ struct ArticleExampleTests {
 
     @Test func diagnosticsAreReadBeforeRunning() throws {
         let loaded = YAMLFile.load(path: "machines/traffic-light.yaml")
-        for diagnostic in loaded.diagnostics { print(diagnostic) }    // path:line:column: warning: ...
+        for diagnostic in loaded.diagnostics { print("machines/traffic-light.yaml:\(diagnostic)") }    // path:line:column: warning: ...
         let machine = try #require(loaded.machine)
         let light = try StateMachine(machine)
         #expect(light.state == "red")
