@@ -197,6 +197,16 @@ class InspectorTests(InspectorTestCase):
         self.assertGreater(widths[0], 60, "the variables' column squeezed")
         self.assertLessEqual(widths[1], widths[2] + 1, "the history wider than its box")
 
+    def test_an_int_beyond_two_to_the_53_is_shown_with_every_digit(self):
+        # Parsed as doubles, 9223372036854775807 showed as 9223372036854776000.
+        self.open_instance("huge")
+        status, _ = self.server.call("POST", "/machines/kiosk/instances/huge/inputs", {"input": "insert", "arg": 9223372036854775807})
+        self.assertEqual(status, 200)
+        self.wait(lambda: self.context().get("coins") == "9223372036854775807", "the int in the context, every digit")
+        self.assertIn("insert 9223372036854775807", self.one("[data-seq='2']").text)
+        self.driver.refresh()
+        self.wait(lambda: self.context().get("coins") == "9223372036854775807", "the int read anew, every digit")
+
     def test_an_address_that_does_not_decode_is_named(self):
         self.open_instance("decoded")
         self.driver.get(self.server.url + "/#/machines/kiosk/instances/%E0%A4%A")

@@ -62,13 +62,25 @@ export async function request(method, path, { body, accept = "application/json",
   return response;
 }
 
+/**
+ * JSON text parsed so that an int a double cannot hold (beyond 2^53) keeps its digits: it
+ * becomes `JSON.rawJSON` of its text, which `JSON.stringify` (and so the page) writes as it
+ * came. A browser without JSON.parse's source text parses it as before.
+ */
+export function parseJSON(text) {
+  if (typeof JSON.rawJSON !== "function") return JSON.parse(text);
+  return JSON.parse(text, (key, value, context) =>
+    typeof value === "number" && !Number.isSafeInteger(value) && context && /^-?[0-9]+$/.test(context.source) ? JSON.rawJSON(context.source) : value,
+  );
+}
+
 export async function getJSON(path, options) {
-  return (await request("GET", path, options)).json();
+  return parseJSON(await (await request("GET", path, options)).text());
 }
 
 /** POSTs `body` (a JSON text, built by the caller so that an int keeps every digit). */
 export async function postJSON(path, body) {
-  return (await request("POST", path, { body })).json();
+  return parseJSON(await (await request("POST", path, { body })).text());
 }
 
 export async function getText(path, accept) {

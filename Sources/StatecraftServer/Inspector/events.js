@@ -2,7 +2,7 @@
 // the token. Each event's data is one history entry; the feed reconnects by itself with
 // `Last-Event-ID`, so that no entry is missed, until it is stopped.
 
-import { request } from "./api.js";
+import { parseJSON, request } from "./api.js";
 
 /**
  * Follows the feed at `path`, calling `onEntry(entry)` for each entry, from the ones committed
@@ -45,7 +45,7 @@ export function follow(path, { lastEventId = null, onEntry, onState = () => {} }
     }
     if (!data) return;
     if (id !== null) lastId = id;
-    onEntry(JSON.parse(data));
+    onEntry(parseJSON(data));
   }
 
   (async () => {
