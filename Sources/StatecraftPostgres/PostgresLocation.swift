@@ -60,10 +60,9 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
 
     var clientConfiguration: PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS
-        switch (sslMode, tlsConfiguration) {
-        case (_, nil): tls = .disable
-        case ("prefer", let configuration?), ("allow", let configuration?): tls = .prefer(configuration)
-        case (_, let configuration?): tls = .require(configuration)
+        switch self.tls {
+        case nil: tls = .disable
+        case let (configuration, optional)?: tls = optional ? .prefer(configuration) : .require(configuration)
         }
         return PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
     }
@@ -72,20 +71,22 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
     /// connects within `connectTimeout`.
     func connectionConfiguration(connectTimeout: Duration) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS
-        switch (sslMode, tlsConfiguration) {
-        case (_, nil): tls = .disable
-        case ("prefer", let configuration?), ("allow", let configuration?): tls = .prefer(try NIOSSLContext(configuration: configuration))
-        case (_, let configuration?): tls = .require(try NIOSSLContext(configuration: configuration))
+        switch self.tls {
+        case nil: tls = .disable
+        case let (configuration, optional)?:
+            let context = try NIOSSLContext(configuration: configuration)
+            tls = optional ? .prefer(context) : .require(context)
         }
         var configuration = PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
-        configuration.options.connectTimeout = .nanoseconds(connectTimeout.components.seconds * 1_000_000_000)
+        configuration.options.connectTimeout = TimeAmount(connectTimeout)
         return configuration
     }
 
     /// TLS as `sslmode` asks for it: none (`disable`), or how the server's certificate is
     /// checked (`allow`, `prefer` and `require` do not check it, `verify-ca` checks its chain,
-    /// `verify-full` also its host name).
-    private var tlsConfiguration: TLSConfiguration? {
+    /// `verify-full` also its host name) and whether a server without TLS is taken too
+    /// (`optional`: `allow` and `prefer`).
+    private var tls: (configuration: TLSConfiguration, optional: Bool)? {
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch sslMode {
         case "disable": return nil
@@ -93,7 +94,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
         case "verify-full": break
         default: configuration.certificateVerification = .none
         }
-        return configuration
+        return (configuration, sslMode == "allow" || sslMode == "prefer")
     }
 
     /// `text` with any password replaced, for messages.

@@ -149,8 +149,8 @@ public final class InstanceServer: Sendable {
         // requests. The router checks the token already.
         addInstanceRoutes(to: router, checkingToken: false)
         addServerRoutes(to: router)
-        let deadline = Self.timeAmount(configuration.requestDeadline)
-        let idle = Self.timeAmount(configuration.idleTimeout)
+        let deadline = TimeAmount(configuration.requestDeadline)
+        let idle = TimeAmount(configuration.idleTimeout)
         let app = Application(
             router: router,
             server: HTTPServerBuilder { responder in DeadlineHTTP1Channel(responder: responder, idleTimeout: idle, limit: deadline) },
@@ -228,11 +228,6 @@ public final class InstanceServer: Sendable {
         router.get("/openapi.json") { _, _ in
             APIAnswer(status: 200, body: PackageResources.openapi_json).response
         }
-    }
-
-    /// `duration` as NIO counts time, to the nanosecond.
-    private static func timeAmount(_ duration: Duration) -> TimeAmount {
-        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Raises the open-files limit to the hard limit: every connection is a file.
