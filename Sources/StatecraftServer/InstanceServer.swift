@@ -217,7 +217,13 @@ public final class InstanceServer: Sendable {
         router.get("/inspector/:file") { request, _ in try InspectorFiles.response(path: request.uri.path, request: request) }
         let store = service.store
         router.get("/healthz") { _, _ in
-            try await store.checkHealth()
+            do {
+                try await store.checkHealth()
+            } catch StoreError.unavailable(let reason) {
+                var response = APIAnswer.problem(503, "Service Unavailable", "the store is unavailable: \(reason)").response
+                response.headers[.retryAfter] = "1"
+                return response
+            }
             return APIAnswer(status: 200, body: Array(#"{"status":"ok"}"#.utf8)).response
         }
         router.get("/metrics") { _, _ in

@@ -85,7 +85,7 @@ package protocol InstanceStore: Sendable {
     /// not at all: whoever it wakes reads the store.
     func watchOtherCommits(_ wake: @escaping @Sendable () -> Void) async
 
-    /// Throws ``StoreError/unavailable(_:)`` when the store cannot be reached now.
+    /// Throws ``StoreError/unavailable(_:)`` when the store cannot be reached or written now.
     func checkHealth() async throws
 
     /// Finishes the writes in flight and closes the store.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The SQLite store's one writer: a thread of its own that takes every write waiting, runs
 /// them in one transaction, commits it (one sync of the disk for all of them, as
@@ -20,6 +21,8 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// What the batches wrote, kept for the next ones; used on this writer's thread alone.
     let written: WrittenInstances
     private let afterCommit: () -> Void
+    /// Why the last transaction failed as a whole (the disk full, say), until one commits.
+    private let failure = Mutex<String?>(nil)
     private let condition = NSCondition()
     private var waiting: [Job] = []
     private var stopping = false
@@ -75,6 +78,9 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
+    /// Why the last transaction failed as a whole, if none has committed since: SQLite's error.
+    var lastFailure: String? { failure.withLock { $0 } }
+
     /// Finishes what is waiting, then stops the thread.
     func stop() {
         condition.lock()
@@ -114,6 +120,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                 }
             }
             written.commit()
+            failure.withLock { $0 = nil }
             afterCommit()
             for job in batch { job.finish(nil) }
             return
@@ -140,10 +147,12 @@ final class GroupCommitWriter: @unchecked Sendable {
             }
         } catch {
             written.rollBack()
+            failure.withLock { $0 = "\(error)" }
             for job in batch { job.finish(error) }
             return
         }
         written.commit()
+        failure.withLock { $0 = nil }
         afterCommit()
         for (job, error) in zip(batch, errors) { job.finish(error) }
     }

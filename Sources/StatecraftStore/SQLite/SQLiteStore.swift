@@ -244,8 +244,22 @@ public final class SQLiteStore: InstanceStore {
         }
     }
 
-    /// A file on a local disk is always there.
-    package func checkHealth() async throws {}
+    /// Healthy unless the writer's last transaction failed as a whole (a disk full, a file that
+    /// can no longer be written): then a small write tries again, and its failure is thrown as
+    /// ``StoreError/unavailable(_:)``. Under load the inputs' own commits keep the answer up to
+    /// date; an idle server learns that the disk has room again from this write.
+    package func checkHealth() async throws {
+        guard writer.lastFailure != nil else { return }
+        do {
+            try await writer.write { db in
+                try db.execute(
+                    sql: "INSERT INTO settings (name, value) VALUES ('health', ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                    arguments: [String(WallClock.now())])
+            }
+        } catch {
+            throw StoreError.unavailable("\(path) cannot be written: \(writer.lastFailure ?? "\(error)")")
+        }
+    }
 
     /// Waits for the writes in flight, then closes the file (`InstanceServer.run` closes its
     /// store when it stops; a server of your own closes it after its service group). Closing
