@@ -6,7 +6,6 @@ import Testing
 /// starts without them, and one that needs a missing library says which, and why.
 @Suite struct LazyLibraryTests {
     static let env = ExternalTool(name: "env", install: "apt-get install coreutils")
-    static let clang = ExternalTool(name: "clang", install: "the Swift toolchain (its clang)")
 
     /// The libraries the dynamic loader maps at start, as `ldd` lists them.
     @Test func startsWithoutLibxml2OrLibedit() throws {
@@ -53,9 +52,9 @@ import Testing
     /// A library to preload that makes `dlopen` fail for libxml2 and libedit, as on a system
     /// without them (their loading code sees what it would see there: a null handle).
     private static func libraryHider(_ files: TemporaryFiles) throws -> String {
-        let source = try files.file(
-            "hide.c",
-            """
+        try files.preloadLibrary(
+            "hide",
+            source: """
             #define _GNU_SOURCE
             #include <dlfcn.h>
             #include <string.h>
@@ -67,9 +66,5 @@ import Testing
             }
 
             """)
-        let library = files.path("hide.so")
-        let build = try clang.run(["-shared", "-fPIC", "-o", library, source])
-        try #require(build.status == 0, "\(build.errorText)")
-        return library
     }
 }

@@ -6,7 +6,6 @@ import Testing
 /// libxml2 headers lay them out, and its constants must have libxml2's values, or the SCXML
 /// reader would read the wrong fields of what libxml2 built.
 @Suite struct LibXML2DeclarationTests {
-    static let clang = ExternalTool(name: "clang", install: "the Swift toolchain (its clang)")
     static let pkgConfig = ExternalTool(name: "pkg-config", install: "make test (or: apt-get install pkg-config)")
 
     @Test func structsAndConstantsMatchTheSystemHeaders() throws {
@@ -46,7 +45,7 @@ import Testing
         lines += ["    return 0;", "}", ""]
         let source = try files.file("layout.c", lines.joined(separator: "\n"))
         let program = files.path("layout")
-        let build = try clang.run(flags + ["-Wno-nullability-completeness", "-o", program, source])
+        let build = try ExternalTool.clang.run(flags + ["-Wno-nullability-completeness", "-o", program, source])
         try #require(build.status == 0, "\(build.errorText)")
         let child = try Subprocess(program, [], directory: Paths.packageRoot.path)
         let output = Subprocess.drain(child.output)

@@ -8,8 +8,6 @@ import Testing
 /// library logs each write and sync of the `-wal` file made by the writer's thread, and after
 /// every answer the writer's last one must be a sync.
 @Suite(.servedEndToEnd) struct ServeCommitSyncTests {
-    static let clang = ExternalTool(name: "clang", install: "the Swift toolchain (its clang)")
-
     @Test func everyAnsweredInputsCommitIsSyncedBeforeItsAnswer() throws {
         let files = try TemporaryFiles()
         let log = files.path("wal-calls.log")
@@ -44,9 +42,9 @@ import Testing
     /// named `sqlite-writer` makes (SQLite calls libc's functions, which the library wraps);
     /// other threads' calls, each with the thread's name, go to `WAL_CALL_LOG.others`.
     private static func callLogger(_ files: TemporaryFiles) throws -> String {
-        let source = try files.file(
-            "wal_calls.c",
-            """
+        try files.preloadLibrary(
+            "wal_calls",
+            source: """
             #define _GNU_SOURCE
             #include <dlfcn.h>
             #include <fcntl.h>
@@ -108,9 +106,5 @@ import Testing
             }
 
             """)
-        let library = files.path("wal_calls.so")
-        let build = try clang.run(["-shared", "-fPIC", "-o", library, source, "-ldl"])
-        try #require(build.status == 0, "\(build.errorText)")
-        return library
     }
 }

@@ -8,8 +8,6 @@ import Testing
 /// left them. The full disk is made by a preloaded library: while the file `DISK_FULL_WHEN`
 /// names exists, every write to a `-wal` file fails with `ENOSPC`, as the kernel's does.
 @Suite(.servedEndToEnd) struct ServeFullDiskTests {
-    static let clang = ExternalTool(name: "clang", install: "the Swift toolchain (its clang)")
-
     @Test func aFullDiskFailsInputsAndHealthUntilThereIsRoomAgain() throws {
         let files = try TemporaryFiles()
         let full = files.path("disk-is-full")
@@ -44,9 +42,9 @@ import Testing
     /// A library to preload whose `pwrite` and `pwrite64` fail with `ENOSPC` on a `-wal` file
     /// while the file `DISK_FULL_WHEN` names exists (SQLite writes its log with them).
     private static func fullDisk(_ files: TemporaryFiles) throws -> String {
-        let source = try files.file(
-            "full_disk.c",
-            """
+        try files.preloadLibrary(
+            "full_disk",
+            source: """
             #define _GNU_SOURCE
             #include <dlfcn.h>
             #include <errno.h>
@@ -79,9 +77,5 @@ import Testing
             }
 
             """)
-        let library = files.path("full_disk.so")
-        let build = try clang.run(["-shared", "-fPIC", "-o", library, source, "-ldl"])
-        try #require(build.status == 0, "\(build.errorText)")
-        return library
     }
 }

@@ -26,6 +26,7 @@ struct ExternalTool {
     static let fish = ExternalTool(name: "fish", install: "make test (or: apt-get install fish)")
     static let zsh = ExternalTool(name: "zsh", install: "make test (or: apt-get install zsh)")
     static let tmux = ExternalTool(name: "tmux", install: "make test (or: apt-get install tmux)")
+    static let clang = ExternalTool(name: "clang", install: "the Swift toolchain (its clang)")
 
     /// The executable on the `PATH`.
     func executable() throws -> String {
