@@ -117,6 +117,20 @@ struct KeyedRunTests {
         #expect(output.exited(1))
     }
 
+    /// A key may start with `@`, as the server's may: only a first word that is `@wait` itself
+    /// is the whole log's wait.
+    @Test func keysMayStartWithAnAt() throws {
+        let log = "@a startEngine\n@wait 1s\n@waiting startEngine\n@a driveAround\n@a @wait 1s\n"
+        let output = try Smrun.run([Self.car, "--by-key"], input: .bytes(Data(log.utf8)))
+        #expect(output.exited(0), "\(output.errorText)")
+        #expect(
+            output.lines == [
+                "@a: startEngine: unstarted -> parked",
+                "@waiting: startEngine: unstarted -> parked",
+                "@a: driveAround: parked -> drivingAround",
+            ])
+    }
+
     @Test func blankLinesCommentsAndBadWaitsAreAPlainRunsToo() throws {
         let log = "# a comment\n\n   car startEngine\n@wait soon\n"
         let output = try Smrun.run([Self.car, "--by-key"], input: .bytes(Data(log.utf8)))

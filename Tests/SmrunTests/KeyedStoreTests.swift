@@ -30,6 +30,18 @@ struct KeyedStoreTests {
         return try #require(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any])
     }
 
+    /// A key that starts with `@` is an instance in the store as on the server, under its key.
+    @Test func aKeyStartingWithAnAtIsKeptUnderItsKey() throws {
+        let files = try TemporaryFiles()
+        let store = files.path("cars.sqlite")
+        let output = try Smrun.run([Self.car, "--by-key", "--store", store], input: .bytes(Data("@car:1 startEngine\n@car:1 driveAround\n".utf8)))
+        #expect(output.exited(0), "\(output.errorText)")
+        let instance = try Self.instance(store, "self-driving-car", "@car:1")
+        #expect(instance["key"] as? String == "@car:1")
+        #expect(instance["state"] as? String == "drivingAround")
+        #expect(try Self.history(store, "self-driving-car", "@car:1").map { $0["input"] as? String } == [nil, "startEngine", "driveAround"])
+    }
+
     /// A second log goes on with the instances the first one left in the store: their state,
     /// their history (entry 1 the creation, then one entry per input) and the log's clock.
     @Test func aSecondLogContinuesTheInstancesOfTheFirst() throws {

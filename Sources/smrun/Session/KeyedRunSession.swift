@@ -156,15 +156,15 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         }
     }
 
-    /// One line: `KEY INPUT [ARG]`, `@wait DURATION`, or a blank or comment line. `false`
-    /// when it was skipped: its key names no instance a store can keep.
+    /// One line: `KEY INPUT [ARG]` (a key may start with `@`), `@wait DURATION`, or a blank or
+    /// comment line. `false` when it was skipped: its key names no instance a store can keep.
     @inline(__always)
     private mutating func runLine(_ line: UnsafeRawBufferPointer, number: Int) -> Bool {
         var keyStart = 0
         while keyStart < line.count, line[keyStart] == UInt8(ascii: " ") || line[keyStart] == UInt8(ascii: "\t") { keyStart &+= 1 }
         var keyEnd = keyStart
         while keyEnd < line.count, line[keyEnd] != UInt8(ascii: " "), line[keyEnd] != UInt8(ascii: "\t") { keyEnd &+= 1 }
-        guard keyEnd > keyStart, line[keyStart] != UInt8(ascii: "#"), line[keyStart] != UInt8(ascii: "@") else {
+        guard keyEnd > keyStart, line[keyStart] != UInt8(ascii: "#"), !Self.isWait(line, from: keyStart, to: keyEnd) else {
             runUnkeyed(line, number: number)
             return true
         }
@@ -181,6 +181,13 @@ struct KeyedRunSession<Runner: MachineRunner>: ~Copyable {
         session.exchangeInstance(&instances[id])
         emit(for: id)
         return true
+    }
+
+    /// Whether the line's first word, `line[start..<end]`, is `@wait`: the one word that leads a
+    /// line of the whole log, not an instance's (a key may start with `@` otherwise).
+    @inline(__always)
+    private static func isWait(_ line: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
+        line[start] == UInt8(ascii: "@") && UnsafeRawBufferPointer(rebasing: line[start..<end]).elementsEqual(ScriptLineParser.waitDirective.utf8)
     }
 
     /// ``runLine(_:number:)`` with a store: the line runs in the store's engine too, unless its
