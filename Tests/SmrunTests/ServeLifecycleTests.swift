@@ -44,7 +44,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 
-    /// A port another server holds: exit 2, naming the address, the port and why.
+    /// A port another server holds: exit 2, naming the address, the port and why. A store that
+    /// start made is gone again; one that was there is left as it was.
     @Test func aPortInUseIsRefusedNamingTheAddress() throws {
         let files = try TemporaryFiles()
         let first = try ServerProcess.start(files)
@@ -52,6 +53,16 @@ import Testing
         #expect(second.exited(2), "\(second.status) \(second.errorText)")
         #expect(second.errorText == "smrun serve: cannot listen on 127.0.0.1:\(first.port): Address already in use\n", "\(second.errorText)")
         #expect(try first.get("/healthz").status == 200)
+        let left = try FileManager.default.contentsOfDirectory(atPath: files.directory.path).filter { $0.hasPrefix("second.sqlite") }
+        #expect(left.isEmpty, "\(left)")
+
+        let kept = files.path("kept.sqlite")
+        let made = try Smrun.run([ServedMachines.tally, "--by-key", "--store", kept], input: .bytes(Data("a add 1\n".utf8)))
+        try #require(made.exited(0), "\(made.errorText)")
+        let third = try Smrun.run(["serve", ServedMachines.tally, "--store", kept, "--listen", "127.0.0.1:\(first.port)"])
+        #expect(third.exited(2), "\(third.errorText)")
+        let instance = try Smrun.run(["instances", "show", "--store", kept, "--format", "json", "tally", "a"])
+        #expect(instance.exited(0), "\(instance.errorText)")
     }
 
     /// On IPv6 loopback, the address the server prints is a URL: the address in brackets.

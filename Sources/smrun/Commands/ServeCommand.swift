@@ -103,7 +103,14 @@ struct ServeCommand: ParsableCommand {
                 if PostgresLocation.isURL(storePath) {
                     try await PostgresStore.with(try PostgresLocation(url: storePath), serve)
                 } else {
-                    try await serve(try SQLiteStore(path: storePath))
+                    // A port it cannot listen on leaves no store behind that this start made.
+                    let existed = FileManager.default.fileExists(atPath: storePath)
+                    do {
+                        try await serve(try SQLiteStore(path: storePath))
+                    } catch let error as InstanceServer.ListenError where !existed {
+                        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storePath + suffix) }
+                        throw error
+                    }
                 }
             }
         } catch StoreError.otherClock(let stored, _) {
