@@ -27,9 +27,9 @@ public final class InstanceServer: Sendable {
         public var host = "127.0.0.1"
         /// The port ``InstanceServer/run(onListening:)`` listens on (0 picks a free one).
         public var port = 8080
-        /// The bearer token every request must carry, if any, but `/healthz` and the inspector's
-        /// files (`/` and `/inspector/...`); the routes of ``InstanceServer/addRoutes(to:)``
-        /// ask for it too.
+        /// The bearer token every request must carry, if any, but `/healthz`, the inspector's
+        /// files (`/` and `/inspector/...`) and `/openapi.json`; the routes of
+        /// ``InstanceServer/addRoutes(to:)`` ask for it too.
         public var token: String?
         /// The largest request body, in bytes (413 beyond).
         public var maximumBodyBytes = 1 << 20
@@ -142,7 +142,7 @@ public final class InstanceServer: Sendable {
         let router = Router()
         router.add(middleware: ProblemMiddleware())
         if let token = configuration.token {
-            router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8), openPaths: Set(InspectorFiles.files.keys).union(["/healthz"])))
+            router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8), openPaths: Set(InspectorFiles.files.keys).union(["/healthz", "/openapi.json"])))
         }
         // The instances' routes first: Hummingbird's router tries a path's first component
         // against the first level's names in the order they were added, and inputs are most

@@ -360,6 +360,15 @@ class TokenTests(InspectorTestCase):
         self.wait(lambda: self.lit()[0] == {"paying"}, "the token kept for the tab")
         self.assertFalse(self.one("#token-input", timeout=1).is_displayed())
 
+    def test_the_api_link_opens_the_apis_description(self):
+        # A browser follows a link without the page's token: the description needs none.
+        self.driver.get(self.server.url + "/")
+        self.one(".links a").click()
+        self.wait(
+            lambda: self.driver.current_url.endswith("/openapi.json") and '"openapi"' in self.driver.find_element(By.TAG_NAME, "body").text,
+            "the API's description, not a 401",
+        )
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

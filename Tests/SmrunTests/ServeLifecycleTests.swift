@@ -73,17 +73,21 @@ import Testing
         #expect(server.errorText.contains("listening on http://[::1]:\(server.port) "), "\(server.errorText)")
     }
 
-    @Test func withATokenEveryPathButHealthzAndTheHomePageNeedsItAsABearerToken() throws {
+    /// With a token, every path but `/healthz`, the inspector's files and the API's description
+    /// (which the inspector links; it holds no data) needs it.
+    @Test func withATokenEveryPathButHealthzTheHomePageAndTheAPIsDescriptionNeedsItAsABearerToken() throws {
         let files = try TemporaryFiles()
         let token = try files.file("token", "  s3cret-token \n")
         let server = try ServerProcess.start(files, listen: "0.0.0.0:0", arguments: ["--token-file", token])
         let good = [("Authorization", "Bearer s3cret-token")]
         #expect(try server.get("/healthz").status == 200)
         #expect(try server.get("/").status == 200)
+        let description = try server.get("/openapi.json")
+        #expect(description.status == 200)
+        #expect((try description.object()["openapi"] as? String)?.hasPrefix("3.1") == true)
 
         let refusals: [(method: String, path: String, headers: [(String, String)])] = [
             ("GET", "/machines", []),
-            ("GET", "/openapi.json", []),
             ("GET", "/metrics", []),
             ("POST", "/machines/tally/instances", []),
             ("GET", "/machines/tally/instances", [("Authorization", "Bearer wrong")]),
