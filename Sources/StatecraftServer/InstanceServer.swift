@@ -84,6 +84,7 @@ public final class InstanceServer: Sendable {
     let service: InstanceService
     let configuration: Configuration
     let metrics = ServerMetrics()
+    let feedConnections = FeedConnections()
     let logger: Logger
 
     /// Why a server was not made.
@@ -192,7 +193,9 @@ public final class InstanceServer: Sendable {
         let routes = MethodListingRoutes(group)
         InstanceRoutes(
             service: service,
-            feed: EventsFeed(store: service.store, commits: service.commits, recheckInterval: service.store.isShared ? .seconds(5) : nil),
+            feed: EventsFeed(
+                store: service.store, commits: service.commits, connections: feedConnections,
+                recheckInterval: service.store.isShared ? .seconds(5) : nil),
             maximumBodyBytes: configuration.maximumBodyBytes, metrics: metrics
         ).add(to: routes)
         routes.answerOtherMethods()
@@ -205,7 +208,7 @@ public final class InstanceServer: Sendable {
         [
             TimerService(service: service, metrics: metrics, logger: logger),
             CommitListener(store: service.store, signals: [service.commits, service.timerWakes]),
-            FeedCloser(commits: service.commits),
+            FeedCloser(commits: service.commits, connections: feedConnections),
         ]
     }
 
@@ -245,12 +248,15 @@ public final class InstanceServer: Sendable {
     }
 }
 
-/// Ends every events feed when the server begins to stop.
+/// Ends every events feed when the server begins to stop, and after a second closes the
+/// connections of those that have not ended (their clients stopped reading).
 private struct FeedCloser: Service {
     let commits: CommitSignal
+    let connections: FeedConnections
 
     func run() async throws {
         try? await gracefulShutdown()
         commits.close()
+        await connections.closeRemaining(after: .seconds(1))
     }
 }

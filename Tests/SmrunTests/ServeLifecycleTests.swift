@@ -175,4 +175,25 @@ import Testing
         let interrupted = try #require(again.stop(SIGINT, timeout: .seconds(30)))
         #expect(!interrupted.signalled && interrupted.status == 0, "\(interrupted) \(again.errorText)")
     }
+
+    /// A feed whose client stopped reading waits in a write that the end of the feeds does not
+    /// reach: SIGTERM closes its connection a second later (it held the stop for the whole 10 s
+    /// grace period), and the server exits 0.
+    @Test(.timeBound) func sigtermClosesTheConnectionOfAFeedWhoseClientStoppedReading() throws {
+        let files = try TemporaryFiles()
+        let server = try ServerProcess.start(files)
+        try server.create("alarm", key: "a")
+        let stalled = try server.events("/machines/alarm/instances/a/events")
+        #expect(stalled.head.status == 200)
+        // Some 24 MB of entries (each holds its label twice), never read: more than the loopback
+        // connection's buffers take, so that the feed's write waits for the client.
+        let label = "\"" + String(repeating: "x", count: 500_000) + "\""
+        for _ in 0..<24 { try server.send("alarm", "a", "setLabel", arg: label) }
+
+        let started = ContinuousClock.now
+        let end = try #require(server.stop(SIGTERM, timeout: .seconds(30)), "still running 30 s after SIGTERM")
+        let took = ContinuousClock.now - started
+        #expect(!end.signalled && end.status == 0, "\(end) \(server.errorText)")
+        #expect(took < .seconds(5), "took \(took) to stop with a stalled feed open")
+    }
 }

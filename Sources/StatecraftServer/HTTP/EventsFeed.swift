@@ -7,10 +7,13 @@ import StatecraftStore
 /// or its position among the machine's entries (a machine's feed). A client that reconnects
 /// with `Last-Event-ID` gets what it missed first. A comment every 15 seconds keeps the
 /// connection open; a deleted instance's feed ends (also when another instance was made under
-/// its key since), and every feed ends when the server stops.
+/// its key since), and every feed ends when the server stops (its connection closed when the
+/// client stopped reading it).
 struct EventsFeed: Sendable {
     let store: any InstanceStore
     let commits: CommitSignal
+    /// The connections being written to, which a stopping server closes when they do not end.
+    let connections: FeedConnections
     /// How long a feed goes without writing before it sends a comment.
     var keepAliveInterval: Duration = .seconds(15)
     /// How often a feed reads the store again when nothing wakes it: on a shared store, other
@@ -29,6 +32,8 @@ struct EventsFeed: Sendable {
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         let body = ResponseBody { writer in
+            let connection = connections.began()
+            defer { connections.ended(connection) }
             var cursor = cursor
             var lastWrite = ContinuousClock.now
             try await writer.write(ByteBuffer(string: ": statecraft events\n\n"))

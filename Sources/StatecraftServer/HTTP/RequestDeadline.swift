@@ -6,7 +6,7 @@ import NIOHTTPTypes
 /// HTTP/1.1 with a deadline per request: from its first byte, a request must arrive whole
 /// (head and body) within ``limit``, or the connection is closed; a slow-drip client holds a
 /// connection no longer than that. Idle connections between requests are HTTP1Channel's
-/// `idleTimeout`'s.
+/// `idleTimeout`'s. Its requests know their connection (``FeedConnections/current``).
 struct DeadlineHTTP1Channel: ServerChildChannel {
     let inner: HTTP1Channel
     let limit: TimeAmount
@@ -27,7 +27,9 @@ struct DeadlineHTTP1Channel: ServerChildChannel {
     }
 
     func handle(value: HTTP1Channel.Value, logger: Logger) async {
-        await inner.handle(value: value, logger: logger)
+        await FeedConnections.$current.withValue(value.channel) {
+            await inner.handle(value: value, logger: logger)
+        }
     }
 }
 
