@@ -13,40 +13,34 @@ final class FeedConnections: Sendable {
     /// The connection of the request being answered, on the server's own connections.
     @TaskLocal static var current: (any Channel)?
 
-    private struct State {
-        var nextID = 0
-        var open: [Int: any Channel] = [:]
-    }
+    /// The connections written to, by identity: HTTP/1.1 answers one request of a connection at
+    /// a time, so a connection has one feed at most.
+    private let open = Mutex<[ObjectIdentifier: any Channel]>([:])
 
-    private let state = Mutex(State())
-
-    /// Notes that a feed writes to ``current``; `nil` when there is none. Pass the number to
-    /// ``ended(_:)`` when the feed ends.
-    func began() -> Int? {
+    /// Notes that a feed writes to ``current``, and returns it; `nil` when there is none. Pass
+    /// it to ``ended(_:)`` when the feed ends.
+    func began() -> (any Channel)? {
         guard let channel = Self.current else { return nil }
-        return state.withLock { state in
-            defer { state.nextID += 1 }
-            state.open[state.nextID] = channel
-            return state.nextID
-        }
+        open.withLock { $0[ObjectIdentifier(channel)] = channel }
+        return channel
     }
 
-    /// Notes that feed `id` ended.
-    func ended(_ id: Int?) {
-        guard let id else { return }
-        _ = state.withLock { $0.open.removeValue(forKey: id) }
+    /// Notes that the feed writing to `channel` ended.
+    func ended(_ channel: (any Channel)?) {
+        guard let channel else { return }
+        _ = open.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
     }
 
     /// Waits up to `grace` for the feeds to end by themselves (ending cleanly, as they do once
     /// told the server stops), then closes the connections of those still writing.
     func closeRemaining(after grace: Duration) async {
         let deadline = ContinuousClock.now + grace
-        while ContinuousClock.now < deadline, state.withLock({ !$0.open.isEmpty }) {
+        while ContinuousClock.now < deadline, open.withLock({ !$0.isEmpty }) {
             try? await Task.sleep(for: .milliseconds(10))
         }
-        let remaining = state.withLock { state in
-            defer { state.open = [:] }
-            return Array(state.open.values)
+        let remaining = open.withLock { open in
+            defer { open = [:] }
+            return Array(open.values)
         }
         for channel in remaining { channel.close(promise: nil) }
     }

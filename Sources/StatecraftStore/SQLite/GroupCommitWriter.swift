@@ -119,9 +119,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                     return .commit
                 }
             }
-            written.commit()
-            failure.withLock { $0 = nil }
-            afterCommit()
+            committed()
             for job in batch { job.finish(nil) }
             return
         } catch {
@@ -151,10 +149,16 @@ final class GroupCommitWriter: @unchecked Sendable {
             for job in batch { job.finish(error) }
             return
         }
+        committed()
+        for (job, error) in zip(batch, errors) { job.finish(error) }
+    }
+
+    /// After a commit: what it wrote is kept, the last failure is over, and the checkpointer
+    /// hears of it.
+    private func committed() {
         written.commit()
         failure.withLock { $0 = nil }
         afterCommit()
-        for (job, error) in zip(batch, errors) { job.finish(error) }
     }
 
     /// A write's result, set on the writer thread before the commit and read after it.
