@@ -6,7 +6,9 @@ import Synchronization
 /// them in one transaction, commits it (one sync of the disk for all of them, as
 /// `synchronous=FULL` asks), and only then answers each. A write may run twice: a write that
 /// throws rolls back the whole transaction, which runs again with a savepoint per write, so
-/// that it alone is undone and the others commit.
+/// that it alone is undone and the others commit. Between two batches, when the checkpointer
+/// asks, it copies what is left of the log into the file, so that its next commit starts the
+/// log again (``WALCheckpointer``).
 final class GroupCommitWriter: @unchecked Sendable {
     /// A write: it runs in the batch's transaction (in a savepoint of its own when the batch
     /// runs again after a write threw), and is answered after the commit.
@@ -20,7 +22,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     private let path: String
     /// What the batches wrote, kept for the next ones; used on this writer's thread alone.
     let written: WrittenInstances
-    private let afterCommit: () -> Void
+    private let checkpointer: WALCheckpointer
     /// Why the last transaction failed as a whole (the disk full, say), until one commits.
     private let failure = Mutex<String?>(nil)
     private let condition = NSCondition()
@@ -32,13 +34,12 @@ final class GroupCommitWriter: @unchecked Sendable {
     private static let batchLimit = 512
 
     /// A writer on `pool`'s writing connection (the file at `path`), which keeps up to `keeping`
-    /// instances it wrote (``WrittenInstances``) and calls `afterCommit` on its thread after
-    /// each commit.
-    init(pool: DatabasePool, path: String, keeping: Int, afterCommit: @escaping () -> Void) {
+    /// instances it wrote (``WrittenInstances``) and tells `checkpointer` of each commit.
+    init(pool: DatabasePool, path: String, keeping: Int, checkpointer: WALCheckpointer) {
         self.pool = pool
         self.path = path
         written = WrittenInstances(capacity: keeping)
-        self.afterCommit = afterCommit
+        self.checkpointer = checkpointer
         let thread = Thread { [unowned self] in
             // Named from the thread itself: Foundation on Linux names no thread but the current
             // one, and Linux keeps at most 15 characters.
@@ -92,6 +93,8 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     private func loop() {
         while true {
+            // Between two batches: the last one's answers have gone out.
+            if checkpointer.takeRestartRequest() { finishCheckpoint() }
             condition.lock()
             while waiting.isEmpty && !stopping { condition.wait() }
             if waiting.isEmpty && stopping {
@@ -158,7 +161,14 @@ final class GroupCommitWriter: @unchecked Sendable {
     private func committed() {
         written.commit()
         failure.withLock { $0 = nil }
-        afterCommit()
+        checkpointer.noteCommit()
+    }
+
+    /// Copies into the file what the checkpointer's last pass left (little, or it would not have
+    /// asked), with nothing else writing, so that the next transaction starts the log again. A
+    /// failure leaves the log to the next request, or to SQLite's own checkpoint in the commits.
+    private func finishCheckpoint() {
+        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
     }
 
     /// A write's result, set on the writer thread before the commit and read after it.

@@ -41,7 +41,11 @@ public final class SQLiteStore: InstanceStore {
             // Every commit syncs the log before it is answered. GRDB sets `synchronous=NORMAL`
             // on a pool's writer when it turns WAL mode on, after `prepareDatabase`, and with
             // NORMAL a commit syncs nothing: an answered input would be lost with the power.
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            // SQLite's own checkpoint in the writer's commits waits for a longer log than its
+            // default: the checkpointer and the writer between batches start the log again first.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = \(WALCheckpointer.writerCheckpointPages)")
+            }
             let migrator = SQLiteSchema.migrator
             if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
                 throw StoreError.unreadable("\(path) was written by a newer smrun: its schema has migrations this one does not know")
@@ -57,7 +61,7 @@ public final class SQLiteStore: InstanceStore {
         } catch {
             throw StoreError.unreadable("\(path): \(error)")
         }
-        writer = GroupCommitWriter(pool: pool, path: path, keeping: Self.writtenInstancesKept, afterCommit: checkpointer.noteCommit)
+        writer = GroupCommitWriter(pool: pool, path: path, keeping: Self.writtenInstancesKept, checkpointer: checkpointer)
     }
 
     // MARK: - Writes
