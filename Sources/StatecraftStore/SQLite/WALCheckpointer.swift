@@ -30,7 +30,8 @@ final class WALCheckpointer: @unchecked Sendable {
     /// The log's length, in pages, from which the writer is asked to start it again (SQLite's
     /// own default for its checkpoint in the commit).
     static let restartPages = 1_000
-    /// SQLite's own checkpoint in the writer's commits, for a log that the rounds never caught up with.
+    /// The log's length, in pages, at which SQLite's own checkpoint runs in the writer's commit:
+    /// for a log that the rounds do not catch up with.
     static let writerCheckpointPages = 4_000
     /// A pass that found at most this many pages committed since the one before ends the round.
     private static let smallRemainder = 64
