@@ -40,8 +40,8 @@ struct SQLiteCheckpointTests {
     /// batch, with no moment when the background has copied the whole log before the next one
     /// begins, so the log starts again only when the writer copies the rest between two batches.
     /// It does so long before the log reaches SQLite's own checkpoint in the commits (4,000 pages,
-    /// some 16 MB, which the log's file would then have reached: 4,035 to 4,057 pages without
-    /// the writer's part, 1,729 to 2,644 with it, in ten runs).
+    /// some 16 MB, which the log's file would then have reached: 4,035 to 4,057 pages in five
+    /// runs without the writer's part, 1,729 to 2,644 in ten runs with it).
     @Test func theLogStartsAgainLongBeforeSQLitesOwnCheckpointWhileWritesNeverPause() async throws {
         let path = try StoreKind.sqlite.newLocation()
         let store = try SQLiteStore(path: path)

@@ -29,7 +29,7 @@ final class WALCheckpointer: @unchecked Sendable {
     private static let interval = 0.02
     /// The log's length, in pages, from which the writer is asked to start it again (SQLite's
     /// own default for its checkpoint in the commit).
-    static let restartPages = 1_000
+    private static let restartPages = 1_000
     /// The log's length, in pages, at which SQLite's own checkpoint runs in the writer's commit:
     /// for a log that the rounds do not catch up with.
     static let writerCheckpointPages = 4_000
