@@ -616,9 +616,11 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     /// other operation has either for `timeout` (the pool waits for a connection while the
     /// database is away), or when it has held its connection for `answerTimeout` (when given):
     /// the connection is then closed, which ends what `body` waits for on it. `body` tells the
-    /// lease it is given when it has its connection. Time in which this process did not run at
-    /// all (its threads all busy or the machine overloaded: the watch wakes more than a second
-    /// late) is not counted against the database: the watch then gives `body` another second.
+    /// lease it is given when it has its connection. Only time in which this process ran counts
+    /// towards `timeout` (``RunningTime``): while its threads are all busy with other work or the
+    /// machine is overloaded, nothing of its own gets a connection either, and that says nothing
+    /// of the database. An answer timeout that passes while the process did not run (the watch
+    /// wakes more than a second late) gives `body` another second.
     private func bounded<T: Sendable>(
         within timeout: Duration, answering answerTimeout: Duration?, _ body: @escaping @Sendable (Lease) async throws -> T
     ) async throws -> T {
@@ -630,30 +632,39 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body(lease) }
             group.addTask {
-                // Wakes at least once per answer timeout, so that it sees in time that `body`
-                // has its connection; then it wakes when that connection's time is up.
-                let step = answerTimeout.map { min($0, timeout) } ?? timeout
+                // Wakes every second while `body` waits for its connection, to count the time
+                // this process ran; then when that connection's time is up.
+                let step = min(timeout, .seconds(1))
+                var waited = RunningTime(from: .now)
+                var leaseSeen = self.lastLease.load(ordering: .relaxed)
                 var wake = ContinuousClock.now + step
                 while true {
                     try await Task.sleep(until: wake)
                     let now = ContinuousClock.now
-                    if now - wake > .seconds(1) {
-                        wake = now + .seconds(1)
-                    } else if let held = lease.held {
+                    if let held = lease.held {
                         guard let answerTimeout else {
                             wake = now + .seconds(3600)
                             continue
                         }
-                        if now - held.since >= answerTimeout {
+                        if now - wake > .seconds(1) {
+                            wake = now + .seconds(1)
+                        } else if now - held.since >= answerTimeout {
                             lease.giveUp()
                             let _: EventLoopFuture<Void> = held.connection.close()
                             throw unanswered(answerTimeout)
+                        } else {
+                            wake = held.since + answerTimeout
                         }
-                        wake = held.since + answerTimeout
                     } else {
-                        let quiet = now - (self.made + .nanoseconds(self.lastLease.load(ordering: .relaxed)))
-                        if quiet >= timeout { return nil }
-                        wake = now + min(timeout - quiet, step)
+                        waited.woke(at: now, planned: wake)
+                        let leased = self.lastLease.load(ordering: .relaxed)
+                        if leased != leaseSeen {
+                            // Another operation had a connection: this one waits in a queue.
+                            leaseSeen = leased
+                            waited.restart(since: self.made + .nanoseconds(leased), now: now)
+                        }
+                        if waited.counted >= timeout { return nil }
+                        wake = now + min(timeout - waited.counted, step)
                     }
                 }
             }
