@@ -636,7 +636,6 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
                 // this process ran; then when that connection's time is up.
                 let step = min(timeout, .seconds(1))
                 var waited = RunningTime(from: .now)
-                var leaseSeen = self.lastLease.load(ordering: .relaxed)
                 var wake = ContinuousClock.now + step
                 while true {
                     try await Task.sleep(until: wake)
@@ -657,12 +656,9 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
                         }
                     } else {
                         waited.woke(at: now, planned: wake)
-                        let leased = self.lastLease.load(ordering: .relaxed)
-                        if leased != leaseSeen {
-                            // Another operation had a connection: this one waits in a queue.
-                            leaseSeen = leased
-                            waited.restart(since: self.made + .nanoseconds(leased), now: now)
-                        }
+                        // Another operation that had a connection since: this one waits in a
+                        // queue. (One before it began leaves the count as it is.)
+                        waited.restart(since: self.made + .nanoseconds(self.lastLease.load(ordering: .relaxed)), now: now)
                         if waited.counted >= timeout { return nil }
                         wake = now + min(timeout - waited.counted, step)
                     }
