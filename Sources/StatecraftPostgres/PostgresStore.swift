@@ -617,10 +617,9 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
     /// database is away), or when it has held its connection for `answerTimeout` (when given):
     /// the connection is then closed, which ends what `body` waits for on it. `body` tells the
     /// lease it is given when it has its connection. Only time in which this process ran counts
-    /// towards `timeout` (``RunningTime``): while its threads are all busy with other work or the
-    /// machine is overloaded, nothing of its own gets a connection either, and that says nothing
-    /// of the database. An answer timeout that passes while the process did not run (the watch
-    /// wakes more than a second late) gives `body` another second.
+    /// towards either bound (``RunningTime``): while its threads are all busy with other work or
+    /// the machine is overloaded, nothing of its own gets a connection or reads an answer
+    /// either, and that says nothing of the database.
     private func bounded<T: Sendable>(
         within timeout: Duration, answering answerTimeout: Duration?, _ body: @escaping @Sendable (Lease) async throws -> T
     ) async throws -> T {
@@ -632,28 +631,29 @@ public final class PostgresStore: InstanceStore, Service, Sendable {
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body(lease) }
             group.addTask {
-                // Wakes every second while `body` waits for its connection, to count the time
-                // this process ran; then when that connection's time is up.
-                let step = min(timeout, .seconds(1))
+                // Wakes every second, to count the time this process ran: while `body` waits
+                // for its connection, then while it holds it.
+                let step = min(timeout, answerTimeout ?? timeout, .seconds(1))
                 var waited = RunningTime(from: .now)
+                var held: RunningTime? = nil
                 var wake = ContinuousClock.now + step
                 while true {
                     try await Task.sleep(until: wake)
                     let now = ContinuousClock.now
-                    if let held = lease.held {
+                    if let holding = lease.held {
                         guard let answerTimeout else {
                             wake = now + .seconds(3600)
                             continue
                         }
-                        if now - wake > .seconds(1) {
-                            wake = now + .seconds(1)
-                        } else if now - held.since >= answerTimeout {
+                        var counting = held ?? RunningTime(from: holding.since)
+                        counting.woke(at: now, planned: wake)
+                        held = counting
+                        if counting.counted >= answerTimeout {
                             lease.giveUp()
-                            let _: EventLoopFuture<Void> = held.connection.close()
+                            let _: EventLoopFuture<Void> = holding.connection.close()
                             throw unanswered(answerTimeout)
-                        } else {
-                            wake = held.since + answerTimeout
                         }
+                        wake = now + min(answerTimeout - counting.counted, step)
                     } else {
                         waited.woke(at: now, planned: wake)
                         // Another operation that had a connection since: this one waits in a
