@@ -146,14 +146,18 @@ public final class InstanceServer: Sendable {
             router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8), openPaths: Set(InspectorFiles.files.keys).union(["/healthz", "/openapi.json"])))
         }
         // The instances' routes first: Hummingbird's router tries a path's first component
-        // against the first level's names in the order they were added, and inputs are most
-        // requests. The router checks the token already.
-        addInstanceRoutes(to: router, checkingToken: false)
+        // against the first level's names in the order they were added. The router checks the
+        // token already. Inputs, most requests, do not go through the router at all.
+        let routes = instanceRoutes()
+        addInstanceRoutes(routes, to: router, checkingToken: false)
         addServerRoutes(to: router)
+        let responder = InputsFirstResponder(
+            router: router.buildResponder(),
+            inputs: router.middlewares.constructResponder(finalResponder: CallbackResponder { try await routes.send($0, context: $1) }))
         let deadline = TimeAmount(configuration.requestDeadline)
         let idle = TimeAmount(configuration.idleTimeout)
         let app = Application(
-            router: router,
+            responder: responder,
             server: HTTPServerBuilder { responder in DeadlineHTTP1Channel(responder: responder, idleTimeout: idle, limit: deadline) },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "smrun"),
             onServerRunning: { channel in
@@ -182,22 +186,27 @@ public final class InstanceServer: Sendable {
     /// ``Configuration/token`` when it is set; run ``backgroundServices`` in its service group,
     /// after the application (docs/serving.md, "Embedding the store and the routes").
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
-        addInstanceRoutes(to: router, checkingToken: true)
+        addInstanceRoutes(instanceRoutes(), to: router, checkingToken: true)
     }
 
-    private func addInstanceRoutes<Context: RequestContext>(to router: some RouterMethods<Context>, checkingToken: Bool) {
-        var group = router.group().add(middleware: ProblemMiddleware())
-        if checkingToken, let token = configuration.token {
-            group = group.add(middleware: BearerTokenMiddleware(token: Array(token.utf8), openPaths: []))
-        }
-        let routes = MethodListingRoutes(group)
+    private func instanceRoutes() -> InstanceRoutes {
         InstanceRoutes(
             service: service,
             feed: EventsFeed(
                 store: service.store, commits: service.commits, connections: feedConnections,
                 recheckInterval: service.store.isShared ? .seconds(5) : nil),
-            maximumBodyBytes: configuration.maximumBodyBytes, metrics: metrics
-        ).add(to: routes)
+            maximumBodyBytes: configuration.maximumBodyBytes, metrics: metrics)
+    }
+
+    private func addInstanceRoutes<Context: RequestContext>(
+        _ instanceRoutes: InstanceRoutes, to router: some RouterMethods<Context>, checkingToken: Bool
+    ) {
+        var group = router.group().add(middleware: ProblemMiddleware())
+        if checkingToken, let token = configuration.token {
+            group = group.add(middleware: BearerTokenMiddleware(token: Array(token.utf8), openPaths: []))
+        }
+        let routes = MethodListingRoutes(group)
+        instanceRoutes.add(to: routes)
         routes.answerOtherMethods()
     }
 

@@ -50,15 +50,7 @@ struct InstanceRoutes: Sendable {
                 machine: try Self.parameter("machine", context), key: try Self.parameter("key", context), ifMatch: try ifMatch(request)
             ).response
         }
-        router.post("/machines/:machine/instances/:key/inputs") { request, context in
-            let started = ContinuousClock.now
-            let body = try await RequestBodyReader.read(request, maximumBytes: maximumBodyBytes)
-            let answer = try await service.send(
-                machine: try Self.parameter("machine", context), key: try Self.parameter("key", context), body: body,
-                ifMatch: try ifMatch(request), idempotencyKey: try idempotencyKey(request))
-            metrics.recordInput(answer, since: started)
-            return answer.response
-        }
+        router.post("/machines/:machine/instances/:key/inputs") { request, context in try await send(request, context: context) }
         router.get("/machines/:machine/instances/:key/inputs") { _, context in
             try await service.inputs(machine: try Self.parameter("machine", context), key: try Self.parameter("key", context)).response
         }
@@ -97,6 +89,17 @@ struct InstanceRoutes: Sendable {
             }
             return feed.response(.machine(machine), after: start)
         }
+    }
+
+    /// `POST /machines/{m}/instances/{key}/inputs`, given the route's parameters in `context`.
+    func send<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
+        let started = ContinuousClock.now
+        let body = try await RequestBodyReader.read(request, maximumBytes: maximumBodyBytes)
+        let answer = try await service.send(
+            machine: try Self.parameter("machine", context), key: try Self.parameter("key", context), body: body,
+            ifMatch: try ifMatch(request), idempotencyKey: try idempotencyKey(request))
+        metrics.recordInput(answer, since: started)
+        return answer.response
     }
 
     /// `GET /machines`.
