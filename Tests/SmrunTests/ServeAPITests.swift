@@ -110,6 +110,22 @@ import Testing
         #expect(try server.instances("tally").isEmpty)
     }
 
+    /// Inputs skip the router when their path is written plainly; written with the slashes the
+    /// router also takes (doubled, or one at the end), they reach the same instance through it.
+    @Test func anInputReachesItsInstanceWhicheverWayTheRouterTakesItsPath() throws {
+        let files = try TemporaryFiles()
+        let server = try ServerProcess.start(files)
+        try server.create("tally", key: "k")
+        let paths = ["/machines/tally/instances/k/inputs", "/machines/tally/instances/k/inputs/", "//machines/tally//instances/k/inputs"]
+        for (index, path) in paths.enumerated() {
+            let sent = try server.post(path, #"{"input":"add","arg":1}"#)
+            #expect(sent.status == 200 && sent.header("ETag") == "\"\(index + 2)\"", "\(path): \(sent.status) \(sent.text)")
+        }
+        #expect(try server.history("tally", "k").count == 4)
+        let noKey = try server.post("/machines/tally/instances//inputs", #"{"input":"add","arg":1}"#)
+        #expect(noKey.status == 405, "an empty key is no instance's: \(noKey.status) \(noKey.text)")
+    }
+
     // MARK: - Read
 
     @Test func anInstanceShowsItsStateOrItsConfigurationAndHistoryStates() throws {

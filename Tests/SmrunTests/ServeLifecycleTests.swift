@@ -101,6 +101,8 @@ import Testing
             ("GET", "/machines/tally/instances?access_token=s3cret-token", []),
             ("GET", "/machines/tally/instances", [("Cookie", "token=s3cret-token")]),
             ("GET", "/machines/tally/events", []),
+            ("POST", "/machines/tally/instances/mine/inputs", []),
+            ("POST", "/machines/tally/instances/mine/inputs", [("Authorization", "Bearer wrong")]),
         ]
         for (method, path, headers) in refusals {
             let answer = try server.request(method, path, body: method == "POST" ? Array(#"{"key":"sneaky"}"#.utf8) : nil, headers: headers)
@@ -113,6 +115,9 @@ import Testing
             #expect(try server.get("/machines", headers: [("Authorization", "\(scheme) s3cret-token")]).status == 200, "\(scheme)")
         }
         #expect(try server.post("/machines/tally/instances", #"{"key":"mine"}"#, headers: good).status == 201)
+        #expect(try server.post("/machines/tally/instances/mine/inputs", #"{"input":"add","arg":1}"#, headers: good).status == 200)
+        let mine = try server.get("/machines/tally/instances/mine", headers: good)
+        #expect(mine.header("ETag") == "\"2\"", "one input stored, none without the token: \(mine.text)")
         let list = try server.get("/machines/tally/instances", headers: good)
         #expect(list.status == 200)
         #expect((try list.object()["instances"] as? [[String: Any]])?.map { $0["key"] as? String } == ["mine"], "nothing stored without the token")
