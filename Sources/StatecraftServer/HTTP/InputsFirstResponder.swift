@@ -3,7 +3,7 @@ import Hummingbird
 /// `smrun serve`'s responder: inputs, `POST /machines/{m}/instances/{key}/inputs`, most of the
 /// requests a server gets, go straight to their route, matched on the path's bytes; every other
 /// request goes through the router. Hummingbird's router splits a path into its components
-/// character by character, some 30,000 instructions for this one (docs/performance.md, round
+/// character by character, some 15,000 instructions for this one (docs/performance.md, round
 /// 37). A path that is not exactly six components of that form (a trailing `/`, say) goes
 /// through the router, which answers it as it answers any path.
 struct InputsFirstResponder<Context: RequestContext>: HTTPResponder {
